@@ -1,0 +1,236 @@
+//! Compiles raw [`Parts`](crate::load::Parts) into a [`Module`]: resolves every name to
+//! an integer id and checks the module, reporting every problem with its position.
+
+mod board;
+mod calendar;
+mod scenario;
+mod units;
+
+use std::path::PathBuf;
+
+use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
+use crate::format::{self, Manifest, OnOff};
+use crate::ids::SideId;
+use crate::load::Parts;
+use crate::module::{ENGINE_VERSION, Module, Side};
+use crate::names::NameIndex;
+use crate::options::OptionalRule;
+
+pub(crate) use scenario::scenario;
+
+/// The report being written, with the files to name positions.
+pub(crate) struct Ctx<'a> {
+    pub files: &'a SourceFiles,
+    pub report: &'a mut Report,
+}
+
+impl Ctx<'_> {
+    pub fn error(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
+        self.report
+            .push(self.files, Severity::Error, Some(pos), message.into(), hint);
+    }
+
+    pub fn warn(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
+        self.report.push(
+            self.files,
+            Severity::Warning,
+            Some(pos),
+            message.into(),
+            hint,
+        );
+    }
+
+    /// `first defined at file:line:col`, for duplicates.
+    pub fn first_at(&self, pos: Pos) -> Option<String> {
+        Some(format!("the first is at {}", self.files.locate(pos)))
+    }
+
+    /// Resolves a side id, reporting an unknown one.
+    pub fn side(&mut self, sides: &NameIndex, name: &format::Name) -> Option<SideId> {
+        let found = sides.get(name).and_then(SideId::from_index);
+        if found.is_none() {
+            self.error(
+                name.pos,
+                format!("unknown side '{}'", name.value),
+                sides.hint(name),
+            );
+        }
+        found
+    }
+}
+
+pub(crate) fn module(
+    manifest: Manifest,
+    extends: Vec<String>,
+    dir: PathBuf,
+    parts: Parts,
+    files: SourceFiles,
+    mut report: Report,
+) -> Result<Module, LoadError> {
+    let mut cx = Ctx {
+        files: &files,
+        report: &mut report,
+    };
+    check_engine(&mut cx, &manifest);
+    let (sides, side_names) = sides(&mut cx, &parts.sides);
+    if sides.is_empty() {
+        cx.error(
+            manifest.pos,
+            "the module defines no sides",
+            Some("include a file with a <sides> root".into()),
+        );
+    }
+    let board = board::board(&mut cx, &parts, &side_names, manifest.pos);
+    let units = units::units(&mut cx, &parts, &side_names, sides.len());
+    let calendar = calendar::calendar(
+        &mut cx,
+        parts.calendar.as_ref(),
+        &side_names,
+        sides.len(),
+        manifest.pos,
+    );
+    let options = options(&mut cx, &parts.options, &side_names);
+
+    let mut module = Module {
+        id: manifest.id,
+        name: manifest.name,
+        version: manifest.version,
+        engine: manifest.engine.value,
+        description: manifest.description.map(|d| d.text.trim().to_string()),
+        extends,
+        dir,
+        sides,
+        board,
+        units,
+        calendar,
+        options,
+        scenarios: Vec::new(),
+        warnings: Vec::new(),
+        files: SourceFiles::default(),
+        side_names,
+    };
+    let scenarios = scenario::scenarios(&mut cx, &module, &parts.scenarios);
+    module.scenarios = scenarios;
+    if report.has_errors() {
+        return Err(LoadError {
+            diagnostics: report.diagnostics,
+        });
+    }
+    module.warnings = report.diagnostics;
+    module.files = files;
+    Ok(module)
+}
+
+/// The module's `engine="MAJOR.MINOR"` must match this engine's major and minor.
+fn check_engine(cx: &mut Ctx<'_>, manifest: &Manifest) {
+    let mine: Vec<&str> = ENGINE_VERSION.split('.').take(2).collect();
+    let wanted: Vec<&str> = manifest.engine.split('.').map(str::trim).take(2).collect();
+    let parses = wanted.len() == 2 && wanted.iter().all(|p| p.parse::<u32>().is_ok());
+    if !parses {
+        cx.error(
+            manifest.engine.pos,
+            format!(
+                "engine=\"{}\" is not a version like 0.1",
+                manifest.engine.value
+            ),
+            None,
+        );
+    } else if wanted != mine {
+        cx.error(
+            manifest.engine.pos,
+            format!(
+                "the module needs engine {}, but this is muster {ENGINE_VERSION}",
+                manifest.engine.value
+            ),
+            Some(format!(
+                "use a muster {}.x, or port the module",
+                wanted.join(".")
+            )),
+        );
+    }
+}
+
+fn sides(cx: &mut Ctx<'_>, raw: &[format::Side]) -> (Vec<Side>, NameIndex) {
+    let mut sides = Vec::new();
+    let mut names = NameIndex::default();
+    for s in raw {
+        if SideId::from_index(sides.len()).is_none() {
+            cx.error(s.pos, "too many sides (at most 256)", None);
+            break;
+        }
+        if let Err(first) = names.insert(&s.id, sides.len()) {
+            let first_pos = raw
+                .iter()
+                .filter(|r| r.id.eq_ignore_ascii_case(&s.id))
+                .map(|r| r.id.pos)
+                .next();
+            let hint = first_pos.and_then(|p| cx.first_at(p));
+            cx.error(s.id.pos, format!("duplicate side '{}'", s.id.value), hint);
+            let _ = first;
+            continue;
+        }
+        sides.push(Side {
+            id: s.id.value.clone(),
+            name: s.name.clone(),
+            color: s.color.clone(),
+        });
+    }
+    (sides, names)
+}
+
+fn options(cx: &mut Ctx<'_>, raw: &[format::OptionRule], sides: &NameIndex) -> Vec<OptionalRule> {
+    let mut out: Vec<OptionalRule> = Vec::new();
+    let mut ids = NameIndex::default();
+    let mut rules = NameIndex::default();
+    for o in raw {
+        if ids.insert(&o.id, out.len()).is_err() {
+            let hint = out
+                .iter()
+                .find(|x| x.id.eq_ignore_ascii_case(&o.id))
+                .and_then(|x| cx.first_at(x.pos));
+            cx.error(
+                o.id.pos,
+                format!("duplicate optional rule '{}'", o.id.value),
+                hint,
+            );
+            continue;
+        }
+        if rules.insert(&o.rule, out.len()).is_err() {
+            let hint = out
+                .iter()
+                .find(|x| x.rule == o.rule.value)
+                .and_then(|x| cx.first_at(x.pos));
+            cx.error(
+                o.rule.pos,
+                format!("two optional rules claim rule {}", o.rule.value),
+                hint,
+            );
+        }
+        let favours = if o.balance.value == "neutral" {
+            None
+        } else {
+            let found = sides.get(&o.balance).and_then(SideId::from_index);
+            if found.is_none() {
+                let hint = sides
+                    .hint(&o.balance)
+                    .or_else(|| Some("use a side id or 'neutral'".into()));
+                cx.error(
+                    o.balance.pos,
+                    format!("unknown balance '{}'", o.balance.value),
+                    hint,
+                );
+            }
+            found
+        };
+        out.push(OptionalRule {
+            id: o.id.value.clone(),
+            rule: o.rule.value.clone(),
+            title: o.title.clone(),
+            favours,
+            default_on: o.default == OnOff::On,
+            description: o.description.as_ref().map(|d| d.text.trim().to_string()),
+            pos: o.pos,
+        });
+    }
+    out
+}

@@ -1,0 +1,417 @@
+//! Scenarios: setups resolved and checked against the counter mix and the stated army
+//! maxima.
+
+use super::Ctx;
+use crate::diag::{Pos, Report, SourceFiles};
+use crate::format;
+use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
+use crate::module::Module;
+use crate::names::NameIndex;
+use crate::scenario::{Placement, Scenario, SideSetup};
+
+/// Compiles the module's scenarios; those with `setup="..."` after the others.
+pub(super) fn scenarios(
+    cx: &mut Ctx<'_>,
+    module: &Module,
+    raw: &[format::Scenario],
+) -> Vec<Scenario> {
+    let mut out: Vec<Scenario> = Vec::new();
+    let mut ids = NameIndex::default();
+    let (plain, derived): (Vec<_>, Vec<_>) = raw.iter().partition(|s| s.setup.is_none());
+    for s in plain.into_iter().chain(derived) {
+        if let Err(first) = ids.insert(&s.id, out.len()) {
+            let hint = cx.first_at(out[first].pos);
+            cx.error(
+                s.id.pos,
+                format!("duplicate scenario '{}'", s.id.value),
+                hint,
+            );
+            continue;
+        }
+        match compile(cx, module, s, &out) {
+            Some(c) => out.push(c),
+            None => {
+                // Keep ids aligned: a failed scenario still takes its name.
+                let _ = ids;
+                ids = rebuild(&out);
+            }
+        }
+    }
+    out
+}
+
+fn rebuild(out: &[Scenario]) -> NameIndex {
+    let mut ids = NameIndex::default();
+    for (i, s) in out.iter().enumerate() {
+        let _ = ids.insert(&s.id, i);
+    }
+    ids
+}
+
+/// Compiles one scenario read from its own file (not part of the module).
+pub(crate) fn scenario(
+    module: &Module,
+    raw: &format::Scenario,
+    files: &SourceFiles,
+    report: &mut Report,
+    existing: &[Scenario],
+) -> Option<Scenario> {
+    let mut cx = Ctx { files, report };
+    compile(&mut cx, module, raw, existing)
+}
+
+fn compile(
+    cx: &mut Ctx<'_>,
+    module: &Module,
+    s: &format::Scenario,
+    existing: &[Scenario],
+) -> Option<Scenario> {
+    let errors_before = cx.report.diagnostics.len();
+    let cal = &module.calendar;
+    let base = match &s.setup {
+        None => None,
+        Some(name) => {
+            let found = existing.iter().find(|e| e.id.eq_ignore_ascii_case(name));
+            if found.is_none() {
+                let hint =
+                    crate::suggest::did_you_mean(name, existing.iter().map(|e| e.id.as_str()));
+                cx.error(name.pos, format!("unknown scenario '{}'", name.value), hint);
+                return None;
+            }
+            if !s.side.is_empty() {
+                cx.error(
+                    s.side[0].pos,
+                    format!(
+                        "scenario '{}' takes its setup from '{}' and cannot add sides",
+                        s.id.value, name.value
+                    ),
+                    Some("remove the <side> elements or the setup attribute".into()),
+                );
+            }
+            found
+        }
+    };
+    let turn = |cx: &mut Ctx<'_>, label: &format::Name| -> Option<TurnId> {
+        if cal.turns.is_empty() {
+            return None;
+        }
+        let found = cal.find(label);
+        if found.is_none() {
+            cx.error(
+                label.pos,
+                format!("unknown turn '{}'", label.value),
+                cal.hint(),
+            );
+        }
+        found
+    };
+    let start = match (&s.start, base) {
+        (Some(label), _) => turn(cx, label).unwrap_or_default(),
+        (None, Some(b)) => b.start,
+        (None, None) => {
+            cx.error(
+                s.pos,
+                format!("scenario '{}' has no start", s.id.value),
+                Some("add start=\"MM/YYYY\"".into()),
+            );
+            TurnId::default()
+        }
+    };
+    let end = match &s.end {
+        Some(label) => turn(cx, label).unwrap_or(cal.end),
+        None => cal.end,
+    };
+    if end < start {
+        let pos = s.end.as_ref().map_or(s.pos, |e| e.pos);
+        cx.error(
+            pos,
+            format!("scenario '{}' ends before it starts", s.id.value),
+            None,
+        );
+    }
+    let sides = match base {
+        Some(b) => b.sides.clone(),
+        None => setups(cx, module, &s.side),
+    };
+    if cx.report.diagnostics[errors_before..]
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return None;
+    }
+    let scenario = Scenario {
+        id: s.id.value.clone(),
+        name: s.name.clone(),
+        rule: s.rule.clone(),
+        start,
+        end,
+        setup_from: base.map(|b| b.id.clone()),
+        description: s.description.as_ref().map(|d| d.text.trim().to_string()),
+        sides,
+        file: cx.files.path(s.pos.file).to_path_buf(),
+        pos: s.pos,
+    };
+    check_mix(cx, module, &scenario, s);
+    check_army_max(cx, module, &scenario, s);
+    Some(scenario)
+}
+
+fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Vec<SideSetup> {
+    let mut out = vec![SideSetup::default(); module.sides.len()];
+    let mut given = vec![false; module.sides.len()];
+    // Which side holds each box, and where, to catch two sides in one box.
+    let mut holder: Vec<Option<(SideId, Pos)>> = vec![None; module.board.boxes.len()];
+    for rs in raw {
+        let Some(side) = find_side(cx, module, &rs.id) else {
+            continue;
+        };
+        if given[side.index()] {
+            cx.error(
+                rs.id.pos,
+                format!("side '{}' is set up twice", rs.id.value),
+                None,
+            );
+            continue;
+        }
+        given[side.index()] = true;
+        let setup = &mut out[side.index()];
+        setup.army_max = rs.army_max.as_ref().map(|a| a.value);
+        for p in &rs.place {
+            let Some(at) = find_box(cx, module, &p.at) else {
+                continue;
+            };
+            if let Some((other, pos)) = holder[at.index()]
+                && other != side
+            {
+                cx.error(
+                    p.pos,
+                    format!(
+                        "'{}' holds units of both {} and {}",
+                        module.board.get(at).name,
+                        module.side(other).id,
+                        module.side(side).id
+                    ),
+                    Some(format!(
+                        "the other side's units are placed at {}",
+                        cx.files.locate(pos)
+                    )),
+                );
+                continue;
+            }
+            holder[at.index()] = Some((side, p.pos));
+            for (unit, count) in unit_list(cx, module, &p.units) {
+                setup.placements.push(Placement {
+                    at,
+                    unit,
+                    count,
+                    entrenched: p.entrenched,
+                });
+            }
+        }
+        for c in &rs.control {
+            match (&c.at, &c.tag) {
+                (Some(name), None) => {
+                    if let Some(at) = find_box(cx, module, name) {
+                        setup.control.push(at);
+                    }
+                }
+                (None, Some(tag)) => {
+                    let tagged: Vec<BoxId> = module
+                        .board
+                        .box_ids()
+                        .filter(|&b| module.board.get(b).has_tag(tag))
+                        .collect();
+                    if tagged.is_empty() {
+                        let mut tags: Vec<&str> = module
+                            .board
+                            .boxes
+                            .iter()
+                            .flat_map(|b| b.tags.iter().map(String::as_str))
+                            .collect();
+                        tags.sort_unstable();
+                        tags.dedup();
+                        let hint = crate::suggest::did_you_mean(tag, tags.iter().copied());
+                        cx.error(tag.pos, format!("no box has the tag '{}'", tag.value), hint);
+                    }
+                    setup.control.extend(tagged);
+                }
+                _ => cx.error(
+                    c.pos,
+                    "a <control> names either box=\"...\" or tag=\"...\"",
+                    Some("write one <control> per box, or one with a tag".into()),
+                ),
+            }
+        }
+        setup.pool = rs
+            .pool
+            .iter()
+            .flat_map(|o| unit_list(cx, module, &o.units))
+            .collect();
+        setup.set_aside = rs
+            .set_aside
+            .iter()
+            .flat_map(|o| unit_list(cx, module, &o.units))
+            .collect();
+    }
+    // A control marker may not sit where the other side has units, nor twice.
+    let mut marker: Vec<Option<SideId>> = vec![None; module.board.boxes.len()];
+    for (i, setup) in out.iter().enumerate() {
+        let Some(side) = SideId::from_index(i) else {
+            continue;
+        };
+        let rs = raw.iter().find(|r| module.find_side(&r.id) == Some(side));
+        let pos = rs.map_or(Pos::default(), |r| r.pos);
+        for &b in &setup.control {
+            let name = &module.board.get(b).name;
+            if let Some((other, _)) = holder[b.index()]
+                && other != side
+            {
+                cx.error(
+                    pos,
+                    format!(
+                        "{} has a control marker on '{name}', where {} has units",
+                        module.side(side).id,
+                        module.side(other).id
+                    ),
+                    Some("units control their box; remove the marker".into()),
+                );
+            }
+            match marker[b.index()] {
+                Some(other) if other != side => cx.error(
+                    pos,
+                    format!(
+                        "both {} and {} have a control marker on '{name}'",
+                        module.side(other).id,
+                        module.side(side).id
+                    ),
+                    None,
+                ),
+                _ => marker[b.index()] = Some(side),
+            }
+        }
+    }
+    out
+}
+
+fn find_side(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<SideId> {
+    let found = module.find_side(name);
+    if found.is_none() {
+        cx.error(
+            name.pos,
+            format!("unknown side '{}'", name.value),
+            module.side_hint(name),
+        );
+    }
+    found
+}
+
+fn find_box(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<BoxId> {
+    let found = module.board.find(name);
+    if found.is_none() {
+        cx.error(
+            name.pos,
+            format!("unknown box '{}'", name.value),
+            module.board.hint(name),
+        );
+    }
+    found
+}
+
+/// Parses `2 Vi, 1 Mi` (a count may be left out for one unit); reports each bad item at
+/// its own column.
+fn unit_list(cx: &mut Ctx<'_>, module: &Module, list: &format::Name) -> Vec<(UnitTypeId, u16)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for item in list.split(',') {
+        let lead = item.len() - item.trim_start().len();
+        let pos = Pos {
+            col: list.pos.col + u32::try_from(list[..offset + lead].chars().count()).unwrap_or(0),
+            ..list.pos
+        };
+        offset += item.len() + 1;
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let (count, ty) = match item.split_once(char::is_whitespace) {
+            Some((n, t)) if n.chars().all(|c| c.is_ascii_digit()) => {
+                (n.parse::<u16>().ok(), t.trim())
+            }
+            _ => (Some(1), item),
+        };
+        let Some(count) = count.filter(|&n| n > 0) else {
+            cx.error(
+                pos,
+                format!("'{item}' does not start with a count from 1 to 65535"),
+                Some("write e.g. units=\"2 Vi, 1 Mi\"".into()),
+            );
+            continue;
+        };
+        match module.units.find(ty) {
+            Some(u) => out.push((u, count)),
+            None => {
+                let hint = module.units.hint(ty).or_else(|| {
+                    let ids: Vec<&str> = module.units.types.iter().map(|t| t.id.as_str()).collect();
+                    Some(format!("unit types are {}", ids.join(", ")))
+                });
+                cx.error(pos, format!("unknown unit type '{ty}'"), hint);
+            }
+        }
+    }
+    out
+}
+
+/// No side may use more units of a type than the counter mix has.
+fn check_mix(cx: &mut Ctx<'_>, module: &Module, scenario: &Scenario, raw: &format::Scenario) {
+    for side in module.side_ids() {
+        for unit in module.units.ids() {
+            let used = scenario.count_units(side, unit);
+            let mix = u32::from(module.units.get(unit).mix_for(side));
+            if used > mix {
+                let pos = side_pos(module, raw, side);
+                let t = module.units.get(unit);
+                cx.error(
+                    pos,
+                    format!(
+                        "{} uses {used} {} ({}) but the counter mix has {mix}",
+                        module.side(side).id,
+                        t.id,
+                        t.name
+                    ),
+                    Some("units on the board, in the pool and set aside all come from the counter mix".into()),
+                );
+            }
+        }
+    }
+}
+
+/// A stated army maximum must equal the one computed from the map and the setup.
+fn check_army_max(cx: &mut Ctx<'_>, module: &Module, scenario: &Scenario, raw: &format::Scenario) {
+    for rs in &raw.side {
+        let (Some(side), Some(stated)) = (module.find_side(&rs.id), &rs.army_max) else {
+            continue;
+        };
+        let computed = scenario.army_maximum(module, side);
+        if computed != u32::from(stated.value) {
+            cx.error(
+                stated.pos,
+                format!(
+                    "stated army maximum {} of {} does not match the {computed} computed from the map and this setup",
+                    stated.value,
+                    module.side(side).id
+                ),
+                Some(format!(
+                    "the recruitment values of the cities {} controls at the start add up to {computed}; fix army-max or the setup",
+                    module.side(side).id
+                )),
+            );
+        }
+    }
+}
+
+fn side_pos(module: &Module, raw: &format::Scenario, side: SideId) -> Pos {
+    raw.side
+        .iter()
+        .find(|r| module.find_side(&r.id) == Some(side))
+        .map_or(raw.pos, |r| r.pos)
+}

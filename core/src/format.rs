@@ -1,0 +1,364 @@
+//! The module file format, as read from XML: one struct per element, names as written.
+//!
+//! These raw structs hold names, not ids; [`crate::compile`] resolves and checks them.
+//! Every struct denies unknown attributes and elements so a typo is an error, not a
+//! silently ignored setting. `$pos` fields record where the element starts.
+
+use serde::Deserialize;
+
+use crate::diag::Pos;
+use crate::xml::de::Spanned;
+
+/// A name or reference, with where it was written.
+pub type Name = Spanned<String>;
+
+/// `module.xml`: the manifest.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    /// The engine version the module was written for, `MAJOR.MINOR`.
+    pub engine: Name,
+    pub description: Option<Text>,
+    /// A base module this one overlays (a house-rule mod on top of a game).
+    pub extends: Option<Extends>,
+    #[serde(default)]
+    pub include: Vec<Include>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    #[serde(rename = "$text")]
+    pub text: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Extends {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub module: Name,
+    /// Folder of the base module, relative to this one; defaults to `../<module>`.
+    pub path: Option<Name>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Include {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub file: Name,
+}
+
+/// `<sides>`: the sides in play.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sides {
+    #[serde(default)]
+    pub side: Vec<Side>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// Display colour, `#rrggbb`.
+    pub color: Option<String>,
+}
+
+/// `<map>`: line kinds, boxes and the lines joining them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    #[serde(default, rename = "line-kind")]
+    pub line_kind: Vec<LineKind>,
+    #[serde(default, rename = "box")]
+    pub boxes: Vec<BoxDef>,
+    #[serde(default)]
+    pub line: Vec<Line>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineKind {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// Lines of this kind flow one way (rivers) and must name their downstream end.
+    #[serde(default)]
+    pub flows: bool,
+    /// Display colour, `#rrggbb`.
+    pub color: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxDef {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub name: Name,
+    /// Other spellings, separated by `;`.
+    pub aliases: Option<Name>,
+    /// The side whose colour the box has; absent for a neutral box.
+    pub owner: Option<Name>,
+    /// Free-form tags separated by spaces, e.g. `kentucky`.
+    pub tags: Option<String>,
+    /// State or region, for display.
+    pub state: Option<String>,
+    #[serde(default)]
+    pub port: bool,
+    #[serde(default, rename = "permanent-entrenchment")]
+    pub permanent_entrenchment: bool,
+    pub x: i32,
+    pub y: i32,
+    #[serde(default)]
+    pub recruit: Vec<Recruit>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recruit {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub side: Name,
+    pub value: u8,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Line {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub a: Name,
+    pub b: Name,
+    pub kind: Name,
+    /// A proper name, e.g. `Potomac`.
+    pub name: Option<String>,
+    /// For a line kind that flows: the end the line flows toward.
+    pub downstream: Option<Name>,
+    /// The end box(es), `;`-separated, whose water border is crossed when entering
+    /// that box along this line.
+    #[serde(rename = "water-border")]
+    pub water_border: Option<Name>,
+}
+
+/// `<units>`: unit classes, qualities and types.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    #[serde(default)]
+    pub class: Vec<Named>,
+    #[serde(default)]
+    pub quality: Vec<Named>,
+    #[serde(default)]
+    pub unit: Vec<UnitType>,
+}
+
+/// An element that is just an id and a display name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Named {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// Short id as used in setups, e.g. `Vi`.
+    pub id: Name,
+    pub name: String,
+    pub class: Option<Name>,
+    pub quality: Option<Name>,
+    pub combat: Option<u8>,
+    /// Modifier to the combat value of any unit firing at this one.
+    #[serde(default)]
+    pub defense: i8,
+    pub steps: Option<u8>,
+    #[serde(rename = "promotes-to")]
+    pub promotes_to: Option<Name>,
+    /// Where the unit goes when eliminated or promoted away.
+    #[serde(default, rename = "returns-to")]
+    pub returns_to: ReturnsTo,
+    /// A piece of an advanced game, left out of basic play.
+    #[serde(default)]
+    pub advanced: bool,
+    #[serde(default)]
+    pub mix: Vec<Mix>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReturnsTo {
+    /// The recruitment pool, from which the unit can be recruited again.
+    Pool,
+    /// The stock, from which it comes back only by promotion.
+    #[default]
+    Stock,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mix {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub side: Name,
+    pub count: u16,
+}
+
+/// `<calendar>`: the turn track and the sequence of a player turn.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Calendar {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// First turn, e.g. `07/1861`.
+    pub start: Name,
+    /// Last turn of a standard game.
+    pub end: Name,
+    /// Last turn of the track (an extended game); defaults to `end`.
+    pub last: Option<Name>,
+    pub year: Year,
+    #[serde(rename = "player-turn")]
+    pub player_turn: PlayerTurn,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Year {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// The turns of each year as month spans, e.g. `01-02 03 04 ... 11-12`.
+    pub turns: Name,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerTurn {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// Side ids in playing order.
+    pub sides: Name,
+    #[serde(default)]
+    pub segment: Vec<Named>,
+}
+
+/// `<options>`: the optional-rules catalogue.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(default)]
+    pub option: Vec<OptionRule>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionRule {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    /// Rule number in the game's rules, e.g. `4.9`.
+    pub rule: Name,
+    pub title: String,
+    /// The side the rule favours, or `neutral`.
+    pub balance: Name,
+    #[serde(default)]
+    pub default: OnOff,
+    pub description: Option<Text>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnOff {
+    On,
+    #[default]
+    Off,
+}
+
+/// `<scenario>`: a starting position.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// Rule number of the scenario, e.g. `11.5`.
+    pub rule: Option<String>,
+    /// Start turn; with `setup`, defaults to that scenario's.
+    pub start: Option<Name>,
+    /// Last turn; defaults to the calendar's end.
+    pub end: Option<Name>,
+    /// Use the setup of another scenario of the module.
+    pub setup: Option<Name>,
+    pub description: Option<Text>,
+    #[serde(default)]
+    pub side: Vec<ScenarioSide>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSide {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    /// The army maximum the rules state, checked against the one computed.
+    #[serde(rename = "army-max")]
+    pub army_max: Option<Spanned<u16>>,
+    #[serde(default)]
+    pub place: Vec<Place>,
+    #[serde(default)]
+    pub control: Vec<Control>,
+    #[serde(default)]
+    pub pool: Vec<OffBoard>,
+    #[serde(default, rename = "set-aside")]
+    pub set_aside: Vec<OffBoard>,
+}
+
+/// Units on a box: `units="2 Vi, 1 Mi"` (counts and unit type ids).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(rename = "box")]
+    pub at: Name,
+    pub units: Name,
+    #[serde(default)]
+    pub entrenched: bool,
+}
+
+/// Units off the board (pool, set aside): `units="12 Mi"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffBoard {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub units: Name,
+}
+
+/// A control marker on one box, or on every box with a tag.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Control {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(rename = "box")]
+    pub at: Option<Name>,
+    pub tag: Option<Name>,
+}

@@ -1,0 +1,43 @@
+//! Integer ids for compiled definitions. Each indexes the matching `Vec` of the module.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident($t:ty)) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub struct $name(pub $t);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                usize::from(self.0)
+            }
+
+            /// The id for index `i`, or `None` if it does not fit.
+            pub fn from_index(i: usize) -> Option<Self> {
+                <$t>::try_from(i).ok().map(Self)
+            }
+        }
+    };
+}
+
+id!(/// A side (player).
+    SideId(u8));
+id!(/// A box of the map.
+    BoxId(u16));
+id!(/// A line joining two boxes.
+    LineId(u16));
+id!(/// A kind of line (road, rail, river...).
+    LineKindId(u8));
+id!(/// A unit type.
+    UnitTypeId(u8));
+id!(/// A unit class (infantry, cavalry...).
+    ClassId(u8));
+id!(/// A unit quality (militia, veteran...).
+    QualityId(u8));
+id!(/// A game turn on the calendar, 0 for the first.
+    TurnId(u16));
+id!(/// An optional rule.
+    OptionId(u8));
+id!(/// A scenario of the module.
+    ScenarioId(u8));

@@ -1,0 +1,23 @@
+//! The generic engine core: reads a game module from XML and compiles it into compact,
+//! immutable definitions with integer ids. It never names a particular game.
+
+pub mod board;
+pub mod calendar;
+mod compile;
+pub mod diag;
+pub mod format;
+pub mod ids;
+pub mod load;
+pub mod module;
+mod names;
+pub mod options;
+pub mod scenario;
+pub mod suggest;
+pub mod summary;
+pub mod unit;
+pub mod xml;
+
+pub use diag::{Diagnostic, LoadError, Severity};
+pub use load::{load_module, load_scenario_file};
+pub use module::Module;
+pub use scenario::Scenario;

@@ -1,0 +1,87 @@
+//! A compiled module: every definition of a game, immutable once loaded.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::calendar::Calendar;
+use crate::diag::{Diagnostic, SourceFiles};
+use crate::ids::{OptionId, ScenarioId, SideId};
+use crate::names::NameIndex;
+use crate::options::OptionalRule;
+use crate::scenario::Scenario;
+use crate::unit::Units;
+
+/// The version of the engine, compared with a module's `engine` attribute.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    pub id: String,
+    pub name: String,
+    pub color: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Module {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub engine: String,
+    pub description: Option<String>,
+    /// Ids of the modules this one extends, nearest first.
+    pub extends: Vec<String>,
+    pub dir: PathBuf,
+    pub sides: Vec<Side>,
+    pub board: Board,
+    pub units: Units,
+    pub calendar: Calendar,
+    pub options: Vec<OptionalRule>,
+    pub scenarios: Vec<Scenario>,
+    /// Problems that did not stop loading.
+    pub warnings: Vec<Diagnostic>,
+    #[serde(skip)]
+    pub files: SourceFiles,
+    #[serde(skip)]
+    pub(crate) side_names: NameIndex,
+}
+
+impl Module {
+    pub fn side(&self, id: SideId) -> &Side {
+        &self.sides[id.index()]
+    }
+
+    pub fn side_ids(&self) -> impl Iterator<Item = SideId> + '_ {
+        (0..self.sides.len()).filter_map(SideId::from_index)
+    }
+
+    pub fn find_side(&self, id: &str) -> Option<SideId> {
+        self.side_names.get(id).and_then(SideId::from_index)
+    }
+
+    pub fn side_hint(&self, id: &str) -> Option<String> {
+        self.side_names.hint(id)
+    }
+
+    pub fn scenario(&self, id: &str) -> Option<&Scenario> {
+        self.scenarios
+            .iter()
+            .find(|s| s.id.eq_ignore_ascii_case(id))
+    }
+
+    pub fn scenario_id(&self, id: &str) -> Option<ScenarioId> {
+        self.scenarios
+            .iter()
+            .position(|s| s.id.eq_ignore_ascii_case(id))
+            .and_then(ScenarioId::from_index)
+    }
+
+    /// Finds an optional rule by id or by rule number (`4.9`).
+    pub fn find_option(&self, key: &str) -> Option<OptionId> {
+        self.options
+            .iter()
+            .position(|o| o.id.eq_ignore_ascii_case(key) || o.rule == key)
+            .and_then(OptionId::from_index)
+    }
+}

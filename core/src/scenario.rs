@@ -1,0 +1,135 @@
+//! Scenarios: a start turn, units per box, control markers, pools; and the control and
+//! army maximum they imply.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::diag::{Diagnostic, LoadError, Pos, Severity};
+use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
+use crate::module::Module;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Scenario {
+    pub id: String,
+    pub name: String,
+    pub rule: Option<String>,
+    pub start: TurnId,
+    pub end: TurnId,
+    /// The scenario whose setup this one reuses, if any.
+    pub setup_from: Option<String>,
+    pub description: Option<String>,
+    /// Setup of each side, indexed by [`SideId`].
+    pub sides: Vec<SideSetup>,
+    /// The file the scenario was read from.
+    pub file: PathBuf,
+    #[serde(skip)]
+    pub pos: Pos,
+}
+
+/// One side's starting forces.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SideSetup {
+    /// The army maximum the rules state; checked against the computed one.
+    pub army_max: Option<u16>,
+    pub placements: Vec<Placement>,
+    /// Boxes carrying this side's control marker.
+    pub control: Vec<BoxId>,
+    /// Units in the recruitment pool.
+    pub pool: Vec<(UnitTypeId, u16)>,
+    /// Units set aside, entering play later by a rule (e.g. drafts).
+    pub set_aside: Vec<(UnitTypeId, u16)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    pub at: BoxId,
+    pub unit: UnitTypeId,
+    pub count: u16,
+    pub entrenched: bool,
+}
+
+impl Scenario {
+    pub fn side(&self, side: SideId) -> Option<&SideSetup> {
+        self.sides.get(side.index())
+    }
+
+    /// Who controls each box at the start, indexed by [`BoxId`]: the side with units
+    /// there, else the side whose control marker is there, else the box's owner.
+    pub fn initial_control(&self, module: &Module) -> Vec<Option<SideId>> {
+        let mut control: Vec<Option<SideId>> = module.board.boxes.iter().map(|b| b.owner).collect();
+        for (i, setup) in self.sides.iter().enumerate() {
+            let Some(side) = SideId::from_index(i) else {
+                continue;
+            };
+            for &b in &setup.control {
+                control[b.index()] = Some(side);
+            }
+        }
+        for (i, setup) in self.sides.iter().enumerate() {
+            let Some(side) = SideId::from_index(i) else {
+                continue;
+            };
+            for p in &setup.placements {
+                control[p.at.index()] = Some(side);
+            }
+        }
+        control
+    }
+
+    /// The army maximum of `side` computed from the map and the starting control.
+    pub fn army_maximum(&self, module: &Module, side: SideId) -> u32 {
+        module
+            .board
+            .army_maximum(&self.initial_control(module), side)
+    }
+
+    /// Units of a type a side has on the board, in the pool and set aside.
+    pub fn count_units(&self, side: SideId, unit: UnitTypeId) -> u32 {
+        let Some(s) = self.side(side) else { return 0 };
+        let placed = s
+            .placements
+            .iter()
+            .filter(|p| p.unit == unit)
+            .map(|p| u32::from(p.count));
+        let off = s
+            .pool
+            .iter()
+            .chain(&s.set_aside)
+            .filter(|(u, _)| *u == unit)
+            .map(|(_, n)| u32::from(*n));
+        placed.chain(off).sum()
+    }
+}
+
+/// Finds a scenario given as an id of the module or as a path to a scenario XML file.
+///
+/// Every command that takes a scenario goes through here.
+pub fn resolve<'m>(module: &'m Module, arg: &str) -> Result<Cow<'m, Scenario>, LoadError> {
+    if let Some(s) = module.scenario(arg) {
+        return Ok(Cow::Borrowed(s));
+    }
+    let path = Path::new(arg);
+    if path.is_file() {
+        return crate::load::load_scenario_file(module, path).map(Cow::Owned);
+    }
+    let ids: Vec<&str> = module.scenarios.iter().map(|s| s.id.as_str()).collect();
+    let hint = crate::suggest::did_you_mean(arg, ids.iter().copied()).unwrap_or_else(|| {
+        format!(
+            "give a scenario id ({}) or the path of a scenario .xml file",
+            ids.join(", ")
+        )
+    });
+    Err(LoadError {
+        diagnostics: vec![Diagnostic {
+            severity: Severity::Error,
+            location: None,
+            message: format!(
+                "no scenario '{arg}' in module '{}' and no such file",
+                module.id
+            ),
+            hint: Some(hint),
+        }],
+    })
+}

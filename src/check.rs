@@ -1,0 +1,148 @@
+//! `muster check`: validate a module, print its summary or every error found.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use muster_core::summary::{ScenarioSummary, Summary};
+use muster_core::{Diagnostic, load_module, scenario};
+use serde::Serialize;
+
+/// The JSON form of a check: `ok`, the summary when the module loaded, and diagnostics.
+#[derive(Serialize)]
+struct Report {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<Summary>,
+    /// Scenarios given with `--scenario` (ids or files).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    extra_scenarios: Vec<ScenarioSummary>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+pub fn run(dir: &Path, scenario_args: &[String], json: bool) -> Result<ExitCode> {
+    let report = match load_module(dir) {
+        Err(e) => Report {
+            ok: false,
+            summary: None,
+            extra_scenarios: Vec::new(),
+            diagnostics: e.diagnostics,
+        },
+        Ok(module) => {
+            let mut diagnostics = module.warnings.clone();
+            let mut extra = Vec::new();
+            let mut ok = true;
+            for arg in scenario_args {
+                match scenario::resolve(&module, arg) {
+                    Ok(s) => extra.push(ScenarioSummary::of(&module, &s)),
+                    Err(e) => {
+                        ok = false;
+                        diagnostics.extend(e.diagnostics);
+                    }
+                }
+            }
+            Report {
+                ok,
+                summary: Some(Summary::of(&module)),
+                extra_scenarios: extra,
+                diagnostics,
+            }
+        }
+    };
+    if json {
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        print_text(&report)?;
+    }
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn print_text(report: &Report) -> Result<()> {
+    for d in &report.diagnostics {
+        eprintln!("{d}");
+    }
+    let Some(s) = &report.summary else {
+        let n = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == muster_core::Severity::Error)
+            .count();
+        eprintln!("{n} error{} found", if n == 1 { "" } else { "s" });
+        return Ok(());
+    };
+    let mut out = std::io::stdout().lock();
+    let status = if report.ok { "ok" } else { "errors" };
+    writeln!(
+        out,
+        "{} \"{}\" {} (engine {}): {status}",
+        s.id, s.name, s.version, s.engine
+    )?;
+    if !s.extends.is_empty() {
+        writeln!(out, "  extends {}", s.extends.join(" < "))?;
+    }
+    let kinds: Vec<String> = s
+        .lines_by_kind
+        .iter()
+        .map(|k| format!("{} {}", k.count, k.kind))
+        .collect();
+    writeln!(out, "  sides: {}", s.sides.join(", "))?;
+    writeln!(
+        out,
+        "  {} boxes, {} lines ({})",
+        s.boxes,
+        s.lines,
+        kinds.join(", ")
+    )?;
+    writeln!(
+        out,
+        "  {} ports, {} permanent entrenchments",
+        s.ports, s.permanent_entrenchments
+    )?;
+    let by_side: Vec<String> = s
+        .recruitment_by_side
+        .iter()
+        .map(|r| format!("{} {} (value {})", r.side, r.cities, r.total_value))
+        .collect();
+    writeln!(
+        out,
+        "  {} recruitment cities: {}",
+        s.recruitment_cities,
+        by_side.join(", ")
+    )?;
+    writeln!(
+        out,
+        "  {} unit types, {} optional rules, {} turns ({} on the track)",
+        s.unit_types, s.optional_rules, s.turns, s.track_turns
+    )?;
+    writeln!(
+        out,
+        "  scenarios (army maximum computed, stated in brackets):"
+    )?;
+    for sc in s.scenarios.iter().chain(&report.extra_scenarios) {
+        let maxima: Vec<String> = sc
+            .army_maximum
+            .iter()
+            .map(|a| match a.stated {
+                Some(st) => format!("{} {} ({st})", a.side, a.computed),
+                None => format!("{} {}", a.side, a.computed),
+            })
+            .collect();
+        writeln!(
+            out,
+            "    {:<12} {:<20} {}-{}  {}",
+            sc.id,
+            sc.name,
+            sc.start,
+            sc.end,
+            maxima.join(", ")
+        )?;
+    }
+    Ok(())
+}
