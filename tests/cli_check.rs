@@ -1,0 +1,184 @@
+//! `muster check` as a user runs it: summary, JSON, exit status, one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const AHD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd");
+
+fn muster(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .output()
+        .expect("run muster")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A copy of the AHD module with one exact text replaced in one file.
+fn ahd_with(file: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ahd");
+    copy_dir(Path::new(AHD), &dir);
+    let path = dir.join(file);
+    let src = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(src.matches(from).count(), 1, "{from:?} must occur once in {file}");
+    std::fs::write(&path, src.replace(from, to)).unwrap();
+    (tmp, dir)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Line and column (1-based) where `needle` starts in `file`, plus an offset.
+fn position(file: &Path, needle: &str, extra_cols: usize) -> (usize, usize) {
+    let src = std::fs::read_to_string(file).unwrap();
+    let at = src.find(needle).unwrap();
+    let line = src[..at].matches('\n').count() + 1;
+    let col = src[..at].rsplit('\n').next().unwrap().chars().count() + 1 + extra_cols;
+    (line, col)
+}
+
+#[test]
+fn check_ahd_prints_summary_and_army_maxima() {
+    let out = muster(&["check", AHD]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("129 boxes, 232 lines (60 road, 142 rail, 30 river)"), "{stdout}");
+    assert!(stdout.contains("17 ports, 4 permanent entrenchments"), "{stdout}");
+    for (id, u, c) in [("1861 ", 34, 29), ("1862 ", 35, 27), ("1863 ", 35, 23), ("1864 ", 36, 20)] {
+        let row = stdout.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
+        assert!(row.contains(&format!("union {u} ({u}), confederate {c} ({c})")), "{row}");
+    }
+    assert!(text(&out.stderr).is_empty(), "no warnings expected: {}", text(&out.stderr));
+}
+
+#[test]
+fn check_json_is_one_object_with_computed_maxima() {
+    let out = muster(&["check", AHD, "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(v["ok"], true);
+    let s = &v["summary"];
+    assert_eq!(s["boxes"], 129);
+    assert_eq!(s["lines"], 232);
+    assert_eq!(s["ports"], 17);
+    assert_eq!(s["recruitment_cities"], 47);
+    let maxima = |id: &str| -> Vec<(String, u64)> {
+        let sc = s["scenarios"].as_array().unwrap().iter().find(|x| x["id"] == id).unwrap();
+        sc["army_maximum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| (a["side"].as_str().unwrap().to_string(), a["computed"].as_u64().unwrap()))
+            .collect()
+    };
+    assert_eq!(maxima("1863"), [("union".to_string(), 35), ("confederate".to_string(), 23)]);
+    assert_eq!(maxima("1864"), [("union".to_string(), 36), ("confederate".to_string(), 20)]);
+}
+
+#[test]
+fn misspelled_box_is_one_line_with_position_and_fix() {
+    let (_tmp, dir) = ahd_with("map.xml", r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#, r#"<line a="Murfreesbro" b="Sparta" kind="road"/>"#);
+    let out = muster(&["check", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let file = dir.join("map.xml");
+    let (line, col) = position(&file, r#"Murfreesbro" b="Sparta""#, 0);
+    let expected = format!(
+        "{}:{line}:{col}: error: unknown box 'Murfreesbro'; did you mean 'Murfreesboro'?",
+        file.display()
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().next(), Some(expected.as_str()), "{stderr}");
+}
+
+#[test]
+fn duplicated_line_is_one_line_with_position_and_fix() {
+    let orig = r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#;
+    let (_tmp, dir) = ahd_with("map.xml", orig, &format!("{orig}\n  <line a=\"Sparta\" b=\"Murfreesboro\" kind=\"road\"/>"));
+    let out = muster(&["check", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let file = dir.join("map.xml");
+    let (l1, c1) = position(&file, orig, 0);
+    let (l2, c2) = position(&file, r#"<line a="Sparta" b="Murfreesboro""#, 0);
+    let expected = format!(
+        "{f}:{l2}:{c2}: error: duplicate road line Sparta - Murfreesboro; remove it: the same line is at {f}:{l1}:{c1}",
+        f = file.display()
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().next(), Some(expected.as_str()), "{stderr}");
+}
+
+#[test]
+fn malformed_file_is_one_line_with_position() {
+    let (_tmp, dir) = ahd_with("units.xml", r#"<class id="cavalry" name="Cavalry"/>"#, r#"<class id="cavalry" name="Cavalry">"#);
+    let out = muster(&["check", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let file = dir.join("units.xml");
+    let (line, col) = position(&file, "</units>", 0);
+    let expected = format!("{}:{line}:{col}: error: closing tag </units> does not match the open <class>", file.display());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().next(), Some(expected.as_str()), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "the error and a count: {stderr}");
+}
+
+#[test]
+fn errors_are_json_too_and_exit_non_zero() {
+    let (_tmp, dir) = ahd_with("scenarios/1862.xml", r#"<side id="union" army-max="35">"#, r#"<side id="union" army-max="34">"#);
+    let out = muster(&["check", dir.to_str().unwrap(), "--json"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    assert!(d["message"].as_str().unwrap().contains("stated army maximum 34 of union"), "{d}");
+    assert!(d["location"]["file"].as_str().unwrap().ends_with("1862.xml"));
+}
+
+#[test]
+fn scenario_argument_takes_an_id_or_a_file() {
+    let out = muster(&["check", AHD, "--scenario", "1863"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("mine.xml");
+    std::fs::write(
+        &file,
+        r#"<scenario id="mine" name="Richmond raid" start="05/1862">
+  <side id="union" army-max="34"><place box="Richmond" units="1 Vc"/></side>
+  <side id="confederate" army-max="26"><place box="Petersburg" units="2 Vi"/></side>
+</scenario>"#,
+    )
+    .unwrap();
+    let out = muster(&["check", AHD, "--scenario", file.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let extra = &v["extra_scenarios"][0];
+    assert_eq!(extra["id"], "mine");
+    // Union cavalry holding Richmond: Union 34 (Richmond has no Union value), CSA 29 - 3.
+    assert_eq!(extra["army_maximum"][1]["computed"], 26);
+
+    let out = muster(&["check", AHD, "--scenario", "1683"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no scenario '1683'") && stderr.contains("did you mean '1863'?"), "{stderr}");
+}
+
+#[test]
+fn not_a_module_folder() {
+    let out = muster(&["check", "/nonexistent/module"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("error: no module at '/nonexistent/module'"), "{stderr}");
+}
