@@ -11,12 +11,16 @@ use muster_core::{Module, load_module};
 fn ahd() -> &'static Module {
     static M: OnceLock<Module> = OnceLock::new();
     M.get_or_init(|| {
-        load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")).unwrap_or_else(|e| panic!("{e}"))
+        load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd"))
+            .unwrap_or_else(|e| panic!("{e}"))
     })
 }
 
 fn id(name: &str) -> BoxId {
-    ahd().board.find(name).unwrap_or_else(|| panic!("no box {name}"))
+    ahd()
+        .board
+        .find(name)
+        .unwrap_or_else(|| panic!("no box {name}"))
 }
 
 fn side(name: &str) -> SideId {
@@ -42,7 +46,9 @@ fn kinds_between(a: &str, b: &str) -> BTreeSet<String> {
 }
 
 fn names(ids: impl IntoIterator<Item = BoxId>) -> BTreeSet<String> {
-    ids.into_iter().map(|b| ahd().board.get(b).name.clone()).collect()
+    ids.into_iter()
+        .map(|b| ahd().board.get(b).name.clone())
+        .collect()
 }
 
 fn set(names: &[&str]) -> BTreeSet<String> {
@@ -58,7 +64,10 @@ fn board_size_matches_the_tables() {
         let k = m.board.find_kind(k).unwrap();
         m.board.lines.iter().filter(|l| l.kind == k).count()
     };
-    assert_eq!((count("rail"), count("river"), count("road")), (142, 30, 60));
+    assert_eq!(
+        (count("rail"), count("river"), count("road")),
+        (142, 30, 60)
+    );
 }
 
 /// 10.0: the seven Confederate Recruitment Cities with a value of 2 or 3.
@@ -66,7 +75,11 @@ fn board_size_matches_the_tables() {
 fn rule_10_0_seven_confederate_cities_of_value_2_or_3() {
     let csa = side("confederate");
     let m = ahd();
-    let big = names(m.board.box_ids().filter(|&b| m.board.get(b).recruit_value(csa) >= 2));
+    let big = names(
+        m.board
+            .box_ids()
+            .filter(|&b| m.board.get(b).recruit_value(csa) >= 2),
+    );
     assert_eq!(
         big,
         set(&[
@@ -86,8 +99,15 @@ fn rule_10_0_seven_confederate_cities_of_value_2_or_3() {
 #[test]
 fn rule_4_3_four_permanent_entrenchments() {
     let m = ahd();
-    let forts = names(m.board.box_ids().filter(|&b| m.board.get(b).permanent_entrenchment));
-    assert_eq!(forts, set(&["Washington", "Richmond", "Fort Monroe", "Vicksburg"]));
+    let forts = names(
+        m.board
+            .box_ids()
+            .filter(|&b| m.board.get(b).permanent_entrenchment),
+    );
+    assert_eq!(
+        forts,
+        set(&["Washington", "Richmond", "Fort Monroe", "Vicksburg"])
+    );
 }
 
 /// 4.3 example: Cincinnati is a Recruitment City (entrench for one March), Manassas
@@ -107,9 +127,16 @@ fn rules_7_0_and_7_1_cairo_and_louisville_recruit_for_both_sides() {
     let (usa, csa) = (side("union"), side("confederate"));
     for city in ["Cairo", "Louisville"] {
         let b = m.board.get(id(city));
-        assert!(b.recruit_value(usa) > 0 && b.recruit_value(csa) > 0, "{city}");
+        assert!(
+            b.recruit_value(usa) > 0 && b.recruit_value(csa) > 0,
+            "{city}"
+        );
     }
-    assert_eq!(m.board.get(id("Louisville")).owner, None, "Louisville is neutral");
+    assert_eq!(
+        m.board.get(id("Louisville")).owner,
+        None,
+        "Louisville is neutral"
+    );
     assert_eq!(m.board.get(id("Cairo")).owner, Some(usa));
 }
 
@@ -117,8 +144,16 @@ fn rules_7_0_and_7_1_cairo_and_louisville_recruit_for_both_sides() {
 #[test]
 fn rule_8_0_kentucky_is_exactly_the_tan_boxes() {
     let m = ahd();
-    let tan = names(m.board.box_ids().filter(|&b| m.board.get(b).owner.is_none()));
-    let kentucky = names(m.board.box_ids().filter(|&b| m.board.get(b).has_tag("kentucky")));
+    let tan = names(
+        m.board
+            .box_ids()
+            .filter(|&b| m.board.get(b).owner.is_none()),
+    );
+    let kentucky = names(
+        m.board
+            .box_ids()
+            .filter(|&b| m.board.get(b).has_tag("kentucky")),
+    );
     assert_eq!(tan, kentucky);
     assert_eq!(
         kentucky,
@@ -139,12 +174,20 @@ fn rule_8_0_kentucky_is_exactly_the_tan_boxes() {
 #[test]
 fn rule_4_2_the_potomac() {
     let m = ahd();
-    let potomac: Vec<&Line> = m.board.lines.iter().filter(|l| l.name.as_deref() == Some("Potomac")).collect();
+    let potomac: Vec<&Line> = m
+        .board
+        .lines
+        .iter()
+        .filter(|l| l.name.as_deref() == Some("Potomac"))
+        .collect();
     assert_eq!(potomac.len(), 1);
     let l = potomac[0];
     assert!(l.joins(id("Washington"), id("Fredericksburg")));
     assert_eq!(m.board.kinds[l.kind.index()].id, "river");
-    assert_eq!(kinds_between("Washington", "Fredericksburg"), set(&["river"]));
+    assert_eq!(
+        kinds_between("Washington", "Fredericksburg"),
+        set(&["river"])
+    );
 }
 
 /// 4.0 movement example: Shreveport-Monroe by road, Monroe-Vicksburg and onward to
@@ -157,9 +200,15 @@ fn rule_4_0_movement_example_connections() {
     assert_eq!(kinds_between("Vicksburg", "Jackson"), set(&["rail"]));
     assert!(line("Vicksburg", "Natchez", "river").is_some());
     assert!(line("Natchez", "Alexandria", "river").is_some());
-    assert!(kinds_between("Vicksburg", "Alexandria").is_empty(), "two boxes apart");
+    assert!(
+        kinds_between("Vicksburg", "Alexandria").is_empty(),
+        "two boxes apart"
+    );
     assert!(line("Jackson", "McComb", "rail").is_some());
-    assert!(kinds_between("Shreveport", "Vicksburg").is_empty(), "the cavalry moved two boxes");
+    assert!(
+        kinds_between("Shreveport", "Vicksburg").is_empty(),
+        "the cavalry moved two boxes"
+    );
 }
 
 /// 4.5 example (with 4.4): rails Fts H&D-Humbolt-Corinth and Fts H&D-Nashville-Decatur;
@@ -177,9 +226,16 @@ fn rule_4_5_jump_move_example_connections() {
     let up2 = line("Pittsburg Landing", "Decatur", "river").unwrap();
     assert_eq!(up1.downstream, Some(id(fhd)));
     assert_eq!(up2.downstream, Some(id("Pittsburg Landing")));
-    assert_eq!(up1.is_downstream_to(id("Pittsburg Landing")), Some(false), "up river");
+    assert_eq!(
+        up1.is_downstream_to(id("Pittsburg Landing")),
+        Some(false),
+        "up river"
+    );
     let pl_corinth = kinds_between("Pittsburg Landing", "Corinth");
-    assert!(!pl_corinth.is_empty() && !pl_corinth.contains("river"), "{pl_corinth:?}");
+    assert!(
+        !pl_corinth.is_empty() && !pl_corinth.contains("river"),
+        "{pl_corinth:?}"
+    );
 }
 
 /// 4.6: Baltimore is a Port; 4.71 implies Yorktown, Norfolk and Fort Monroe are ports.
@@ -206,11 +262,17 @@ fn rule_5_34_selma_water_borders() {
     };
     for south_or_east in ["Mobile", "Montgomery"] {
         let c = crossing_from(south_or_east);
-        assert!(!c.is_empty() && c.iter().all(|&x| x), "{south_or_east}: {c:?}");
+        assert!(
+            !c.is_empty() && c.iter().all(|&x| x),
+            "{south_or_east}: {c:?}"
+        );
     }
     for north_or_west in ["Tuscaloosa", "Meridian"] {
         let c = crossing_from(north_or_west);
-        assert!(!c.is_empty() && c.iter().all(|&x| !x), "{north_or_west}: {c:?}");
+        assert!(
+            !c.is_empty() && c.iter().all(|&x| !x),
+            "{north_or_west}: {c:?}"
+        );
     }
 }
 
@@ -229,7 +291,10 @@ fn rule_5_34_st_louis_water_borders() {
         assert!(crosses(east), "{east}");
     }
     for west in ["Cairo", "Ironton", "Rolla", "Jefferson City", "Macon, Mo."] {
-        assert!(m.board.lines_between(id(west), stl).count() > 0, "{west} is adjacent");
+        assert!(
+            m.board.lines_between(id(west), stl).count() > 0,
+            "{west} is adjacent"
+        );
         assert!(!crosses(west), "{west}");
     }
 }
@@ -246,7 +311,13 @@ fn rule_5_7_comprehensive_combat_example_connections() {
     assert!(fhd_paducah.downstream.is_some() && paducah_cairo.downstream.is_some());
     assert!(paducah_cairo.crosses_water_border_into(cairo));
     for neighbour in ["Vandalia", "St. Louis", "Paducah", "Humbolt"] {
-        assert!(m.board.neighbours(cairo).iter().any(|&(b, _)| b == id(neighbour)), "{neighbour}");
+        assert!(
+            m.board
+                .neighbours(cairo)
+                .iter()
+                .any(|&(b, _)| b == id(neighbour)),
+            "{neighbour}"
+        );
     }
 }
 
@@ -306,8 +377,14 @@ fn rules_3_0_and_9_0_calendar_and_sequence() {
     assert_eq!(cal.turns.len(), 45);
     assert_eq!(cal.turns[0].label, "07/1861");
     assert_eq!(cal.turns[44].label, "11-12/1865");
-    assert_eq!(cal.turns[1].label, "08/1861", "3.0 example: 07 then 08 (August) 1861");
-    assert!(cal.find("01/02/1862").is_some(), "9.1 writes winter turns as 01/02");
+    assert_eq!(
+        cal.turns[1].label, "08/1861",
+        "3.0 example: 07 then 08 (August) 1861"
+    );
+    assert!(
+        cal.find("01/02/1862").is_some(),
+        "9.1 writes winter turns as 01/02"
+    );
     assert_eq!(cal.sides, vec![side("union"), side("confederate")]);
     let segments: Vec<&str> = cal.segments.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(segments, ["movement", "combat", "promotion", "recruitment"]);
@@ -319,12 +396,23 @@ fn rule_1_2_optional_rules_catalogue() {
     let m = ahd();
     assert_eq!(m.options.len(), 15);
     let by = |s: Option<SideId>| {
-        let mut r: Vec<&str> = m.options.iter().filter(|o| o.favours == s).map(|o| o.rule.as_str()).collect();
+        let mut r: Vec<&str> = m
+            .options
+            .iter()
+            .filter(|o| o.favours == s)
+            .map(|o| o.rule.as_str())
+            .collect();
         r.sort_unstable();
         r
     };
-    assert_eq!(by(Some(side("union"))), ["10.1", "4.9", "5.41", "7.4", "7.5", "9.1"]);
-    assert_eq!(by(Some(side("confederate"))), ["4.11", "4.12", "4.71", "6.2", "7.3"]);
+    assert_eq!(
+        by(Some(side("union"))),
+        ["10.1", "4.9", "5.41", "7.4", "7.5", "9.1"]
+    );
+    assert_eq!(
+        by(Some(side("confederate"))),
+        ["4.11", "4.12", "4.71", "6.2", "7.3"]
+    );
     assert_eq!(by(None), ["4.8", "5.2", "5.71", "6.1"]);
     assert!(m.options.iter().all(|o| !o.default_on));
     assert!(m.find_option("4.9").is_some() && m.find_option("union-rail-bonus").is_some());
@@ -338,14 +426,32 @@ fn rule_2_0_the_1861_campaign_setup() {
     let (usa, csa) = (side("union"), side("confederate"));
     let mi = m.units.find("Mi").unwrap();
     let mc = m.units.find("Mc").unwrap();
-    let on_board = |sd: SideId| -> u32 { s.side(sd).unwrap().placements.iter().map(|p| u32::from(p.count)).sum() };
+    let on_board = |sd: SideId| -> u32 {
+        s.side(sd)
+            .unwrap()
+            .placements
+            .iter()
+            .map(|p| u32::from(p.count))
+            .sum()
+    };
     assert_eq!(on_board(usa), 12);
     assert_eq!(on_board(csa), 8);
-    assert!(s.sides.iter().all(|x| x.placements.iter().all(|p| p.unit == mi)), "only Militia Infantry");
+    assert!(
+        s.sides
+            .iter()
+            .all(|x| x.placements.iter().all(|p| p.unit == mi)),
+        "only Militia Infantry"
+    );
     assert_eq!(s.side(usa).unwrap().set_aside, vec![(mi, 12)], "step 5");
     assert_eq!(s.side(usa).unwrap().pool, vec![(mc, 1)], "step 6");
     assert_eq!(s.side(csa).unwrap().pool, vec![(mc, 1)], "step 6");
-    let washington = s.side(usa).unwrap().placements.iter().find(|p| p.at == id("Washington")).unwrap();
+    let washington = s
+        .side(usa)
+        .unwrap()
+        .placements
+        .iter()
+        .find(|p| p.at == id("Washington"))
+        .unwrap();
     assert_eq!(washington.count, 2);
     assert_eq!(m.calendar.turn(s.start).label, "07/1861");
     // 2.0 step 4 / 7.1: 34 and 29.
@@ -359,17 +465,31 @@ fn rule_2_0_the_1861_campaign_setup() {
 fn rules_11_5_to_11_7_army_maxima_are_computed() {
     let m = ahd();
     let (usa, csa) = (side("union"), side("confederate"));
-    let expected = [("1861", 34, 29), ("1862", 35, 27), ("1863", 35, 23), ("1864", 36, 20)];
+    let expected = [
+        ("1861", 34, 29),
+        ("1862", 35, 27),
+        ("1863", 35, 23),
+        ("1864", 36, 20),
+    ];
     for (id, u, c) in expected {
         let s = m.scenario(id).unwrap();
-        assert_eq!((s.army_maximum(m, usa), s.army_maximum(m, csa)), (u, c), "{id}");
+        assert_eq!(
+            (s.army_maximum(m, usa), s.army_maximum(m, csa)),
+            (u, c),
+            "{id}"
+        );
         assert_eq!(s.side(usa).unwrap().army_max, Some(u as u16));
         assert_eq!(s.side(csa).unwrap().army_max, Some(c as u16));
     }
     // The computation is the map's: the 1861 maxima are the recruitment values over
     // the original owners' boxes.
     let by_colour = |sd: SideId| -> u32 {
-        m.board.boxes.iter().filter(|b| b.owner == Some(sd)).map(|b| u32::from(b.recruit_value(sd))).sum()
+        m.board
+            .boxes
+            .iter()
+            .filter(|b| b.owner == Some(sd))
+            .map(|b| u32::from(b.recruit_value(sd)))
+            .sum()
     };
     assert_eq!((by_colour(usa), by_colour(csa)), (34, 29));
 }
@@ -380,7 +500,14 @@ fn rules_11_6_and_11_7_units_over_the_maximum() {
     let m = ahd();
     let (usa, csa) = (side("union"), side("confederate"));
     let on_board = |id: &str, sd: SideId| -> u32 {
-        m.scenario(id).unwrap().side(sd).unwrap().placements.iter().map(|p| u32::from(p.count)).sum()
+        m.scenario(id)
+            .unwrap()
+            .side(sd)
+            .unwrap()
+            .placements
+            .iter()
+            .map(|p| u32::from(p.count))
+            .sum()
     };
     assert_eq!(on_board("1863", usa), 35 + 2, "11.6: two units over");
     assert_eq!(on_board("1864", csa), 20 + 3, "11.7: three units over");
@@ -394,13 +521,20 @@ fn rules_11_6_and_11_7_units_over_the_maximum() {
 fn rules_11_1_and_11_2_scenario_dates() {
     let m = ahd();
     let label = |t| m.calendar.turn(t).label.clone();
-    for (id, start) in [("1862", "04/1862"), ("1863", "04/1863"), ("1864", "04/1864")] {
+    for (id, start) in [
+        ("1862", "04/1862"),
+        ("1863", "04/1863"),
+        ("1864", "04/1864"),
+    ] {
         let s = m.scenario(id).unwrap();
         assert_eq!(label(s.start), start);
         assert_eq!(label(s.end), "06/1865");
     }
     let short = m.scenario("1861-short").unwrap();
-    assert_eq!((label(short.start), label(short.end)), ("07/1861".into(), "06/1862".into()));
+    assert_eq!(
+        (label(short.start), label(short.end)),
+        ("07/1861".into(), "06/1862".into())
+    );
     assert_eq!(short.end.index() - short.start.index() + 1, 10);
 }
 
@@ -410,12 +544,23 @@ fn scenario_entrenchments_and_control_markers() {
     let m = ahd();
     let (usa, csa) = (side("union"), side("confederate"));
     let s = m.scenario("1862").unwrap();
-    let manassas = s.side(csa).unwrap().placements.iter().filter(|p| p.at == id("Manassas Junction"));
+    let manassas = s
+        .side(csa)
+        .unwrap()
+        .placements
+        .iter()
+        .filter(|p| p.at == id("Manassas Junction"));
     let units: u16 = manassas.clone().map(|p| p.count).sum();
     assert_eq!(units, 4);
     assert!(manassas.into_iter().all(|p| p.entrenched));
     let control = s.initial_control(m);
-    for b in ["Louisville", "Paducah", "Forts Henry and Donelson", "Sedalia", "Jefferson City"] {
+    for b in [
+        "Louisville",
+        "Paducah",
+        "Forts Henry and Donelson",
+        "Sedalia",
+        "Jefferson City",
+    ] {
         assert_eq!(control[id(b).index()], Some(usa), "{b}");
     }
     let s64 = m.scenario("1864").unwrap();
@@ -426,7 +571,12 @@ fn scenario_entrenchments_and_control_markers() {
         .sides
         .iter()
         .enumerate()
-        .flat_map(|(i, sd)| sd.placements.iter().filter(|p| p.entrenched).map(move |p| (i, p.at)))
+        .flat_map(|(i, sd)| {
+            sd.placements
+                .iter()
+                .filter(|p| p.entrenched)
+                .map(move |p| (i, p.at))
+        })
         .collect();
     assert_eq!(entrenched_boxes.len(), 15);
 }

@@ -23,7 +23,11 @@ fn ahd_with(file: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
     copy_dir(Path::new(AHD), &dir);
     let path = dir.join(file);
     let src = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(src.matches(from).count(), 1, "{from:?} must occur once in {file}");
+    assert_eq!(
+        src.matches(from).count(),
+        1,
+        "{from:?} must occur once in {file}"
+    );
     std::fs::write(&path, src.replace(from, to)).unwrap();
     (tmp, dir)
 }
@@ -55,13 +59,34 @@ fn check_ahd_prints_summary_and_army_maxima() {
     let out = muster(&["check", AHD]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("129 boxes, 232 lines (60 road, 142 rail, 30 river)"), "{stdout}");
-    assert!(stdout.contains("17 ports, 4 permanent entrenchments"), "{stdout}");
-    for (id, u, c) in [("1861 ", 34, 29), ("1862 ", 35, 27), ("1863 ", 35, 23), ("1864 ", 36, 20)] {
-        let row = stdout.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
-        assert!(row.contains(&format!("union {u} ({u}), confederate {c} ({c})")), "{row}");
+    assert!(
+        stdout.contains("129 boxes, 232 lines (60 road, 142 rail, 30 river)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("17 ports, 4 permanent entrenchments"),
+        "{stdout}"
+    );
+    for (id, u, c) in [
+        ("1861 ", 34, 29),
+        ("1862 ", 35, 27),
+        ("1863 ", 35, 23),
+        ("1864 ", 36, 20),
+    ] {
+        let row = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(id))
+            .unwrap();
+        assert!(
+            row.contains(&format!("union {u} ({u}), confederate {c} ({c})")),
+            "{row}"
+        );
     }
-    assert!(text(&out.stderr).is_empty(), "no warnings expected: {}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).is_empty(),
+        "no warnings expected: {}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -76,21 +101,41 @@ fn check_json_is_one_object_with_computed_maxima() {
     assert_eq!(s["ports"], 17);
     assert_eq!(s["recruitment_cities"], 47);
     let maxima = |id: &str| -> Vec<(String, u64)> {
-        let sc = s["scenarios"].as_array().unwrap().iter().find(|x| x["id"] == id).unwrap();
+        let sc = s["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap();
         sc["army_maximum"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|a| (a["side"].as_str().unwrap().to_string(), a["computed"].as_u64().unwrap()))
+            .map(|a| {
+                (
+                    a["side"].as_str().unwrap().to_string(),
+                    a["computed"].as_u64().unwrap(),
+                )
+            })
             .collect()
     };
-    assert_eq!(maxima("1863"), [("union".to_string(), 35), ("confederate".to_string(), 23)]);
-    assert_eq!(maxima("1864"), [("union".to_string(), 36), ("confederate".to_string(), 20)]);
+    assert_eq!(
+        maxima("1863"),
+        [("union".to_string(), 35), ("confederate".to_string(), 23)]
+    );
+    assert_eq!(
+        maxima("1864"),
+        [("union".to_string(), 36), ("confederate".to_string(), 20)]
+    );
 }
 
 #[test]
 fn misspelled_box_is_one_line_with_position_and_fix() {
-    let (_tmp, dir) = ahd_with("map.xml", r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#, r#"<line a="Murfreesbro" b="Sparta" kind="road"/>"#);
+    let (_tmp, dir) = ahd_with(
+        "map.xml",
+        r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#,
+        r#"<line a="Murfreesbro" b="Sparta" kind="road"/>"#,
+    );
     let out = muster(&["check", dir.to_str().unwrap()]);
     assert!(!out.status.success());
     let file = dir.join("map.xml");
@@ -106,7 +151,11 @@ fn misspelled_box_is_one_line_with_position_and_fix() {
 #[test]
 fn duplicated_line_is_one_line_with_position_and_fix() {
     let orig = r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#;
-    let (_tmp, dir) = ahd_with("map.xml", orig, &format!("{orig}\n  <line a=\"Sparta\" b=\"Murfreesboro\" kind=\"road\"/>"));
+    let (_tmp, dir) = ahd_with(
+        "map.xml",
+        orig,
+        &format!("{orig}\n  <line a=\"Sparta\" b=\"Murfreesboro\" kind=\"road\"/>"),
+    );
     let out = muster(&["check", dir.to_str().unwrap()]);
     assert!(!out.status.success());
     let file = dir.join("map.xml");
@@ -122,12 +171,19 @@ fn duplicated_line_is_one_line_with_position_and_fix() {
 
 #[test]
 fn malformed_file_is_one_line_with_position() {
-    let (_tmp, dir) = ahd_with("units.xml", r#"<class id="cavalry" name="Cavalry"/>"#, r#"<class id="cavalry" name="Cavalry">"#);
+    let (_tmp, dir) = ahd_with(
+        "units.xml",
+        r#"<class id="cavalry" name="Cavalry"/>"#,
+        r#"<class id="cavalry" name="Cavalry">"#,
+    );
     let out = muster(&["check", dir.to_str().unwrap()]);
     assert!(!out.status.success());
     let file = dir.join("units.xml");
     let (line, col) = position(&file, "</units>", 0);
-    let expected = format!("{}:{line}:{col}: error: closing tag </units> does not match the open <class>", file.display());
+    let expected = format!(
+        "{}:{line}:{col}: error: closing tag </units> does not match the open <class>",
+        file.display()
+    );
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().next(), Some(expected.as_str()), "{stderr}");
     assert_eq!(stderr.lines().count(), 2, "the error and a count: {stderr}");
@@ -135,15 +191,30 @@ fn malformed_file_is_one_line_with_position() {
 
 #[test]
 fn errors_are_json_too_and_exit_non_zero() {
-    let (_tmp, dir) = ahd_with("scenarios/1862.xml", r#"<side id="union" army-max="35">"#, r#"<side id="union" army-max="34">"#);
+    let (_tmp, dir) = ahd_with(
+        "scenarios/1862.xml",
+        r#"<side id="union" army-max="35">"#,
+        r#"<side id="union" army-max="34">"#,
+    );
     let out = muster(&["check", dir.to_str().unwrap(), "--json"]);
     assert!(!out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ok"], false);
     let d = &v["diagnostics"][0];
     assert_eq!(d["severity"], "error");
-    assert!(d["message"].as_str().unwrap().contains("stated army maximum 34 of union"), "{d}");
-    assert!(d["location"]["file"].as_str().unwrap().ends_with("1862.xml"));
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("stated army maximum 34 of union"),
+        "{d}"
+    );
+    assert!(
+        d["location"]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("1862.xml")
+    );
 }
 
 #[test]
@@ -172,7 +243,10 @@ fn scenario_argument_takes_an_id_or_a_file() {
     let out = muster(&["check", AHD, "--scenario", "1683"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("no scenario '1683'") && stderr.contains("did you mean '1863'?"), "{stderr}");
+    assert!(
+        stderr.contains("no scenario '1683'") && stderr.contains("did you mean '1863'?"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -180,5 +254,8 @@ fn not_a_module_folder() {
     let out = muster(&["check", "/nonexistent/module"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.starts_with("error: no module at '/nonexistent/module'"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: no module at '/nonexistent/module'"),
+        "{stderr}"
+    );
 }

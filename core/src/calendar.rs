@@ -129,7 +129,9 @@ pub(crate) fn build_turns(
         i += 1;
         if i == spans.len() {
             i = 0;
-            year += 1;
+            year = year
+                .checked_add(1)
+                .ok_or_else(|| format!("the track never reaches {last} from {start}"))?;
         }
     }
 }

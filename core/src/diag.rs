@@ -28,7 +28,7 @@ pub struct SourceFiles {
 
 impl SourceFiles {
     pub fn add(&mut self, path: PathBuf) -> FileId {
-        self.paths.push(path);
+        self.paths.push(tidy(&path));
         FileId(u16::try_from(self.paths.len() - 1).unwrap_or(u16::MAX))
     }
 
@@ -48,6 +48,26 @@ impl SourceFiles {
             line: pos.line,
             col: pos.col,
         }
+    }
+}
+
+/// `a/./b/../c` as `a/c`, for messages (lexical: links are not followed).
+pub fn tidy(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
     }
 }
 

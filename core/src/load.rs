@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::compile;
 use crate::diag::{FileId, LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest};
-use crate::module::Module;
+use crate::module::{ENGINE_VERSION, Module};
 use crate::scenario::Scenario;
 use crate::suggest;
 use crate::xml::{self, de};
@@ -120,6 +120,7 @@ fn read_module(
         return None;
     }
     let manifest: Manifest = deserialize(&root, files, report)?;
+    check_engine(&manifest, files, report);
 
     let mut extends = Vec::new();
     let mut parts = Parts::default();
@@ -151,8 +152,12 @@ fn read_module(
             );
             return None;
         }
-        let Some((base, base_extends, base_parts)) = read_module(&base_dir, files, report, seen)
-        else {
+        let errors_before = report.diagnostics.len();
+        let base = read_module(&base_dir, files, report, seen);
+        let Some((base, base_extends, base_parts)) = base else {
+            if report.diagnostics.len() > errors_before {
+                return None; // the base's own errors say what is wrong
+            }
             report.push(
                 files,
                 Severity::Error,
@@ -200,7 +205,7 @@ fn read_module(
                     "'{}' is not a path inside the module folder",
                     inc.file.value
                 ),
-                Some("use a relative path such as scenarios/1862.xml".into()),
+                Some("use a path relative to the module folder, without ..".into()),
             );
             continue;
         };
@@ -221,7 +226,7 @@ fn read_module(
                 Severity::Error,
                 Some(inc.file.pos),
                 format!("included file '{}' does not exist", inc.file.value),
-                sibling_hint(&file),
+                sibling_hint(dir, &rel),
             );
             continue;
         }
@@ -233,22 +238,29 @@ fn read_module(
     Some((manifest, extends, parts))
 }
 
-/// A relative path with no `..`, or `None`.
+/// A relative path with no `..` (and without `.` parts), or `None`.
 fn inside_module(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(rel);
-    p.components()
-        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
-        .then(|| p.to_path_buf())
-        .filter(|p| !p.as_os_str().is_empty())
+    let mut out = PathBuf::new();
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
 }
 
-fn sibling_hint(file: &Path) -> Option<String> {
-    let name = file.file_name()?.to_str()?;
-    let entries = std::fs::read_dir(file.parent()?).ok()?;
+/// `did you mean 'folder/file.xml'?` from the files beside a missing one.
+fn sibling_hint(dir: &Path, rel: &Path) -> Option<String> {
+    let name = rel.file_name()?.to_str()?;
+    let folder = rel.parent().unwrap_or(Path::new(""));
+    let entries = std::fs::read_dir(dir.join(folder)).ok()?;
     let names: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
-    suggest::did_you_mean(name, names.iter().map(String::as_str))
+    let near = suggest::closest(name, names.iter().map(String::as_str))?;
+    Some(format!("did you mean '{}'?", folder.join(near).display()))
 }
 
 /// Reads and parses one XML file, registering it for positions.
@@ -295,6 +307,42 @@ fn read_xml(
             None
         }
     }
+}
+
+/// The module's `engine="MAJOR.MINOR"` must match this engine's major and minor.
+fn check_engine(manifest: &Manifest, files: &SourceFiles, report: &mut Report) {
+    let mine: Vec<&str> = ENGINE_VERSION.split('.').take(2).collect();
+    let wanted: Vec<&str> = manifest.engine.split('.').map(str::trim).collect();
+    let parses = wanted.len() == 2 && wanted.iter().all(|p| p.parse::<u32>().is_ok());
+    let (message, hint) = if !parses {
+        (
+            format!(
+                "engine=\"{}\" is not a version like 0.1",
+                manifest.engine.value
+            ),
+            None,
+        )
+    } else if wanted != mine {
+        (
+            format!(
+                "module '{}' needs engine {}, but this is muster {ENGINE_VERSION}",
+                manifest.id, manifest.engine.value
+            ),
+            Some(format!(
+                "use muster {}.x, or port the module",
+                wanted.join(".")
+            )),
+        )
+    } else {
+        return;
+    };
+    report.push(
+        files,
+        Severity::Error,
+        Some(manifest.engine.pos),
+        message,
+        hint,
+    );
 }
 
 fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {

@@ -14,7 +14,7 @@ pub struct NameIndex {
 impl NameIndex {
     /// Adds a name; returns the index already holding it on a clash.
     pub fn insert(&mut self, name: &str, index: usize) -> Result<(), usize> {
-        let key = name.to_lowercase();
+        let key = name.trim().to_lowercase();
         if let Some(&existing) = self.map.get(&key) {
             return Err(existing);
         }

@@ -99,7 +99,7 @@ fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<Ma
         }
         let mut aliases = Vec::new();
         if let Some(list) = &b.aliases {
-            for alias in list.split(';').map(str::trim).filter(|a| !a.is_empty()) {
+            for (alias, alias_pos) in list.items(';') {
                 match names.insert(alias, index) {
                     Ok(()) => aliases.push(alias.to_string()),
                     Err(first) => {
@@ -109,7 +109,7 @@ fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<Ma
                             &boxes[first].name
                         };
                         cx.error(
-                            list.pos,
+                            alias_pos,
                             format!("alias '{alias}' of box '{}' is already a name or alias of box '{owner}'", b.name.value),
                             Some("each name and alias must be unique".into()),
                         );
@@ -255,12 +255,12 @@ fn lines(
         };
         let mut water_border = [false; 2];
         if let Some(list) = &l.water_border {
-            for end in list.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+            for (end, end_pos) in list.items(';') {
                 match names.get(end).and_then(BoxId::from_index) {
                     Some(id) if id == a => water_border[0] = true,
                     Some(id) if id == b => water_border[1] = true,
                     _ => cx.error(
-                        list.pos,
+                        end_pos,
                         format!("water-border '{end}' is not an end of the line {an} - {bn}"),
                         Some(format!("name '{an}' or '{bn}' (or both, separated by ';')")),
                     ),

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::calendar::{self, Calendar};
 use crate::diag::Pos;
 use crate::format;
-use crate::ids::TurnId;
+use crate::ids::{SideId, TurnId};
 use crate::names::NameIndex;
 use crate::unit::Named;
 
@@ -57,18 +57,14 @@ pub(super) fn calendar(
         }
     }
     let mut plays = vec![false; side_count];
-    for id in c.player_turn.sides.split_whitespace() {
-        let name = format::Name {
-            value: id.to_string(),
-            pos: c.player_turn.sides.pos,
-        };
-        if let Some(side) = cx.side(sides, &name) {
+    for (id, pos) in c.player_turn.sides.items(' ') {
+        let found = sides.get(id).and_then(SideId::from_index);
+        if found.is_none() {
+            cx.error(pos, format!("unknown side '{id}'"), sides.hint(id));
+        }
+        if let Some(side) = found {
             if plays[side.index()] {
-                cx.error(
-                    name.pos,
-                    format!("side '{id}' plays twice in a game turn"),
-                    None,
-                );
+                cx.error(pos, format!("side '{id}' plays twice in a game turn"), None);
             }
             plays[side.index()] = true;
             out.sides.push(side);

@@ -12,7 +12,7 @@ use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest, OnOff};
 use crate::ids::SideId;
 use crate::load::Parts;
-use crate::module::{ENGINE_VERSION, Module, Side};
+use crate::module::{Module, Side};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 
@@ -71,7 +71,6 @@ pub(crate) fn module(
         files: &files,
         report: &mut report,
     };
-    check_engine(&mut cx, &manifest);
     let (sides, side_names) = sides(&mut cx, &parts.sides);
     if sides.is_empty() {
         cx.error(
@@ -121,37 +120,9 @@ pub(crate) fn module(
     Ok(module)
 }
 
-/// The module's `engine="MAJOR.MINOR"` must match this engine's major and minor.
-fn check_engine(cx: &mut Ctx<'_>, manifest: &Manifest) {
-    let mine: Vec<&str> = ENGINE_VERSION.split('.').take(2).collect();
-    let wanted: Vec<&str> = manifest.engine.split('.').map(str::trim).take(2).collect();
-    let parses = wanted.len() == 2 && wanted.iter().all(|p| p.parse::<u32>().is_ok());
-    if !parses {
-        cx.error(
-            manifest.engine.pos,
-            format!(
-                "engine=\"{}\" is not a version like 0.1",
-                manifest.engine.value
-            ),
-            None,
-        );
-    } else if wanted != mine {
-        cx.error(
-            manifest.engine.pos,
-            format!(
-                "the module needs engine {}, but this is muster {ENGINE_VERSION}",
-                manifest.engine.value
-            ),
-            Some(format!(
-                "use a muster {}.x, or port the module",
-                wanted.join(".")
-            )),
-        );
-    }
-}
-
 fn sides(cx: &mut Ctx<'_>, raw: &[format::Side]) -> (Vec<Side>, NameIndex) {
     let mut sides = Vec::new();
+    let mut positions = Vec::new();
     let mut names = NameIndex::default();
     for s in raw {
         if SideId::from_index(sides.len()).is_none() {
@@ -159,16 +130,11 @@ fn sides(cx: &mut Ctx<'_>, raw: &[format::Side]) -> (Vec<Side>, NameIndex) {
             break;
         }
         if let Err(first) = names.insert(&s.id, sides.len()) {
-            let first_pos = raw
-                .iter()
-                .filter(|r| r.id.eq_ignore_ascii_case(&s.id))
-                .map(|r| r.id.pos)
-                .next();
-            let hint = first_pos.and_then(|p| cx.first_at(p));
+            let hint = cx.first_at(positions[first]);
             cx.error(s.id.pos, format!("duplicate side '{}'", s.id.value), hint);
-            let _ = first;
             continue;
         }
+        positions.push(s.id.pos);
         sides.push(Side {
             id: s.id.value.clone(),
             name: s.name.clone(),

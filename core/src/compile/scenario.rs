@@ -1,12 +1,13 @@
 //! Scenarios: setups resolved and checked against the counter mix and the stated army
 //! maxima.
 
+use std::collections::HashMap;
+
 use super::Ctx;
 use crate::diag::{Pos, Report, SourceFiles};
 use crate::format;
 use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
 use crate::module::Module;
-use crate::names::NameIndex;
 use crate::scenario::{Placement, Scenario, SideSetup};
 
 /// Compiles the module's scenarios; those with `setup="..."` after the others.
@@ -16,11 +17,12 @@ pub(super) fn scenarios(
     raw: &[format::Scenario],
 ) -> Vec<Scenario> {
     let mut out: Vec<Scenario> = Vec::new();
-    let mut ids = NameIndex::default();
+    // Every id seen, compiled or not, with where it was first written.
+    let mut seen: HashMap<String, Pos> = HashMap::new();
     let (plain, derived): (Vec<_>, Vec<_>) = raw.iter().partition(|s| s.setup.is_none());
     for s in plain.into_iter().chain(derived) {
-        if let Err(first) = ids.insert(&s.id, out.len()) {
-            let hint = cx.first_at(out[first].pos);
+        if let Some(&first) = seen.get(&s.id.to_lowercase()) {
+            let hint = cx.first_at(first);
             cx.error(
                 s.id.pos,
                 format!("duplicate scenario '{}'", s.id.value),
@@ -28,24 +30,21 @@ pub(super) fn scenarios(
             );
             continue;
         }
-        match compile(cx, module, s, &out) {
-            Some(c) => out.push(c),
-            None => {
-                // Keep ids aligned: a failed scenario still takes its name.
-                let _ = ids;
-                ids = rebuild(&out);
-            }
+        seen.insert(s.id.to_lowercase(), s.id.pos);
+        let base_failed = s.setup.as_ref().is_some_and(|b| {
+            !b.eq_ignore_ascii_case(&s.id)
+                && seen.contains_key(&b.to_lowercase())
+                && !out.iter().any(|o| o.id.eq_ignore_ascii_case(b))
+        });
+        if base_failed {
+            // The base scenario's own errors are reported; this one cannot be checked.
+            continue;
+        }
+        if let Some(c) = compile(cx, module, s, &out) {
+            out.push(c);
         }
     }
     out
-}
-
-fn rebuild(out: &[Scenario]) -> NameIndex {
-    let mut ids = NameIndex::default();
-    for (i, s) in out.iter().enumerate() {
-        let _ = ids.insert(&s.id, i);
-    }
-    ids
 }
 
 /// Compiles one scenario read from its own file (not part of the module).
@@ -161,6 +160,8 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
     let mut given = vec![false; module.sides.len()];
     // Which side holds each box, and where, to catch two sides in one box.
     let mut holder: Vec<Option<(SideId, Pos)>> = vec![None; module.board.boxes.len()];
+    // Every control marker, with where it was written.
+    let mut markers: Vec<(SideId, BoxId, Pos)> = Vec::new();
     for rs in raw {
         let Some(side) = find_side(cx, module, &rs.id) else {
             continue;
@@ -213,6 +214,7 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
                 (Some(name), None) => {
                     if let Some(at) = find_box(cx, module, name) {
                         setup.control.push(at);
+                        markers.push((side, at, c.pos));
                     }
                 }
                 (None, Some(tag)) => {
@@ -233,6 +235,7 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
                         let hint = crate::suggest::did_you_mean(tag, tags.iter().copied());
                         cx.error(tag.pos, format!("no box has the tag '{}'", tag.value), hint);
                     }
+                    markers.extend(tagged.iter().map(|&b| (side, b, c.pos)));
                     setup.control.extend(tagged);
                 }
                 _ => cx.error(
@@ -255,39 +258,32 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
     }
     // A control marker may not sit where the other side has units, nor twice.
     let mut marker: Vec<Option<SideId>> = vec![None; module.board.boxes.len()];
-    for (i, setup) in out.iter().enumerate() {
-        let Some(side) = SideId::from_index(i) else {
-            continue;
-        };
-        let rs = raw.iter().find(|r| module.find_side(&r.id) == Some(side));
-        let pos = rs.map_or(Pos::default(), |r| r.pos);
-        for &b in &setup.control {
-            let name = &module.board.get(b).name;
-            if let Some((other, _)) = holder[b.index()]
-                && other != side
-            {
-                cx.error(
-                    pos,
-                    format!(
-                        "{} has a control marker on '{name}', where {} has units",
-                        module.side(side).id,
-                        module.side(other).id
-                    ),
-                    Some("units control their box; remove the marker".into()),
-                );
-            }
-            match marker[b.index()] {
-                Some(other) if other != side => cx.error(
-                    pos,
-                    format!(
-                        "both {} and {} have a control marker on '{name}'",
-                        module.side(other).id,
-                        module.side(side).id
-                    ),
-                    None,
+    for (side, b, pos) in markers {
+        let name = &module.board.get(b).name;
+        if let Some((other, _)) = holder[b.index()]
+            && other != side
+        {
+            cx.error(
+                pos,
+                format!(
+                    "{} has a control marker on '{name}', where {} has units",
+                    module.side(side).id,
+                    module.side(other).id
                 ),
-                _ => marker[b.index()] = Some(side),
-            }
+                Some("units control their box; remove the marker".into()),
+            );
+        }
+        match marker[b.index()] {
+            Some(other) if other != side => cx.error(
+                pos,
+                format!(
+                    "both {} and {} have a control marker on '{name}'",
+                    module.side(other).id,
+                    module.side(side).id
+                ),
+                None,
+            ),
+            _ => marker[b.index()] = Some(side),
         }
     }
     out
@@ -317,22 +313,11 @@ fn find_box(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<Bo
     found
 }
 
-/// Parses `2 Vi, 1 Mi` (a count may be left out for one unit); reports each bad item at
-/// its own column.
+/// Parses a unit list such as `2 Vi, 1 Mi` (a count may be left out for one unit);
+/// reports each bad item at its own position.
 fn unit_list(cx: &mut Ctx<'_>, module: &Module, list: &format::Name) -> Vec<(UnitTypeId, u16)> {
     let mut out = Vec::new();
-    let mut offset = 0;
-    for item in list.split(',') {
-        let lead = item.len() - item.trim_start().len();
-        let pos = Pos {
-            col: list.pos.col + u32::try_from(list[..offset + lead].chars().count()).unwrap_or(0),
-            ..list.pos
-        };
-        offset += item.len() + 1;
-        let item = item.trim();
-        if item.is_empty() {
-            continue;
-        }
+    for (item, pos) in list.items(',') {
         let (count, ty) = match item.split_once(char::is_whitespace) {
             Some((n, t)) if n.chars().all(|c| c.is_ascii_digit()) => {
                 (n.parse::<u16>().ok(), t.trim())
@@ -343,22 +328,38 @@ fn unit_list(cx: &mut Ctx<'_>, module: &Module, list: &format::Name) -> Vec<(Uni
             cx.error(
                 pos,
                 format!("'{item}' does not start with a count from 1 to 65535"),
-                Some("write e.g. units=\"2 Vi, 1 Mi\"".into()),
+                Some(example(module)),
             );
             continue;
         };
         match module.units.find(ty) {
             Some(u) => out.push((u, count)),
             None => {
-                let hint = module.units.hint(ty).or_else(|| {
+                let hint = module.units.hint(ty).unwrap_or_else(|| {
                     let ids: Vec<&str> = module.units.types.iter().map(|t| t.id.as_str()).collect();
-                    Some(format!("unit types are {}", ids.join(", ")))
+                    format!("unit types are {}", ids.join(", "))
                 });
-                cx.error(pos, format!("unknown unit type '{ty}'"), hint);
+                cx.error(pos, format!("unknown unit type '{ty}'"), Some(hint));
             }
         }
     }
     out
+}
+
+/// An example unit list built from the module's own unit types.
+fn example(module: &Module) -> String {
+    let ids: Vec<&str> = module
+        .units
+        .types
+        .iter()
+        .take(2)
+        .map(|t| t.id.as_str())
+        .collect();
+    match ids.as_slice() {
+        [a, b] => format!("write a list like units=\"2 {a}, 1 {b}\""),
+        [a] => format!("write a list like units=\"2 {a}\""),
+        _ => "write a list of counts and unit type ids".into(),
+    }
 }
 
 /// No side may use more units of a type than the counter mix has.

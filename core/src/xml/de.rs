@@ -117,6 +117,7 @@ impl<'de> ElemDe<'de> {
     fn text(&self) -> Scalar<'de> {
         Scalar {
             value: self.0.text.trim(),
+            raw: None,
             pos: self.0.text_pos,
             what: What::Text(&self.0.name),
         }
@@ -277,6 +278,7 @@ impl<'de> MapAccess<'de> for ElemMap<'de> {
         match entry {
             Entry::Attr(a) => seed.deserialize(Scalar {
                 value: &a.value,
+                raw: a.raw.as_deref(),
                 pos: a.value_pos,
                 what: What::Attr(&a.name, &self.el.name),
             }),
@@ -409,6 +411,8 @@ impl fmt::Display for What<'_> {
 /// An attribute value or element text, parsed on demand into the requested type.
 struct Scalar<'a> {
     value: &'a str,
+    /// The value as written, if XML normalization changed it.
+    raw: Option<&'a str>,
     pos: Pos,
     what: What<'a>,
 }
@@ -500,10 +504,11 @@ impl<'de> Deserializer<'de> for Scalar<'de> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         if name == SPANNED {
-            let pos = self.pos;
+            let (pos, raw) = (self.pos, self.raw);
             return visitor.visit_map(SpannedMap {
                 value: Some(self),
                 pos: Some(pos),
+                raw,
             });
         }
         let _ = fields;
@@ -517,13 +522,72 @@ impl<'de> Deserializer<'de> for Scalar<'de> {
 }
 
 const SPANNED: &str = "$Spanned";
-const SPANNED_FIELDS: &[&str] = &["$value", "$pos"];
+const SPANNED_FIELDS: &[&str] = &["$value", "$pos", "$raw"];
 
 /// A value with the position it was read from (an attribute value or element text).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spanned<T> {
     pub value: T,
     pub pos: Pos,
+    /// The text as written, when XML normalization changed it (an entity, a newline).
+    pub raw: Option<String>,
+}
+
+impl Spanned<String> {
+    /// Where the character at byte `offset` of the value was written.
+    pub fn pos_at(&self, offset: usize) -> Pos {
+        let mut pos = self.pos;
+        let Some(raw) = &self.raw else {
+            let before = self.value.get(..offset).unwrap_or(&self.value);
+            pos.col += u32::try_from(before.chars().count()).unwrap_or(0);
+            return pos;
+        };
+        // Walk the source and the value together: an entity or a line break in the
+        // source is one character of the value.
+        let mut consumed = 0;
+        let mut src = raw.chars().peekable();
+        while consumed < offset {
+            let Some(c) = src.next() else { break };
+            match c {
+                '&' => {
+                    pos.col += 1;
+                    for c in src.by_ref() {
+                        pos.col += 1;
+                        if c == ';' {
+                            break;
+                        }
+                    }
+                }
+                '\r' | '\n' => {
+                    if c == '\r' && src.peek() == Some(&'\n') {
+                        src.next();
+                    }
+                    pos.line += 1;
+                    pos.col = 1;
+                }
+                _ => pos.col += 1,
+            }
+            consumed += self.value[consumed..]
+                .chars()
+                .next()
+                .map_or(1, char::len_utf8);
+        }
+        pos
+    }
+
+    /// The items of a list value split at `sep`, trimmed, each with its position.
+    pub fn items(&self, sep: char) -> Vec<(&str, Pos)> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for part in self.value.split(sep) {
+            let lead = part.len() - part.trim_start().len();
+            if !part.trim().is_empty() {
+                out.push((part.trim(), self.pos_at(offset + lead)));
+            }
+            offset += part.len() + sep.len_utf8();
+        }
+        out
+    }
 }
 
 impl<T> std::ops::Deref for Spanned<T> {
@@ -544,14 +608,16 @@ impl<'de, T: de::Deserialize<'de>> de::Deserialize<'de> for Spanned<T> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Spanned<T>, A::Error> {
                 let mut value = None;
                 let mut pos = None;
+                let mut raw = None;
                 while let Some(key) = map.next_key::<&str>()? {
                     match key {
                         "$value" => value = Some(map.next_value()?),
+                        "$raw" => raw = Some(map.next_value::<String>()?),
                         _ => pos = Some(map.next_value()?),
                     }
                 }
                 match (value, pos) {
-                    (Some(value), Some(pos)) => Ok(Spanned { value, pos }),
+                    (Some(value), Some(pos)) => Ok(Spanned { value, pos, raw }),
                     _ => Err(de::Error::custom("internal: incomplete spanned value")),
                 }
             }
@@ -560,10 +626,11 @@ impl<'de, T: de::Deserialize<'de>> de::Deserialize<'de> for Spanned<T> {
     }
 }
 
-/// Yields a scalar's value, then its position, to [`Spanned`].
+/// Yields a scalar's value, its position and its raw text to [`Spanned`].
 struct SpannedMap<'a> {
     value: Option<Scalar<'a>>,
     pos: Option<Pos>,
+    raw: Option<&'a str>,
 }
 
 impl<'de> MapAccess<'de> for SpannedMap<'de> {
@@ -577,6 +644,8 @@ impl<'de> MapAccess<'de> for SpannedMap<'de> {
             "$value"
         } else if self.pos.is_some() {
             "$pos"
+        } else if self.raw.is_some() {
+            "$raw"
         } else {
             return Ok(None);
         };
@@ -588,8 +657,11 @@ impl<'de> MapAccess<'de> for SpannedMap<'de> {
         if let Some(v) = self.value.take() {
             return seed.deserialize(v);
         }
-        match self.pos.take() {
-            Some(p) => seed.deserialize(PosDe(p)),
+        if let Some(p) = self.pos.take() {
+            return seed.deserialize(PosDe(p));
+        }
+        match self.raw.take() {
+            Some(r) => seed.deserialize(BorrowedStrDeserializer::<DeError>::new(r)),
             None => Err(<DeError as de::Error>::custom(
                 "internal: spanned value read twice",
             )),
@@ -723,5 +795,25 @@ mod tests {
 
         let e = de("<doc name='x'>stray</doc>").unwrap_err();
         assert!(e.message.contains("unexpected text"), "{}", e.message);
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct List {
+        units: Spanned<String>,
+    }
+
+    #[test]
+    fn item_positions_survive_entities_and_line_breaks() {
+        let src = "<l units=\"2 A,&#32;1 B,\n   3 C\"/>";
+        let el = super::super::parse(FileId(0), src).unwrap();
+        let l: List = from_element(&el).unwrap();
+        assert_eq!(l.units.value, "2 A, 1 B,    3 C");
+        let at: Vec<(&str, u32, u32)> = l
+            .units
+            .items(',')
+            .into_iter()
+            .map(|(s, p)| (s, p.line, p.col))
+            .collect();
+        assert_eq!(at, [("2 A", 1, 11), ("1 B", 1, 20), ("3 C", 2, 4)]);
     }
 }

@@ -11,6 +11,10 @@ use quick_xml::{Reader, XmlVersion};
 
 use crate::diag::{FileId, Pos};
 
+/// Deeper nesting than this is an error: no module needs it, and it keeps recursion
+/// (deserializing, dropping the tree) bounded whatever the input.
+pub const MAX_DEPTH: usize = 64;
+
 /// An element with its attributes, child elements and text, each with a position.
 #[derive(Clone, Debug, Default)]
 pub struct Element {
@@ -27,7 +31,10 @@ pub struct Element {
 #[derive(Clone, Debug, Default)]
 pub struct Attr {
     pub name: String,
+    /// The value after XML normalization (entities resolved, newlines as spaces).
     pub value: String,
+    /// The value as written, when it differs from `value`; maps offsets to positions.
+    pub raw: Option<String>,
     pub pos: Pos,
     pub value_pos: Pos,
 }
@@ -98,7 +105,15 @@ pub fn parse(file: FileId, src: &str) -> Result<Element, SyntaxError> {
             }
         };
         match event {
-            Event::Start(tag) => stack.push(open(&idx, &tag, start)?),
+            Event::Start(tag) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(err(
+                        start,
+                        format!("elements are nested more than {MAX_DEPTH} deep"),
+                    ));
+                }
+                stack.push(open(&idx, &tag, start)?);
+            }
             Event::Empty(tag) => {
                 let el = open(&idx, &tag, start)?;
                 attach(&idx, &mut stack, &mut root, el)?;
@@ -148,10 +163,7 @@ fn open(idx: &LineIndex<'_>, tag: &BytesStart<'_>, start: usize) -> Result<Eleme
     let name = tag.name().as_ref().to_string();
     let mut attrs = Vec::new();
     for attr in tag.attributes() {
-        let attr = attr.map_err(|e| SyntaxError {
-            pos,
-            message: format!("bad attribute in <{name}>: {e}"),
-        })?;
+        let attr = attr.map_err(|e| attr_error(idx, start, &name, &e))?;
         let key = attr.key.as_ref();
         let value = attr
             .normalized_value(XmlVersion::Implicit1_0)
@@ -163,9 +175,20 @@ fn open(idx: &LineIndex<'_>, tag: &BytesStart<'_>, start: usize) -> Result<Eleme
         let value_pos = idx
             .offset_of(attr.value.as_bytes())
             .map_or(key_pos, |o| idx.pos(o));
+        if let Some(lt) = attr.value.find('<') {
+            let at = idx
+                .offset_of(attr.value.as_bytes())
+                .map_or(start, |o| o + lt);
+            return Err(SyntaxError {
+                pos: idx.pos(at),
+                message: format!("'<' in the value of '{key}'; write &lt; instead"),
+            });
+        }
+        let raw = (*attr.value != *value).then(|| attr.value.to_string());
         attrs.push(Attr {
             name: key.to_string(),
             value: value.into_owned(),
+            raw,
             pos: key_pos,
             value_pos,
         });
@@ -178,6 +201,33 @@ fn open(idx: &LineIndex<'_>, tag: &BytesStart<'_>, start: usize) -> Result<Eleme
         text: String::new(),
         text_pos: pos,
     })
+}
+
+/// An attribute syntax error at its own position (quick-xml counts from after `<`).
+fn attr_error(
+    idx: &LineIndex<'_>,
+    start: usize,
+    el: &str,
+    e: &quick_xml::events::attributes::AttrError,
+) -> SyntaxError {
+    use quick_xml::events::attributes::AttrError as A;
+    let (at, message) = match e {
+        A::ExpectedEq(p) => (*p, format!("an attribute of <{el}> has a name but no '='")),
+        A::ExpectedValue(p) => (*p, format!("an attribute of <{el}> has '=' but no value")),
+        A::UnquotedValue(p) => (*p, format!("an attribute value of <{el}> is not in quotes")),
+        A::ExpectedQuote(p, q) => (
+            *p,
+            format!(
+                "an attribute value of <{el}> is missing its closing {}",
+                char::from(*q)
+            ),
+        ),
+        A::Duplicated(p, _) => (*p, format!("an attribute of <{el}> is written twice")),
+    };
+    SyntaxError {
+        pos: idx.pos(start + 1 + at),
+        message,
+    }
 }
 
 fn attach(
@@ -278,7 +328,15 @@ mod tests {
         let e = parse(FileId(0), "<a/><b/>").unwrap_err();
         assert!(e.message.contains("second root"), "{e:?}");
         let e = parse(FileId(0), "<a x=\"1\" x=\"2\"/>").unwrap_err();
-        assert!(e.message.contains("attribute"), "{e:?}");
+        assert_eq!(
+            (e.pos.col, e.message.as_str()),
+            (10, "an attribute of <a> is written twice")
+        );
+        let e = parse(FileId(0), "<a x=\"1<2\"/>").unwrap_err();
+        assert_eq!(e.pos.col, 8, "{e:?}");
+        let deep = "<a>".repeat(100_000) + &"</a>".repeat(100_000);
+        let e = parse(FileId(0), &deep).unwrap_err();
+        assert!(e.message.contains("nested"), "{e:?}");
         assert!(parse(FileId(0), "").is_err());
         assert!(parse(FileId(0), "<a>&nbsp;</a>").is_err());
     }
