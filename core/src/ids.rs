@@ -41,3 +41,5 @@ id!(/// An optional rule.
     OptionId(u8));
 id!(/// A scenario of the module.
     ScenarioId(u8));
+id!(/// One playing piece. Every piece of the counter mix exists for the whole game.
+    UnitId(u16));

@@ -6,6 +6,7 @@ pub mod calendar;
 mod compile;
 pub mod diag;
 pub mod format;
+pub mod game;
 pub mod ids;
 pub mod load;
 pub mod module;

@@ -1,0 +1,272 @@
+//! The game state: small, cloneable and serializable. It holds ids into the module's
+//! definitions, never copies of them.
+
+use serde::{Deserialize, Serialize};
+
+use super::dice::Dice;
+use crate::ids::{BoxId, OptionId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::module::Module;
+use crate::scenario::Scenario;
+
+/// Where a piece is. Every piece is in exactly one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Place {
+    Board(BoxId),
+    /// The recruitment pool: recruitable again.
+    Pool,
+    /// The stock: out of play, back only by promotion (or never, for advanced pieces).
+    Stock,
+    /// Set aside by the scenario, entering by a rule (e.g. drafts).
+    SetAside,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub side: SideId,
+    pub kind: UnitTypeId,
+    pub place: Place,
+    /// Steps lost; a unit with as many hits as steps is eliminated.
+    pub hits: u8,
+    pub entrenched: bool,
+}
+
+/// Who holds a box, and whether a control marker shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoxState {
+    pub controller: Option<SideId>,
+    pub marker: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    pub turn: TurnId,
+    /// Index into the calendar's playing order: whose player turn it is.
+    pub player: u8,
+    /// Index into the calendar's segments.
+    pub segment: u8,
+    pub units: Vec<Unit>,
+    /// Per box, indexed by [`BoxId`].
+    pub boxes: Vec<BoxState>,
+    pub dice: Dice,
+    /// Optional rules in force, sorted.
+    pub options: Vec<OptionId>,
+    /// The last turn of this game (the scenario's end, or as an option extends it).
+    pub end: TurnId,
+}
+
+/// A scenario that cannot be set up (the loader checks this too; this guards files
+/// loaded some other way).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error(
+        "scenario '{scenario}' needs {wanted} {unit} for {side} but the counter mix has {left} left"
+    )]
+    NotEnoughPieces {
+        scenario: String,
+        side: String,
+        unit: String,
+        wanted: u32,
+        left: u32,
+    },
+}
+
+impl GameState {
+    /// The position at the start of `scenario`: every piece of the counter mix is
+    /// created, placed as the scenario says, and the rest is in stock.
+    pub fn new(
+        module: &Module,
+        scenario: &Scenario,
+        options: Vec<OptionId>,
+        dice: Dice,
+    ) -> Result<Self, SetupError> {
+        let mut units = Vec::new();
+        for side in module.side_ids() {
+            for kind in module.units.ids() {
+                let n = module.units.get(kind).mix_for(side);
+                units.extend((0..n).map(|_| Unit {
+                    side,
+                    kind,
+                    place: Place::Stock,
+                    hits: 0,
+                    entrenched: false,
+                }));
+            }
+        }
+        let mut state = GameState {
+            turn: scenario.start,
+            player: 0,
+            segment: 0,
+            units,
+            boxes: scenario
+                .initial_control(module)
+                .into_iter()
+                .map(|controller| BoxState {
+                    controller,
+                    marker: false,
+                })
+                .collect(),
+            dice,
+            options: {
+                let mut o = options;
+                o.sort_unstable();
+                o.dedup();
+                o
+            },
+            end: scenario.end,
+        };
+        for side in module.side_ids() {
+            let Some(setup) = scenario.side(side) else {
+                continue;
+            };
+            for p in &setup.placements {
+                state.take_from_stock(
+                    module,
+                    scenario,
+                    side,
+                    p.unit,
+                    p.count,
+                    Place::Board(p.at),
+                    p.entrenched,
+                )?;
+            }
+            for &(unit, count) in &setup.pool {
+                state.take_from_stock(module, scenario, side, unit, count, Place::Pool, false)?;
+            }
+            for &(unit, count) in &setup.set_aside {
+                state.take_from_stock(
+                    module,
+                    scenario,
+                    side,
+                    unit,
+                    count,
+                    Place::SetAside,
+                    false,
+                )?;
+            }
+            for &b in &setup.control {
+                state.boxes[b.index()].marker = true;
+            }
+        }
+        Ok(state)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn take_from_stock(
+        &mut self,
+        module: &Module,
+        scenario: &Scenario,
+        side: SideId,
+        kind: UnitTypeId,
+        count: u16,
+        to: Place,
+        entrenched: bool,
+    ) -> Result<(), SetupError> {
+        let mut left = u32::from(count);
+        for u in self.units.iter_mut() {
+            if left == 0 {
+                break;
+            }
+            if u.side == side && u.kind == kind && u.place == Place::Stock {
+                u.place = to;
+                u.entrenched = entrenched;
+                left -= 1;
+            }
+        }
+        if left > 0 {
+            return Err(SetupError::NotEnoughPieces {
+                scenario: scenario.id.clone(),
+                side: module.side(side).id.clone(),
+                unit: module.units.get(kind).id.clone(),
+                wanted: u32::from(count),
+                left: u32::from(count) - left,
+            });
+        }
+        Ok(())
+    }
+
+    pub fn unit(&self, id: UnitId) -> &Unit {
+        &self.units[id.index()]
+    }
+
+    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + '_ {
+        (0..self.units.len()).filter_map(UnitId::from_index)
+    }
+
+    /// The units in a box, in id order.
+    pub fn units_at(&self, at: BoxId) -> impl Iterator<Item = UnitId> + '_ {
+        self.unit_ids()
+            .filter(move |&u| self.unit(u).place == Place::Board(at))
+    }
+
+    /// Whose player turn it is.
+    pub fn active_side(&self, module: &Module) -> SideId {
+        module
+            .calendar
+            .sides
+            .get(usize::from(self.player))
+            .copied()
+            .unwrap_or(SideId(0))
+    }
+
+    pub fn controller(&self, at: BoxId) -> Option<SideId> {
+        self.boxes.get(at.index()).and_then(|b| b.controller)
+    }
+
+    /// The sum of a side's recruitment values over the boxes it now controls (7.1).
+    pub fn army_maximum(&self, module: &Module, side: SideId) -> u32 {
+        let control: Vec<Option<SideId>> = self.boxes.iter().map(|b| b.controller).collect();
+        module.board.army_maximum(&control, side)
+    }
+
+    pub fn has_option(&self, option: OptionId) -> bool {
+        self.options.binary_search(&option).is_ok()
+    }
+
+    /// Pieces of one side and type in each place.
+    pub fn count(&self, side: SideId, kind: UnitTypeId, place: impl Fn(Place) -> bool) -> u32 {
+        let n = self
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.kind == kind && place(u.place))
+            .count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Checks what must hold after every action; the message names what broke.
+    pub fn check_invariants(&self, module: &Module) -> Result<(), String> {
+        if self.boxes.len() != module.board.boxes.len() {
+            return Err("box states do not match the map".into());
+        }
+        for side in module.side_ids() {
+            for kind in module.units.ids() {
+                let total = self.count(side, kind, |_| true);
+                let mix = u32::from(module.units.get(kind).mix_for(side));
+                if total != mix {
+                    return Err(format!(
+                        "{} has {total} {} pieces but the counter mix has {mix}",
+                        module.side(side).id,
+                        module.units.get(kind).id
+                    ));
+                }
+            }
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            let t = module.units.get(u.kind);
+            if u.hits >= t.steps {
+                return Err(format!(
+                    "unit {i} has {} hits but only {} steps",
+                    u.hits, t.steps
+                ));
+            }
+            if let Place::Board(b) = u.place
+                && b.index() >= module.board.boxes.len()
+            {
+                return Err(format!("unit {i} is in a box that does not exist"));
+            }
+            if u.entrenched && !matches!(u.place, Place::Board(_)) {
+                return Err(format!("unit {i} is entrenched off the board"));
+            }
+        }
+        Ok(())
+    }
+}
