@@ -125,7 +125,14 @@ fn print_text(report: &Report) -> Result<()> {
         out,
         "  scenarios (army maximum computed, stated in brackets):"
     )?;
-    for sc in s.scenarios.iter().chain(&report.extra_scenarios) {
+    let rows: Vec<_> = s.scenarios.iter().chain(&report.extra_scenarios).collect();
+    let id_w = rows.iter().map(|r| r.id.chars().count()).max().unwrap_or(0);
+    let name_w = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for sc in rows {
         let maxima: Vec<String> = sc
             .army_maximum
             .iter()
@@ -136,7 +143,7 @@ fn print_text(report: &Report) -> Result<()> {
             .collect();
         writeln!(
             out,
-            "    {:<12} {:<20} {}-{}  {}",
+            "    {:<id_w$}  {:<name_w$}  {}-{}  {}",
             sc.id,
             sc.name,
             sc.start,

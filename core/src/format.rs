@@ -28,6 +28,17 @@ pub struct Manifest {
     pub extends: Option<Extends>,
     #[serde(default)]
     pub include: Vec<Include>,
+    /// The Luau script that registers this module's rules.
+    pub rules: Option<RulesEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesEntry {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// Path of the entry script inside the module folder, e.g. `rules/init.luau`.
+    pub entry: Name,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::compile;
 use crate::diag::{FileId, LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest};
-use crate::module::{ENGINE_VERSION, Module};
+use crate::module::{ENGINE_VERSION, Module, ScriptEntry};
 use crate::scenario::Scenario;
 use crate::suggest;
 use crate::xml::{self, de};
@@ -21,6 +21,8 @@ const FILE_KINDS: &[&str] = &["sides", "map", "units", "calendar", "options", "s
 /// Everything read from a module's files, still by name.
 #[derive(Debug, Default)]
 pub(crate) struct Parts {
+    /// Rule entry scripts, base first.
+    pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<format::Side>,
     pub map_size: Option<(u32, u32)>,
     pub kinds: Vec<format::LineKind>,
@@ -194,6 +196,31 @@ fn read_module(
     }
 
     let mut own = Parts::default();
+    if let Some(rules) = &manifest.rules {
+        match inside_module(&rules.entry) {
+            Some(rel) if dir.join(&rel).is_file() => own.scripts.push(ScriptEntry {
+                dir: dir.to_path_buf(),
+                entry: rel.to_string_lossy().replace('\\', "/"),
+            }),
+            Some(rel) => report.push(
+                files,
+                Severity::Error,
+                Some(rules.entry.pos),
+                format!("rules entry '{}' does not exist", rules.entry.value),
+                sibling_hint(dir, &rel),
+            ),
+            None => report.push(
+                files,
+                Severity::Error,
+                Some(rules.entry.pos),
+                format!(
+                    "'{}' is not a path inside the module folder",
+                    rules.entry.value
+                ),
+                Some("use a path relative to the module folder, without ..".into()),
+            ),
+        }
+    }
     let mut included = HashSet::new();
     for inc in &manifest.include {
         let Some(rel) = inside_module(&inc.file.value) else {
@@ -452,6 +479,7 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
 /// duplicate and is reported by the compiler).
 fn merge(base: &mut Parts, own: Parts) {
     let lower = |s: &str| s.to_lowercase();
+    base.scripts.extend(own.scripts);
     merge_by(&mut base.sides, own.sides, |s| lower(&s.id));
     if own.map_size.is_some() {
         base.map_size = own.map_size;

@@ -23,6 +23,13 @@ pub struct Side {
     pub color: Option<String>,
 }
 
+/// A rules entry script: the folder its `require`s resolve in, and its path there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScriptEntry {
+    pub dir: PathBuf,
+    pub entry: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Module {
     pub id: String,
@@ -33,6 +40,8 @@ pub struct Module {
     /// Ids of the modules this one extends, nearest first.
     pub extends: Vec<String>,
     pub dir: PathBuf,
+    /// Rule scripts to run, the base module's first.
+    pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<Side>,
     pub board: Board,
     pub units: Units,

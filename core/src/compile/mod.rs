@@ -98,6 +98,7 @@ pub(crate) fn module(
         description: manifest.description.map(|d| d.text.trim().to_string()),
         extends,
         dir,
+        scripts: parts.scripts.clone(),
         sides,
         board,
         units,
