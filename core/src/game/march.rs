@@ -3,9 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rules::{MoveRules, RuleError, View};
-use super::state::Place;
-use crate::ids::{BoxId, LineId, UnitId};
+use super::command::Command;
+use super::rules::{MarchRules, MoveRules, RuleError, View};
+use super::state::{GameState, Place};
+use crate::ids::{BoxId, LineId, SideId, UnitId};
+use crate::module::Module;
 
 /// No march is longer than this many lines, whatever the rules say: a safety bound on
 /// the search, not a rule.
@@ -107,6 +109,315 @@ fn search(
     Ok(())
 }
 
+/// The Movement segment under way.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarchSegment {
+    /// Marches left to spend.
+    pub left: u8,
+    /// The march under way, if a box is activated.
+    pub active: Option<Activation>,
+    /// Every move made this segment, in order (the rules read it: one jump per segment).
+    pub moves: Vec<MoveRecord>,
+}
+
+/// A box activated by a march, and its units that have not yet moved or entrenched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activation {
+    pub at: BoxId,
+    pub ready: Vec<UnitId>,
+    /// Whether the extra marches for entrenching here were paid in this march.
+    pub entrench_paid: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub unit: UnitId,
+    pub path: Path,
+    pub jump: bool,
+}
+
+/// A player's choice during a Movement segment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum MarchAction {
+    /// Spend a march to activate a box holding the player's units.
+    Activate { at: BoxId },
+    /// Move one unit of the activated box along a path.
+    Move { unit: UnitId, path: Path },
+    /// Entrench one unit of the activated box (the first pays any extra marches).
+    Entrench { unit: UnitId },
+    /// Finish the march under way.
+    EndMarch,
+}
+
+/// An action that cannot be taken now; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    #[error("not allowed: {0}")]
+    Illegal(String),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+fn illegal(why: impl Into<String>) -> ActionError {
+    ActionError::Illegal(why.into())
+}
+
+/// Begins the Movement segment of the side to play: clears last segment's marches and
+/// lets the rules roll for this one's.
+pub fn begin(
+    module: &Module,
+    rules: &mut dyn MarchRules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    for u in &mut state.units {
+        u.marches = 0;
+    }
+    state.march = Some(MarchSegment::default());
+    let commands = rules.movement_started(View { module, state })?;
+    apply_commands(state, commands)
+}
+
+/// Applies commands from the rules, checking each.
+pub fn apply_commands(
+    state: &mut GameState,
+    commands: Vec<Command>,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    for c in commands {
+        match c {
+            Command::SetMarches { count } => match state.march.as_mut() {
+                Some(m) => m.left = count,
+                None => return Err(illegal("set_marches outside a Movement segment")),
+            },
+            Command::SetVar { name, value } => {
+                state.vars.insert(name, value);
+            }
+            Command::Log { text } => log.push(text),
+        }
+    }
+    Ok(log)
+}
+
+fn ready_units(
+    view: View<'_>,
+    rules: &mut dyn MarchRules,
+    at: BoxId,
+    side: SideId,
+) -> Result<Vec<UnitId>, RuleError> {
+    let mut ready = Vec::new();
+    for u in view.state.units_at(at) {
+        let unit = view.state.unit(u);
+        if unit.side != side {
+            continue;
+        }
+        let limit = rules.march_limit(view, u)?;
+        if limit.is_none_or(|l| i64::from(unit.marches) < l) {
+            ready.push(u);
+        }
+    }
+    Ok(ready)
+}
+
+/// Whether `unit` may entrench now, and at what cost in marches.
+fn entrench_cost(
+    view: View<'_>,
+    rules: &mut dyn MarchRules,
+    a: &Activation,
+    left: u8,
+    unit: UnitId,
+) -> Result<Option<u8>, RuleError> {
+    if !rules.may_entrench(view, unit)? {
+        return Ok(None);
+    }
+    let cost = rules
+        .entrench_cost(view, a.at)?
+        .clamp(1, i64::from(u8::MAX));
+    let cost = u8::try_from(cost).unwrap_or(u8::MAX);
+    let within_limit = rules
+        .march_limit(view, unit)?
+        .is_none_or(|l| i64::from(view.state.unit(unit).marches) + i64::from(cost) <= l);
+    let affordable = a.entrench_paid || left >= cost - 1;
+    Ok((within_limit && affordable).then_some(cost))
+}
+
+/// Every action the moving side may take now in its Movement segment.
+pub fn legal(
+    module: &Module,
+    rules: &mut dyn MarchRules,
+    state: &GameState,
+) -> Result<Vec<MarchAction>, RuleError> {
+    let Some(seg) = &state.march else {
+        return Ok(Vec::new());
+    };
+    let view = View { module, state };
+    let side = state.active_side(module);
+    let mut out = Vec::new();
+    match &seg.active {
+        None => {
+            if seg.left > 0 {
+                for at in module.board.box_ids() {
+                    if !ready_units(view, rules, at, side)?.is_empty() {
+                        out.push(MarchAction::Activate { at });
+                    }
+                }
+            }
+        }
+        Some(a) => {
+            for &unit in &a.ready {
+                for d in destinations(view, rules, unit)? {
+                    out.push(MarchAction::Move { unit, path: d.path });
+                }
+                if entrench_cost(view, rules, a, seg.left, unit)?.is_some() {
+                    out.push(MarchAction::Entrench { unit });
+                }
+            }
+            out.push(MarchAction::EndMarch);
+        }
+    }
+    Ok(out)
+}
+
+/// Checks that `path` is a route along the map's lines from the unit's box.
+fn well_formed(module: &Module, from: BoxId, path: &Path) -> bool {
+    if path.from != from || path.steps.is_empty() || path.steps.len() > MAX_PATH {
+        return false;
+    }
+    let mut at = from;
+    let mut seen = vec![from];
+    for s in &path.steps {
+        let joins = module
+            .board
+            .lines
+            .get(s.line.index())
+            .is_some_and(|l| l.other(at) == Some(s.to));
+        if !joins || seen.contains(&s.to) {
+            return false;
+        }
+        seen.push(s.to);
+        at = s.to;
+    }
+    true
+}
+
+/// Takes one Movement-segment action; on any error the state is left as it was.
+pub fn apply(
+    module: &Module,
+    rules: &mut dyn MarchRules,
+    state: &GameState,
+    action: &MarchAction,
+) -> Result<(GameState, Vec<String>), ActionError> {
+    let mut next = state.clone();
+    let log = apply_in_place(module, rules, &mut next, action)?;
+    Ok((next, log))
+}
+
+fn apply_in_place(
+    module: &Module,
+    rules: &mut dyn MarchRules,
+    state: &mut GameState,
+    action: &MarchAction,
+) -> Result<Vec<String>, ActionError> {
+    let side = state.active_side(module);
+    let Some(seg) = state.march.clone() else {
+        return Err(illegal("there is no Movement segment under way"));
+    };
+    match action {
+        MarchAction::Activate { at } => {
+            if seg.active.is_some() {
+                return Err(illegal("a march is already under way; end it first"));
+            }
+            if seg.left == 0 {
+                return Err(illegal("no marches left"));
+            }
+            if at.index() >= module.board.boxes.len() {
+                return Err(illegal("no such box"));
+            }
+            let ready = ready_units(View { module, state }, rules, *at, side)?;
+            if ready.is_empty() {
+                return Err(illegal(format!(
+                    "no unit of yours in {} can march",
+                    module.board.get(*at).name
+                )));
+            }
+            let m = state.march.as_mut().expect("checked above");
+            m.left -= 1;
+            m.active = Some(Activation {
+                at: *at,
+                ready,
+                entrench_paid: false,
+            });
+            Ok(Vec::new())
+        }
+        MarchAction::Move { unit, path } => {
+            let Some(a) = &seg.active else {
+                return Err(illegal("activate a box first"));
+            };
+            if !a.ready.contains(unit) {
+                return Err(illegal("that unit is not ready to move in this march"));
+            }
+            if !well_formed(module, a.at, path) {
+                return Err(illegal(
+                    "that path does not follow the map's lines from the unit's box",
+                ));
+            }
+            let view = View { module, state };
+            if !rules.may_enter(view, *unit, path)? || !rules.may_stop(view, *unit, path)? {
+                return Err(illegal("the rules do not allow that move"));
+            }
+            let jump = rules.is_jump(view, *unit, path)?;
+            let u = &mut state.units[unit.index()];
+            u.place = Place::Board(path.to());
+            u.entrenched = false;
+            u.marches = u.marches.saturating_add(1);
+            let m = state.march.as_mut().expect("checked above");
+            if let Some(a) = m.active.as_mut() {
+                a.ready.retain(|r| r != unit);
+            }
+            m.moves.push(MoveRecord {
+                unit: *unit,
+                path: path.clone(),
+                jump,
+            });
+            let commands = rules.unit_moved(View { module, state }, *unit, path)?;
+            apply_commands(state, commands)
+        }
+        MarchAction::Entrench { unit } => {
+            let Some(a) = &seg.active else {
+                return Err(illegal("activate a box first"));
+            };
+            if !a.ready.contains(unit) {
+                return Err(illegal("that unit is not ready in this march"));
+            }
+            let Some(cost) = entrench_cost(View { module, state }, rules, a, seg.left, *unit)?
+            else {
+                return Err(illegal("that unit may not entrench now"));
+            };
+            let u = &mut state.units[unit.index()];
+            u.entrenched = true;
+            u.marches = u.marches.saturating_add(cost);
+            let m = state.march.as_mut().expect("checked above");
+            if let Some(a) = m.active.as_mut() {
+                if !a.entrench_paid {
+                    m.left -= cost - 1;
+                    a.entrench_paid = true;
+                }
+                a.ready.retain(|r| r != unit);
+            }
+            Ok(Vec::new())
+        }
+        MarchAction::EndMarch => {
+            if seg.active.is_none() {
+                return Err(illegal("no march is under way"));
+            }
+            if let Some(m) = state.march.as_mut() {
+                m.active = None;
+            }
+            Ok(Vec::new())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +495,120 @@ mod tests {
             got.iter()
                 .all(|d| d.path.to() != wall && d.path.through().all(|b| b != wall))
         );
+    }
+
+    impl MarchRules for Simple {
+        fn march_limit(&mut self, _: View<'_>, _: UnitId) -> Result<Option<i64>, RuleError> {
+            Ok(Some(2))
+        }
+        fn may_entrench(&mut self, _: View<'_>, _: UnitId) -> Result<bool, RuleError> {
+            Ok(true)
+        }
+        fn entrench_cost(&mut self, _: View<'_>, _: BoxId) -> Result<i64, RuleError> {
+            Ok(2)
+        }
+        fn movement_started(&mut self, _: View<'_>) -> Result<Vec<Command>, RuleError> {
+            Ok(vec![Command::SetMarches { count: 3 }])
+        }
+        fn unit_moved(
+            &mut self,
+            _: View<'_>,
+            _: UnitId,
+            _: &Path,
+        ) -> Result<Vec<Command>, RuleError> {
+            Ok(vec![Command::SetVar {
+                name: "moved".into(),
+                value: 1,
+            }])
+        }
+    }
+
+    #[test]
+    fn marches_are_counted_per_unit_and_entrenching_pays_once() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+        let m = load_module(dir).unwrap();
+        let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        let mut rules = Simple {
+            max: 1,
+            wall: None,
+            asked: 0,
+        };
+        begin(&m, &mut rules, &mut g).unwrap();
+        assert_eq!(g.march.as_ref().unwrap().left, 3);
+        let side = g.active_side(&m);
+        let unit = g
+            .unit_ids()
+            .find(|&u| g.unit(u).side == side && matches!(g.unit(u).place, Place::Board(_)))
+            .unwrap();
+        let Place::Board(home) = g.unit(unit).place else {
+            unreachable!()
+        };
+
+        // Nothing is active yet: moving is refused and the state does not change.
+        let path = Path {
+            from: home,
+            steps: vec![Step {
+                line: m.board.neighbours(home)[0].1,
+                to: m.board.neighbours(home)[0].0,
+            }],
+        };
+        let before = g.clone();
+        assert!(matches!(
+            apply(
+                &m,
+                &mut rules,
+                &g,
+                &MarchAction::Move {
+                    unit,
+                    path: path.clone()
+                }
+            ),
+            Err(ActionError::Illegal(_))
+        ));
+        assert_eq!(g, before);
+
+        let legal_now = legal(&m, &mut rules, &g).unwrap();
+        assert!(legal_now.contains(&MarchAction::Activate { at: home }));
+        let (g2, _) = apply(&m, &mut rules, &g, &MarchAction::Activate { at: home }).unwrap();
+        assert_eq!(g2.march.as_ref().unwrap().left, 2);
+        let (g3, _) = apply(
+            &m,
+            &mut rules,
+            &g2,
+            &MarchAction::Move {
+                unit,
+                path: path.clone(),
+            },
+        )
+        .unwrap();
+        assert_eq!(g3.unit(unit).place, Place::Board(path.to()));
+        assert_eq!(g3.unit(unit).marches, 1);
+        assert_eq!(g3.var("moved"), 1);
+        // Moved once: cannot move again in this march.
+        assert!(apply(&m, &mut rules, &g3, &MarchAction::Move { unit, path }).is_err());
+        // A second march there; entrenching would cost 2 and the unit has 1 left: refused.
+        let (g4, _) = apply(&m, &mut rules, &g3, &MarchAction::EndMarch).unwrap();
+        let (g5, _) = apply(
+            &m,
+            &mut rules,
+            &g4,
+            &MarchAction::Activate {
+                at: g3_box(&g3, unit),
+            },
+        )
+        .unwrap();
+        assert!(
+            !legal(&m, &mut rules, &g5)
+                .unwrap()
+                .contains(&MarchAction::Entrench { unit })
+        );
+        assert!(apply(&m, &mut rules, &g5, &MarchAction::Entrench { unit }).is_err());
+    }
+
+    fn g3_box(g: &GameState, unit: UnitId) -> BoxId {
+        match g.unit(unit).place {
+            Place::Board(b) => b,
+            _ => unreachable!(),
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! Playing a game: the state, its dice, and (to come) the actions that change it.
 
+pub mod command;
 pub mod dice;
 pub mod march;
 pub mod rules;
 pub mod state;
 
+pub use command::Command;
 pub use dice::Dice;
 pub use march::{Destination, Path, Step, destinations};
-pub use rules::{MoveRules, RuleError, View};
+pub use rules::{MarchRules, MoveRules, RuleError, View};
 pub use state::{BoxState, GameState, Place, Unit};

@@ -3,9 +3,10 @@
 //! `muster-scripting` crate). Questions are pure: they read a [`View`] and never change
 //! the game.
 
-use crate::ids::UnitId;
+use crate::ids::{BoxId, UnitId};
 use crate::module::Module;
 
+use super::command::Command;
 use super::march::Path;
 use super::state::GameState;
 
@@ -60,7 +61,25 @@ pub const MOVE_HOOKS: &[HookDecl] = &[
         combine: Combine::Any,
         doc: "is moving along this path a jump move (for display and move limits)?",
     },
+    HookDecl {
+        name: "march_limit",
+        combine: Combine::Min,
+        doc: "how many marches may this unit take part in during one Movement segment?",
+    },
+    HookDecl {
+        name: "may_entrench",
+        combine: Combine::All,
+        doc: "may this unit entrench in its box with the march under way?",
+    },
+    HookDecl {
+        name: "entrench_cost",
+        combine: Combine::Sum,
+        doc: "how many marches does entrenching in this box cost?",
+    },
 ];
+
+/// The events of movement: handlers return commands for the engine to check and apply.
+pub const MOVE_EVENTS: &[&str] = &["movement_started", "unit_moved"];
 
 /// Movement questions. `may_enter` must be monotonic: if a path may not be entered,
 /// no longer path starting with it may be either (the engine prunes on it).
@@ -68,4 +87,21 @@ pub trait MoveRules {
     fn may_enter(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
     fn may_stop(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
     fn is_jump(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
+}
+
+/// Everything the engine asks of a game's rules during a Movement segment.
+pub trait MarchRules: MoveRules {
+    /// `None`: no limit.
+    fn march_limit(&mut self, view: View<'_>, unit: UnitId) -> Result<Option<i64>, RuleError>;
+    fn may_entrench(&mut self, view: View<'_>, unit: UnitId) -> Result<bool, RuleError>;
+    fn entrench_cost(&mut self, view: View<'_>, at: BoxId) -> Result<i64, RuleError>;
+    /// The segment begins (the rules roll for marches here).
+    fn movement_started(&mut self, view: View<'_>) -> Result<Vec<Command>, RuleError>;
+    /// A unit has just moved along `path`.
+    fn unit_moved(
+        &mut self,
+        view: View<'_>,
+        unit: UnitId,
+        path: &Path,
+    ) -> Result<Vec<Command>, RuleError>;
 }

@@ -1,9 +1,12 @@
 //! The game state: small, cloneable and serializable. It holds ids into the module's
 //! definitions, never copies of them.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
+use super::march::MarchSegment;
 use crate::ids::{BoxId, OptionId, SideId, TurnId, UnitId, UnitTypeId};
 use crate::module::Module;
 use crate::scenario::Scenario;
@@ -28,6 +31,9 @@ pub struct Unit {
     /// Steps lost; a unit with as many hits as steps is eliminated.
     pub hits: u8,
     pub entrenched: bool,
+    /// Marches this unit took part in during the current Movement segment.
+    #[serde(default)]
+    pub marches: u8,
 }
 
 /// Who holds a box, and whether a control marker shows it.
@@ -52,6 +58,14 @@ pub struct GameState {
     pub options: Vec<OptionId>,
     /// The last turn of this game (the scenario's end, or as an option extends it).
     pub end: TurnId,
+    /// The turn the scenario started on.
+    pub first_turn: TurnId,
+    /// Named counters the rules keep (e.g. whether a border state was entered).
+    #[serde(default)]
+    pub vars: BTreeMap<String, i64>,
+    /// The Movement segment under way, if any.
+    #[serde(default)]
+    pub march: Option<MarchSegment>,
 }
 
 /// A scenario that cannot be set up (the loader checks this too; this guards files
@@ -89,6 +103,7 @@ impl GameState {
                     place: Place::Stock,
                     hits: 0,
                     entrenched: false,
+                    marches: 0,
                 }));
             }
         }
@@ -113,6 +128,9 @@ impl GameState {
                 o
             },
             end: scenario.end,
+            first_turn: scenario.start,
+            vars: BTreeMap::new(),
+            march: None,
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {
@@ -220,6 +238,10 @@ impl GameState {
 
     pub fn has_option(&self, option: OptionId) -> bool {
         self.options.binary_search(&option).is_ok()
+    }
+
+    pub fn var(&self, name: &str) -> i64 {
+        self.vars.get(name).copied().unwrap_or(0)
     }
 
     /// Pieces of one side and type in each place.
