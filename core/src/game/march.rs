@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::command::Command;
-use super::rules::{MarchRules, MoveRules, RuleError, View};
+use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -54,7 +54,7 @@ pub struct Destination {
 /// kept, and a jump only where no plain path does the same.
 pub fn destinations(
     view: View<'_>,
-    rules: &mut dyn MoveRules,
+    rules: &mut dyn Rules,
     unit: UnitId,
 ) -> Result<Vec<Destination>, RuleError> {
     let Place::Board(from) = view.state.unit(unit).place else {
@@ -81,7 +81,7 @@ pub fn destinations(
 
 fn search(
     view: View<'_>,
-    rules: &mut dyn MoveRules,
+    rules: &mut dyn Rules,
     unit: UnitId,
     path: &mut Path,
     found: &mut Vec<Destination>,
@@ -94,9 +94,9 @@ fn search(
             continue;
         }
         path.steps.push(Step { line, to: next });
-        if rules.may_enter(view, unit, path)? {
-            if rules.may_stop(view, unit, path)? {
-                let jump = rules.is_jump(view, unit, path)?;
+        if ask_bool(rules, view, Question::MayEnter { unit, path })? {
+            if ask_bool(rules, view, Question::MayStop { unit, path })? {
+                let jump = ask_bool(rules, view, Question::IsJump { unit, path })?;
                 found.push(Destination {
                     path: path.clone(),
                     jump,
@@ -167,14 +167,14 @@ fn illegal(why: impl Into<String>) -> ActionError {
 /// lets the rules roll for this one's.
 pub fn begin(
     module: &Module,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     state: &mut GameState,
 ) -> Result<Vec<String>, ActionError> {
     for u in &mut state.units {
         u.marches = 0;
     }
     state.march = Some(MarchSegment::default());
-    let commands = rules.movement_started(View { module, state })?;
+    let commands = rules.notify(View { module, state }, Event::MovementStarted)?;
     apply_commands(state, commands)
 }
 
@@ -201,7 +201,7 @@ pub fn apply_commands(
 
 fn ready_units(
     view: View<'_>,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     at: BoxId,
     side: SideId,
 ) -> Result<Vec<UnitId>, RuleError> {
@@ -211,7 +211,7 @@ fn ready_units(
         if unit.side != side {
             continue;
         }
-        let limit = rules.march_limit(view, u)?;
+        let limit = ask_int(rules, view, Question::MarchLimit { unit: u })?;
         if limit.is_none_or(|l| i64::from(unit.marches) < l) {
             ready.push(u);
         }
@@ -222,20 +222,19 @@ fn ready_units(
 /// Whether `unit` may entrench now, and at what cost in marches.
 fn entrench_cost(
     view: View<'_>,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     a: &Activation,
     left: u8,
     unit: UnitId,
 ) -> Result<Option<u8>, RuleError> {
-    if !rules.may_entrench(view, unit)? {
+    if !ask_bool(rules, view, Question::MayEntrench { unit })? {
         return Ok(None);
     }
-    let cost = rules
-        .entrench_cost(view, a.at)?
+    let cost = ask_int(rules, view, Question::EntrenchCost { at: a.at })?
+        .unwrap_or(1)
         .clamp(1, i64::from(u8::MAX));
     let cost = u8::try_from(cost).unwrap_or(u8::MAX);
-    let within_limit = rules
-        .march_limit(view, unit)?
+    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
         .is_none_or(|l| i64::from(view.state.unit(unit).marches) + i64::from(cost) <= l);
     let affordable = a.entrench_paid || left >= cost - 1;
     Ok((within_limit && affordable).then_some(cost))
@@ -244,7 +243,7 @@ fn entrench_cost(
 /// Every action the moving side may take now in its Movement segment.
 pub fn legal(
     module: &Module,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<MarchAction>, RuleError> {
     let Some(seg) = &state.march else {
@@ -303,7 +302,7 @@ fn well_formed(module: &Module, from: BoxId, path: &Path) -> bool {
 /// Takes one Movement-segment action; on any error the state is left as it was.
 pub fn apply(
     module: &Module,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     state: &GameState,
     action: &MarchAction,
 ) -> Result<(GameState, Vec<String>), ActionError> {
@@ -314,7 +313,7 @@ pub fn apply(
 
 fn apply_in_place(
     module: &Module,
-    rules: &mut dyn MarchRules,
+    rules: &mut dyn Rules,
     state: &mut GameState,
     action: &MarchAction,
 ) -> Result<Vec<String>, ActionError> {
@@ -362,10 +361,12 @@ fn apply_in_place(
                 ));
             }
             let view = View { module, state };
-            if !rules.may_enter(view, *unit, path)? || !rules.may_stop(view, *unit, path)? {
+            if !ask_bool(rules, view, Question::MayEnter { unit: *unit, path })?
+                || !ask_bool(rules, view, Question::MayStop { unit: *unit, path })?
+            {
                 return Err(illegal("the rules do not allow that move"));
             }
-            let jump = rules.is_jump(view, *unit, path)?;
+            let jump = ask_bool(rules, view, Question::IsJump { unit: *unit, path })?;
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(path.to());
             u.entrenched = false;
@@ -379,7 +380,10 @@ fn apply_in_place(
                 path: path.clone(),
                 jump,
             });
-            let commands = rules.unit_moved(View { module, state }, *unit, path)?;
+            let commands = rules.notify(
+                View { module, state },
+                Event::UnitMoved { unit: *unit, path },
+            )?;
             apply_commands(state, commands)
         }
         MarchAction::Entrench { unit } => {
@@ -421,26 +425,38 @@ fn apply_in_place(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::Answer;
     use crate::game::{Dice, GameState};
     use crate::load_module;
 
-    /// A stand-in for a game's rules: moves of up to `max` lines, never through `wall`.
+    /// A stand-in for a game's rules: moves of up to `max` lines, never through `wall`;
+    /// two marches per unit; entrenching costs two marches.
     struct Simple {
         max: usize,
         wall: Option<BoxId>,
-        asked: usize,
     }
 
-    impl MoveRules for Simple {
-        fn may_enter(&mut self, _: View<'_>, _: UnitId, path: &Path) -> Result<bool, RuleError> {
-            self.asked += 1;
-            Ok(path.steps.len() <= self.max && path.through().all(|b| Some(b) != self.wall))
+    impl Rules for Simple {
+        fn ask(&mut self, _: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            Ok(match q {
+                Question::MayEnter { path, .. } => Answer::Bool(
+                    path.steps.len() <= self.max && path.through().all(|b| Some(b) != self.wall),
+                ),
+                Question::MayStop { path, .. } => Answer::Bool(Some(path.to()) != self.wall),
+                Question::IsJump { .. } => Answer::Bool(false),
+                Question::MarchLimit { .. } => Answer::Int(2),
+                Question::MayEntrench { .. } => Answer::Bool(true),
+                Question::EntrenchCost { .. } => Answer::Int(2),
+            })
         }
-        fn may_stop(&mut self, _: View<'_>, _: UnitId, path: &Path) -> Result<bool, RuleError> {
-            Ok(Some(path.to()) != self.wall)
-        }
-        fn is_jump(&mut self, _: View<'_>, _: UnitId, _: &Path) -> Result<bool, RuleError> {
-            Ok(false)
+        fn notify(&mut self, _: View<'_>, e: Event<'_>) -> Result<Vec<Command>, RuleError> {
+            Ok(match e {
+                Event::MovementStarted => vec![Command::SetMarches { count: 3 }],
+                Event::UnitMoved { .. } => vec![Command::SetVar {
+                    name: "moved".into(),
+                    value: 1,
+                }],
+            })
         }
     }
 
@@ -457,11 +473,7 @@ mod tests {
             module: &m,
             state: &g,
         };
-        let mut one = Simple {
-            max: 1,
-            wall: None,
-            asked: 0,
-        };
+        let mut one = Simple { max: 1, wall: None };
         let near = destinations(view, &mut one, unit).unwrap();
         let Place::Board(from) = g.unit(unit).place else {
             unreachable!()
@@ -469,11 +481,7 @@ mod tests {
         assert_eq!(near.len(), m.board.neighbours(from).len());
         assert!(near.iter().all(|d| d.path.steps.len() == 1));
 
-        let mut two = Simple {
-            max: 2,
-            wall: None,
-            asked: 0,
-        };
+        let mut two = Simple { max: 2, wall: None };
         let far = destinations(view, &mut two, unit).unwrap();
         assert!(far.len() >= near.len());
         for d in &far {
@@ -488,7 +496,6 @@ mod tests {
         let mut walled = Simple {
             max: 2,
             wall: Some(wall),
-            asked: 0,
         };
         let got = destinations(view, &mut walled, unit).unwrap();
         assert!(
@@ -497,42 +504,12 @@ mod tests {
         );
     }
 
-    impl MarchRules for Simple {
-        fn march_limit(&mut self, _: View<'_>, _: UnitId) -> Result<Option<i64>, RuleError> {
-            Ok(Some(2))
-        }
-        fn may_entrench(&mut self, _: View<'_>, _: UnitId) -> Result<bool, RuleError> {
-            Ok(true)
-        }
-        fn entrench_cost(&mut self, _: View<'_>, _: BoxId) -> Result<i64, RuleError> {
-            Ok(2)
-        }
-        fn movement_started(&mut self, _: View<'_>) -> Result<Vec<Command>, RuleError> {
-            Ok(vec![Command::SetMarches { count: 3 }])
-        }
-        fn unit_moved(
-            &mut self,
-            _: View<'_>,
-            _: UnitId,
-            _: &Path,
-        ) -> Result<Vec<Command>, RuleError> {
-            Ok(vec![Command::SetVar {
-                name: "moved".into(),
-                value: 1,
-            }])
-        }
-    }
-
     #[test]
     fn marches_are_counted_per_unit_and_entrenching_pays_once() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
         let m = load_module(dir).unwrap();
         let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
-        let mut rules = Simple {
-            max: 1,
-            wall: None,
-            asked: 0,
-        };
+        let mut rules = Simple { max: 1, wall: None };
         begin(&m, &mut rules, &mut g).unwrap();
         assert_eq!(g.march.as_ref().unwrap().left, 3);
         let side = g.active_side(&m);

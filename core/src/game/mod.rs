@@ -9,5 +9,5 @@ pub mod state;
 pub use command::Command;
 pub use dice::Dice;
 pub use march::{Destination, Path, Step, destinations};
-pub use rules::{MarchRules, MoveRules, RuleError, View};
+pub use rules::{Answer, Combine, Event, Question, RuleError, Rules, View};
 pub use state::{BoxState, GameState, Place, Unit};

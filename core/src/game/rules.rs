@@ -1,7 +1,8 @@
-//! The boundary between the engine and a game's rules. The engine asks questions at
-//! fixed points; a game answers them (AHD's answers are Luau scripts, run by the
-//! `muster-scripting` crate). Questions are pure: they read a [`View`] and never change
-//! the game.
+//! The boundary between the engine and a game's rules. The engine asks typed
+//! [`Question`]s at fixed points and reports [`Event`]s; a game answers (AHD's answers
+//! are Luau scripts, run by the `muster-scripting` crate). Questions are pure: they read
+//! a [`View`] and never change the game. Events return [`Command`]s that the engine
+//! checks and applies.
 
 use crate::ids::{BoxId, UnitId};
 use crate::module::Module;
@@ -26,82 +27,168 @@ pub struct RuleError {
     pub message: String,
 }
 
-/// A hook the engine calls, with how the answers of several handlers combine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HookDecl {
-    pub name: &'static str,
-    pub combine: Combine,
-    pub doc: &'static str,
-}
-
+/// How the answers of several handlers of one question combine (a base game and the
+/// overlays and options on top of it may each answer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Combine {
-    /// Every handler must say yes; none means yes.
+    /// Every handler must say yes; no handler means yes.
     All,
-    /// Any handler saying yes is enough; none means no.
+    /// One handler saying yes is enough; no handler means no.
     Any,
+    /// Integers added; no handler means 0.
     Sum,
+    /// The smallest integer; no handler means no answer.
     Min,
 }
 
-/// The questions of movement, in the catalogue every rules implementation serves.
-pub const MOVE_HOOKS: &[HookDecl] = &[
-    HookDecl {
-        name: "may_enter",
-        combine: Combine::All,
-        doc: "may the unit move along the whole path (whether or not it stops at its end)?",
-    },
-    HookDecl {
-        name: "may_stop",
-        combine: Combine::All,
-        doc: "may the unit end its march at the last box of the path?",
-    },
-    HookDecl {
-        name: "is_jump",
-        combine: Combine::Any,
-        doc: "is moving along this path a jump move (for display and move limits)?",
-    },
-    HookDecl {
-        name: "march_limit",
-        combine: Combine::Min,
-        doc: "how many marches may this unit take part in during one Movement segment?",
-    },
-    HookDecl {
-        name: "may_entrench",
-        combine: Combine::All,
-        doc: "may this unit entrench in its box with the march under way?",
-    },
-    HookDecl {
-        name: "entrench_cost",
-        combine: Combine::Sum,
-        doc: "how many marches does entrenching in this box cost?",
-    },
-];
-
-/// The events of movement: handlers return commands for the engine to check and apply.
-pub const MOVE_EVENTS: &[&str] = &["movement_started", "unit_moved"];
-
-/// Movement questions. `may_enter` must be monotonic: if a path may not be entered,
-/// no longer path starting with it may be either (the engine prunes on it).
-pub trait MoveRules {
-    fn may_enter(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
-    fn may_stop(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
-    fn is_jump(&mut self, view: View<'_>, unit: UnitId, path: &Path) -> Result<bool, RuleError>;
+/// An answer, already combined over every handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Bool(bool),
+    Int(i64),
+    None,
 }
 
-/// Everything the engine asks of a game's rules during a Movement segment.
-pub trait MarchRules: MoveRules {
-    /// `None`: no limit.
-    fn march_limit(&mut self, view: View<'_>, unit: UnitId) -> Result<Option<i64>, RuleError>;
-    fn may_entrench(&mut self, view: View<'_>, unit: UnitId) -> Result<bool, RuleError>;
-    fn entrench_cost(&mut self, view: View<'_>, at: BoxId) -> Result<i64, RuleError>;
-    /// The segment begins (the rules roll for marches here).
-    fn movement_started(&mut self, view: View<'_>) -> Result<Vec<Command>, RuleError>;
-    /// A unit has just moved along `path`.
-    fn unit_moved(
-        &mut self,
-        view: View<'_>,
-        unit: UnitId,
-        path: &Path,
-    ) -> Result<Vec<Command>, RuleError>;
+/// Everything the engine asks.
+#[derive(Clone, Copy, Debug)]
+pub enum Question<'a> {
+    /// May the unit move along the whole path (whether or not it stops at its end)?
+    /// Must be monotonic: if a path may not be entered, no longer one starting with it
+    /// may be (the engine prunes its search on it).
+    MayEnter { unit: UnitId, path: &'a Path },
+    /// May the unit end its march at the last box of the path?
+    MayStop { unit: UnitId, path: &'a Path },
+    /// Is moving along this path a jump move (for display and the rules' own limits)?
+    IsJump { unit: UnitId, path: &'a Path },
+    /// How many marches may this unit take part in during one Movement segment?
+    MarchLimit { unit: UnitId },
+    /// May this unit entrench in its box with the march under way?
+    MayEntrench { unit: UnitId },
+    /// How many marches does entrenching in this box cost?
+    EntrenchCost { at: BoxId },
+}
+
+impl Question<'_> {
+    /// The hook name scripts register for.
+    pub fn hook(&self) -> &'static str {
+        match self {
+            Question::MayEnter { .. } => "may_enter",
+            Question::MayStop { .. } => "may_stop",
+            Question::IsJump { .. } => "is_jump",
+            Question::MarchLimit { .. } => "march_limit",
+            Question::MayEntrench { .. } => "may_entrench",
+            Question::EntrenchCost { .. } => "entrench_cost",
+        }
+    }
+
+    pub fn combine(&self) -> Combine {
+        match self {
+            Question::MayEnter { .. } | Question::MayStop { .. } | Question::MayEntrench { .. } => {
+                Combine::All
+            }
+            Question::IsJump { .. } => Combine::Any,
+            Question::MarchLimit { .. } => Combine::Min,
+            Question::EntrenchCost { .. } => Combine::Sum,
+        }
+    }
+}
+
+/// Every question hook with its combine rule, for rules implementations to check
+/// registrations against.
+pub const QUESTIONS: &[(&str, Combine)] = &[
+    ("may_enter", Combine::All),
+    ("may_stop", Combine::All),
+    ("is_jump", Combine::Any),
+    ("march_limit", Combine::Min),
+    ("may_entrench", Combine::All),
+    ("entrench_cost", Combine::Sum),
+];
+
+/// Everything the engine reports.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// The moving side's Movement segment begins (rules roll for marches here).
+    MovementStarted,
+    /// A unit has just moved along a path.
+    UnitMoved { unit: UnitId, path: &'a Path },
+}
+
+impl Event<'_> {
+    pub fn hook(&self) -> &'static str {
+        match self {
+            Event::MovementStarted => "movement_started",
+            Event::UnitMoved { .. } => "unit_moved",
+        }
+    }
+}
+
+pub const EVENTS: &[&str] = &["movement_started", "unit_moved"];
+
+/// A game's rules, as the engine sees them.
+pub trait Rules {
+    fn ask(&mut self, view: View<'_>, question: Question<'_>) -> Result<Answer, RuleError>;
+    fn notify(&mut self, view: View<'_>, event: Event<'_>) -> Result<Vec<Command>, RuleError>;
+}
+
+fn wrong(question: &Question<'_>, answer: Answer) -> RuleError {
+    RuleError {
+        hook: question.hook().into(),
+        message: format!("answered {answer:?}, which does not fit the question"),
+    }
+}
+
+/// Asks a yes/no question.
+pub fn ask_bool(rules: &mut dyn Rules, view: View<'_>, q: Question<'_>) -> Result<bool, RuleError> {
+    match rules.ask(view, q)? {
+        Answer::Bool(b) => Ok(b),
+        other => Err(wrong(&q, other)),
+    }
+}
+
+/// Asks for a number; `None` when no handler gave one (a `Min` with no handler).
+pub fn ask_int(
+    rules: &mut dyn Rules,
+    view: View<'_>,
+    q: Question<'_>,
+) -> Result<Option<i64>, RuleError> {
+    match rules.ask(view, q)? {
+        Answer::Int(n) => Ok(Some(n)),
+        Answer::None => Ok(None),
+        other => Err(wrong(&q, other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_matches_the_questions() {
+        let path = Path {
+            from: BoxId(0),
+            steps: Vec::new(),
+        };
+        let u = UnitId(0);
+        let all = [
+            Question::MayEnter {
+                unit: u,
+                path: &path,
+            },
+            Question::MayStop {
+                unit: u,
+                path: &path,
+            },
+            Question::IsJump {
+                unit: u,
+                path: &path,
+            },
+            Question::MarchLimit { unit: u },
+            Question::MayEntrench { unit: u },
+            Question::EntrenchCost { at: BoxId(0) },
+        ];
+        assert_eq!(all.len(), QUESTIONS.len());
+        for q in all {
+            assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
+        }
+    }
 }
