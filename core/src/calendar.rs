@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
+use crate::diag::Pos;
+use crate::format::SegmentKind;
 use crate::ids::{SideId, TurnId};
-use crate::unit::Named;
 
 /// One game turn: a month or a span of months of one year.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -24,7 +25,16 @@ pub struct Calendar {
     /// Sides in playing order within a game turn.
     pub sides: Vec<SideId>,
     /// Segments of each player turn, in order.
-    pub segments: Vec<Named>,
+    pub segments: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Segment {
+    pub id: String,
+    pub name: String,
+    pub kind: SegmentKind,
+    #[serde(skip)]
+    pub pos: Pos,
 }
 
 impl Calendar {

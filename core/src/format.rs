@@ -23,6 +23,8 @@ pub struct Manifest {
     pub version: String,
     /// The engine version the module was written for, `MAJOR.MINOR`.
     pub engine: Name,
+    /// Faces of the game's die (default 6).
+    pub dice: Option<u32>,
     pub description: Option<Text>,
     /// A base module this one overlays (a house-rule mod on top of a game).
     pub extends: Option<Extends>,
@@ -266,7 +268,32 @@ pub struct PlayerTurn {
     /// Side ids in playing order.
     pub sides: Name,
     #[serde(default)]
-    pub segment: Vec<Named>,
+    pub segment: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Segment {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// Which of the engine's segment machines runs it.
+    pub kind: SegmentKind,
+}
+
+/// The kinds of segment the engine knows how to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SegmentKind {
+    /// Spend marches activating boxes; move or entrench their units.
+    March,
+    /// Fight a battle in every box holding both sides' units.
+    Battle,
+    /// Promote units to a better quality.
+    Promotion,
+    /// Bring units from the pool onto the board.
+    Recruitment,
 }
 
 /// `<options>`: the optional-rules catalogue.

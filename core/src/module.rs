@@ -36,6 +36,8 @@ pub struct Module {
     pub name: String,
     pub version: String,
     pub engine: String,
+    /// Faces of the game's die.
+    pub dice: u32,
     pub description: Option<String>,
     /// Ids of the modules this one extends, nearest first.
     pub extends: Vec<String>,

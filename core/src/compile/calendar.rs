@@ -1,12 +1,11 @@
 //! The turn track and the player-turn sequence.
 
 use super::Ctx;
-use crate::calendar::{self, Calendar};
+use crate::calendar::{self, Calendar, Segment};
 use crate::diag::Pos;
 use crate::format;
 use crate::ids::{SideId, TurnId};
 use crate::names::NameIndex;
-use crate::unit::Named;
 
 pub(super) fn calendar(
     cx: &mut Ctx<'_>,
@@ -90,9 +89,10 @@ pub(super) fn calendar(
             );
             continue;
         }
-        out.segments.push(Named {
+        out.segments.push(Segment {
             id: s.id.value.clone(),
             name: s.name.clone(),
+            kind: s.kind,
             pos: s.pos,
         });
     }

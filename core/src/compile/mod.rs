@@ -95,6 +95,7 @@ pub(crate) fn module(
         name: manifest.name,
         version: manifest.version,
         engine: manifest.engine.value,
+        dice: manifest.dice.unwrap_or(6).max(2),
         description: manifest.description.map(|d| d.text.trim().to_string()),
         extends,
         dir,

@@ -3,13 +3,44 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::state::Place;
+use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
     /// The marches the moving player has for this Movement segment.
     SetMarches { count: u8 },
+    /// The recruitment points the player has for this Recruitment segment.
+    SetRecruits { count: u8 },
+    /// The promotions the player may make in this Promotion segment.
+    SetPromotions { count: u8 },
     /// Sets a named counter of the game.
     SetVar { name: String, value: i64 },
+    /// Who controls a box, and whether a marker shows it.
+    SetControl {
+        at: BoxId,
+        side: Option<SideId>,
+        marker: bool,
+    },
+    /// Moves up to `count` pieces of a side and type from one off-board place to another
+    /// (e.g. a draft: from set-aside to the pool).
+    Transfer {
+        side: SideId,
+        kind: UnitTypeId,
+        count: u16,
+        from: Place,
+        to: Place,
+    },
+    /// Marks a unit on the board entrenched (or not).
+    Entrench { unit: UnitId, entrenched: bool },
+    /// Restores a unit to full strength.
+    Recover { unit: UnitId },
+    /// The game is over.
+    GameOver {
+        winner: Option<SideId>,
+        reason: String,
+    },
     /// A line for the game log.
     Log { text: String },
 }

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::command::Command;
+use super::action::{Action, ActionError, illegal};
+use super::effects::apply_commands;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
@@ -116,8 +117,6 @@ pub struct MarchSegment {
     pub left: u8,
     /// The march under way, if a box is activated.
     pub active: Option<Activation>,
-    /// Every move made this segment, in order (the rules read it: one jump per segment).
-    pub moves: Vec<MoveRecord>,
 }
 
 /// A box activated by a march, and its units that have not yet moved or entrenched.
@@ -136,33 +135,6 @@ pub struct MoveRecord {
     pub jump: bool,
 }
 
-/// A player's choice during a Movement segment.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case")]
-pub enum MarchAction {
-    /// Spend a march to activate a box holding the player's units.
-    Activate { at: BoxId },
-    /// Move one unit of the activated box along a path.
-    Move { unit: UnitId, path: Path },
-    /// Entrench one unit of the activated box (the first pays any extra marches).
-    Entrench { unit: UnitId },
-    /// Finish the march under way.
-    EndMarch,
-}
-
-/// An action that cannot be taken now; the game is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ActionError {
-    #[error("not allowed: {0}")]
-    Illegal(String),
-    #[error(transparent)]
-    Rule(#[from] RuleError),
-}
-
-fn illegal(why: impl Into<String>) -> ActionError {
-    ActionError::Illegal(why.into())
-}
-
 /// Begins the Movement segment of the side to play: clears last segment's marches and
 /// lets the rules roll for this one's.
 pub fn begin(
@@ -175,28 +147,7 @@ pub fn begin(
     }
     state.march = Some(MarchSegment::default());
     let commands = rules.notify(View { module, state }, Event::MovementStarted)?;
-    apply_commands(state, commands)
-}
-
-/// Applies commands from the rules, checking each.
-pub fn apply_commands(
-    state: &mut GameState,
-    commands: Vec<Command>,
-) -> Result<Vec<String>, ActionError> {
-    let mut log = Vec::new();
-    for c in commands {
-        match c {
-            Command::SetMarches { count } => match state.march.as_mut() {
-                Some(m) => m.left = count,
-                None => return Err(illegal("set_marches outside a Movement segment")),
-            },
-            Command::SetVar { name, value } => {
-                state.vars.insert(name, value);
-            }
-            Command::Log { text } => log.push(text),
-        }
-    }
-    Ok(log)
+    apply_commands(module, state, commands)
 }
 
 fn ready_units(
@@ -245,7 +196,7 @@ pub fn legal(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
-) -> Result<Vec<MarchAction>, RuleError> {
+) -> Result<Vec<Action>, RuleError> {
     let Some(seg) = &state.march else {
         return Ok(Vec::new());
     };
@@ -257,7 +208,7 @@ pub fn legal(
             if seg.left > 0 {
                 for at in module.board.box_ids() {
                     if !ready_units(view, rules, at, side)?.is_empty() {
-                        out.push(MarchAction::Activate { at });
+                        out.push(Action::Activate { at });
                     }
                 }
             }
@@ -265,13 +216,13 @@ pub fn legal(
         Some(a) => {
             for &unit in &a.ready {
                 for d in destinations(view, rules, unit)? {
-                    out.push(MarchAction::Move { unit, path: d.path });
+                    out.push(Action::Move { unit, path: d.path });
                 }
                 if entrench_cost(view, rules, a, seg.left, unit)?.is_some() {
-                    out.push(MarchAction::Entrench { unit });
+                    out.push(Action::Entrench { unit });
                 }
             }
-            out.push(MarchAction::EndMarch);
+            out.push(Action::EndMarch);
         }
     }
     Ok(out)
@@ -299,30 +250,20 @@ fn well_formed(module: &Module, from: BoxId, path: &Path) -> bool {
     true
 }
 
-/// Takes one Movement-segment action; on any error the state is left as it was.
-pub fn apply(
-    module: &Module,
-    rules: &mut dyn Rules,
-    state: &GameState,
-    action: &MarchAction,
-) -> Result<(GameState, Vec<String>), ActionError> {
-    let mut next = state.clone();
-    let log = apply_in_place(module, rules, &mut next, action)?;
-    Ok((next, log))
-}
-
-fn apply_in_place(
+/// Takes one Movement-segment action. The caller works on a copy of the state and
+/// drops it on error, so nothing is ever half-applied.
+pub(crate) fn apply(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
-    action: &MarchAction,
+    action: &Action,
 ) -> Result<Vec<String>, ActionError> {
     let side = state.active_side(module);
     let Some(seg) = state.march.clone() else {
         return Err(illegal("there is no Movement segment under way"));
     };
     match action {
-        MarchAction::Activate { at } => {
+        Action::Activate { at } => {
             if seg.active.is_some() {
                 return Err(illegal("a march is already under way; end it first"));
             }
@@ -348,7 +289,7 @@ fn apply_in_place(
             });
             Ok(Vec::new())
         }
-        MarchAction::Move { unit, path } => {
+        Action::Move { unit, path } => {
             let Some(a) = &seg.active else {
                 return Err(illegal("activate a box first"));
             };
@@ -375,7 +316,7 @@ fn apply_in_place(
             if let Some(a) = m.active.as_mut() {
                 a.ready.retain(|r| r != unit);
             }
-            m.moves.push(MoveRecord {
+            state.turn_log.moves.push(MoveRecord {
                 unit: *unit,
                 path: path.clone(),
                 jump,
@@ -384,9 +325,9 @@ fn apply_in_place(
                 View { module, state },
                 Event::UnitMoved { unit: *unit, path },
             )?;
-            apply_commands(state, commands)
+            apply_commands(module, state, commands)
         }
-        MarchAction::Entrench { unit } => {
+        Action::Entrench { unit } => {
             let Some(a) = &seg.active else {
                 return Err(illegal("activate a box first"));
             };
@@ -410,7 +351,7 @@ fn apply_in_place(
             }
             Ok(Vec::new())
         }
-        MarchAction::EndMarch => {
+        Action::EndMarch => {
             if seg.active.is_none() {
                 return Err(illegal("no march is under way"));
             }
@@ -419,12 +360,14 @@ fn apply_in_place(
             }
             Ok(Vec::new())
         }
+        other => Err(illegal(format!("{other:?} is not a Movement action"))),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::command::Command;
     use crate::game::rules::Answer;
     use crate::game::{Dice, GameState};
     use crate::load_module;
@@ -447,6 +390,7 @@ mod tests {
                 Question::MarchLimit { .. } => Answer::Int(2),
                 Question::MayEntrench { .. } => Answer::Bool(true),
                 Question::EntrenchCost { .. } => Answer::Int(2),
+                other => panic!("not asked in these tests: {other:?}"),
             })
         }
         fn notify(&mut self, _: View<'_>, e: Event<'_>) -> Result<Vec<Command>, RuleError> {
@@ -456,6 +400,7 @@ mod tests {
                     name: "moved".into(),
                     value: 1,
                 }],
+                _ => Vec::new(),
             })
         }
     }
@@ -504,6 +449,18 @@ mod tests {
         );
     }
 
+    /// Applies an action to a copy, as the game flow does.
+    fn step(
+        m: &Module,
+        rules: &mut Simple,
+        g: &GameState,
+        a: &Action,
+    ) -> Result<(GameState, Vec<String>), ActionError> {
+        let mut next = g.clone();
+        let log = apply(m, rules, &mut next, a)?;
+        Ok((next, log))
+    }
+
     #[test]
     fn marches_are_counted_per_unit_and_entrenching_pays_once() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
@@ -531,11 +488,11 @@ mod tests {
         };
         let before = g.clone();
         assert!(matches!(
-            apply(
+            step(
                 &m,
                 &mut rules,
                 &g,
-                &MarchAction::Move {
+                &Action::Move {
                     unit,
                     path: path.clone()
                 }
@@ -545,14 +502,14 @@ mod tests {
         assert_eq!(g, before);
 
         let legal_now = legal(&m, &mut rules, &g).unwrap();
-        assert!(legal_now.contains(&MarchAction::Activate { at: home }));
-        let (g2, _) = apply(&m, &mut rules, &g, &MarchAction::Activate { at: home }).unwrap();
+        assert!(legal_now.contains(&Action::Activate { at: home }));
+        let (g2, _) = step(&m, &mut rules, &g, &Action::Activate { at: home }).unwrap();
         assert_eq!(g2.march.as_ref().unwrap().left, 2);
-        let (g3, _) = apply(
+        let (g3, _) = step(
             &m,
             &mut rules,
             &g2,
-            &MarchAction::Move {
+            &Action::Move {
                 unit,
                 path: path.clone(),
             },
@@ -562,14 +519,14 @@ mod tests {
         assert_eq!(g3.unit(unit).marches, 1);
         assert_eq!(g3.var("moved"), 1);
         // Moved once: cannot move again in this march.
-        assert!(apply(&m, &mut rules, &g3, &MarchAction::Move { unit, path }).is_err());
+        assert!(step(&m, &mut rules, &g3, &Action::Move { unit, path }).is_err());
         // A second march there; entrenching would cost 2 and the unit has 1 left: refused.
-        let (g4, _) = apply(&m, &mut rules, &g3, &MarchAction::EndMarch).unwrap();
-        let (g5, _) = apply(
+        let (g4, _) = step(&m, &mut rules, &g3, &Action::EndMarch).unwrap();
+        let (g5, _) = step(
             &m,
             &mut rules,
             &g4,
-            &MarchAction::Activate {
+            &Action::Activate {
                 at: g3_box(&g3, unit),
             },
         )
@@ -577,9 +534,9 @@ mod tests {
         assert!(
             !legal(&m, &mut rules, &g5)
                 .unwrap()
-                .contains(&MarchAction::Entrench { unit })
+                .contains(&Action::Entrench { unit })
         );
-        assert!(apply(&m, &mut rules, &g5, &MarchAction::Entrench { unit }).is_err());
+        assert!(step(&m, &mut rules, &g5, &Action::Entrench { unit }).is_err());
     }
 
     fn g3_box(g: &GameState, unit: UnitId) -> BoxId {

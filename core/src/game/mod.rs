@@ -1,13 +1,21 @@
 //! Playing a game: the state, its dice, and (to come) the actions that change it.
 
+pub mod action;
+pub mod battle;
 pub mod command;
 pub mod dice;
+mod effects;
+pub mod flow;
 pub mod march;
+pub mod promotion;
+pub mod recruitment;
 pub mod rules;
 pub mod state;
 
+pub use action::{Action, ActionError};
 pub use command::Command;
 pub use dice::Dice;
+pub use flow::{apply, legal_actions, start};
 pub use march::{Destination, Path, Step, destinations};
 pub use rules::{Answer, Combine, Event, Question, RuleError, Rules, View};
-pub use state::{BoxState, GameState, Place, Unit};
+pub use state::{BoxState, GameState, Outcome, Place, Unit};

@@ -4,7 +4,8 @@
 //! a [`View`] and never change the game. Events return [`Command`]s that the engine
 //! checks and applies.
 
-use crate::ids::{BoxId, UnitId};
+use crate::format::SegmentKind;
+use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
 use super::command::Command;
@@ -66,6 +67,24 @@ pub enum Question<'a> {
     MayEntrench { unit: UnitId },
     /// How many marches does entrenching in this box cost?
     EntrenchCost { at: BoxId },
+    /// May the defender of the battle under way withdraw before round 1?
+    MayWithdraw,
+    /// May `side` retreat (or, before round 1, withdraw) from the battle to `to`?
+    RetreatTo {
+        side: SideId,
+        to: BoxId,
+        withdrawal: bool,
+    },
+    /// May this unit join the battle under way on its side, now?
+    MayReinforce { unit: UnitId },
+    /// May `shooter` name `target` now, given the shots already announced?
+    MayTarget { shooter: UnitId, target: UnitId },
+    /// Added to the shooter's combat value for this shot.
+    ShotModifier { shooter: UnitId, target: UnitId },
+    /// May this unit be promoted now?
+    MayPromote { unit: UnitId },
+    /// May the moving side recruit a unit of this type in this box now?
+    MayRecruit { kind: UnitTypeId, at: BoxId },
 }
 
 impl Question<'_> {
@@ -78,17 +97,29 @@ impl Question<'_> {
             Question::MarchLimit { .. } => "march_limit",
             Question::MayEntrench { .. } => "may_entrench",
             Question::EntrenchCost { .. } => "entrench_cost",
+            Question::MayWithdraw => "may_withdraw",
+            Question::RetreatTo { .. } => "retreat_to",
+            Question::MayReinforce { .. } => "may_reinforce",
+            Question::MayTarget { .. } => "may_target",
+            Question::ShotModifier { .. } => "shot_modifier",
+            Question::MayPromote { .. } => "may_promote",
+            Question::MayRecruit { .. } => "may_recruit",
         }
     }
 
     pub fn combine(&self) -> Combine {
         match self {
-            Question::MayEnter { .. } | Question::MayStop { .. } | Question::MayEntrench { .. } => {
-                Combine::All
-            }
-            Question::IsJump { .. } => Combine::Any,
+            Question::MayEnter { .. }
+            | Question::MayStop { .. }
+            | Question::MayEntrench { .. }
+            | Question::RetreatTo { .. }
+            | Question::MayReinforce { .. }
+            | Question::MayTarget { .. }
+            | Question::MayPromote { .. }
+            | Question::MayRecruit { .. } => Combine::All,
+            Question::IsJump { .. } | Question::MayWithdraw => Combine::Any,
             Question::MarchLimit { .. } => Combine::Min,
-            Question::EntrenchCost { .. } => Combine::Sum,
+            Question::EntrenchCost { .. } | Question::ShotModifier { .. } => Combine::Sum,
         }
     }
 }
@@ -102,27 +133,89 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("march_limit", Combine::Min),
     ("may_entrench", Combine::All),
     ("entrench_cost", Combine::Sum),
+    ("may_withdraw", Combine::Any),
+    ("retreat_to", Combine::All),
+    ("may_reinforce", Combine::All),
+    ("may_target", Combine::All),
+    ("shot_modifier", Combine::Sum),
+    ("may_promote", Combine::All),
+    ("may_recruit", Combine::All),
 ];
 
 /// Everything the engine reports.
 #[derive(Clone, Copy, Debug)]
 pub enum Event<'a> {
+    /// A game turn begins (drafts and other scheduled arrivals happen here).
+    TurnStarted,
+    /// A player turn begins.
+    PlayerTurnStarted,
     /// The moving side's Movement segment begins (rules roll for marches here).
     MovementStarted,
     /// A unit has just moved along a path.
     UnitMoved { unit: UnitId, path: &'a Path },
+    /// The Combat segment begins.
+    CombatStarted,
+    /// A battle begins in a box.
+    BattleStarted { at: BoxId },
+    /// A battle is decided (`winner` is `None` after a withdrawal before combat).
+    BattleEnded { at: BoxId, winner: Option<SideId> },
+    /// The Promotion segment begins (rules say how many promotions here).
+    PromotionStarted,
+    /// A unit was promoted (by `Promote`); `unit` is the piece that left.
+    UnitPromoted { unit: UnitId },
+    /// The Recruitment segment begins (rules roll for recruitment points here).
+    RecruitmentStarted,
+    /// A unit was recruited onto the board.
+    UnitRecruited { unit: UnitId },
+    /// A segment of the given kind is over.
+    SegmentEnded { kind: SegmentKind },
+    /// A player turn is over.
+    PlayerTurnEnded,
+    /// A game turn is over.
+    TurnEnded,
+    /// The last turn of the game is over (the rules name the winner here).
+    GameEnded,
 }
 
 impl Event<'_> {
     pub fn hook(&self) -> &'static str {
         match self {
+            Event::TurnStarted => "turn_started",
+            Event::PlayerTurnStarted => "player_turn_started",
             Event::MovementStarted => "movement_started",
             Event::UnitMoved { .. } => "unit_moved",
+            Event::CombatStarted => "combat_started",
+            Event::BattleStarted { .. } => "battle_started",
+            Event::BattleEnded { .. } => "battle_ended",
+            Event::PromotionStarted => "promotion_started",
+            Event::UnitPromoted { .. } => "unit_promoted",
+            Event::RecruitmentStarted => "recruitment_started",
+            Event::UnitRecruited { .. } => "unit_recruited",
+            Event::SegmentEnded { .. } => "segment_ended",
+            Event::PlayerTurnEnded => "player_turn_ended",
+            Event::TurnEnded => "turn_ended",
+            Event::GameEnded => "game_ended",
         }
     }
 }
 
-pub const EVENTS: &[&str] = &["movement_started", "unit_moved"];
+pub const EVENTS: &[&str] = &[
+    "turn_started",
+    "player_turn_started",
+    "movement_started",
+    "unit_moved",
+    "combat_started",
+    "battle_started",
+    "battle_ended",
+    "promotion_started",
+    "unit_promoted",
+    "recruitment_started",
+    "unit_recruited",
+    "segment_ended",
+    "player_turn_ended",
+    "turn_ended",
+    "game_ended",
+];
 
 /// A game's rules, as the engine sees them.
 pub trait Rules {
@@ -185,6 +278,26 @@ mod tests {
             Question::MarchLimit { unit: u },
             Question::MayEntrench { unit: u },
             Question::EntrenchCost { at: BoxId(0) },
+            Question::MayWithdraw,
+            Question::RetreatTo {
+                side: SideId(0),
+                to: BoxId(0),
+                withdrawal: false,
+            },
+            Question::MayReinforce { unit: u },
+            Question::MayTarget {
+                shooter: u,
+                target: u,
+            },
+            Question::ShotModifier {
+                shooter: u,
+                target: u,
+            },
+            Question::MayPromote { unit: u },
+            Question::MayRecruit {
+                kind: UnitTypeId(0),
+                at: BoxId(0),
+            },
         ];
         assert_eq!(all.len(), QUESTIONS.len());
         for q in all {

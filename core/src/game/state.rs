@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::battle::CombatSegment;
 use super::dice::Dice;
-use super::march::MarchSegment;
+use super::march::{MarchSegment, MoveRecord};
 use crate::ids::{BoxId, OptionId, SideId, TurnId, UnitId, UnitTypeId};
 use crate::module::Module;
 use crate::scenario::Scenario;
@@ -66,6 +67,39 @@ pub struct GameState {
     /// The Movement segment under way, if any.
     #[serde(default)]
     pub march: Option<MarchSegment>,
+    /// Points left in the current segment: recruitment points or promotions.
+    #[serde(default)]
+    pub budget: u8,
+    /// What happened this player turn that later segments' rules read.
+    #[serde(default)]
+    pub turn_log: TurnLog,
+    /// The Combat segment under way, if any.
+    #[serde(default)]
+    pub combat: Option<CombatSegment>,
+    /// Set once the game is over.
+    #[serde(default)]
+    pub outcome: Option<Outcome>,
+}
+
+/// This player turn's record: cleared when a player turn starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnLog {
+    /// Every move, in order.
+    pub moves: Vec<MoveRecord>,
+    /// Units that took part in a battle (5.5: they may not reinforce another).
+    pub fought: Vec<UnitId>,
+    /// Units promoted (6.0: no unit is promoted twice in a player turn).
+    pub promoted: Vec<UnitId>,
+    /// Boxes recruited in, once per recruit.
+    pub recruited: Vec<BoxId>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<SideId>,
+    pub reason: String,
 }
 
 /// A scenario that cannot be set up (the loader checks this too; this guards files
@@ -131,6 +165,10 @@ impl GameState {
             first_turn: scenario.start,
             vars: BTreeMap::new(),
             march: None,
+            budget: 0,
+            turn_log: TurnLog::default(),
+            combat: None,
+            outcome: None,
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {

@@ -1,0 +1,604 @@
+//! Battles (rules 5.0-5.7 in AHD's words): in each box holding both sides' units the
+//! moving side attacks. Each round the defender's part comes first, then the
+//! attacker's; in each part the side may retreat (from round 2), reinforce (from round
+//! 2), then names a target for every unit, and the shots are rolled. What may be
+//! targeted, the shot modifiers, where a side may retreat to and who may reinforce are
+//! the rules' answers; the engine keeps the sequence, the dice and the bookkeeping.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, ActionError, illegal};
+use super::flow::notify;
+use super::promotion;
+use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
+use super::state::{GameState, Place};
+use crate::format::ReturnsTo;
+use crate::ids::{BoxId, LineId, SideId, UnitId};
+use crate::module::Module;
+
+/// The Combat segment under way.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatSegment {
+    /// Boxes whose battle is over this segment.
+    pub fought_at: Vec<BoxId>,
+    pub battle: Option<Battle>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    pub at: BoxId,
+    pub attacker: SideId,
+    pub defender: SideId,
+    /// 1-based.
+    pub round: u8,
+    /// Whose part of the round it is.
+    pub firing: SideId,
+    pub stage: Stage,
+    /// Units still fighting, each side in the order they joined.
+    pub attackers: Vec<UnitId>,
+    pub defenders: Vec<UnitId>,
+    /// The line each attacker last entered the box by (`None`: it was already there,
+    /// or came by other means).
+    pub entries: Vec<(UnitId, Option<LineId>)>,
+    /// Shots announced in the current part: (shooter, target).
+    pub shots: Vec<(UnitId, UnitId)>,
+    /// Boxes reinforced from in the current part (one unit per box per round, 5.5).
+    pub reinforced_from: Vec<BoxId>,
+    /// Set when the battle is decided.
+    pub winner: Option<SideId>,
+}
+
+/// The decision a battle waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The defender may withdraw before round 1 (`Retreat`) or stand (`Pass`).
+    Withdraw,
+    /// The firing side may retreat (`Retreat`) or fight on (`Pass`).
+    Retreat,
+    /// The firing side may bring in units (`Reinforce`), or stop (`Pass`).
+    Reinforce,
+    /// The firing side names a target for its next unit (`Target`).
+    Target,
+    /// The winner may promote one surviving unit (`Promote`), or not (`Pass`).
+    Promote,
+}
+
+impl Battle {
+    fn own(&self, side: SideId) -> &Vec<UnitId> {
+        if side == self.attacker {
+            &self.attackers
+        } else {
+            &self.defenders
+        }
+    }
+
+    fn own_mut(&mut self, side: SideId) -> &mut Vec<UnitId> {
+        if side == self.attacker {
+            &mut self.attackers
+        } else {
+            &mut self.defenders
+        }
+    }
+
+    fn enemy_of(&self, side: SideId) -> SideId {
+        if side == self.attacker {
+            self.defender
+        } else {
+            self.attacker
+        }
+    }
+
+    /// The side that must decide now.
+    pub fn decider(&self) -> SideId {
+        match self.stage {
+            Stage::Withdraw => self.defender,
+            Stage::Promote => self.winner.unwrap_or(self.attacker),
+            _ => self.firing,
+        }
+    }
+
+    /// The firing side's units that have no target yet, in order.
+    fn unassigned(&self) -> impl Iterator<Item = UnitId> + '_ {
+        self.own(self.firing)
+            .iter()
+            .copied()
+            .filter(|u| !self.shots.iter().any(|(s, _)| s == u))
+    }
+}
+
+/// The side that must decide in the current battle, if one is under way.
+pub fn decider(state: &GameState) -> Option<SideId> {
+    state.combat.as_ref()?.battle.as_ref().map(Battle::decider)
+}
+
+/// Boxes where the moving side still has a battle to fight.
+pub fn pending(module: &Module, state: &GameState) -> Vec<BoxId> {
+    let side = state.active_side(module);
+    let done = state.combat.as_ref().map_or(&[][..], |c| &c.fought_at[..]);
+    module
+        .board
+        .box_ids()
+        .filter(|b| !done.contains(b))
+        .filter(|&b| {
+            let mut here = state.units_at(b).map(|u| state.unit(u).side);
+            let (mut mine, mut theirs) = (false, false);
+            for s in here.by_ref() {
+                if s == side {
+                    mine = true
+                } else {
+                    theirs = true
+                }
+            }
+            mine && theirs
+        })
+        .collect()
+}
+
+pub(crate) fn begin(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    state.combat = Some(CombatSegment::default());
+    notify(module, rules, state, Event::CombatStarted)
+}
+
+/// No battle under way and none left to fight.
+pub(crate) fn done(
+    module: &Module,
+    _rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<bool, ActionError> {
+    let under_way = state.combat.as_ref().is_some_and(|c| c.battle.is_some());
+    Ok(!under_way && pending(module, state).is_empty())
+}
+
+pub(crate) fn finish(
+    _module: &Module,
+    _rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
+        return Err(illegal("finish the battle under way first"));
+    }
+    state.combat = None;
+    Ok(Vec::new())
+}
+
+pub fn legal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<Action>, RuleError> {
+    let Some(combat) = &state.combat else {
+        return Ok(Vec::new());
+    };
+    let view = View { module, state };
+    let Some(b) = &combat.battle else {
+        // 5.0: battles are fought one at a time, in the order the attacker chooses.
+        return Ok(pending(module, state)
+            .into_iter()
+            .map(|at| Action::Fight { at })
+            .collect());
+    };
+    let mut out = Vec::new();
+    match b.stage {
+        Stage::Withdraw | Stage::Retreat => {
+            let side = b.decider();
+            for to in retreat_options(view, rules, b, side)? {
+                out.push(Action::Retreat { to });
+            }
+            out.push(Action::Pass);
+        }
+        Stage::Reinforce => {
+            for unit in reinforcements(view, rules, b)? {
+                out.push(Action::Reinforce { unit });
+            }
+            out.push(Action::Pass);
+        }
+        Stage::Target => {
+            if let Some(shooter) = b.unassigned().next() {
+                for target in targets(view, rules, b, shooter)? {
+                    out.push(Action::Target { shooter, target });
+                }
+            }
+        }
+        Stage::Promote => {
+            for unit in b.own(b.winner.unwrap_or(b.attacker)).clone() {
+                if promotion::can_promote(view, rules, unit)? {
+                    out.push(Action::Promote { unit });
+                }
+            }
+            out.push(Action::Pass);
+        }
+    }
+    Ok(out)
+}
+
+/// Boxes a side may retreat (or withdraw) to: adjacent along a line, as the rules allow.
+fn retreat_options(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    b: &Battle,
+    side: SideId,
+) -> Result<Vec<BoxId>, RuleError> {
+    let withdrawal = b.stage == Stage::Withdraw;
+    let mut out = Vec::new();
+    for &(to, _) in view.module.board.neighbours(b.at) {
+        if out.contains(&to) {
+            continue;
+        }
+        if ask_bool(
+            rules,
+            view,
+            Question::RetreatTo {
+                side,
+                to,
+                withdrawal,
+            },
+        )? {
+            out.push(to);
+        }
+    }
+    Ok(out)
+}
+
+/// Units that may join the battle on the firing side now: one per adjacent box.
+fn reinforcements(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    b: &Battle,
+) -> Result<Vec<UnitId>, RuleError> {
+    let mut out = Vec::new();
+    let mut boxes: Vec<BoxId> = Vec::new();
+    for &(from, _) in view.module.board.neighbours(b.at) {
+        if !boxes.contains(&from) && !b.reinforced_from.contains(&from) {
+            boxes.push(from);
+        }
+    }
+    for from in boxes {
+        for unit in view.state.units_at(from) {
+            if view.state.unit(unit).side == b.firing
+                && ask_bool(rules, view, Question::MayReinforce { unit })?
+            {
+                out.push(unit);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Enemy units `shooter` may name as its target, as the rules allow. If the rules allow
+/// none, the shooter may name any enemy (it must fire at someone, 5.1).
+fn targets(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    b: &Battle,
+    shooter: UnitId,
+) -> Result<Vec<UnitId>, RuleError> {
+    let enemies = b.own(b.enemy_of(b.firing)).clone();
+    let mut out = Vec::new();
+    for &target in &enemies {
+        if ask_bool(rules, view, Question::MayTarget { shooter, target })? {
+            out.push(target);
+        }
+    }
+    Ok(if out.is_empty() { enemies } else { out })
+}
+
+pub(crate) fn apply(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    action: &Action,
+) -> Result<Vec<String>, ActionError> {
+    let Some(combat) = state.combat.clone() else {
+        return Err(illegal("there is no Combat segment under way"));
+    };
+    let Some(b) = combat.battle else {
+        let Action::Fight { at } = action else {
+            return Err(illegal("choose the next battle first"));
+        };
+        if !pending(module, state).contains(at) {
+            return Err(illegal("there is no battle to fight there"));
+        }
+        return start_battle(module, rules, state, *at);
+    };
+    let legal_now = legal(module, rules, state)?;
+    if !legal_now.contains(action) {
+        return Err(illegal(format!(
+            "{action:?} is not possible in this battle now"
+        )));
+    }
+    let mut b = b;
+    let mut log = Vec::new();
+    match (b.stage, action) {
+        (Stage::Withdraw | Stage::Retreat, Action::Retreat { to }) => {
+            let side = b.decider();
+            let word = if b.stage == Stage::Withdraw {
+                "withdraw"
+            } else {
+                "retreat"
+            };
+            log.push(format!(
+                "{} {word}s from {} to {}",
+                module.side(side).name,
+                module.board.get(b.at).name,
+                module.board.get(*to).name
+            ));
+            for &u in b.own(side) {
+                let unit = &mut state.units[u.index()];
+                unit.place = Place::Board(*to);
+                unit.entrenched = false;
+            }
+            if b.stage == Stage::Withdraw {
+                // 5.6: withdrawing is not losing; the attackers hold the box unopposed.
+                b.own_mut(side).clear();
+                return end_battle(module, rules, state, b, None, log);
+            }
+            b.own_mut(side).clear();
+            let winner = b.enemy_of(side);
+            return end_battle(module, rules, state, b, Some(winner), log);
+        }
+        (Stage::Withdraw, Action::Pass) => {
+            b.stage = Stage::Target;
+            b.firing = b.defender;
+        }
+        (Stage::Retreat, Action::Pass) => b.stage = Stage::Reinforce,
+        (Stage::Reinforce, Action::Reinforce { unit }) => {
+            let Place::Board(from) = state.unit(*unit).place else {
+                return Err(illegal("that unit is not on the board"));
+            };
+            b.reinforced_from.push(from);
+            let u = &mut state.units[unit.index()];
+            u.place = Place::Board(b.at);
+            u.entrenched = false;
+            let firing = b.firing;
+            b.own_mut(firing).push(*unit);
+            if !state.turn_log.fought.contains(unit) {
+                state.turn_log.fought.push(*unit);
+            }
+            log.push(format!(
+                "{} reinforces from {}",
+                module.units.get(state.unit(*unit).kind).name,
+                module.board.get(from).name
+            ));
+        }
+        (Stage::Reinforce, Action::Pass) => b.stage = Stage::Target,
+        (Stage::Target, Action::Target { shooter, target }) => {
+            b.shots.push((*shooter, *target));
+        }
+        (Stage::Promote, Action::Promote { unit }) => {
+            log.extend(promotion::promote(module, state, *unit)?);
+            return close_battle(module, rules, state, b, log);
+        }
+        (Stage::Promote, Action::Pass) => return close_battle(module, rules, state, b, log),
+        _ => {
+            return Err(illegal(format!(
+                "{action:?} is not possible in this battle now"
+            )));
+        }
+    }
+    store(state, b.clone());
+    // Once every unit has named its target, the part is fired.
+    if b.stage == Stage::Target && b.unassigned().next().is_none() {
+        log.extend(fire(module, rules, state, b)?);
+    }
+    Ok(log)
+}
+
+fn store(state: &mut GameState, b: Battle) {
+    if let Some(c) = state.combat.as_mut() {
+        c.battle = Some(b);
+    }
+}
+
+fn start_battle(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    at: BoxId,
+) -> Result<Vec<String>, ActionError> {
+    let attacker = state.active_side(module);
+    let mut attackers = Vec::new();
+    let mut defenders = Vec::new();
+    let mut defender = None;
+    for u in state.units_at(at) {
+        let side = state.unit(u).side;
+        if side == attacker {
+            attackers.push(u);
+        } else {
+            defenders.push(u);
+            defender.get_or_insert(side);
+        }
+    }
+    let Some(defender) = defender else {
+        return Err(illegal("there is no enemy there"));
+    };
+    let entries = attackers
+        .iter()
+        .map(|&u| {
+            let line = state
+                .turn_log
+                .moves
+                .iter()
+                .rev()
+                .find(|m| m.unit == u)
+                .filter(|m| m.path.to() == at)
+                .and_then(|m| m.path.last_line());
+            (u, line)
+        })
+        .collect();
+    for &u in attackers.iter().chain(&defenders) {
+        if !state.turn_log.fought.contains(&u) {
+            state.turn_log.fought.push(u);
+        }
+    }
+    let mut b = Battle {
+        at,
+        attacker,
+        defender,
+        round: 1,
+        firing: defender,
+        stage: Stage::Target,
+        attackers,
+        defenders,
+        entries,
+        shots: Vec::new(),
+        reinforced_from: Vec::new(),
+        winner: None,
+    };
+    let mut log = vec![format!(
+        "battle at {}: {} attacks {}",
+        module.board.get(at).name,
+        module.side(attacker).name,
+        module.side(defender).name
+    )];
+    store(state, b.clone());
+    log.extend(notify(module, rules, state, Event::BattleStarted { at })?);
+    if ask_bool(rules, View { module, state }, Question::MayWithdraw)? {
+        b.stage = Stage::Withdraw;
+    }
+    store(state, b);
+    Ok(log)
+}
+
+/// Rolls the shots announced in the current part, applies hits, and moves the battle on.
+fn fire(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    let shots = std::mem::take(&mut b.shots);
+    let enemy = b.enemy_of(b.firing);
+    for (shooter, target) in shots {
+        let shooter_name = &module.units.get(state.unit(shooter).kind).name;
+        if !b.own(enemy).contains(&target) {
+            log.push(format!(
+                "{shooter_name}'s shot is wasted: its target is gone"
+            ));
+            continue;
+        }
+        let view = View { module, state };
+        let modifier =
+            ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
+        let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
+        let target_name = module.units.get(state.unit(target).kind).name.clone();
+        if value < 1 {
+            log.push(format!(
+                "{shooter_name} fires at {target_name}: impossible shot"
+            ));
+            continue;
+        }
+        let roll = state
+            .dice
+            .roll(module.dice)
+            .map_err(|e| illegal(e.to_string()))?;
+        let hit = i64::from(roll) <= value;
+        log.push(format!(
+            "{shooter_name} fires at {target_name} needing {value} or less: rolls {roll}, {}",
+            if hit { "hit" } else { "miss" }
+        ));
+        if hit {
+            let steps = module.units.get(state.unit(target).kind).steps;
+            let u = &mut state.units[target.index()];
+            u.hits += 1;
+            if u.hits >= steps {
+                u.hits = 0;
+                u.entrenched = false;
+                u.place = match module.units.get(u.kind).returns_to {
+                    ReturnsTo::Pool => Place::Pool,
+                    ReturnsTo::Stock => Place::Stock,
+                };
+                b.own_mut(enemy).retain(|&x| x != target);
+                log.push(format!("{target_name} is eliminated"));
+            }
+        }
+    }
+    if b.own(enemy).is_empty() {
+        let winner = b.firing;
+        log.extend(end_battle(
+            module,
+            rules,
+            state,
+            b,
+            Some(winner),
+            Vec::new(),
+        )?);
+        return Ok(log);
+    }
+    // Next part: the attacker's, or the defender's in the next round.
+    if b.firing == b.defender {
+        b.firing = b.attacker;
+    } else {
+        b.firing = b.defender;
+        b.round = b.round.saturating_add(1);
+    }
+    b.reinforced_from.clear();
+    b.stage = if b.round >= 2 {
+        Stage::Retreat
+    } else {
+        Stage::Target
+    };
+    store(state, b);
+    Ok(log)
+}
+
+fn end_battle(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+    winner: Option<SideId>,
+    mut log: Vec<String>,
+) -> Result<Vec<String>, ActionError> {
+    b.winner = winner;
+    if let Some(w) = winner {
+        log.push(format!(
+            "{} wins the battle at {}",
+            module.side(w).name,
+            module.board.get(b.at).name
+        ));
+    }
+    store(state, b.clone());
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::BattleEnded { at: b.at, winner },
+    )?);
+    // 6.0: the winner may promote one surviving unit that took part.
+    if let Some(w) = winner {
+        let view = View { module, state };
+        let mut any = false;
+        for &u in b.own(w) {
+            if promotion::can_promote(view, rules, u)? {
+                any = true;
+                break;
+            }
+        }
+        if any {
+            b.stage = Stage::Promote;
+            store(state, b);
+            return Ok(log);
+        }
+    }
+    close_battle(module, rules, state, b, log)
+}
+
+fn close_battle(
+    _module: &Module,
+    _rules: &mut dyn Rules,
+    state: &mut GameState,
+    b: Battle,
+    log: Vec<String>,
+) -> Result<Vec<String>, ActionError> {
+    if let Some(c) = state.combat.as_mut() {
+        c.fought_at.push(b.at);
+        c.battle = None;
+    }
+    Ok(log)
+}

@@ -1,0 +1,101 @@
+//! Applying the rules' commands to the state, each checked first.
+
+use super::action::{ActionError, illegal};
+use super::command::Command;
+use super::state::{GameState, Outcome, Place};
+use crate::module::Module;
+
+/// Applies commands in order; returns the log lines they produced. An invalid command
+/// fails the whole action (the caller drops its working copy of the state).
+pub(crate) fn apply_commands(
+    module: &Module,
+    state: &mut GameState,
+    commands: Vec<Command>,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    for c in commands {
+        apply_command(module, state, c, &mut log)?;
+    }
+    Ok(log)
+}
+
+fn apply_command(
+    module: &Module,
+    state: &mut GameState,
+    c: Command,
+    log: &mut Vec<String>,
+) -> Result<(), ActionError> {
+    match c {
+        Command::SetMarches { count } => match state.march.as_mut() {
+            Some(m) => m.left = count,
+            None => return Err(illegal("set_marches outside a Movement segment")),
+        },
+        Command::SetRecruits { count } => state.budget = count,
+        Command::SetPromotions { count } => state.budget = count,
+        Command::SetVar { name, value } => {
+            state.vars.insert(name, value);
+        }
+        Command::SetControl { at, side, marker } => {
+            let Some(b) = state.boxes.get_mut(at.index()) else {
+                return Err(illegal("set_control names a box that does not exist"));
+            };
+            if side.is_some_and(|s| s.index() >= module.sides.len()) {
+                return Err(illegal("set_control names a side that does not exist"));
+            }
+            b.controller = side;
+            b.marker = marker && side.is_some();
+        }
+        Command::Transfer {
+            side,
+            kind,
+            count,
+            from,
+            to,
+        } => {
+            if matches!(from, Place::Board(_)) || matches!(to, Place::Board(_)) {
+                return Err(illegal(
+                    "transfer moves pieces between off-board places only",
+                ));
+            }
+            let mut left = count;
+            for u in state.units.iter_mut() {
+                if left == 0 {
+                    break;
+                }
+                if u.side == side && u.kind == kind && u.place == from {
+                    u.place = to;
+                    left -= 1;
+                }
+            }
+        }
+        Command::Entrench { unit, entrenched } => {
+            let Some(u) = state.units.get_mut(unit.index()) else {
+                return Err(illegal("entrench names a unit that does not exist"));
+            };
+            if !matches!(u.place, Place::Board(_)) {
+                return Err(illegal("only units on the board can entrench"));
+            }
+            u.entrenched = entrenched;
+        }
+        Command::Recover { unit } => {
+            let Some(u) = state.units.get_mut(unit.index()) else {
+                return Err(illegal("recover names a unit that does not exist"));
+            };
+            u.hits = 0;
+        }
+        Command::GameOver { winner, reason } => {
+            if state.outcome.is_none() {
+                log.push(format!(
+                    "game over: {} ({reason})",
+                    winner.map_or("draw".to_string(), |w| format!(
+                        "{} wins",
+                        module.side(w).name
+                    ))
+                ));
+                state.outcome = Some(Outcome { winner, reason });
+            }
+        }
+        Command::Log { text } => log.push(text),
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Promotions (AHD 6.0): a unit is replaced by a piece of the next better quality from
+//! stock, keeping its place and status; the old piece goes back where its type returns.
+
+use super::action::{Action, ActionError, illegal};
+use super::flow::notify;
+use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
+use super::state::{GameState, Place};
+use crate::format::ReturnsTo;
+use crate::ids::UnitId;
+use crate::module::Module;
+
+/// Whether `unit` may be promoted now: it is on the board, its type promotes to one with
+/// a piece left in stock, it was not promoted this player turn, and the rules agree.
+pub fn can_promote(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Result<bool, RuleError> {
+    let state = view.state;
+    let u = state.unit(unit);
+    if !matches!(u.place, Place::Board(_)) || state.turn_log.promoted.contains(&unit) {
+        return Ok(false);
+    }
+    let Some(to) = view.module.units.get(u.kind).promotes_to else {
+        return Ok(false);
+    };
+    // The counter mix is a hard limit (11.6): no piece left, no promotion.
+    if state.count(u.side, to, |p| p == Place::Stock) == 0 {
+        return Ok(false);
+    }
+    ask_bool(rules, view, Question::MayPromote { unit })
+}
+
+/// Swaps `unit` for a stock piece of its promoted type.
+pub(crate) fn promote(
+    module: &Module,
+    state: &mut GameState,
+    unit: UnitId,
+) -> Result<Vec<String>, ActionError> {
+    let old = state.unit(unit).clone();
+    let Some(to) = module.units.get(old.kind).promotes_to else {
+        return Err(illegal("that unit's type does not promote"));
+    };
+    let Some(new) = state.unit_ids().find(|&u| {
+        state.unit(u).side == old.side
+            && state.unit(u).kind == to
+            && state.unit(u).place == Place::Stock
+    }) else {
+        return Err(illegal("no piece of the promoted type is left in stock"));
+    };
+    {
+        let n = &mut state.units[new.index()];
+        n.place = old.place;
+        n.hits = old.hits;
+        n.entrenched = old.entrenched;
+        n.marches = old.marches;
+    }
+    {
+        let o = &mut state.units[unit.index()];
+        o.place = match module.units.get(old.kind).returns_to {
+            ReturnsTo::Pool => Place::Pool,
+            ReturnsTo::Stock => Place::Stock,
+        };
+        o.hits = 0;
+        o.entrenched = false;
+        o.marches = 0;
+    }
+    for list in [&mut state.turn_log.fought] {
+        if list.contains(&unit) && !list.contains(&new) {
+            list.push(new);
+        }
+    }
+    state.turn_log.promoted.push(new);
+    let at = match old.place {
+        Place::Board(b) => module.board.get(b).name.as_str(),
+        _ => "?",
+    };
+    Ok(vec![format!(
+        "{} in {at} is promoted to {}",
+        module.units.get(old.kind).name,
+        module.units.get(to).name
+    )])
+}
+
+pub fn legal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<Action>, RuleError> {
+    let mut out = Vec::new();
+    if state.budget > 0 {
+        let side = state.active_side(module);
+        let view = View { module, state };
+        for unit in state.unit_ids() {
+            if state.unit(unit).side == side && can_promote(view, rules, unit)? {
+                out.push(Action::Promote { unit });
+            }
+        }
+    }
+    out.push(Action::EndSegment);
+    Ok(out)
+}
+
+pub(crate) fn apply(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    action: &Action,
+) -> Result<Vec<String>, ActionError> {
+    let Action::Promote { unit } = action else {
+        return Err(illegal(format!("{action:?} is not a Promotion action")));
+    };
+    if state.budget == 0 {
+        return Err(illegal("no promotions left this segment"));
+    }
+    if state
+        .units
+        .get(unit.index())
+        .is_none_or(|u| u.side != state.active_side(module))
+    {
+        return Err(illegal("that is not one of your units"));
+    }
+    if !can_promote(View { module, state }, rules, *unit)? {
+        return Err(illegal("that unit may not be promoted now"));
+    }
+    state.budget -= 1;
+    let mut log = promote(module, state, *unit)?;
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::UnitPromoted { unit: *unit },
+    )?);
+    Ok(log)
+}

@@ -1,0 +1,80 @@
+//! Recruitment (AHD 7.0): points from the rules are spent bringing pool units onto the
+//! board, where and as far as the rules allow.
+
+use super::action::{Action, ActionError, illegal};
+use super::flow::notify;
+use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
+use super::state::{GameState, Place};
+use crate::module::Module;
+
+pub fn legal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<Action>, RuleError> {
+    let mut out = Vec::new();
+    if state.budget > 0 {
+        let side = state.active_side(module);
+        let view = View { module, state };
+        for kind in module.units.ids() {
+            if state.count(side, kind, |p| p == Place::Pool) == 0 {
+                continue;
+            }
+            for at in module.board.box_ids() {
+                if ask_bool(rules, view, Question::MayRecruit { kind, at })? {
+                    out.push(Action::Recruit { kind, at });
+                }
+            }
+        }
+    }
+    out.push(Action::EndSegment);
+    Ok(out)
+}
+
+pub(crate) fn apply(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    action: &Action,
+) -> Result<Vec<String>, ActionError> {
+    let Action::Recruit { kind, at } = action else {
+        return Err(illegal(format!("{action:?} is not a Recruitment action")));
+    };
+    if state.budget == 0 {
+        return Err(illegal("no recruitment points left"));
+    }
+    if kind.index() >= module.units.types.len() || at.index() >= module.board.boxes.len() {
+        return Err(illegal("no such unit type or box"));
+    }
+    let side = state.active_side(module);
+    let Some(unit) = state.unit_ids().find(|&u| {
+        state.unit(u).side == side
+            && state.unit(u).kind == *kind
+            && state.unit(u).place == Place::Pool
+    }) else {
+        return Err(illegal("no such unit in the recruitment pool"));
+    };
+    if !ask_bool(
+        rules,
+        View { module, state },
+        Question::MayRecruit {
+            kind: *kind,
+            at: *at,
+        },
+    )? {
+        return Err(illegal("the rules do not allow recruiting that unit there"));
+    }
+    state.budget -= 1;
+    let u = &mut state.units[unit.index()];
+    u.place = Place::Board(*at);
+    u.hits = 0;
+    u.entrenched = false;
+    state.turn_log.recruited.push(*at);
+    let mut log = vec![format!(
+        "{} recruited in {}",
+        module.units.get(*kind).name,
+        module.board.get(*at).name
+    )];
+    log.extend(notify(module, rules, state, Event::UnitRecruited { unit })?);
+    Ok(log)
+}
