@@ -2,6 +2,7 @@
 //! entry point for every change: [`legal_actions`] and [`apply`].
 
 use super::action::{Action, ActionError, illegal};
+use super::command::Command;
 use super::dice::Dice;
 use super::effects::apply_commands;
 use super::rules::{Event, RuleError, Rules, View};
@@ -118,14 +119,29 @@ fn segment_done(
     })
 }
 
+/// Reports an event and applies the commands the rules answer with. When those change
+/// who controls a box, `control_changed` follows (a few levels deep at most, so rules
+/// that keep changing control cannot loop forever).
 pub(crate) fn notify(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
     event: Event<'_>,
 ) -> Result<Vec<String>, ActionError> {
-    let commands = rules.notify(View { module, state }, event)?;
-    apply_commands(module, state, commands)
+    let mut log = Vec::new();
+    let mut event = event;
+    for _ in 0..4 {
+        let commands = rules.notify(View { module, state }, event)?;
+        let changed = commands
+            .iter()
+            .any(|c| matches!(c, Command::SetControl { .. }));
+        log.extend(apply_commands(module, state, commands)?);
+        if !changed || state.outcome.is_some() {
+            break;
+        }
+        event = Event::ControlChanged;
+    }
+    Ok(log)
 }
 
 fn end_segment(

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
-use super::effects::apply_commands;
+use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
@@ -146,8 +146,7 @@ pub fn begin(
         u.marches = 0;
     }
     state.march = Some(MarchSegment::default());
-    let commands = rules.notify(View { module, state }, Event::MovementStarted)?;
-    apply_commands(module, state, commands)
+    notify(module, rules, state, Event::MovementStarted)
 }
 
 fn ready_units(
@@ -321,11 +320,7 @@ pub(crate) fn apply(
                 path: path.clone(),
                 jump,
             });
-            let commands = rules.notify(
-                View { module, state },
-                Event::UnitMoved { unit: *unit, path },
-            )?;
-            apply_commands(module, state, commands)
+            notify(module, rules, state, Event::UnitMoved { unit: *unit, path })
         }
         Action::Entrench { unit } => {
             let Some(a) = &seg.active else {

@@ -169,6 +169,8 @@ pub enum Event<'a> {
     UnitRecruited { unit: UnitId },
     /// A segment of the given kind is over.
     SegmentEnded { kind: SegmentKind },
+    /// Commands just changed who controls some box.
+    ControlChanged,
     /// A player turn is over.
     PlayerTurnEnded,
     /// A game turn is over.
@@ -192,6 +194,7 @@ impl Event<'_> {
             Event::RecruitmentStarted => "recruitment_started",
             Event::UnitRecruited { .. } => "unit_recruited",
             Event::SegmentEnded { .. } => "segment_ended",
+            Event::ControlChanged => "control_changed",
             Event::PlayerTurnEnded => "player_turn_ended",
             Event::TurnEnded => "turn_ended",
             Event::GameEnded => "game_ended",
@@ -212,6 +215,7 @@ pub const EVENTS: &[&str] = &[
     "recruitment_started",
     "unit_recruited",
     "segment_ended",
+    "control_changed",
     "player_turn_ended",
     "turn_ended",
     "game_ended",
