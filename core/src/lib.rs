@@ -7,6 +7,7 @@ mod compile;
 pub mod diag;
 pub mod format;
 pub mod game;
+pub mod hash;
 pub mod ids;
 pub mod load;
 pub mod module;
@@ -19,6 +20,6 @@ pub mod unit;
 pub mod xml;
 
 pub use diag::{Diagnostic, LoadError, Severity};
-pub use load::{load_module, load_scenario_file};
+pub use load::{load_module, load_scenario_file, load_scenario_str};
 pub use module::Module;
 pub use scenario::Scenario;

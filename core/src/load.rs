@@ -45,7 +45,16 @@ pub fn load_module(dir: impl AsRef<Path>) -> Result<Module, LoadError> {
     let read = read_module(dir, &mut files, &mut report, &mut seen);
     match read {
         Some((manifest, extends, parts)) if !report.has_errors() => {
-            compile::module(manifest, extends, dir.to_path_buf(), parts, files, report)
+            // Every module read (this one and its bases), base first.
+            let dirs: Vec<PathBuf> = seen
+                .iter()
+                .rev()
+                .filter_map(|m| m.parent().map(Path::to_path_buf))
+                .collect();
+            let mut module =
+                compile::module(manifest, extends, dir.to_path_buf(), parts, files, report)?;
+            module.content_hash = crate::hash::module_hash(&dirs);
+            Ok(module)
         }
         _ => Err(LoadError {
             diagnostics: report.diagnostics,
@@ -57,7 +66,32 @@ pub fn load_module(dir: impl AsRef<Path>) -> Result<Module, LoadError> {
 pub fn load_scenario_file(module: &Module, path: &Path) -> Result<Scenario, LoadError> {
     let mut files = module.files.clone();
     let mut report = Report::default();
-    let scenario = read_xml(path, &mut files, &mut report).and_then(|(root, _)| {
+    let parsed = read_xml(path, &mut files, &mut report);
+    scenario_from(module, parsed, files, report)
+}
+
+/// Loads a scenario from XML text (e.g. one embedded in a save), named `name` in errors.
+pub fn load_scenario_str(module: &Module, name: &str, text: &str) -> Result<Scenario, LoadError> {
+    let mut files = module.files.clone();
+    let mut report = Report::default();
+    let id = files.add(PathBuf::from(name));
+    let parsed = match xml::parse(id, text) {
+        Ok(root) => Some((root, id)),
+        Err(e) => {
+            report.push(&files, Severity::Error, Some(e.pos), e.message, None);
+            None
+        }
+    };
+    scenario_from(module, parsed, files, report)
+}
+
+fn scenario_from(
+    module: &Module,
+    parsed: Option<(xml::Element, FileId)>,
+    files: SourceFiles,
+    mut report: Report,
+) -> Result<Scenario, LoadError> {
+    let scenario = parsed.and_then(|(root, _)| {
         if root.name != "scenario" {
             report.push(
                 &files,
@@ -91,7 +125,7 @@ fn read_module(
         let hint = if dir.is_dir() {
             "a module folder holds a module.xml manifest"
         } else {
-            "give the folder of a module, e.g. mods/ahd"
+            "give the folder that holds the module's module.xml"
         };
         report.push(
             files,

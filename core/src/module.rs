@@ -38,6 +38,8 @@ pub struct Module {
     pub engine: String,
     /// Faces of the game's die.
     pub dice: u32,
+    /// Hash of every XML and Luau file of the module and its bases (saves check it).
+    pub content_hash: u64,
     pub description: Option<String>,
     /// Ids of the modules this one extends, nearest first.
     pub extends: Vec<String>,

@@ -96,6 +96,7 @@ pub(crate) fn module(
         version: manifest.version,
         engine: manifest.engine.value,
         dice: manifest.dice.unwrap_or(6).max(2),
+        content_hash: 0,
         description: manifest.description.map(|d| d.text.trim().to_string()),
         extends,
         dir,

@@ -10,6 +10,7 @@ pub mod march;
 pub mod promotion;
 pub mod recruitment;
 pub mod rules;
+pub mod save;
 pub mod state;
 
 pub use action::{Action, ActionError};
@@ -18,4 +19,5 @@ pub use dice::Dice;
 pub use flow::{apply, legal_actions, start};
 pub use march::{Destination, Path, Step, destinations};
 pub use rules::{Answer, Combine, Event, Question, RuleError, Rules, View};
+pub use save::{Save, SaveError};
 pub use state::{BoxState, GameState, Outcome, Place, Unit};

@@ -1,0 +1,272 @@
+//! Saves: the module they were played with, the options, the seed, every action, and a
+//! snapshot of the final state. Replaying the actions must give the snapshot back, bit
+//! for bit; a save for other rules or data is refused with a clear error.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, ActionError};
+use super::dice::Dice;
+use super::flow::{StartError, apply, start};
+use super::rules::Rules;
+use super::state::GameState;
+use crate::diag::LoadError;
+use crate::ids::OptionId;
+use crate::module::{ENGINE_VERSION, Module};
+use crate::scenario::Scenario;
+
+/// Bumped when the save layout changes incompatibly.
+pub const SAVE_FORMAT: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Save {
+    pub format: u32,
+    /// The muster version that wrote it.
+    pub engine: String,
+    pub module: SavedModule,
+    pub scenario: SavedScenario,
+    /// Optional rules in force, by id.
+    pub options: Vec<String>,
+    pub seed: u64,
+    pub actions: Vec<Action>,
+    /// The state after the last action.
+    pub snapshot: GameState,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedModule {
+    pub id: String,
+    pub version: String,
+    /// [`Module::content_hash`] as 16 hex digits.
+    pub content_hash: String,
+}
+
+/// The scenario played: a scenario of the module, or the text of a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedScenario {
+    pub id: String,
+    pub xml: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("cannot read or write {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: the save is damaged: {message}")]
+    Corrupt {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path} is a save of format {found}; this muster reads format {SAVE_FORMAT}")]
+    Format { path: String, found: u32 },
+    #[error("the save was played with module '{saved}', not '{loaded}'")]
+    WrongModule { saved: String, loaded: String },
+    #[error(
+        "the save was played with {what} {saved}, but the module now has {loaded}; replaying it could give another game"
+    )]
+    Changed {
+        what: &'static str,
+        saved: String,
+        loaded: String,
+    },
+    #[error("the saved scenario '{0}' does not load")]
+    Scenario(String, #[source] LoadError),
+    #[error("the save names optional rule '{0}', which the module does not have")]
+    UnknownOption(String),
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error("action {index} of the save ({action:?}) fails: {error}")]
+    Action {
+        index: usize,
+        action: Action,
+        error: ActionError,
+    },
+    #[error("replaying the save gives a different game: {0}")]
+    Diverged(String),
+}
+
+fn hex(hash: u64) -> String {
+    format!("{hash:016x}")
+}
+
+impl Save {
+    pub fn new(
+        module: &Module,
+        scenario: SavedScenario,
+        options: Vec<String>,
+        seed: u64,
+        actions: Vec<Action>,
+        snapshot: GameState,
+    ) -> Self {
+        Save {
+            format: SAVE_FORMAT,
+            engine: ENGINE_VERSION.to_string(),
+            module: SavedModule {
+                id: module.id.clone(),
+                version: module.version.clone(),
+                content_hash: hex(module.content_hash),
+            },
+            scenario,
+            options,
+            seed,
+            actions,
+            snapshot,
+        }
+    }
+
+    /// Writes the save atomically: to a temporary file beside it, then renamed over it,
+    /// so a crash never leaves half a save.
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        let io = |source| SaveError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let json = serde_json::to_vec_pretty(self).map_err(|e| io(std::io::Error::other(e)))?;
+        let tmp = path.with_extension("tmp~");
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        f.write_all(&json).map_err(io)?;
+        f.write_all(b"\n").map_err(io)?;
+        f.sync_all().map_err(io)?;
+        drop(f);
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    pub fn read(path: &Path) -> Result<Save, SaveError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| SaveError::Io {
+            path: name.clone(),
+            source,
+        })?;
+        // Check the format before the rest, so an old save says so instead of failing
+        // on some field.
+        #[derive(Deserialize)]
+        struct Head {
+            format: u32,
+        }
+        let corrupt = |e: serde_json::Error| SaveError::Corrupt {
+            path: name.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        };
+        let head: Head = serde_json::from_slice(&bytes).map_err(corrupt)?;
+        if head.format != SAVE_FORMAT {
+            return Err(SaveError::Format {
+                path: name,
+                found: head.format,
+            });
+        }
+        serde_json::from_slice(&bytes).map_err(corrupt)
+    }
+
+    /// Refuses a save made with another module or another version of its files.
+    pub fn check_module(&self, module: &Module) -> Result<(), SaveError> {
+        if self.module.id != module.id {
+            return Err(SaveError::WrongModule {
+                saved: self.module.id.clone(),
+                loaded: module.id.clone(),
+            });
+        }
+        if self.module.version != module.version {
+            return Err(SaveError::Changed {
+                what: "version",
+                saved: self.module.version.clone(),
+                loaded: module.version.clone(),
+            });
+        }
+        if self.module.content_hash != hex(module.content_hash) {
+            return Err(SaveError::Changed {
+                what: "files hashing to",
+                saved: self.module.content_hash.clone(),
+                loaded: hex(module.content_hash),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn scenario(&self, module: &Module) -> Result<Scenario, SaveError> {
+        match &self.scenario.xml {
+            Some(xml) => crate::load::load_scenario_str(
+                module,
+                &format!("<saved scenario {}>", self.scenario.id),
+                xml,
+            )
+            .map_err(|e| SaveError::Scenario(self.scenario.id.clone(), e)),
+            None => module.scenario(&self.scenario.id).cloned().ok_or_else(|| {
+                SaveError::Scenario(
+                    self.scenario.id.clone(),
+                    LoadError {
+                        diagnostics: Vec::new(),
+                    },
+                )
+            }),
+        }
+    }
+
+    pub fn option_ids(&self, module: &Module) -> Result<Vec<OptionId>, SaveError> {
+        self.options
+            .iter()
+            .map(|o| {
+                module
+                    .find_option(o)
+                    .ok_or_else(|| SaveError::UnknownOption(o.clone()))
+            })
+            .collect()
+    }
+
+    /// Plays the saved actions again from the start and checks the result is the
+    /// snapshot. Returns the replayed state and its log.
+    pub fn replay(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+    ) -> Result<(GameState, Vec<String>), SaveError> {
+        self.check_module(module)?;
+        let scenario = self.scenario(module)?;
+        let (mut state, mut log) = start(
+            module,
+            rules,
+            &scenario,
+            self.option_ids(module)?,
+            Dice::seeded(self.seed),
+        )?;
+        for (index, action) in self.actions.iter().enumerate() {
+            let (next, lines) =
+                apply(module, rules, &state, action).map_err(|error| SaveError::Action {
+                    index,
+                    action: action.clone(),
+                    error,
+                })?;
+            state = next;
+            log.extend(lines);
+        }
+        if state != self.snapshot {
+            return Err(SaveError::Diverged(first_difference(
+                &state,
+                &self.snapshot,
+            )));
+        }
+        Ok((state, log))
+    }
+}
+
+/// Names the first field where two states differ, for the divergence message.
+fn first_difference(a: &GameState, b: &GameState) -> String {
+    let (ja, jb) = (serde_json::to_value(a), serde_json::to_value(b));
+    let (Ok(serde_json::Value::Object(ma)), Ok(serde_json::Value::Object(mb))) = (ja, jb) else {
+        return "the states differ".into();
+    };
+    for (k, va) in &ma {
+        if mb.get(k) != Some(va) {
+            return format!("'{k}' differs");
+        }
+    }
+    "the states differ".into()
+}
