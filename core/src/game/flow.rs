@@ -9,7 +9,7 @@ use super::rules::{Event, RuleError, Rules, View};
 use super::state::{GameState, SetupError};
 use super::{battle, march, promotion, recruitment};
 use crate::format::SegmentKind;
-use crate::ids::{OptionId, TurnId};
+use crate::ids::{OptionId, SideId, TurnId};
 use crate::module::Module;
 use crate::scenario::Scenario;
 
@@ -48,6 +48,12 @@ pub fn segment_kind(module: &Module, state: &GameState) -> Option<SegmentKind> {
         .segments
         .get(usize::from(state.segment))
         .map(|s| s.kind)
+}
+
+/// The side that must decide now: the moving side, or in a battle whoever the battle
+/// waits for (the defender fires, retreats and reinforces too).
+pub fn decider(module: &Module, state: &GameState) -> SideId {
+    super::battle::decider(state).unwrap_or_else(|| state.active_side(module))
 }
 
 /// Every action the player to act may take now. Empty once the game is over.
@@ -131,7 +137,10 @@ pub(crate) fn notify(
     let mut log = Vec::new();
     let mut event = event;
     for _ in 0..4 {
-        let commands = rules.notify(View { module, state }, event)?;
+        let mut dice = std::mem::replace(&mut state.dice, Dice::fixed([]));
+        let answered = rules.notify(View { module, state }, &mut dice, event);
+        state.dice = dice;
+        let commands = answered?;
         let changed = commands
             .iter()
             .any(|c| matches!(c, Command::SetControl { .. }));

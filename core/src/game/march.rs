@@ -388,7 +388,12 @@ mod tests {
                 other => panic!("not asked in these tests: {other:?}"),
             })
         }
-        fn notify(&mut self, _: View<'_>, e: Event<'_>) -> Result<Vec<Command>, RuleError> {
+        fn notify(
+            &mut self,
+            _: View<'_>,
+            _: &mut crate::game::Dice,
+            e: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
             Ok(match e {
                 Event::MovementStarted => vec![Command::SetMarches { count: 3 }],
                 Event::UnitMoved { .. } => vec![Command::SetVar {

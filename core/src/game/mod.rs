@@ -3,6 +3,7 @@
 pub mod action;
 pub mod battle;
 pub mod command;
+pub mod describe;
 pub mod dice;
 mod effects;
 pub mod flow;
@@ -16,7 +17,7 @@ pub mod state;
 pub use action::{Action, ActionError};
 pub use command::Command;
 pub use dice::Dice;
-pub use flow::{apply, legal_actions, start};
+pub use flow::{apply, decider, legal_actions, start};
 pub use march::{Destination, Path, Step, destinations};
 pub use rules::{Answer, Combine, Event, Question, RuleError, Rules, View};
 pub use save::{Save, SaveError};

@@ -9,6 +9,7 @@ use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
 use super::command::Command;
+use super::dice::Dice;
 use super::march::Path;
 use super::state::GameState;
 
@@ -223,8 +224,16 @@ pub const EVENTS: &[&str] = &[
 
 /// A game's rules, as the engine sees them.
 pub trait Rules {
+    /// Answers a question. Pure: no dice, no change to anything.
     fn ask(&mut self, view: View<'_>, question: Question<'_>) -> Result<Answer, RuleError>;
-    fn notify(&mut self, view: View<'_>, event: Event<'_>) -> Result<Vec<Command>, RuleError>;
+    /// Reacts to an event with commands. Die rolls come from `dice`, the game's own
+    /// (taken out of the state for the call, and put back after), so they replay.
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        event: Event<'_>,
+    ) -> Result<Vec<Command>, RuleError>;
 }
 
 fn wrong(question: &Question<'_>, answer: Answer) -> RuleError {

@@ -1,0 +1,106 @@
+//! Words for actions and positions, for logs, prompts and the editor.
+
+use super::action::Action;
+use super::march::Path;
+use super::state::{GameState, Place};
+use crate::ids::{BoxId, UnitId};
+use crate::module::Module;
+
+/// `Veteran Infantry #12`.
+pub fn unit(module: &Module, state: &GameState, u: UnitId) -> String {
+    let unit = state.unit(u);
+    let t = module.units.get(unit.kind);
+    let reduced = if unit.hits > 0 { " (reduced)" } else { "" };
+    format!("{} #{}{reduced}", t.name, u.0)
+}
+
+pub fn place(module: &Module, at: BoxId) -> &str {
+    &module.board.get(at).name
+}
+
+/// `Shreveport -road-> Monroe -rail-> Vicksburg`.
+pub fn path(module: &Module, p: &Path) -> String {
+    let mut out = place(module, p.from).to_string();
+    for s in &p.steps {
+        let kind = &module.board.kinds[module.board.line(s.line).kind.index()].id;
+        out.push_str(&format!(" -{kind}-> {}", place(module, s.to)));
+    }
+    out
+}
+
+pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
+    match a {
+        Action::Activate { at } => format!("march: activate {}", place(module, *at)),
+        Action::Move { unit: u, path: p } => {
+            format!("move {} {}", unit(module, state, *u), path(module, p))
+        }
+        Action::Entrench { unit: u } => format!("entrench {}", unit(module, state, *u)),
+        Action::EndMarch => "end this march".into(),
+        Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
+        Action::Retreat { to } => format!("retreat to {}", place(module, *to)),
+        Action::Pass => "pass".into(),
+        Action::Reinforce { unit: u } => {
+            let from = match state.unit(*u).place {
+                Place::Board(b) => place(module, b).to_string(),
+                _ => "?".into(),
+            };
+            format!("reinforce with {} from {from}", unit(module, state, *u))
+        }
+        Action::Target { shooter, target } => {
+            format!(
+                "{} fires at {}",
+                unit(module, state, *shooter),
+                unit(module, state, *target)
+            )
+        }
+        Action::Promote { unit: u } => format!("promote {}", unit(module, state, *u)),
+        Action::Recruit { kind, at } => format!(
+            "recruit {} in {}",
+            module.units.get(*kind).name,
+            place(module, *at)
+        ),
+        Action::EndSegment => "end this segment".into(),
+    }
+}
+
+/// Several lines on the position: turn, whose turn and segment, marches or points left.
+pub fn situation(module: &Module, state: &GameState) -> String {
+    let turn = &module.calendar.turn(state.turn).label;
+    let side = &module.side(state.active_side(module)).name;
+    let segment = module
+        .calendar
+        .segments
+        .get(usize::from(state.segment))
+        .map_or("-", |s| s.name.as_str());
+    let mut out = format!(
+        "{turn} (turn {}), {side} player turn, {segment} segment",
+        state.turn.0 + 1
+    );
+    if let Some(m) = &state.march {
+        out.push_str(&format!(", {} marches left", m.left));
+        if let Some(a) = &m.active {
+            out.push_str(&format!(", marching from {}", place(module, a.at)));
+        }
+    }
+    if state.budget > 0 {
+        out.push_str(&format!(", {} points left", state.budget));
+    }
+    let maxima: Vec<String> = module
+        .side_ids()
+        .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
+        .collect();
+    out.push_str(&format!("\narmy maximum: {}", maxima.join(", ")));
+    if let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) {
+        out.push_str(&format!(
+            "\nbattle at {}, round {}: {} firing",
+            place(module, b.at),
+            b.round,
+            module.side(b.firing).name
+        ));
+        for (label, list) in [("attackers", &b.attackers), ("defenders", &b.defenders)] {
+            let names: Vec<String> = list.iter().map(|&u| unit(module, state, u)).collect();
+            out.push_str(&format!("\n  {label}: {}", names.join(", ")));
+        }
+    }
+    out
+}
