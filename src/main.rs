@@ -2,6 +2,9 @@
 //! work is done by the library crates.
 
 mod check;
+mod moves;
+mod play;
+mod rules;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +35,69 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a game at the terminal: each side a human at the prompt or a random player.
+    Play {
+        /// The module folder, e.g. mods/ahd.
+        module: PathBuf,
+        /// A scenario id of the module or a scenario .xml file (default: the first).
+        #[arg(long, value_name = "ID|FILE")]
+        scenario: Option<String>,
+        /// Who plays the side called union (shorthand for --player union=KIND).
+        #[arg(long, value_name = "KIND")]
+        union: Option<play::PlayerKind>,
+        /// Who plays the side called confederate (shorthand for --player confederate=KIND).
+        #[arg(long, value_name = "KIND")]
+        confederate: Option<play::PlayerKind>,
+        /// Who plays a side, for any module: SIDE=human|random. Unnamed sides are human.
+        #[arg(long, value_name = "SIDE=KIND", value_parser = parse_player)]
+        player: Vec<(String, play::PlayerKind)>,
+        /// Seed of the game's dice (and of the random players); default: from the clock.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Optional rules to use, by id or rule number, separated by commas.
+        #[arg(long, value_delimiter = ',')]
+        options: Vec<String>,
+        /// Write the game to this file when it ends (or when you quit).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        /// Print only the actions and the result, not every die roll.
+        #[arg(long)]
+        quiet: bool,
+        /// Give up after this many actions.
+        #[arg(long, default_value_t = 1_000_000)]
+        max_actions: usize,
+    },
+    /// Replay a save and check it gives the identical final state.
+    Replay {
+        file: PathBuf,
+        /// The module folder (default: mods/<module id of the save>).
+        #[arg(long)]
+        module: Option<PathBuf>,
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// The legal destinations of each unit in a box for one march, at the start of a
+    /// side's Movement segment.
+    Moves {
+        module: PathBuf,
+        #[arg(long, value_name = "ID|FILE")]
+        scenario: String,
+        #[arg(long)]
+        side: String,
+        #[arg(long = "box", value_name = "NAME")]
+        at: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
+    let (side, kind) = s
+        .split_once('=')
+        .ok_or("write SIDE=KIND, e.g. union=random")?;
+    let kind = <play::PlayerKind as clap::ValueEnum>::from_str(kind, true)
+        .map_err(|_| format!("'{kind}' is not a kind of player: human or random"))?;
+    Ok((side.to_string(), kind))
 }
 
 fn main() -> ExitCode {
@@ -46,6 +112,44 @@ fn main() -> ExitCode {
             scenarios,
             json,
         } => check::run(&module, &scenarios, json),
+        Command::Play {
+            module,
+            scenario,
+            union,
+            confederate,
+            mut player,
+            seed,
+            options,
+            save,
+            quiet,
+            max_actions,
+        } => {
+            player.extend(union.map(|k| ("union".to_string(), k)));
+            player.extend(confederate.map(|k| ("confederate".to_string(), k)));
+            play::run(play::Options {
+                module,
+                scenario,
+                players: player,
+                seed,
+                save,
+                options,
+                max_actions,
+                quiet,
+            })
+            .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Replay {
+            file,
+            module,
+            quiet,
+        } => play::replay(&file, module.as_deref(), quiet).map(|()| ExitCode::SUCCESS),
+        Command::Moves {
+            module,
+            scenario,
+            side,
+            at,
+            json,
+        } => moves::run(&module, &scenario, &side, &at, json).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

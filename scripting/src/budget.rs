@@ -1,0 +1,135 @@
+//! Resource limits and the per-call instruction budget enforced by Luau's interrupt.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use mlua::{Lua, VmState};
+
+/// Limits of one [`Sandbox`](crate::Sandbox).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Size of the Lua heap, in bytes.
+    pub memory_bytes: usize,
+    /// Interrupts one hook call (or the whole load) may use. Luau interrupts at function
+    /// calls and loop back-edges, so this is roughly "calls plus loop iterations". Counting
+    /// them, not time, keeps a failure reproducible on any machine.
+    pub budget: u64,
+    /// Backstop for code that is slow without looping (should never trigger first),
+    /// measured from the call's first thousand interrupts.
+    pub wall_clock: Duration,
+}
+
+impl Default for Limits {
+    /// 64 MiB, 10 million interrupts (a fraction of a second of pure looping in release,
+    /// thousands of times what a rules hook needs), 5 s.
+    fn default() -> Self {
+        Self {
+            memory_bytes: 64 << 20,
+            budget: 10_000_000,
+            wall_clock: Duration::from_secs(5),
+        }
+    }
+}
+
+/// How often (in interrupts) the wall clock is read.
+const CLOCK_EVERY: u64 = 1024;
+
+/// The meter behind the interrupt, shared between the sandbox and the interrupt closure.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    limit: u64,
+    wall: Duration,
+    used: Cell<u64>,
+    /// When the current call started, read at its first clock check (not at reset, to
+    /// keep the clock off the path of short calls).
+    started: Cell<Option<Instant>>,
+    /// Set once the budget is spent; stays set until the next [`Meter::reset`] so that
+    /// every later interrupt fails too and `pcall` cannot swallow the error.
+    spent: Cell<Option<Spent>>,
+}
+
+impl Meter {
+    pub fn new(limits: &Limits) -> Rc<Self> {
+        Rc::new(Self {
+            limit: limits.budget,
+            wall: limits.wall_clock,
+            used: Cell::new(0),
+            started: Cell::new(None),
+            spent: Cell::new(None),
+        })
+    }
+
+    /// A fresh budget, at the start of a hook call or of the load.
+    pub fn reset(&self) {
+        self.used.set(0);
+        self.spent.set(None);
+        self.started.set(None);
+    }
+
+    /// Why the budget ran out during the current call, if it did.
+    pub fn spent(&self) -> Option<String> {
+        self.spent.get().map(|why| match why {
+            Spent::Budget => format!(
+                "instruction budget exhausted ({} interrupts); the script was stopped \
+                 (an endless loop or runaway recursion?)",
+                self.limit
+            ),
+            Spent::Clock => format!(
+                "wall-clock backstop reached ({:?}); the script was stopped",
+                self.wall
+            ),
+        })
+    }
+
+    /// Installs the interrupt that charges this meter.
+    pub fn install(self: &Rc<Self>, lua: &Lua) {
+        let meter = Rc::clone(self);
+        lua.set_interrupt(move |_| meter.tick());
+    }
+
+    fn tick(&self) -> mlua::Result<VmState> {
+        if self.spent.get().is_some() {
+            return Err(mlua::Error::runtime(STOPPED));
+        }
+        let used = self.used.get() + 1;
+        self.used.set(used);
+        let why = if used > self.limit {
+            Some(Spent::Budget)
+        } else if used % CLOCK_EVERY == 0 && self.past_deadline() {
+            Some(Spent::Clock)
+        } else {
+            None
+        };
+        match why {
+            Some(why) => {
+                self.spent.set(Some(why));
+                Err(mlua::Error::runtime(STOPPED))
+            }
+            None => Ok(VmState::Continue),
+        }
+    }
+}
+
+impl Meter {
+    fn past_deadline(&self) -> bool {
+        let now = Instant::now();
+        match self.started.get() {
+            Some(start) => now.duration_since(start) > self.wall,
+            None => {
+                self.started.set(Some(now));
+                false
+            }
+        }
+    }
+}
+
+/// Why a call was stopped.
+#[derive(Clone, Copy, Debug)]
+enum Spent {
+    Budget,
+    Clock,
+}
+
+/// What the script sees if it catches the error (it cannot go on: every interrupt fails).
+const STOPPED: &str = "script stopped: budget exhausted";

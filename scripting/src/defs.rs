@@ -1,0 +1,304 @@
+//! The global `defs`: a module's static definitions as deep-frozen Lua tables.
+//!
+//! Conventions (see the crate docs): arrays are 1-based, so `defs.boxes[i]` is Rust's
+//! `BoxId(i - 1)` and likewise for lines; boxes and lines, which have no string id, are
+//! referred to by that number everywhere (`line.a`, `line.downstream`, `box_by_name`).
+//! Definitions with a string id in the module (sides, line kinds, unit types, classes,
+//! qualities, options) are referred to by that string (`box.owner == "union"`,
+//! `line.kind == "rail"`, `unit.promotes_to == "Vi"`).
+
+use mlua::{IntoLua, Lua, Table};
+use muster_core::Module;
+use muster_core::format::ReturnsTo;
+use muster_core::ids::{BoxId, LineId};
+use muster_core::unit::Named;
+
+/// The Lua number of a 0-based Rust index (`BoxId(0)` is box 1).
+pub fn lua_index(index: usize) -> i64 {
+    i64::try_from(index).map_or(i64::MAX, |i| i + 1)
+}
+
+/// The 0-based Rust index of a Lua number, if it is one (`1` is index 0).
+pub fn rust_index(n: i64) -> Option<usize> {
+    usize::try_from(n).ok()?.checked_sub(1)
+}
+
+/// `BoxId` of a Lua box number.
+pub fn box_id(n: i64) -> Option<BoxId> {
+    rust_index(n).and_then(BoxId::from_index)
+}
+
+/// `LineId` of a Lua line number.
+pub fn line_id(n: i64) -> Option<LineId> {
+    rust_index(n).and_then(LineId::from_index)
+}
+
+/// A frozen table with the given fields: `record!(lua, { "id" => 1, "name" => "x" })`.
+/// Values are anything `IntoLua`; `None` leaves the field out (nil).
+macro_rules! record {
+    ($lua:expr, { $($key:literal => $value:expr),* $(,)? }) => {{
+        let t = $lua.create_table()?;
+        $( t.raw_set($key, $value)?; )*
+        t.set_readonly(true);
+        t
+    }};
+}
+
+/// A frozen array.
+fn array<T: IntoLua>(lua: &Lua, items: impl IntoIterator<Item = T>) -> mlua::Result<Table> {
+    let t = lua.create_sequence_from(items)?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// A frozen map from each item's `id` field to the item.
+fn by_id(lua: &Lua, items: &[Table]) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for item in items {
+        t.raw_set(item.raw_get::<mlua::Value>("id")?, item)?;
+    }
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// A frozen map from side id to a per-side value (`recruit`, `mix`), 0 where missing.
+fn per_side<T: Copy + Default + IntoLua>(
+    lua: &Lua,
+    m: &Module,
+    values: &[T],
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, side) in m.sides.iter().enumerate() {
+        t.raw_set(side.id.as_str(), values.get(i).copied().unwrap_or_default())?;
+    }
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// The tables of `defs` (besides `module`), all empty when there is no module.
+const KEYS: [&str; 13] = [
+    "sides",
+    "side_by_id",
+    "boxes",
+    "box_by_name",
+    "kinds",
+    "kind_by_id",
+    "lines",
+    "units",
+    "unit_by_id",
+    "classes",
+    "qualities",
+    "options",
+    "option_by_id",
+];
+
+/// `defs` for `module`, or with every list empty when there is none.
+pub(crate) fn build(lua: &Lua, module: Option<&Module>) -> mlua::Result<Table> {
+    let Some(m) = module else {
+        let t = lua.create_table()?;
+        for key in KEYS {
+            t.raw_set(key, array::<bool>(lua, [])?)?;
+        }
+        t.set_readonly(true);
+        return Ok(t);
+    };
+    let sides = sides(lua, m)?;
+    let kinds = kinds(lua, m)?;
+    let units = unit_types(lua, m)?;
+    let options = options(lua, m)?;
+    Ok(record!(lua, {
+        "module" => record!(lua, {
+            "id" => m.id.as_str(),
+            "name" => m.name.as_str(),
+            "version" => m.version.as_str(),
+        }),
+        "side_by_id" => by_id(lua, &sides)?,
+        "sides" => array(lua, sides)?,
+        "boxes" => array(lua, boxes(lua, m)?)?,
+        "box_by_name" => box_by_name(lua, m)?,
+        "kind_by_id" => by_id(lua, &kinds)?,
+        "kinds" => array(lua, kinds)?,
+        "lines" => array(lua, lines(lua, m)?)?,
+        "unit_by_id" => by_id(lua, &units)?,
+        "units" => array(lua, units)?,
+        "classes" => array(lua, named(lua, &m.units.classes)?)?,
+        "qualities" => array(lua, named(lua, &m.units.qualities)?)?,
+        "option_by_id" => by_id(lua, &options)?,
+        "options" => array(lua, options)?,
+    }))
+}
+
+/// The string id of side `i`.
+fn side_id(m: &Module, i: usize) -> Option<&str> {
+    m.sides.get(i).map(|s| s.id.as_str())
+}
+
+fn sides(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => side.id.as_str(),
+                "name" => side.name.as_str(),
+                "color" => side.color.as_deref(),
+            }))
+        })
+        .collect()
+}
+
+fn boxes(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    let board = &m.board;
+    board
+        .boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let adjacent = BoxId::from_index(i).map_or(&[][..], |id| board.neighbours(id));
+            Ok(record!(lua, {
+                "id" => lua_index(i),
+                "name" => b.name.as_str(),
+                "aliases" => array(lua, b.aliases.iter().map(String::as_str))?,
+                "owner" => b.owner.and_then(|o| side_id(m, o.index())),
+                "port" => b.port,
+                "permanent_entrenchment" => b.permanent_entrenchment,
+                "tags" => array(lua, b.tags.iter().map(String::as_str))?,
+                "state" => b.state.as_deref(),
+                "recruit" => per_side(lua, m, &b.recruit)?,
+                "x" => b.x,
+                "y" => b.y,
+                "lines" => array(lua, adjacent.iter().map(|(_, l)| lua_index(l.index())))?,
+                "neighbours" => array(lua, adjacent.iter().map(|(to, _)| lua_index(to.index())))?,
+            }))
+        })
+        .collect()
+}
+
+/// Box names and aliases, exactly as written, to box numbers.
+fn box_by_name(lua: &Lua, m: &Module) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, b) in m.board.boxes.iter().enumerate() {
+        for name in std::iter::once(&b.name).chain(&b.aliases) {
+            t.raw_set(name.as_str(), lua_index(i))?;
+        }
+    }
+    t.set_readonly(true);
+    Ok(t)
+}
+
+fn kinds(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.board
+        .kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => k.id.as_str(),
+                "name" => k.name.as_str(),
+                "flows" => k.flows,
+            }))
+        })
+        .collect()
+}
+
+fn lines(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    let kinds = &m.board.kinds;
+    m.board
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            Ok(record!(lua, {
+                "id" => lua_index(i),
+                "a" => lua_index(l.a.index()),
+                "b" => lua_index(l.b.index()),
+                "kind" => kinds.get(l.kind.index()).map(|k| k.id.as_str()),
+                "name" => l.name.as_deref(),
+                "downstream" => l.downstream.map(|d| lua_index(d.index())),
+                "water_border_a" => l.water_border[0],
+                "water_border_b" => l.water_border[1],
+            }))
+        })
+        .collect()
+}
+
+/// The string id of entry `i` of a list of classes or qualities.
+fn id_of(list: &[Named], i: usize) -> Option<&str> {
+    list.get(i).map(|n| n.id.as_str())
+}
+
+/// Unit classes or qualities.
+fn named(lua: &Lua, list: &[Named]) -> mlua::Result<Vec<Table>> {
+    list.iter()
+        .enumerate()
+        .map(|(i, n)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => n.id.as_str(),
+                "name" => n.name.as_str(),
+            }))
+        })
+        .collect()
+}
+
+fn unit_types(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    let units = &m.units;
+    units
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => u.id.as_str(),
+                "name" => u.name.as_str(),
+                "class" => u.class.and_then(|c| id_of(&units.classes, c.index())),
+                "quality" => u.quality.and_then(|q| id_of(&units.qualities, q.index())),
+                "combat" => u.combat,
+                "defense" => u.defense,
+                "steps" => u.steps,
+                "promotes_to" => u.promotes_to.and_then(|t| units.types.get(t.index())).map(|t| t.id.as_str()),
+                "returns_to" => match u.returns_to {
+                    ReturnsTo::Pool => "pool",
+                    ReturnsTo::Stock => "stock",
+                },
+                "advanced" => u.advanced,
+                "mix" => per_side(lua, m, &u.mix)?,
+            }))
+        })
+        .collect()
+}
+
+fn options(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => o.id.as_str(),
+                "rule" => o.rule.as_str(),
+                "title" => o.title.as_str(),
+                "favours" => o.favours.and_then(|f| side_id(m, f.index())),
+                "default_on" => o.default_on,
+            }))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_convention() {
+        assert_eq!(lua_index(0), 1);
+        assert_eq!(rust_index(1), Some(0));
+        assert_eq!(rust_index(0), None);
+        assert_eq!(rust_index(-3), None);
+        assert_eq!(box_id(2), Some(BoxId(1)));
+        assert_eq!(line_id(70_000), None);
+    }
+}

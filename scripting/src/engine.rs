@@ -1,0 +1,585 @@
+//! The engine's [`Rules`] answered by a module's Luau scripts.
+//!
+//! Scripts see the game through a `game` object (the first argument of every hook):
+//! read-only methods over the state, lent for the length of one call. Unit, box and line
+//! numbers are 1-based (`lua_index`); sides, unit types, classes and options are their
+//! string ids. `math.random` draws from the game's own dice, and only in events: a
+//! question is pure, so rolling in one is an error.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{IntoLua, IntoLuaMulti, Lua, UserData, UserDataMethods, Value};
+use muster_core::Module;
+use muster_core::game::rules::{Answer as CoreAnswer, Combine as CoreCombine, EVENTS, QUESTIONS};
+use muster_core::game::{
+    Command as CoreCommand, Dice, Event, GameState, Path, Place, Question, RuleError, Rules, View,
+};
+use muster_core::ids::{BoxId, SideId, UnitId};
+use ref_cast::RefCast;
+
+use crate::defs::{box_id, lua_index, rust_index};
+use crate::{Answer, Combine, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
+
+/// A module's rules, loaded from its scripts.
+pub struct ScriptRules {
+    sandbox: Sandbox,
+    dice: Rc<RefCell<DiceSlot>>,
+}
+
+/// The game's dice, lent to `math.random` during an event.
+#[derive(Default)]
+struct DiceSlot {
+    dice: Option<Dice>,
+    /// Why a roll failed (no dice lent: a question rolled; or the fixed dice ran out).
+    error: Option<String>,
+}
+
+/// The hooks the engine calls, with their combine rules.
+pub fn catalogue() -> Vec<HookSpec> {
+    let combine = |c: CoreCombine| match c {
+        CoreCombine::All => Combine::All,
+        CoreCombine::Any => Combine::Any,
+        CoreCombine::Sum => Combine::Sum,
+        CoreCombine::Min => Combine::Min,
+    };
+    QUESTIONS
+        .iter()
+        .map(|&(name, c)| HookSpec::question(name, combine(c)))
+        .chain(EVENTS.iter().map(|&name| HookSpec::event(name)))
+        .collect()
+}
+
+impl ScriptRules {
+    /// Loads the rule scripts of `module` (and of the modules it extends).
+    pub fn load(module: &Module, limits: Limits) -> Result<Self, ScriptError> {
+        let slot = Rc::new(RefCell::new(DiceSlot::default()));
+        let lent = Rc::clone(&slot);
+        let rng: Rng = Box::new(move |lo, hi| {
+            let mut slot = lent.borrow_mut();
+            let slot = &mut *slot;
+            let Some(dice) = slot.dice.as_mut() else {
+                slot.error =
+                    Some("math.random is for events: a question must not roll dice".into());
+                return lo;
+            };
+            match dice.roll(hi.saturating_sub(lo).saturating_add(1)) {
+                Ok(r) => lo + r - 1,
+                Err(e) => {
+                    slot.error = Some(e.to_string());
+                    lo
+                }
+            }
+        });
+        let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
+        sandbox.lua().set_app_data(Rc::new(module.clone()));
+        Ok(Self {
+            sandbox,
+            dice: slot,
+        })
+    }
+
+    /// What scripts printed since the last call.
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.sandbox.take_output()
+    }
+
+    fn dice_error(&self, hook: &str) -> Result<(), RuleError> {
+        match self.dice.borrow_mut().error.take() {
+            Some(message) => Err(RuleError {
+                hook: hook.into(),
+                message,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+fn rule_error(hook: &str, e: ScriptError) -> RuleError {
+    RuleError {
+        hook: hook.into(),
+        message: e.to_string(),
+    }
+}
+
+/// The state as Lua sees it: a read-only view lent for one call.
+#[derive(RefCast)]
+#[repr(transparent)]
+struct GameRef(GameState);
+
+fn path_table(lua: &Lua, path: &Path) -> mlua::Result<Value> {
+    let steps = lua.create_table_with_capacity(path.steps.len(), 0)?;
+    for (i, s) in path.steps.iter().enumerate() {
+        let step = lua.create_table_with_capacity(0, 2)?;
+        step.raw_set("line", lua_index(s.line.index()))?;
+        step.raw_set("to", lua_index(s.to.index()))?;
+        steps.raw_set(i + 1, step)?;
+    }
+    let t = lua.create_table_with_capacity(0, 2)?;
+    t.raw_set("from", lua_index(path.from.index()))?;
+    t.raw_set("steps", steps)?;
+    t.into_lua(lua)
+}
+
+impl Rules for ScriptRules {
+    fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
+        let hook = q.hook();
+        let state = GameRef::ref_cast(view.state);
+        let module = view.module;
+        let answer = self
+            .sandbox
+            .question_with(hook, |lua, scope| {
+                let game = scope.create_userdata_ref(state)?;
+                let unit = |u: UnitId| lua_index(u.index());
+                let boxn = |b: BoxId| lua_index(b.index());
+                match q {
+                    Question::MayEnter { unit: u, path }
+                    | Question::MayStop { unit: u, path }
+                    | Question::IsJump { unit: u, path } => {
+                        (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
+                    }
+                    Question::MarchLimit { unit: u }
+                    | Question::MayEntrench { unit: u }
+                    | Question::MayReinforce { unit: u }
+                    | Question::MayPromote { unit: u } => (game, unit(u)).into_lua_multi(lua),
+                    Question::EntrenchCost { at } => (game, boxn(at)).into_lua_multi(lua),
+                    Question::MayWithdraw => game.into_lua_multi(lua),
+                    Question::RetreatTo {
+                        side,
+                        to,
+                        withdrawal,
+                    } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
+                    Question::MayTarget { shooter, target }
+                    | Question::ShotModifier { shooter, target } => {
+                        (game, unit(shooter), unit(target)).into_lua_multi(lua)
+                    }
+                    Question::MayRecruit { kind, at } => {
+                        (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
+                    }
+                }
+            })
+            .map_err(|e| rule_error(hook, e))?;
+        self.dice_error(hook)?;
+        Ok(match answer {
+            Answer::Bool(b) => CoreAnswer::Bool(b),
+            Answer::Int(i) => CoreAnswer::Int(i),
+            Answer::None => CoreAnswer::None,
+        })
+    }
+
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        event: Event<'_>,
+    ) -> Result<Vec<CoreCommand>, RuleError> {
+        let hook = event.hook();
+        let state = GameRef::ref_cast(view.state);
+        let module = view.module;
+        self.dice.borrow_mut().dice = Some(dice.clone());
+        let result = self.sandbox.event_with(hook, |lua, scope| {
+            let game = scope.create_userdata_ref(state)?;
+            let unit = |u: UnitId| lua_index(u.index());
+            match event {
+                Event::UnitMoved { unit: u, path } => {
+                    (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
+                }
+                Event::BattleStarted { at } => (game, lua_index(at.index())).into_lua_multi(lua),
+                Event::BattleEnded { at, winner } => (
+                    game,
+                    lua_index(at.index()),
+                    winner.map(|w| side_name(module, w)),
+                )
+                    .into_lua_multi(lua),
+                Event::UnitPromoted { unit: u } | Event::UnitRecruited { unit: u } => {
+                    (game, unit(u)).into_lua_multi(lua)
+                }
+                Event::SegmentEnded { kind } => {
+                    let kind = serde_json::to_value(kind)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    (game, kind).into_lua_multi(lua)
+                }
+                _ => game.into_lua_multi(lua),
+            }
+        });
+        let lent = self.dice.borrow_mut().dice.take();
+        if let Some(d) = lent {
+            *dice = d;
+        }
+        let commands = result.map_err(|e| rule_error(hook, e))?;
+        self.dice_error(hook)?;
+        commands
+            .into_iter()
+            .map(|c| command(module, view.state, hook, c))
+            .collect()
+    }
+}
+
+fn side_name(module: &Module, side: SideId) -> &str {
+    module
+        .sides
+        .get(side.index())
+        .map_or("?", |s| s.id.as_str())
+}
+
+/// Turns a script's command table into an engine command, checking every field.
+fn command(
+    module: &Module,
+    state: &GameState,
+    hook: &str,
+    c: Command,
+) -> Result<CoreCommand, RuleError> {
+    let bad = |message: String| RuleError {
+        hook: hook.into(),
+        message: format!("command '{}': {message}", c.kind),
+    };
+    let int = |field: &str| {
+        c.get(field)
+            .and_then(ScriptValue::as_int)
+            .ok_or_else(|| bad(format!("needs a whole number '{field}'")))
+    };
+    let text = |field: &str| {
+        c.get(field)
+            .and_then(ScriptValue::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| bad(format!("needs a string '{field}'")))
+    };
+    let small = |field: &str| {
+        int(field).and_then(|n| {
+            u8::try_from(n).map_err(|_| bad(format!("'{field}' must be 0 to 255, not {n}")))
+        })
+    };
+    let side = |field: &str| -> Result<Option<SideId>, RuleError> {
+        match c.get(field) {
+            None | Some(ScriptValue::Nil) => Ok(None),
+            Some(v) => {
+                let id = v
+                    .as_str()
+                    .ok_or_else(|| bad(format!("'{field}' must be a side id or nil")))?;
+                module
+                    .find_side(id)
+                    .map(Some)
+                    .ok_or_else(|| bad(format!("no side '{id}'")))
+            }
+        }
+    };
+    let unit = |field: &str| {
+        let n = int(field)?;
+        rust_index(n)
+            .and_then(UnitId::from_index)
+            .filter(|u| u.index() < state.units.len())
+            .ok_or_else(|| bad(format!("no unit {n}")))
+    };
+    let place = |field: &str| match text(field)?.as_str() {
+        "pool" => Ok(Place::Pool),
+        "stock" => Ok(Place::Stock),
+        "set_aside" => Ok(Place::SetAside),
+        other => Err(bad(format!(
+            "'{field}' must be pool, stock or set_aside, not '{other}'"
+        ))),
+    };
+    let flag = |field: &str, default: bool| match c.get(field) {
+        None | Some(ScriptValue::Nil) => Ok(default),
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| bad(format!("'{field}' must be true or false"))),
+    };
+    Ok(match c.kind.as_str() {
+        "set_marches" => CoreCommand::SetMarches {
+            count: small("count")?,
+        },
+        "set_recruits" => CoreCommand::SetRecruits {
+            count: small("count")?,
+        },
+        "set_promotions" => CoreCommand::SetPromotions {
+            count: small("count")?,
+        },
+        "set_var" => CoreCommand::SetVar {
+            name: text("name")?,
+            value: int("value")?,
+        },
+        "set_control" => {
+            let n = int("box")?;
+            let at = box_id(n)
+                .filter(|b| b.index() < module.board.boxes.len())
+                .ok_or_else(|| bad(format!("no box {n}")))?;
+            CoreCommand::SetControl {
+                at,
+                side: side("side")?,
+                marker: flag("marker", false)?,
+            }
+        }
+        "transfer" => {
+            let id = text("unit")?;
+            let kind = module
+                .units
+                .find(&id)
+                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
+            let side = side("side")?.ok_or_else(|| bad("needs a side".into()))?;
+            let count = int("count")?;
+            CoreCommand::Transfer {
+                side,
+                kind,
+                count: u16::try_from(count).map_err(|_| bad(format!("bad count {count}")))?,
+                from: place("from")?,
+                to: place("to")?,
+            }
+        }
+        "entrench" => CoreCommand::Entrench {
+            unit: unit("unit")?,
+            entrenched: flag("entrenched", true)?,
+        },
+        "recover" => CoreCommand::Recover {
+            unit: unit("unit")?,
+        },
+        "game_over" => CoreCommand::GameOver {
+            winner: side("winner")?,
+            reason: text("reason")?,
+        },
+        "log" => CoreCommand::Log {
+            text: text("text")?,
+        },
+        other => {
+            const KINDS: &[&str] = &[
+                "set_marches",
+                "set_recruits",
+                "set_promotions",
+                "set_var",
+                "set_control",
+                "transfer",
+                "entrench",
+                "recover",
+                "game_over",
+                "log",
+            ];
+            let hint = muster_core::suggest::did_you_mean(other, KINDS.iter().copied())
+                .unwrap_or_else(|| format!("commands are {}", KINDS.join(", ")));
+            return Err(RuleError {
+                hook: hook.into(),
+                message: format!("unknown command '{other}'; {hint}"),
+            });
+        }
+    })
+}
+
+fn module_of(lua: &Lua) -> mlua::Result<Rc<Module>> {
+    lua.app_data_ref::<Rc<Module>>()
+        .map(|m| Rc::clone(&m))
+        .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))
+}
+
+fn unit_arg(state: &GameState, n: i64) -> mlua::Result<UnitId> {
+    rust_index(n)
+        .and_then(UnitId::from_index)
+        .filter(|u| u.index() < state.units.len())
+        .ok_or_else(|| mlua::Error::runtime(format!("no unit {n}")))
+}
+
+fn box_arg(module: &Module, n: i64) -> mlua::Result<BoxId> {
+    box_id(n)
+        .filter(|b| b.index() < module.board.boxes.len())
+        .ok_or_else(|| mlua::Error::runtime(format!("no box {n}")))
+}
+
+fn side_arg(module: &Module, id: &str) -> mlua::Result<SideId> {
+    module
+        .find_side(id)
+        .ok_or_else(|| mlua::Error::runtime(format!("no side '{id}'")))
+}
+
+fn on_board(state: &GameState, u: UnitId) -> Option<BoxId> {
+    match state.unit(u).place {
+        Place::Board(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
+    units.map(|u| lua_index(u.index())).collect()
+}
+
+impl UserData for GameRef {
+    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+        m.add_method("unit_side", |lua, g, u: i64| {
+            let module = module_of(lua)?;
+            let u = unit_arg(&g.0, u)?;
+            Ok(side_name(&module, g.0.unit(u).side).to_string())
+        });
+        m.add_method("unit_type", |lua, g, u: i64| {
+            let module = module_of(lua)?;
+            Ok(module
+                .units
+                .get(g.0.unit(unit_arg(&g.0, u)?).kind)
+                .id
+                .clone())
+        });
+        m.add_method("unit_class", |lua, g, u: i64| {
+            let module = module_of(lua)?;
+            let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+            Ok(t.class.map(|c| module.units.classes[c.index()].id.clone()))
+        });
+        m.add_method("unit_quality", |lua, g, u: i64| {
+            let module = module_of(lua)?;
+            let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+            Ok(t.quality
+                .map(|q| module.units.qualities[q.index()].id.clone()))
+        });
+        m.add_method("unit_box", |_, g, u: i64| {
+            Ok(on_board(&g.0, unit_arg(&g.0, u)?).map(|b| lua_index(b.index())))
+        });
+        m.add_method("unit_hits", |_, g, u: i64| {
+            Ok(g.0.unit(unit_arg(&g.0, u)?).hits)
+        });
+        m.add_method("unit_entrenched", |_, g, u: i64| {
+            Ok(g.0.unit(unit_arg(&g.0, u)?).entrenched)
+        });
+        m.add_method("units_at", |lua, g, b: i64| {
+            let module = module_of(lua)?;
+            Ok(ids(g.0.units_at(box_arg(&module, b)?)))
+        });
+        m.add_method("units_on_board", |_, g, ()| {
+            Ok(ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())))
+        });
+        m.add_method("units_on_board_of", |lua, g, side: String| {
+            let module = module_of(lua)?;
+            let side = side_arg(&module, &side)?;
+            Ok(g.0
+                .unit_ids()
+                .filter(|&u| g.0.unit(u).side == side && on_board(&g.0, u).is_some())
+                .count())
+        });
+        m.add_method("controller", |lua, g, b: i64| {
+            let module = module_of(lua)?;
+            Ok(g.0
+                .controller(box_arg(&module, b)?)
+                .map(|s| side_name(&module, s).to_string()))
+        });
+        m.add_method("marker", |lua, g, b: i64| {
+            let module = module_of(lua)?;
+            Ok(g.0.boxes[box_arg(&module, b)?.index()].marker)
+        });
+        m.add_method("enemy_in", |lua, g, (b, side): (i64, String)| {
+            let module = module_of(lua)?;
+            let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
+            Ok(g.0.units_at(at).any(|u| g.0.unit(u).side != side))
+        });
+        m.add_method(
+            "enemy_class_in",
+            |lua, g, (b, side, class): (i64, String, String)| {
+                let module = module_of(lua)?;
+                let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
+                Ok(g.0.units_at(at).any(|u| {
+                    let unit = g.0.unit(u);
+                    unit.side != side
+                        && module
+                            .units
+                            .get(unit.kind)
+                            .class
+                            .is_some_and(|c| module.units.classes[c.index()].id == class)
+                }))
+            },
+        );
+        m.add_method("army_maximum", |lua, g, side: String| {
+            let module = module_of(lua)?;
+            Ok(g.0.army_maximum(&module, side_arg(&module, &side)?))
+        });
+        m.add_method("active_side", |lua, g, ()| {
+            let module = module_of(lua)?;
+            Ok(side_name(&module, g.0.active_side(&module)).to_string())
+        });
+        m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
+        m.add_method("turn_label", |lua, g, ()| {
+            Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
+        });
+        m.add_method("turn_year", |lua, g, ()| {
+            Ok(module_of(lua)?.calendar.turn(g.0.turn).year)
+        });
+        m.add_method("turn_month", |lua, g, ()| {
+            Ok(module_of(lua)?.calendar.turn(g.0.turn).first_month)
+        });
+        m.add_method("option", |lua, g, id: String| {
+            let module = module_of(lua)?;
+            let o = module
+                .find_option(&id)
+                .ok_or_else(|| mlua::Error::runtime(format!("no optional rule '{id}'")))?;
+            Ok(g.0.has_option(o))
+        });
+        m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
+        m.add_method("jumps", |_, g, u: i64| {
+            let u = unit_arg(&g.0, u)?;
+            Ok(g.0
+                .turn_log
+                .moves
+                .iter()
+                .filter(|m| m.unit == u && m.jump)
+                .count())
+        });
+        m.add_method("fought", |_, g, u: i64| {
+            Ok(g.0.turn_log.fought.contains(&unit_arg(&g.0, u)?))
+        });
+        m.add_method("recruited_at", |lua, g, b: i64| {
+            let module = module_of(lua)?;
+            let at = box_arg(&module, b)?;
+            Ok(g.0.turn_log.recruited.iter().filter(|&&r| r == at).count())
+        });
+        // The battle under way (all nil when there is none).
+        m.add_method("battle_box", |_, g, ()| {
+            Ok(battle(&g.0).map(|b| lua_index(b.at.index())))
+        });
+        m.add_method("battle_round", |_, g, ()| Ok(battle(&g.0).map(|b| b.round)));
+        for (name, pick) in [
+            (
+                "battle_attacker",
+                (|b| b.attacker) as fn(&muster_core::game::battle::Battle) -> SideId,
+            ),
+            ("battle_defender", |b| b.defender),
+            ("battle_firing", |b| b.firing),
+        ] {
+            m.add_method(name, move |lua, g, ()| {
+                let module = module_of(lua)?;
+                Ok(battle(&g.0).map(|b| side_name(&module, pick(b)).to_string()))
+            });
+        }
+        m.add_method("battle_units", |lua, g, side: String| {
+            let module = module_of(lua)?;
+            let side = side_arg(&module, &side)?;
+            Ok(battle(&g.0).map(|b| {
+                let list = if side == b.attacker {
+                    &b.attackers
+                } else {
+                    &b.defenders
+                };
+                ids(list.iter().copied())
+            }))
+        });
+        m.add_method("entry_line", |_, g, u: i64| {
+            let u = unit_arg(&g.0, u)?;
+            Ok(battle(&g.0)
+                .and_then(|b| {
+                    b.entries
+                        .iter()
+                        .find(|(x, _)| *x == u)
+                        .and_then(|(_, l)| *l)
+                })
+                .map(|l| lua_index(l.index())))
+        });
+        m.add_method("shots", |lua, g, ()| {
+            let t = lua.create_table()?;
+            if let Some(b) = battle(&g.0) {
+                for (i, (s, tg)) in b.shots.iter().enumerate() {
+                    let shot = lua.create_table()?;
+                    shot.raw_set("shooter", lua_index(s.index()))?;
+                    shot.raw_set("target", lua_index(tg.index()))?;
+                    t.raw_set(i + 1, shot)?;
+                }
+            }
+            Ok(t)
+        });
+    }
+}
+
+fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {
+    state.combat.as_ref()?.battle.as_ref()
+}

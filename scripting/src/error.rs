@@ -1,0 +1,228 @@
+//! The one error type of the crate, and the mapping from `mlua` errors to it.
+
+use thiserror::Error;
+
+/// What `hook` holds in an error raised while the bundle loads (top-level code of a script).
+pub const LOADING: &str = "(load)";
+
+/// Everything that can go wrong with a script. Each message names the script file and line
+/// where Luau gives one (`rules/jump.luau:12: ...`) and the hook that was running.
+#[derive(Clone, Debug, Error)]
+pub enum ScriptError {
+    /// The bundle could not be read (missing or unreadable file, bad entry path, bad catalogue).
+    #[error("{file}: {message}")]
+    Load { file: String, message: String },
+
+    /// A script does not compile; `message` starts with `file:line:` as Luau reports it.
+    #[error("{message}")]
+    Syntax {
+        file: String,
+        line: Option<u32>,
+        message: String,
+    },
+
+    /// A script raised an error. `message` is Luau's (`rules/jump.luau:12: attempt to ...`);
+    /// `traceback` is the Lua stack at that point, for logs.
+    #[error("{message} (in hook '{hook}')")]
+    Runtime {
+        hook: String,
+        message: String,
+        traceback: String,
+    },
+
+    /// A call used up its instruction budget (or, as a backstop, its wall-clock time).
+    #[error("hook '{hook}': {message}")]
+    Budget { hook: String, message: String },
+
+    /// The Lua heap reached its limit.
+    #[error("hook '{hook}': script ran out of memory (limit {limit} bytes): {message}")]
+    Memory {
+        hook: String,
+        limit: usize,
+        message: String,
+    },
+
+    /// A handler returned something its hook cannot use.
+    #[error("hook '{hook}': handler at {handler} {message}")]
+    BadReturn {
+        hook: String,
+        /// `file:line` where the handler function is defined.
+        handler: String,
+        message: String,
+    },
+
+    /// A hook name that is not in the engine's catalogue (or is used as the wrong kind).
+    #[error("{at}unknown hook '{name}'{}", hint.as_deref().map(|h| format!("; {h}")).unwrap_or_default())]
+    UnknownHook {
+        name: String,
+        /// A "did you mean" or an explanation, if any.
+        hint: Option<String>,
+        /// `file:line: ` of the registration, empty when the engine asked.
+        at: String,
+    },
+
+    /// `require` was refused: bad module name, missing file, cycle, or too late.
+    #[error("{at}require('{name}'): {message} (in hook '{hook}')")]
+    Require {
+        hook: String,
+        name: String,
+        message: String,
+        /// `file:line: ` of the `require` call.
+        at: String,
+    },
+}
+
+impl ScriptError {
+    /// The hook this error happened in, if it happened while running one.
+    pub fn hook(&self) -> Option<&str> {
+        match self {
+            Self::Runtime { hook, .. }
+            | Self::Budget { hook, .. }
+            | Self::Memory { hook, .. }
+            | Self::BadReturn { hook, .. }
+            | Self::Require { hook, .. } => Some(hook),
+            _ => None,
+        }
+    }
+}
+
+/// Facts about the sandbox needed to classify an `mlua` error.
+pub(crate) struct Context<'a> {
+    pub hook: &'a str,
+    /// `Some(message)` if the budget ran out during the call.
+    pub budget: Option<String>,
+    pub memory_limit: usize,
+}
+
+/// Turns an error from a Lua call into a [`ScriptError`].
+///
+/// A spent budget wins over whatever the script made of the error (it may have caught it
+/// with `pcall` and raised something else); then a [`ScriptError`] raised by one of our
+/// callbacks (`require`, `hooks.on`) is returned as it was; then memory and syntax errors.
+pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
+    let hook = cx.hook.to_string();
+    if let Some(message) = &cx.budget {
+        return ScriptError::Budget {
+            hook,
+            message: message.clone(),
+        };
+    }
+    if let Some(inner) = err.downcast_ref::<ScriptError>() {
+        let mut inner = inner.clone();
+        if let ScriptError::Require { hook: h, .. } = &mut inner {
+            h.clone_from(&hook);
+        }
+        return inner;
+    }
+    let root = root_cause(err);
+    match root {
+        mlua::Error::MemoryError(message) => ScriptError::Memory {
+            hook,
+            limit: cx.memory_limit,
+            message: message.clone(),
+        },
+        mlua::Error::SyntaxError { message, .. } => syntax(message),
+        _ => {
+            let (message, traceback) = split_traceback(&display_root(root));
+            let message = truncate(message, MAX_MESSAGE);
+            let traceback = match traceback_of(err) {
+                Some(t) if traceback.is_empty() => t,
+                _ => traceback,
+            };
+            ScriptError::Runtime {
+                hook,
+                message,
+                traceback,
+            }
+        }
+    }
+}
+
+/// A syntax error whose message starts with `file:line:`.
+pub(crate) fn syntax(message: &str) -> ScriptError {
+    let (file, line) = file_line(message);
+    ScriptError::Syntax {
+        file,
+        line,
+        message: message.to_string(),
+    }
+}
+
+/// Longest error message kept (a script may raise megabytes).
+const MAX_MESSAGE: usize = 2000;
+
+fn truncate(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push_str("...");
+    }
+    s
+}
+
+/// `("rules/a.luau", Some(3))` from `"rules/a.luau:3: ..."`.
+fn file_line(message: &str) -> (String, Option<u32>) {
+    let mut parts = message.splitn(3, ':');
+    let file = parts.next().unwrap_or_default().to_string();
+    let line = parts.next().and_then(|l| l.trim().parse().ok());
+    (file, line)
+}
+
+/// The innermost error of a chain of callback errors and contexts.
+fn root_cause(err: &mlua::Error) -> &mlua::Error {
+    let mut err = err;
+    loop {
+        match err {
+            mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+                err = cause;
+            }
+            _ => return err,
+        }
+    }
+}
+
+/// The outermost traceback mlua attached to a callback error, if any.
+fn traceback_of(err: &mlua::Error) -> Option<String> {
+    match err {
+        mlua::Error::CallbackError { traceback, .. } => Some(traceback.clone()),
+        _ => None,
+    }
+}
+
+/// The message without mlua's `runtime error: ` prefix.
+fn display_root(err: &mlua::Error) -> String {
+    match err {
+        mlua::Error::RuntimeError(msg) => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Luau appends `stack traceback:` to runtime errors; keep it apart from the message.
+fn split_traceback(text: &str) -> (String, String) {
+    match text.find("\nstack traceback:") {
+        Some(i) => (
+            text[..i].trim_end().to_string(),
+            text[i + 1..].trim_end().to_string(),
+        ),
+        None => (text.trim_end().to_string(), String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_file_line_and_traceback() {
+        assert_eq!(
+            file_line("rules/a.luau:3: oops"),
+            ("rules/a.luau".to_string(), Some(3))
+        );
+        let (m, t) = split_traceback("a.luau:1: x\nstack traceback:\n\t[C]: in ?");
+        assert_eq!(m, "a.luau:1: x");
+        assert!(t.starts_with("stack traceback:"));
+    }
+}

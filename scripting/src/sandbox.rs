@@ -1,0 +1,337 @@
+//! [`Sandbox`]: one locked-down Lua state per loaded rules bundle, and the hook calls.
+
+use std::cell::{Cell, RefCell};
+use std::path::Path;
+use std::rc::Rc;
+
+use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Value};
+use muster_core::Module;
+
+use crate::budget::{Limits, Meter};
+use crate::defs;
+use crate::error::{Context, LOADING, ScriptError, classify};
+use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
+use crate::require::Modules;
+use crate::stdlib::{self, Output, Rng};
+use crate::value::{Command, Converter};
+
+/// A loaded rules bundle, ready to answer hooks.
+///
+/// Loading is a pure constructor: it reads the scripts, runs their top-level code and
+/// either returns a complete sandbox or an error. Nothing is shared between sandboxes, so
+/// a caller reloading edited scripts keeps its last good `Sandbox` when the new load fails.
+///
+/// A `Sandbox` is `!Send`: each thread that needs rules (an AI worker, say) loads its own.
+pub struct Sandbox {
+    hooks: Hooks,
+    meter: Rc<Meter>,
+    limits: Limits,
+    output: Rc<RefCell<Output>>,
+    /// Keeps the roots alive: each root's `require` holds only a weak reference.
+    _modules: Rc<Modules>,
+    /// Last, so that every reference into it is dropped before the state closes.
+    lua: Lua,
+}
+
+impl Sandbox {
+    /// Loads the entry script `entry` (e.g. `rules/init.luau`) of the module folder
+    /// `module_dir`, with an empty `defs`. Handlers may register only for `catalogue` hooks.
+    pub fn load(
+        module_dir: &Path,
+        entry: &str,
+        catalogue: &[HookSpec],
+        limits: Limits,
+        rng: Rng,
+    ) -> Result<Self, ScriptError> {
+        Self::build(&[(module_dir, entry)], None, catalogue, limits, rng)
+    }
+
+    /// Loads every rules entry of `module` (a base module's first, then its overlays',
+    /// each resolving `require` in its own folder), with `defs` describing `module`.
+    pub fn load_module(
+        module: &Module,
+        catalogue: &[HookSpec],
+        limits: Limits,
+        rng: Rng,
+    ) -> Result<Self, ScriptError> {
+        let entries: Vec<(&Path, &str)> = module
+            .scripts
+            .iter()
+            .map(|s| (s.dir.as_path(), s.entry.as_str()))
+            .collect();
+        Self::build(&entries, Some(module), catalogue, limits, rng)
+    }
+
+    fn build(
+        entries: &[(&Path, &str)],
+        module: Option<&Module>,
+        catalogue: &[HookSpec],
+        limits: Limits,
+        rng: Rng,
+    ) -> Result<Self, ScriptError> {
+        let hooks = Hooks::new(catalogue).map_err(|message| ScriptError::Load {
+            file: "(hook catalogue)".to_string(),
+            message,
+        })?;
+        let meter = Meter::new(&limits);
+        let fail = |e: mlua::Error| {
+            classify(
+                &e,
+                &Context {
+                    hook: LOADING,
+                    budget: meter.spent(),
+                    memory_limit: limits.memory_bytes,
+                },
+            )
+        };
+        let lua = Lua::new_with(stdlib::libs(), LuaOptions::default()).map_err(fail)?;
+        lua.set_memory_limit(limits.memory_bytes).map_err(fail)?;
+        let output = Rc::new(RefCell::new(Output::default()));
+        let defs = defs::build(&lua, module).map_err(fail)?;
+        stdlib::lock_down(&lua, rng, Rc::clone(&output), defs).map_err(fail)?;
+
+        let open = Rc::new(Cell::new(true));
+        let hooks = Rc::new(RefCell::new(hooks));
+        let on = hooks_table(&lua, Rc::clone(&hooks), Rc::clone(&open)).map_err(fail)?;
+        let modules = Modules::new();
+        for (dir, _) in entries {
+            let env = stdlib::script_env(&lua).map_err(fail)?;
+            env.raw_set("hooks", on.clone()).map_err(fail)?;
+            modules.add_root(&lua, dir, env)?;
+        }
+        lua.sandbox(true).map_err(fail)?;
+        meter.install(&lua);
+
+        for (root, (_, entry)) in entries.iter().enumerate() {
+            meter.reset();
+            let result = modules.load_entry(&lua, root, entry);
+            if let Some(why) = meter.spent() {
+                return Err(ScriptError::Budget {
+                    hook: LOADING.to_string(),
+                    message: why,
+                });
+            }
+            result.map_err(fail)?;
+        }
+
+        // The load is over: no more handlers, no more files, no more `hooks` global.
+        open.set(false);
+        modules.open.set(false);
+        for root in 0..entries.len() {
+            if let Some(env) = modules.env(root) {
+                env.raw_set("hooks", Value::Nil).map_err(fail)?;
+            }
+        }
+        let hooks = std::mem::take(&mut *hooks.borrow_mut());
+        Ok(Self {
+            hooks,
+            meter,
+            limits,
+            output,
+            _modules: modules,
+            lua,
+        })
+    }
+
+    /// Asks a question hook. Each handler gets `args`; answers combine by the hook's rule.
+    pub fn question(&mut self, hook: &str, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
+        let slot = self.hooks.find(hook, true)?;
+        if let Some(answer) = self.unanswered(slot) {
+            return Ok(answer);
+        }
+        self.ask(slot, args)
+    }
+
+    /// Asks a question whose arguments borrow engine state: `build` makes them inside a
+    /// [`Lua::scope`], typically as scoped userdata over `&`-references
+    /// (`scope.create_userdata_ref(&view)`). Such values are invalidated when the call
+    /// returns; a script that kept one gets an error if it uses it later.
+    pub fn question_with<'env>(
+        &mut self,
+        hook: &str,
+        build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+    ) -> Result<Answer, ScriptError> {
+        let slot = self.hooks.find(hook, true)?;
+        if let Some(answer) = self.unanswered(slot) {
+            return Ok(answer);
+        }
+        let this = &*self;
+        this.lua
+            .scope(|scope| {
+                let args = build(&this.lua, scope)?;
+                Ok(this.ask(slot, args))
+            })
+            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+    }
+
+    /// Fires an event hook; returns the commands of every handler, in order.
+    pub fn event(
+        &mut self,
+        hook: &str,
+        args: impl IntoLuaMulti,
+    ) -> Result<Vec<Command>, ScriptError> {
+        let slot = self.hooks.find(hook, false)?;
+        if self.hooks.list[slot].handlers.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.fire(slot, args)
+    }
+
+    /// [`Sandbox::event`] with scoped arguments, as in [`Sandbox::question_with`].
+    pub fn event_with<'env>(
+        &mut self,
+        hook: &str,
+        build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+    ) -> Result<Vec<Command>, ScriptError> {
+        let slot = self.hooks.find(hook, false)?;
+        if self.hooks.list[slot].handlers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let this = &*self;
+        this.lua
+            .scope(|scope| {
+                let args = build(&this.lua, scope)?;
+                Ok(this.fire(slot, args))
+            })
+            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+    }
+
+    /// How many handlers the scripts registered for `hook`.
+    pub fn handler_count(&self, hook: &str) -> usize {
+        self.hooks
+            .list
+            .iter()
+            .find(|h| h.spec.name == hook)
+            .map_or(0, |h| h.handlers.len())
+    }
+
+    /// What scripts printed since the last call (scripts never write to stdout).
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.output.borrow_mut().take()
+    }
+
+    /// The Lua state, to build arguments (tables, strings). Do not run code with it: only
+    /// hook calls are metered.
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Bytes used by the Lua heap.
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// The answer of a question that has no handler.
+    fn unanswered(&self, slot: usize) -> Option<Answer> {
+        let hook = &self.hooks.list[slot];
+        match hook.spec.kind {
+            HookKind::Question(combine) if hook.handlers.is_empty() => {
+                Some(Answer::identity(combine))
+            }
+            _ => None,
+        }
+    }
+
+    fn ask(&self, slot: usize, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
+        let hook = &self.hooks.list[slot];
+        let HookKind::Question(combine) = hook.spec.kind else {
+            return Ok(Answer::None);
+        };
+        let mut answer = Answer::identity(combine);
+        self.each_handler(slot, args, |handler, ret| {
+            answer
+                .add(combine, &ret)
+                .map_err(|message| bad_return(hook.spec.name, handler, message))
+        })?;
+        Ok(answer)
+    }
+
+    fn fire(&self, slot: usize, args: impl IntoLuaMulti) -> Result<Vec<Command>, ScriptError> {
+        let name = self.hooks.list[slot].spec.name;
+        let mut converter = Converter::new();
+        let mut commands = Vec::new();
+        self.each_handler(slot, args, |handler, ret| {
+            let mut more = converter
+                .commands(ret)
+                .map_err(|message| bad_return(name, handler, message))?;
+            commands.append(&mut more);
+            Ok(false)
+        })?;
+        Ok(commands)
+    }
+
+    /// Calls the handlers of a hook in order with a fresh budget, passing each return
+    /// value to `take` until it says the answer is settled. One handler gets `args` as
+    /// they are (the common case, and the cheapest); several share one conversion.
+    fn each_handler(
+        &self,
+        slot: usize,
+        args: impl IntoLuaMulti,
+        mut take: impl FnMut(&Handler, Value) -> Result<bool, ScriptError>,
+    ) -> Result<(), ScriptError> {
+        let hook = &self.hooks.list[slot];
+        let name = hook.spec.name;
+        self.meter.reset();
+        match hook.handlers.as_slice() {
+            [] => Ok(()),
+            [handler] => {
+                let ret = self.call(name, &handler.func, args)?;
+                take(handler, ret).map(|_| ())
+            }
+            handlers => {
+                let args = args
+                    .into_lua_multi(&self.lua)
+                    .map_err(|e| self.fail(name, &e))?;
+                for handler in handlers {
+                    let ret = self.call(name, &handler.func, &args)?;
+                    if take(handler, ret)? {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Calls one handler. A spent budget fails the call even if the script caught the
+    /// error and returned normally.
+    fn call(
+        &self,
+        hook: &str,
+        func: &mlua::Function,
+        args: impl IntoLuaMulti,
+    ) -> Result<Value, ScriptError> {
+        let result = func.call::<Value>(args);
+        if let Some(why) = self.meter.spent() {
+            return Err(ScriptError::Budget {
+                hook: hook.to_string(),
+                message: why,
+            });
+        }
+        result.map_err(|e| self.fail(hook, &e))
+    }
+
+    fn fail(&self, hook: &str, e: &mlua::Error) -> ScriptError {
+        let err = classify(
+            e,
+            &Context {
+                hook,
+                budget: self.meter.spent(),
+                memory_limit: self.limits.memory_bytes,
+            },
+        );
+        if matches!(err, ScriptError::Memory { .. }) {
+            // Start the next call from a clean heap. A failure here is reported next time.
+            let _ = self.lua.gc_collect();
+        }
+        err
+    }
+}
+
+fn bad_return(hook: &str, handler: &Handler, message: String) -> ScriptError {
+    ScriptError::BadReturn {
+        hook: hook.to_string(),
+        handler: handler.origin.clone(),
+        message,
+    }
+}

@@ -1,0 +1,292 @@
+//! Plain Rust values out of Lua: the commands that event handlers return.
+//!
+//! Conversion copies, so nothing a script holds can change a command afterwards, and it is
+//! strict: functions, userdata, threads, cycles, mixed or sparse tables, non-UTF-8 strings
+//! and very deep or very large tables are refused with a message saying where.
+
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+use mlua::{IntoLua, Lua, Table, Value};
+
+/// How deep tables may nest inside one command (the command table itself is depth 1).
+pub const MAX_DEPTH: usize = 16;
+
+/// How many values all the commands of one event call may hold in total. Bounds the work
+/// and memory of a conversion even when a script shares one table many times over.
+pub const MAX_VALUES: usize = 100_000;
+
+/// A value inside a command. Lua tables become `List` (keys exactly `1..=n`; an empty
+/// table is an empty list) or `Map` (string keys). Whole numbers become `Int`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptValue {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<ScriptValue>),
+    Map(BTreeMap<String, ScriptValue>),
+}
+
+/// One command returned by an event handler: `{ kind = "move", unit = 3, to = 17 }`.
+/// The engine validates and applies it; scripts never change engine state themselves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    pub kind: String,
+    /// Every other field of the table, sorted by name.
+    pub fields: BTreeMap<String, ScriptValue>,
+}
+
+impl Command {
+    pub fn get(&self, field: &str) -> Option<&ScriptValue> {
+        self.fields.get(field)
+    }
+}
+
+impl ScriptValue {
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Self::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Self::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Self::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+/// Passes a value to Lua (as a new, writable table for lists and maps).
+impl IntoLua for ScriptValue {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        Ok(match self {
+            Self::Nil => Value::Nil,
+            Self::Bool(b) => Value::Boolean(b),
+            Self::Int(i) => Value::Integer(i),
+            Self::Float(f) => Value::Number(f),
+            Self::Str(s) => Value::String(lua.create_string(s)?),
+            Self::List(items) => Value::Table(lua.create_sequence_from(items)?),
+            Self::Map(map) => Value::Table(lua.create_table_from(map)?),
+        })
+    }
+}
+
+/// Converts what event handlers return, counting values across one event call.
+pub(crate) struct Converter {
+    budget: usize,
+    /// Tables on the path from the returned list to the value being converted.
+    ancestors: Vec<*const c_void>,
+}
+
+/// A refused value: what it is, and the keys leading to it (innermost first), collected
+/// only on the way out so that converting good values formats nothing.
+struct Refusal {
+    what: String,
+    note: &'static str,
+    path: Vec<String>,
+}
+
+impl Refusal {
+    fn new(what: impl Into<String>, note: &'static str) -> Self {
+        Self {
+            what: what.into(),
+            note,
+            path: Vec::new(),
+        }
+    }
+
+    fn at(mut self, segment: impl FnOnce() -> String) -> Self {
+        self.path.push(segment());
+        self
+    }
+
+    fn message(self) -> String {
+        let path: String = self.path.iter().rev().map(String::as_str).collect();
+        format!("returned {} at result{path}{}", self.what, self.note)
+    }
+}
+
+const KINDS_NOTE: &str = "; commands hold only nil, booleans, numbers, strings and tables";
+
+impl Converter {
+    pub fn new() -> Self {
+        Self {
+            budget: MAX_VALUES,
+            ancestors: Vec::new(),
+        }
+    }
+
+    /// A handler's return value: `nil` or a list of command tables.
+    pub fn commands(&mut self, ret: Value) -> Result<Vec<Command>, String> {
+        let list = match ret {
+            Value::Nil => return Ok(Vec::new()),
+            Value::Table(t) => t,
+            other => {
+                return Err(format!(
+                    "returned {}; an event handler returns nil or a list of commands",
+                    describe(&other)
+                ));
+            }
+        };
+        if matches!(list.raw_get::<Value>("kind"), Ok(Value::String(_))) {
+            return Err(
+                "returned a single command; return a list of them: `return { {kind = ...} }`"
+                    .to_string(),
+            );
+        }
+        let items = match self.table(&list, 0).map_err(Refusal::message)? {
+            ScriptValue::List(items) => items,
+            _ => {
+                return Err(
+                    "returned a table with named fields; return a list of commands".to_string(),
+                );
+            }
+        };
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| command(item, i + 1))
+            .collect()
+    }
+
+    fn value(&mut self, v: Value, depth: usize) -> Result<ScriptValue, Refusal> {
+        if self.budget == 0 {
+            return Err(Refusal::new(
+                format!("more than {MAX_VALUES} values in all"),
+                "",
+            ));
+        }
+        self.budget -= 1;
+        Ok(match v {
+            Value::Nil => ScriptValue::Nil,
+            Value::Boolean(b) => ScriptValue::Bool(b),
+            Value::Integer(i) => ScriptValue::Int(i),
+            Value::Number(n) => ScriptValue::Float(n),
+            Value::String(s) => match s.to_str() {
+                Ok(s) => ScriptValue::Str(s.to_string()),
+                Err(_) => return Err(Refusal::new("a string that is not UTF-8", "")),
+            },
+            Value::Table(t) => self.table(&t, depth)?,
+            other => return Err(Refusal::new(describe(&other), KINDS_NOTE)),
+        })
+    }
+
+    fn table(&mut self, t: &Table, depth: usize) -> Result<ScriptValue, Refusal> {
+        let ptr = t.to_pointer();
+        if self.ancestors.contains(&ptr) {
+            return Err(Refusal::new("a cyclic table", ""));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(Refusal::new(
+                format!("tables nested deeper than {MAX_DEPTH}"),
+                "",
+            ));
+        }
+        self.ancestors.push(ptr);
+        let result = self.entries(t, depth);
+        self.ancestors.pop();
+        result
+    }
+
+    fn entries(&mut self, t: &Table, depth: usize) -> Result<ScriptValue, Refusal> {
+        let mut list: Vec<(i64, ScriptValue)> = Vec::new();
+        let mut map = BTreeMap::new();
+        for pair in t.pairs::<Value, Value>() {
+            let (k, v) =
+                pair.map_err(|e| Refusal::new(format!("a table that cannot be read ({e})"), ""))?;
+            match k {
+                Value::Integer(i) => {
+                    let v = self
+                        .value(v, depth + 1)
+                        .map_err(|r| r.at(|| format!("[{i}]")))?;
+                    list.push((i, v));
+                }
+                Value::String(s) => {
+                    let Ok(key) = s.to_str().map(|k| k.to_string()) else {
+                        return Err(Refusal::new("a key that is not UTF-8", ""));
+                    };
+                    let v = self
+                        .value(v, depth + 1)
+                        .map_err(|r| r.at(|| format!(".{key}")))?;
+                    map.insert(key, v);
+                }
+                other => {
+                    return Err(Refusal::new(
+                        format!("a table with {} as a key", describe(&other)),
+                        "; keys are strings or 1..n",
+                    ));
+                }
+            }
+        }
+        if !list.is_empty() && !map.is_empty() {
+            return Err(Refusal::new(
+                "a table mixing list items and named fields",
+                "",
+            ));
+        }
+        if map.is_empty() {
+            list.sort_by_key(|(i, _)| *i);
+            if list
+                .iter()
+                .enumerate()
+                .any(|(n, (i, _))| usize::try_from(*i).ok() != Some(n + 1))
+            {
+                return Err(Refusal::new(
+                    "a list with holes or non-positive indices",
+                    "",
+                ));
+            }
+            return Ok(ScriptValue::List(
+                list.into_iter().map(|(_, v)| v).collect(),
+            ));
+        }
+        Ok(ScriptValue::Map(map))
+    }
+}
+
+/// A command from one item of the returned list.
+fn command(item: ScriptValue, n: usize) -> Result<Command, String> {
+    let ScriptValue::Map(mut fields) = item else {
+        return Err(format!(
+            "returned a command #{n} that is not a table with a `kind` field"
+        ));
+    };
+    match fields.remove("kind") {
+        Some(ScriptValue::Str(kind)) => Ok(Command { kind, fields }),
+        Some(other) => Err(format!(
+            "returned command #{n} whose `kind` is {other:?}, not a string"
+        )),
+        None => Err(format!("returned command #{n} without a `kind` field")),
+    }
+}
+
+/// `a function`, `the boolean true`, `the number 2.5`... for messages.
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".to_string(),
+        Value::Boolean(b) => format!("the boolean {b}"),
+        Value::Integer(i) => format!("the integer {i}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let s = s.to_string_lossy();
+            let short: String = s.chars().take(40).collect();
+            format!("the string \"{short}\"")
+        }
+        Value::Table(_) => "a table".to_string(),
+        Value::Function(_) => "a function".to_string(),
+        Value::Thread(_) => "a coroutine".to_string(),
+        Value::UserData(_) | Value::LightUserData(_) => "a userdata".to_string(),
+        other => format!("a {}", other.type_name()),
+    }
+}

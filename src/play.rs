@@ -1,0 +1,239 @@
+//! `muster play`: a whole game at the terminal. Each side is a human at the prompt or a
+//! random player; every action goes through the engine's one `legal_actions`/`apply`.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use muster_core::game::dice::Pcg32;
+use muster_core::game::save::{Save, SavedScenario};
+use muster_core::game::{Action, Dice, GameState, apply, decider, describe, legal_actions, start};
+use muster_core::ids::SideId;
+use muster_core::{Module, scenario};
+use muster_scripting::ScriptRules;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayerKind {
+    Human,
+    Random,
+}
+
+pub struct Options {
+    pub module: PathBuf,
+    pub scenario: Option<String>,
+    /// (side id, kind) pairs.
+    pub players: Vec<(String, PlayerKind)>,
+    pub seed: Option<u64>,
+    pub save: Option<PathBuf>,
+    pub options: Vec<String>,
+    /// Stop after this many actions (a guard for runaway random games).
+    pub max_actions: usize,
+    pub quiet: bool,
+}
+
+pub fn run(o: Options) -> Result<()> {
+    let (module, mut rules) = crate::rules::load(&o.module)?;
+    let scenario_arg = o.scenario.clone().unwrap_or_else(|| {
+        module
+            .scenarios
+            .first()
+            .map(|s| s.id.clone())
+            .unwrap_or_default()
+    });
+    let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
+    let saved_scenario = if module.scenario(&scenario_arg).is_some() {
+        SavedScenario {
+            id: scenario.id.clone(),
+            xml: None,
+        }
+    } else {
+        let xml = std::fs::read_to_string(&scenario_arg)
+            .with_context(|| format!("reading {scenario_arg}"))?;
+        SavedScenario {
+            id: scenario.id.clone(),
+            xml: Some(xml),
+        }
+    };
+    let mut kinds = vec![PlayerKind::Human; module.sides.len()];
+    for (side, kind) in &o.players {
+        let Some(id) = module.find_side(side) else {
+            let hint = module.side_hint(side).unwrap_or_default();
+            bail!("no side '{side}' in module '{}'; {hint}", module.id);
+        };
+        kinds[id.index()] = *kind;
+    }
+    let mut option_ids = Vec::new();
+    for name in &o.options {
+        let Some(id) = module.find_option(name) else {
+            bail!("no optional rule '{name}' in module '{}'", module.id);
+        };
+        option_ids.push(id);
+    }
+    let seed = o.seed.unwrap_or_else(seed_from_clock);
+    let (mut state, log) = start(
+        &module,
+        &mut rules,
+        &scenario,
+        option_ids,
+        Dice::seeded(seed),
+    )?;
+    let out = &mut std::io::stdout().lock();
+    writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
+    print_log(out, &log, o.quiet)?;
+    let mut chooser = Pcg32::new(seed, 2);
+    let mut actions: Vec<Action> = Vec::new();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut quit = false;
+    while state.outcome.is_none() {
+        if actions.len() >= o.max_actions {
+            bail!("stopped after {} actions without a result", actions.len());
+        }
+        let legal = legal_actions(&module, &mut rules, &state)?;
+        if legal.is_empty() {
+            bail!(
+                "no legal action and no result: {}",
+                describe::situation(&module, &state)
+            );
+        }
+        let side = decider(&module, &state);
+        let action = match kinds[side.index()] {
+            PlayerKind::Random => {
+                legal[(chooser.between_one_and(u32::try_from(legal.len())?) - 1) as usize].clone()
+            }
+            PlayerKind::Human => match prompt(out, &module, &state, side, &legal, &mut input)? {
+                Some(a) => a,
+                None => {
+                    quit = true;
+                    break;
+                }
+            },
+        };
+        if !o.quiet || kinds[side.index()] == PlayerKind::Random {
+            writeln!(
+                out,
+                "[{}] {}",
+                module.side(side).name,
+                describe::action(&module, &state, &action)
+            )?;
+        }
+        let (next, log) = apply(&module, &mut rules, &state, &action)?;
+        print_log(out, &log, o.quiet)?;
+        for line in rules.take_output() {
+            writeln!(out, "  (script) {line}")?;
+        }
+        state = next;
+        actions.push(action);
+    }
+    match &state.outcome {
+        Some(outcome) => {
+            let who = outcome
+                .winner
+                .map_or("nobody".to_string(), |w| module.side(w).name.clone());
+            writeln!(
+                out,
+                "\nResult: {who} wins after {} actions - {}",
+                actions.len(),
+                outcome.reason
+            )?;
+            writeln!(out, "{}", describe::situation(&module, &state))?;
+        }
+        None if quit => writeln!(
+            out,
+            "\nGame left unfinished after {} actions.",
+            actions.len()
+        )?,
+        None => {}
+    }
+    if let Some(path) = &o.save {
+        let options: Vec<String> = state
+            .options
+            .iter()
+            .map(|&o| module.options[o.index()].id.clone())
+            .collect();
+        Save::new(&module, saved_scenario, options, seed, actions, state).write(path)?;
+        writeln!(out, "saved to {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn seed_from_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}
+
+fn print_log(out: &mut impl Write, log: &[String], quiet: bool) -> Result<()> {
+    if !quiet {
+        for line in log {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Shows the position and the numbered actions; reads a choice. `None`: quit.
+fn prompt(
+    out: &mut impl Write,
+    module: &Module,
+    state: &GameState,
+    side: SideId,
+    legal: &[Action],
+    input: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> Result<Option<Action>> {
+    writeln!(out, "\n{}", describe::situation(module, state))?;
+    writeln!(out, "{} to act:", module.side(side).name)?;
+    for (i, a) in legal.iter().enumerate() {
+        writeln!(
+            out,
+            "  {:>3}. {}",
+            i + 1,
+            describe::action(module, state, a)
+        )?;
+    }
+    loop {
+        write!(out, "choose 1-{} (q to quit)> ", legal.len())?;
+        out.flush()?;
+        let Some(line) = input.next() else {
+            return Ok(None);
+        };
+        let line = line?;
+        let line = line.trim();
+        if line == "q" || line == "quit" {
+            return Ok(None);
+        }
+        match line.parse::<usize>() {
+            Ok(n) if (1..=legal.len()).contains(&n) => return Ok(Some(legal[n - 1].clone())),
+            _ => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
+        }
+    }
+}
+
+/// `muster replay`: plays a save's actions again and checks the result is identical.
+pub fn replay(file: &Path, module_dir: Option<&Path>, quiet: bool) -> Result<()> {
+    let save = Save::read(file)?;
+    let dir = module_dir.map_or_else(
+        || PathBuf::from("mods").join(&save.module.id),
+        Path::to_path_buf,
+    );
+    let (module, mut rules): (Module, ScriptRules) = crate::rules::load(&dir)?;
+    let (state, log) = save.replay(&module, &mut rules)?;
+    let out = &mut std::io::stdout().lock();
+    print_log(out, &log, quiet)?;
+    let result = match &state.outcome {
+        Some(o) => format!(
+            "{} wins - {}",
+            o.winner
+                .map_or("nobody".to_string(), |w| module.side(w).name.clone()),
+            o.reason
+        ),
+        None => "no result yet".into(),
+    };
+    writeln!(
+        out,
+        "replayed {} actions: the final state is identical to the save ({result})",
+        save.actions.len()
+    )?;
+    Ok(())
+}
