@@ -1,0 +1,597 @@
+//! The worked examples of the Living Rules (`../shared/seeds/000_...txt`), played through
+//! the engine and the AHD scripts. Each test names the rule whose example it replays.
+
+use muster_core::game::battle::Stage;
+use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, legal_actions, march};
+use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
+use muster_core::{Module, load_module, load_scenario_str};
+use muster_scripting::{Limits, ScriptRules};
+
+struct Game {
+    m: Module,
+    rules: ScriptRules,
+    g: GameState,
+}
+
+fn ahd() -> (Module, ScriptRules) {
+    let m = load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    (m, rules)
+}
+
+impl Game {
+    /// A position from scenario XML, at the start of `side`'s Movement segment on a turn
+    /// that is not the game's first (so marches are rolled: the first die of `dice`).
+    fn at_movement(xml: &str, side: &str, dice: &[u32]) -> Game {
+        let (m, mut rules) = ahd();
+        let scenario = load_scenario_str(&m, "<test>", xml).unwrap_or_else(|e| panic!("{e}"));
+        let mut g =
+            GameState::new(&m, &scenario, Vec::new(), Dice::fixed(dice.iter().copied())).unwrap();
+        let side = m.find_side(side).unwrap();
+        g.player = u8::try_from(m.calendar.sides.iter().position(|&s| s == side).unwrap()).unwrap();
+        g.first_turn = TurnId(0);
+        march::begin(&m, &mut rules, &mut g).unwrap();
+        Game { m, rules, g }
+    }
+
+    fn id(&self, name: &str) -> BoxId {
+        self.m
+            .board
+            .find(name)
+            .unwrap_or_else(|| panic!("no box {name}"))
+    }
+
+    fn side(&self, name: &str) -> SideId {
+        self.m.find_side(name).unwrap()
+    }
+
+    /// The units of a type in a box, in id order.
+    fn units(&self, kind: &str, at: &str) -> Vec<UnitId> {
+        let (k, b) = (self.m.units.find(kind).unwrap(), self.id(at));
+        self.g
+            .units_at(b)
+            .filter(|&u| self.g.unit(u).kind == k)
+            .collect()
+    }
+
+    fn unit(&self, kind: &str, at: &str) -> UnitId {
+        self.units(kind, at)[0]
+    }
+
+    fn legal(&mut self) -> Vec<Action> {
+        legal_actions(&self.m, &mut self.rules, &self.g).unwrap()
+    }
+
+    fn try_act(&mut self, a: Action) -> Result<Vec<String>, ActionError> {
+        let (next, log) = apply(&self.m, &mut self.rules, &self.g, &a)?;
+        self.g = next;
+        Ok(log)
+    }
+
+    fn act(&mut self, a: Action) -> Vec<String> {
+        let shown = format!("{a:?}");
+        self.try_act(a).unwrap_or_else(|e| panic!("{shown}: {e}"))
+    }
+
+    /// The legal move of `unit` to `to` along lines of these kinds, if there is one.
+    fn move_to(&mut self, unit: UnitId, to: &str, kinds: &[&str]) -> Option<Action> {
+        let to = self.id(to);
+        let legal = self.legal();
+        let m = &self.m;
+        legal.into_iter().find(|a| match a {
+            Action::Move { unit: u, path } => {
+                let ks: Vec<&str> = path
+                    .steps
+                    .iter()
+                    .map(|s| m.board.kinds[m.board.line(s.line).kind.index()].id.as_str())
+                    .collect();
+                *u == unit && path.to() == to && ks == kinds
+            }
+            _ => false,
+        })
+    }
+
+    fn destinations(&mut self, unit: UnitId) -> Vec<String> {
+        let legal = self.legal();
+        let m = &self.m;
+        legal
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Move { unit: u, path } if u == unit => {
+                    Some(m.board.get(path.to()).name.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn place(&self, u: UnitId) -> Place {
+        self.g.unit(u).place
+    }
+
+    fn at(&self, name: &str) -> Place {
+        Place::Board(self.id(name))
+    }
+
+    fn marches_left(&self) -> u8 {
+        self.g.march.as_ref().map_or(0, |m| m.left)
+    }
+}
+
+/// 4.0 movement example: three marches from Shreveport and Vicksburg.
+#[test]
+fn rule_4_0_movement_example() {
+    let xml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/rule_4_0_example.xml"
+    ))
+    .unwrap();
+    let mut t = Game::at_movement(&xml, "union", &[3]);
+    assert_eq!(t.marches_left(), 3, "a roll of 3 gives 3 marches");
+    let (cav, mil, vet) = (
+        t.unit("Cc", "Shreveport"),
+        t.unit("Mi", "Shreveport"),
+        t.unit("Vi", "Vicksburg"),
+    );
+
+    // 1st March: Shreveport. The cavalry goes two boxes by road and rail to Vicksburg;
+    // the infantry one box by road (its maximum) to Monroe.
+    t.act(Action::Activate {
+        at: t.id("Shreveport"),
+    });
+    assert!(
+        !t.destinations(mil).contains(&"Vicksburg".to_string()),
+        "infantry: one box by road"
+    );
+    let a = t
+        .move_to(cav, "Vicksburg", &["road", "rail"])
+        .expect("cavalry mixes road and rail");
+    t.act(a);
+    let a = t.move_to(mil, "Monroe", &["road"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+
+    // 2nd March: Monroe. The militia goes one box by rail to Vicksburg but not on to
+    // Jackson: Monroe and Jackson are not Union controlled, so the railroad is unfriendly.
+    t.act(Action::Activate { at: t.id("Monroe") });
+    assert!(t.move_to(mil, "Jackson", &["rail", "rail"]).is_none());
+    let a = t.move_to(mil, "Vicksburg", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+
+    // 3rd March: Vicksburg. The veteran goes two boxes by river to Alexandria, the
+    // cavalry by rail to McComb; the militia cannot move, having marched twice.
+    t.act(Action::Activate {
+        at: t.id("Vicksburg"),
+    });
+    assert!(t.destinations(mil).is_empty(), "already in two marches");
+    let a = t.move_to(vet, "Alexandria", &["river", "river"]).unwrap();
+    t.act(a);
+    let a = t.move_to(cav, "McComb", &["rail", "rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    assert_eq!(
+        (t.place(cav), t.place(mil), t.place(vet)),
+        (t.at("McComb"), t.at("Vicksburg"), t.at("Alexandria"))
+    );
+    assert_eq!(t.marches_left(), 0);
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Activate { .. })),
+        "no marches left"
+    );
+}
+
+/// 4.0: a 1 rolled for marches counts as 2.
+#[test]
+fn rule_4_0_a_one_counts_as_two_marches() {
+    let xml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/rule_4_0_example.xml"
+    ))
+    .unwrap();
+    assert_eq!(Game::at_movement(&xml, "union", &[1]).marches_left(), 2);
+    assert_eq!(Game::at_movement(&xml, "union", &[5]).marches_left(), 5);
+}
+
+/// 4.4 and 4.5 jump-move example around Forts Henry and Donelson.
+#[test]
+fn rules_4_4_and_4_5_jump_move_example() {
+    let xml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/rule_4_5_example.xml"
+    ))
+    .unwrap();
+    let mut t = Game::at_movement(&xml, "union", &[4]);
+    let fhd = "Forts Henry and Donelson";
+    let (cav, mil) = (t.unit("Mc", fhd), t.unit("Mi", fhd));
+    t.act(Action::Activate { at: t.id(fhd) });
+    let cav_dest = t.destinations(cav);
+    // Not to Corinth through Humbolt (Confederate cavalry screen it), nor through
+    // Pittsburg Landing (part of that jump would be by river).
+    assert!(!cav_dest.contains(&"Corinth".to_string()), "{cav_dest:?}");
+    // To Decatur through Nashville, held only by infantry, by railroad: a jump.
+    let jump = t
+        .move_to(cav, "Decatur", &["rail", "rail"])
+        .expect("jump through Nashville");
+    // The militia cannot follow by river through Pittsburg Landing: that is up river.
+    assert!(!t.destinations(mil).contains(&"Decatur".to_string()));
+    assert!(t.move_to(mil, "Decatur", &["river", "river"]).is_none());
+    // Both may still attack the adjacent boxes and stop there.
+    assert!(t.move_to(cav, "Humbolt", &["rail"]).is_some());
+    t.act(jump);
+    let rec = t.g.turn_log.moves.last().unwrap();
+    assert!(rec.jump, "recorded as a jump move");
+}
+
+/// 4.4: one jump move per Movement segment; 4.5: Union river jumps go downriver only.
+#[test]
+fn rules_4_4_and_4_5_one_jump_and_downriver_only() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Cairo" units="1 Vi"/></side>
+      <side id="confederate">
+        <place box="Island No. 10" units="1 Vi"/>
+        <place box="Paducah" units="1 Vi"/>
+        <place box="Arkansas Post" units="1 Mi"/>
+      </side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[6]);
+    let inf = t.unit("Vi", "Cairo");
+    t.act(Action::Activate { at: t.id("Cairo") });
+    // Down the Mississippi through Island No. 10 to Memphis: a river jump.
+    let down = t
+        .move_to(inf, "Memphis", &["river", "river"])
+        .expect("4.5 downriver jump");
+    // Up the Ohio through Paducah to Evansville: not allowed.
+    assert!(
+        t.move_to(inf, "Evansville", &["river", "river"]).is_none(),
+        "4.5: not up river"
+    );
+    t.act(down);
+    t.act(Action::EndMarch);
+    // From Memphis, on down through Arkansas Post would be a second jump: refused; the
+    // unit may still march into Arkansas Post and stop there.
+    t.act(Action::Activate {
+        at: t.id("Memphis"),
+    });
+    assert!(
+        t.move_to(inf, "Vicksburg", &["river", "river"]).is_none(),
+        "4.4: one jump per segment"
+    );
+    assert!(t.move_to(inf, "Arkansas Post", &["river"]).is_some());
+}
+
+/// 4.2: Confederate units may never move along the Potomac.
+#[test]
+fn rule_4_2_potomac_closed_to_the_confederacy() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Vi"/></side>
+      <side id="confederate"><place box="Fredericksburg" units="1 Vi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[3]);
+    let csa = t.unit("Vi", "Fredericksburg");
+    t.act(Action::Activate {
+        at: t.id("Fredericksburg"),
+    });
+    assert!(t.move_to(csa, "Washington", &["river"]).is_none());
+    let mut u = Game::at_movement(xml, "union", &[3]);
+    let usa = u.unit("Vi", "Washington");
+    u.act(Action::Activate {
+        at: u.id("Washington"),
+    });
+    assert!(
+        u.move_to(usa, "Fredericksburg", &["river"]).is_some(),
+        "the Union may use it"
+    );
+}
+
+/// 4.3 examples: entrenching in a Recruitment City (Cincinnati) costs one march, and the
+/// same march moves some units away; elsewhere (Manassas Jct.) it costs two, so a unit
+/// cannot move in and entrench in one player turn.
+#[test]
+fn rule_4_3_entrenchment_examples() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Cincinnati" units="5 Mi"/></side>
+      <side id="confederate"><place box="Manassas Junction" units="1 Vi"/><place box="Front Royal" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[3]);
+    let five = t.units("Mi", "Cincinnati");
+    t.act(Action::Activate {
+        at: t.id("Cincinnati"),
+    });
+    for &u in &five[..3] {
+        let a = t.move_to(u, "Dayton", &["rail"]).unwrap();
+        t.act(a);
+    }
+    for &u in &five[3..] {
+        t.act(Action::Entrench { unit: u });
+    }
+    assert_eq!(t.marches_left(), 2, "one march for all of it");
+    assert!(five[3..].iter().all(|&u| t.g.unit(u).entrenched));
+    assert!(five[..3].iter().all(|&u| !t.g.unit(u).entrenched));
+
+    let mut c = Game::at_movement(xml, "confederate", &[3]);
+    let vet = c.unit("Vi", "Manassas Junction");
+    c.act(Action::Activate {
+        at: c.id("Manassas Junction"),
+    });
+    c.act(Action::Entrench { unit: vet });
+    assert_eq!(
+        c.marches_left(),
+        1,
+        "two marches: the activation and one more"
+    );
+    assert_eq!(c.g.unit(vet).marches, 2);
+    c.act(Action::EndMarch);
+    // Front Royal's militia moves into Manassas: it cannot entrench there this turn.
+    let mil = c.unit("Mi", "Front Royal");
+    c.act(Action::Activate {
+        at: c.id("Front Royal"),
+    });
+    let a = c.move_to(mil, "Manassas Junction", &["rail"]).unwrap();
+    c.act(a);
+    c.act(Action::EndMarch);
+    assert_eq!(c.marches_left(), 0);
+    // Even with marches left it would need three in all: refused.
+    let mut d = Game::at_movement(xml, "confederate", &[6]);
+    let mil = d.unit("Mi", "Front Royal");
+    d.act(Action::Activate {
+        at: d.id("Front Royal"),
+    });
+    let a = d.move_to(mil, "Manassas Junction", &["rail"]).unwrap();
+    d.act(a);
+    d.act(Action::EndMarch);
+    d.act(Action::Activate {
+        at: d.id("Manassas Junction"),
+    });
+    assert!(!d.legal().contains(&Action::Entrench { unit: mil }));
+    assert!(matches!(
+        d.try_act(Action::Entrench { unit: mil }),
+        Err(ActionError::Illegal(_))
+    ));
+    // 4.3: a unit that moves loses its entrenchment.
+    let vet = d.unit("Vi", "Manassas Junction");
+    d.act(Action::Entrench { unit: vet });
+    assert!(d.g.unit(vet).entrenched);
+}
+
+/// Runs a Movement segment's moves, then ends it: the Combat segment begins.
+fn to_combat(t: &mut Game) {
+    t.act(Action::EndSegment);
+    assert!(t.g.combat.is_some(), "in the Combat segment");
+}
+
+/// Fires the current part of the battle with targets chosen in order.
+fn target(t: &mut Game, shots: &[(UnitId, UnitId)]) -> Vec<String> {
+    let mut log = Vec::new();
+    for &(shooter, target) in shots {
+        let a = Action::Target { shooter, target };
+        assert!(
+            t.legal().contains(&a),
+            "{a:?} not legal; legal: {:?}",
+            t.legal()
+        );
+        log.extend(t.act(a));
+    }
+    log
+}
+
+fn battle(t: &Game) -> &muster_core::game::battle::Battle {
+    t.g.combat.as_ref().unwrap().battle.as_ref().unwrap()
+}
+
+/// 5.1 example: three militia all fire at one Veteran; it is eliminated by the first two
+/// shots and the third shot is wasted (no die is rolled for it).
+#[test]
+fn rule_5_1_announced_fire_is_not_changed() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="3 Mi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Vi"/></side>
+    </scenario>"#;
+    // Dice: marches 3; the defender's veteran misses (6); militia hit, hit (1, 1).
+    let mut t = Game::at_movement(xml, "union", &[3, 6, 1, 1]);
+    let mi = t.units("Mi", "Harrisburg");
+    let vet = t.unit("Vi", "Gettysburg");
+    t.act(Action::Activate {
+        at: t.id("Harrisburg"),
+    });
+    for &u in &mi {
+        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
+        t.act(a);
+    }
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Gettysburg"),
+    });
+    target(&mut t, &[(vet, mi[0])]);
+    let log = target(&mut t, &[(mi[0], vet), (mi[1], vet), (mi[2], vet)]);
+    assert!(log.iter().any(|l| l.contains("wasted")), "{log:?}");
+    assert_eq!(
+        t.place(vet),
+        Place::Stock,
+        "5.1: eliminated veterans return to stock"
+    );
+    assert!(
+        matches!(t.g.dice, Dice::Fixed(ref d) if d.is_empty()),
+        "no die rolled for the wasted shot"
+    );
+}
+
+/// 5.33 example: one Militia Cavalry takes an impossible shot at the entrenched Crack
+/// Infantry so the three Veteran Infantry may all fire at the entrenched Veteran
+/// Infantry, each hitting on a 1 or 2.
+#[test]
+fn rule_5_33_impossible_shots_example() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Mc, 3 Vi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Vi, 1 Ci" entrenched="true"/></side>
+    </scenario>"#;
+    // Dice: marches 3; the defenders miss (6, 6); the three veterans roll 3, 2, 6.
+    let mut t = Game::at_movement(xml, "union", &[3, 6, 6, 3, 2, 6]);
+    let mc = t.unit("Mc", "Harrisburg");
+    let vis = t.units("Vi", "Harrisburg");
+    let (evi, eci) = (t.unit("Vi", "Gettysburg"), t.unit("Ci", "Gettysburg"));
+    t.act(Action::Activate {
+        at: t.id("Harrisburg"),
+    });
+    for &u in std::iter::once(&mc).chain(&vis) {
+        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
+        t.act(a);
+    }
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Gettysburg"),
+    });
+    target(&mut t, &[(evi, mc), (eci, vis[0])]);
+    // Units name targets in the order they joined the battle; the last, the cavalry,
+    // must take the Crack Infantry so that every enemy unit is fired upon (5.1).
+    let log = target(
+        &mut t,
+        &[(vis[0], evi), (vis[1], evi), (vis[2], evi), (mc, eci)],
+    );
+    assert!(log.iter().any(|l| l.contains("impossible shot")), "{log:?}");
+    // 5.31: 3 - 1 = 2: the roll of 3 misses, the 2 hits, and the veteran is reduced.
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 2 or less: rolls 3, miss")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 2 or less: rolls 2, hit")),
+        "{log:?}"
+    );
+    assert_eq!(t.g.unit(evi).hits, 1);
+}
+
+/// 5.7 comprehensive combat example, replayed with its dice: Confederate cavalry attack
+/// entrenched Union cavalry at Cairo across the river; both sides reinforce.
+#[test]
+fn rule_5_7_comprehensive_combat_example() {
+    // The example's picture is not in the text: the Confederate cavalry reinforcing from
+    // Paducah is called Veteran once and Crack twice; Crack is taken here.
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union">
+        <place box="Cairo" units="1 Vc" entrenched="true"/>
+        <place box="Vandalia" units="1 Vi"/>
+        <place box="St. Louis" units="2 Mi"/>
+      </side>
+      <side id="confederate">
+        <place box="Forts Henry and Donelson" units="1 Vc, 1 Mc"/>
+        <place box="Paducah" units="1 Cc"/>
+        <place box="Humbolt" units="1 Ci, 1 Vi"/>
+      </side>
+    </scenario>"#;
+    let dice = [
+        3, // marches
+        3, // round 1, Union: the Veteran Cavalry hits on 3 (2 + 1 across the river)
+        6, // round 1, Confederate: the reduced Veteran Cavalry needs a 1 (entrenchment)
+        1, 4,
+        5, // round 2, Union: Vc at the Mc (hit), Vi at the Vc (hit), Mi at the Mc (miss)
+        6, 2, // round 2, Confederate: the Cc misses the Vi, the Ci hits the Mi
+        2, 3,
+        1, // round 3, Union: Vc at the Mc (hit), Vi at the Ci (3 misses: 3 - 1), Mi at the Cc (hit)
+    ];
+    let mut t = Game::at_movement(xml, "confederate", &dice);
+    let fhd = "Forts Henry and Donelson";
+    let (cvc, cmc) = (t.unit("Vc", fhd), t.unit("Mc", fhd));
+    let (ccc, cci, cvi) = (
+        t.unit("Cc", "Paducah"),
+        t.unit("Ci", "Humbolt"),
+        t.unit("Vi", "Humbolt"),
+    );
+    let (uvc, uvi) = (t.unit("Vc", "Cairo"), t.unit("Vi", "Vandalia"));
+    let umi = t.units("Mi", "St. Louis");
+
+    // One march: both cavalry go two boxes down the river through Paducah to Cairo.
+    t.act(Action::Activate { at: t.id(fhd) });
+    for u in [cvc, cmc] {
+        let a = t
+            .move_to(u, "Cairo", &["river", "river"])
+            .expect("down the Tennessee and the Ohio");
+        t.act(a);
+    }
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight { at: t.id("Cairo") });
+    // With only cavalry attacking, the defending cavalry may not withdraw (5.6).
+    assert_eq!(battle(&t).stage, Stage::Target);
+
+    // Round 1.
+    target(&mut t, &[(uvc, cvc)]);
+    assert_eq!(t.g.unit(cvc).hits, 1, "reduced by the roll of 3");
+    let log = target(&mut t, &[(cmc, uvc), (cvc, uvc)]);
+    assert!(log.iter().any(|l| l.contains("impossible shot")), "{log:?}");
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 1 or less: rolls 6, miss")),
+        "{log:?}"
+    );
+
+    // Round 2, Union: no retreat; reinforcements from Vandalia and one from St. Louis.
+    assert_eq!(battle(&t).stage, Stage::Retreat);
+    t.act(Action::Pass);
+    let only_one_from_st_louis = {
+        t.act(Action::Reinforce { unit: uvi });
+        t.act(Action::Reinforce { unit: umi[0] });
+        !t.legal().contains(&Action::Reinforce { unit: umi[1] })
+    };
+    assert!(
+        only_one_from_st_louis,
+        "5.5: one unit per adjacent box per round"
+    );
+    t.act(Action::Pass);
+    target(&mut t, &[(uvc, cmc), (uvi, cvc), (umi[0], cmc)]);
+    assert_eq!(
+        t.place(cvc),
+        Place::Stock,
+        "the Vi's 4 (3 + 1) destroys the reduced Vc"
+    );
+    assert_eq!(
+        t.g.unit(cmc).hits,
+        1,
+        "the Vc's 1 reduces the Mc; the Mi's 5 misses"
+    );
+
+    // Round 2, Confederate: reinforcements from Paducah and Humbolt.
+    t.act(Action::Pass);
+    t.act(Action::Reinforce { unit: ccc });
+    t.act(Action::Reinforce { unit: cci });
+    assert!(
+        !t.legal().contains(&Action::Reinforce { unit: cvi }),
+        "Humbolt already sent one"
+    );
+    t.act(Action::Pass);
+    let log = target(&mut t, &[(cmc, uvc), (ccc, uvi), (cci, umi[0])]);
+    assert!(log.iter().any(|l| l.contains("impossible shot")), "{log:?}");
+    assert_eq!(t.g.unit(umi[0]).hits, 1, "the Confederates score a hit");
+
+    // Round 3, Union: the river bonus is over; the last militia comes from St. Louis.
+    t.act(Action::Pass);
+    t.act(Action::Reinforce { unit: umi[1] });
+    t.act(Action::Pass);
+    let log = target(
+        &mut t,
+        &[(uvc, cmc), (uvi, cci), (umi[0], cmc), (umi[1], ccc)],
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 2 or less: rolls 3, miss")),
+        "5.32: {log:?}"
+    );
+    assert!(log.iter().any(|l| l.contains("wasted")), "{log:?}");
+    assert_eq!(
+        t.place(cmc),
+        Place::Pool,
+        "5.1: eliminated militia go to the pool"
+    );
+    assert_eq!(t.g.unit(ccc).hits, 1);
+
+    // Round 3, Confederate: may now reinforce with the Veteran Infantry from Humbolt.
+    t.act(Action::Pass);
+    assert!(t.legal().contains(&Action::Reinforce { unit: cvi }));
+}
