@@ -595,3 +595,440 @@ fn rule_5_7_comprehensive_combat_example() {
     t.act(Action::Pass);
     assert!(t.legal().contains(&Action::Reinforce { unit: cvi }));
 }
+
+/// Plays one battle to its end with the given targets per part (each part's shots, in
+/// the engine's order), passing on every retreat and reinforcement.
+fn fight_out(t: &mut Game, at: &str) {
+    t.act(Action::Fight { at: t.id(at) });
+    for _ in 0..200 {
+        let legal = t.legal();
+        let Some(b) = t.g.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+            return;
+        };
+        let next = match b.stage {
+            Stage::Target => legal[0].clone(),
+            Stage::Promote => return,
+            _ => Action::Pass,
+        };
+        t.act(next);
+    }
+    panic!("the battle did not end");
+}
+
+/// 6.0: the winner of a battle may promote one surviving unit that took part; the new
+/// piece keeps its status; no unit is promoted twice in a player turn; the Promotion
+/// segment promotes any one other unit; Militia go back to the pool.
+#[test]
+fn rule_6_0_promotions() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="2 Mi"/><place box="Philadelphia" units="1 Mi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Mi"/></side>
+    </scenario>"#;
+    // Marches 3; defender misses (6); militia hit, hit (1, 1): the defender is gone.
+    let mut t = Game::at_movement(xml, "union", &[3, 6, 1, 1]);
+    let mi = t.units("Mi", "Harrisburg");
+    t.act(Action::Activate {
+        at: t.id("Harrisburg"),
+    });
+    for &u in &mi {
+        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
+        t.act(a);
+    }
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    fight_out(&mut t, "Gettysburg");
+    // The battle is won: one promotion of a participant is offered.
+    let offered: Vec<Action> = t.legal();
+    assert!(
+        offered.contains(&Action::Promote { unit: mi[0] }),
+        "{offered:?}"
+    );
+    assert!(
+        !offered.contains(&Action::Promote {
+            unit: t.unit("Mi", "Philadelphia")
+        }),
+        "did not take part"
+    );
+    t.g.units[mi[0].index()].entrenched = true; // status is kept by promotion
+    t.act(Action::Promote { unit: mi[0] });
+    let vet = t.unit("Vi", "Gettysburg");
+    assert!(
+        t.g.unit(vet).entrenched,
+        "6.0: a promoted unit remains entrenched"
+    );
+    assert_eq!(
+        t.place(mi[0]),
+        Place::Pool,
+        "6.0: promoted Militia go to the pool"
+    );
+    // The Combat segment ends by itself; promotion segment next: one more promotion, not
+    // of the unit just promoted.
+    assert!(t.g.combat.is_none());
+    let promotions: Vec<Action> = t
+        .legal()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Promote { .. }))
+        .collect();
+    assert!(
+        !promotions.contains(&Action::Promote { unit: vet }),
+        "6.0: not twice in a player turn"
+    );
+    assert!(promotions.contains(&Action::Promote { unit: mi[1] }));
+    t.act(Action::Promote { unit: mi[1] });
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Promote { .. })),
+        "only one in the segment"
+    );
+}
+
+/// 6.0 and 11.6: with every piece of a type in play, no promotion to it is possible.
+#[test]
+fn rule_6_0_counter_mix_limits_promotion() {
+    let (m, mut rules) = ahd();
+    let scenario = m.scenario("1861").unwrap();
+    let (mut g, _) =
+        muster_core::game::start(&m, &mut rules, scenario, Vec::new(), Dice::seeded(3)).unwrap();
+    let usa = m.find_side("union").unwrap();
+    let vi = m.units.find("Vi").unwrap();
+    let washington = m.board.find("Washington").unwrap();
+    for u in g.units.iter_mut().filter(|u| u.side == usa && u.kind == vi) {
+        u.place = Place::Board(washington);
+    }
+    let view = muster_core::game::View {
+        module: &m,
+        state: &g,
+    };
+    let mi = g
+        .units_at(washington)
+        .find(|&u| g.unit(u).kind == m.units.find("Mi").unwrap())
+        .unwrap();
+    assert!(!muster_core::game::promotion::can_promote(view, &mut rules, mi).unwrap());
+}
+
+/// 7.1: whoever captures neutral Louisville first raises his own Army Maximum Size but
+/// does not lower his opponent's.
+#[test]
+fn rule_7_1_louisville_note() {
+    let (m, _) = ahd();
+    let mut g =
+        GameState::new(&m, m.scenario("1861").unwrap(), Vec::new(), Dice::seeded(1)).unwrap();
+    let (usa, csa) = (
+        m.find_side("union").unwrap(),
+        m.find_side("confederate").unwrap(),
+    );
+    let louisville = m.board.find("Louisville").unwrap();
+    g.boxes[louisville.index()].controller = Some(csa);
+    assert_eq!((g.army_maximum(&m, usa), g.army_maximum(&m, csa)), (34, 30));
+    g.boxes[louisville.index()].controller = Some(usa);
+    assert_eq!((g.army_maximum(&m, usa), g.army_maximum(&m, csa)), (35, 29));
+}
+
+/// 8.0 example: the Confederates hold St. Louis with cavalry, Cairo with infantry and
+/// Ironton by a marker. Infantry leaving Cairo leaves a Control marker; cavalry leaving
+/// St. Louis leaves it to revert to the Union.
+#[test]
+fn rule_8_0_control_example() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Chicago" units="1 Mi"/></side>
+      <side id="confederate">
+        <place box="St. Louis" units="1 Vc"/>
+        <place box="Cairo" units="1 Vi"/>
+        <control box="Ironton"/>
+      </side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[6]);
+    let csa = t.side("confederate");
+    // At the end of the Confederate Combat segment the occupied boxes are captured.
+    t.act(Action::EndSegment);
+    assert!(
+        t.g.combat.is_none(),
+        "no battles: the Combat segment ends by itself"
+    );
+    for b in ["St. Louis", "Cairo", "Ironton"] {
+        assert_eq!(t.g.controller(t.id(b)), Some(csa), "{b}");
+    }
+    // A later Confederate Movement segment: both units leave.
+    let mut t2 = t;
+    t2.g.segment = 0;
+    t2.g.dice = Dice::fixed([6]);
+    march::begin(&t2.m, &mut t2.rules, &mut t2.g).unwrap();
+    let (vi, vc) = (t2.unit("Vi", "Cairo"), t2.unit("Vc", "St. Louis"));
+    t2.act(Action::Activate { at: t2.id("Cairo") });
+    let a = t2.move_to(vi, "Humbolt", &["rail"]).unwrap();
+    t2.act(a);
+    t2.act(Action::EndMarch);
+    let cairo = t2.id("Cairo");
+    assert_eq!(t2.g.controller(cairo), Some(csa), "still Confederate");
+    assert!(
+        t2.g.boxes[cairo.index()].marker,
+        "shown by a Control marker"
+    );
+    t2.act(Action::Activate {
+        at: t2.id("St. Louis"),
+    });
+    let a = t2.move_to(vc, "Jefferson City", &["rail"]).unwrap();
+    t2.act(a);
+    let stl = t2.id("St. Louis");
+    assert_eq!(
+        t2.g.controller(stl),
+        Some(t2.side("union")),
+        "cavalry alone: back to its colour"
+    );
+    assert!(!t2.g.boxes[stl.index()].marker);
+}
+
+/// 7.2 (and 11.2): four Union Militia Infantry are drafted into the pool at the start of
+/// April 1862; the 1862 scenario starts with that draft.
+#[test]
+fn rule_7_2_drafts() {
+    let (m, mut rules) = ahd();
+    let usa = m.find_side("union").unwrap();
+    let mi = m.units.find("Mi").unwrap();
+    let (g, log) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1862").unwrap(),
+        Vec::new(),
+        Dice::seeded(5),
+    )
+    .unwrap();
+    assert_eq!(g.count(usa, mi, |p| p == Place::SetAside), 8);
+    assert_eq!(g.count(usa, mi, |p| p == Place::Pool), 4);
+    assert!(log.iter().any(|l| l.contains("draft")), "{log:?}");
+    // 1861 campaign: no draft in July.
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(5),
+    )
+    .unwrap();
+    assert_eq!(g.count(usa, mi, |p| p == Place::SetAside), 12);
+}
+
+/// 4.1 and 11.2: two automatic marches on a scenario's first turn, no die rolled.
+#[test]
+fn rule_4_1_first_turn_marches() {
+    let (m, mut rules) = ahd();
+    for id in ["1861", "1863"] {
+        let (g, _) = muster_core::game::start(
+            &m,
+            &mut rules,
+            m.scenario(id).unwrap(),
+            Vec::new(),
+            Dice::fixed([]),
+        )
+        .unwrap();
+        assert_eq!(g.march.as_ref().unwrap().left, 2, "{id}");
+    }
+}
+
+/// 5.6: a defender with only cavalry may withdraw before combat (not into an enemy
+/// Recruitment City or where the attackers came from); it is not a lost battle.
+#[test]
+fn rule_5_6_cavalry_withdrawal() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Mi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Vc"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[3]);
+    let mi = t.unit("Mi", "Harrisburg");
+    let vc = t.unit("Vc", "Gettysburg");
+    t.act(Action::Activate {
+        at: t.id("Harrisburg"),
+    });
+    let a = t.move_to(mi, "Gettysburg", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Gettysburg"),
+    });
+    assert_eq!(battle(&t).stage, Stage::Withdraw);
+    let legal = t.legal();
+    assert!(
+        !legal.contains(&Action::Retreat {
+            to: t.id("Harrisburg")
+        }),
+        "the attackers came from there"
+    );
+    assert!(
+        !legal.contains(&Action::Retreat {
+            to: t.id("Baltimore")
+        }),
+        "an enemy Recruitment City"
+    );
+    let to = t.id("Harper's Ferry");
+    assert!(legal.contains(&Action::Retreat { to }), "{legal:?}");
+    t.act(Action::Retreat { to });
+    assert_eq!(t.place(vc), Place::Board(to));
+    assert!(t.g.combat.is_none(), "no battle left: the segment ended");
+    let _ = mi;
+}
+
+/// 5.4: from round 2 a side may retreat instead of firing, to an adjacent box without
+/// enemy units; the other side wins the battle.
+#[test]
+fn rule_5_4_retreat() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Vi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Vi"/></side>
+    </scenario>"#;
+    // Marches 3; round 1: both miss (6, 6).
+    let mut t = Game::at_movement(xml, "union", &[3, 6, 6]);
+    let (uvi, cvi) = (t.unit("Vi", "Harrisburg"), t.unit("Vi", "Gettysburg"));
+    t.act(Action::Activate {
+        at: t.id("Harrisburg"),
+    });
+    let a = t.move_to(uvi, "Gettysburg", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Gettysburg"),
+    });
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Retreat { .. })),
+        "no retreat in round 1"
+    );
+    target(&mut t, &[(cvi, uvi)]);
+    target(&mut t, &[(uvi, cvi)]);
+    // Round 2: the defender may retreat, but not to Harrisburg, whence the attack came,
+    // nor into Baltimore, an enemy Recruitment City. No box around is Confederate, so
+    // the others are allowed (a friendly one would be required if there were one).
+    assert_eq!(battle(&t).stage, Stage::Retreat);
+    let friendly: Vec<String> = t
+        .legal()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Retreat { to } => Some(t.m.board.get(*to).name.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(friendly, ["Ebensburg", "Harper's Ferry"]);
+    let to = t.id(&friendly[0]);
+    t.act(Action::Retreat { to });
+    assert_eq!(t.place(cvi), Place::Board(to));
+    assert!(
+        t.legal().contains(&Action::Promote { unit: uvi }),
+        "the Union won the battle"
+    );
+}
+
+/// 10.0: capturing Washington wins for the Confederacy at once.
+#[test]
+fn rule_10_0_capturing_washington_wins() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Philadelphia" units="1 Mi"/></side>
+      <side id="confederate"><place box="Manassas Junction" units="1 Vi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[3]);
+    let vi = t.unit("Vi", "Manassas Junction");
+    t.act(Action::Activate {
+        at: t.id("Manassas Junction"),
+    });
+    let a = t.move_to(vi, "Washington", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    let log = t.act(Action::EndSegment);
+    let outcome =
+        t.g.outcome
+            .clone()
+            .expect("game over at the end of the Combat segment");
+    assert_eq!(outcome.winner, Some(t.side("confederate")));
+    assert!(outcome.reason.contains("Washington"), "{log:?}");
+    assert!(t.legal().is_empty());
+}
+
+/// A rule script that fails fails the action it was answering, with the script's
+/// message, and leaves the game untouched.
+#[test]
+fn a_failing_script_leaves_the_game_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let house = tmp.path().join("broken");
+    std::fs::create_dir_all(house.join("rules")).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        format!(
+            r#"<module id="broken" name="Broken" version="0" engine="0.1">
+  <extends module="ahd" path="{}"/>
+  <rules entry="rules/init.luau"/>
+</module>"#,
+            concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")
+        ),
+    )
+    .unwrap();
+    std::fs::write(house.join("rules/init.luau"), "hooks.on(\"unit_moved\", function(game, unit, path)\n  local x = nil\n  return x.boom\nend)\n").unwrap();
+    let m = load_module(&house).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap();
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(1),
+    )
+    .unwrap();
+    let activate = legal_actions(&m, &mut rules, &g)
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Activate { .. }))
+        .unwrap();
+    let (g2, _) = apply(&m, &mut rules, &g, &activate).unwrap();
+    let mv = legal_actions(&m, &mut rules, &g2)
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .unwrap();
+    let before = g2.clone();
+    let err = apply(&m, &mut rules, &g2, &mv).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("unit_moved") && text.contains("rules/init.luau:3"),
+        "{text}"
+    );
+    assert_eq!(g2, before, "nothing half-applied");
+}
+
+/// 5.4: "If possible, the retreat must be to a friendly-owned box."
+#[test]
+fn rule_5_4_retreat_to_a_friendly_box_if_possible() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Vi"/></side>
+      <side id="confederate"><place box="Manassas Junction" units="1 Vi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[3, 6, 6]);
+    let (uvi, cvi) = (
+        t.unit("Vi", "Washington"),
+        t.unit("Vi", "Manassas Junction"),
+    );
+    t.act(Action::Activate {
+        at: t.id("Washington"),
+    });
+    let a = t.move_to(uvi, "Manassas Junction", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Manassas Junction"),
+    });
+    target(&mut t, &[(cvi, uvi)]);
+    target(&mut t, &[(uvi, cvi)]);
+    let mut options: Vec<String> = t
+        .legal()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Retreat { to } => Some(t.m.board.get(*to).name.clone()),
+            _ => None,
+        })
+        .collect();
+    options.sort();
+    // Not Washington (the attackers' origin), not Harper's Ferry (Union): the three
+    // Confederate neighbours.
+    assert_eq!(options, ["Fredericksburg", "Front Royal", "Gordonsville"]);
+}
