@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::dice::Pcg32;
 use muster_core::game::save::{Save, SavedScenario};
-use muster_core::game::{Action, Dice, GameState, apply, decider, describe, legal_actions, start};
+use muster_core::game::{
+    Action, Dice, GameState, History, decider, describe, legal_actions, start,
+};
 use muster_core::ids::SideId;
 use muster_core::{Module, scenario};
 use muster_scripting::ScriptRules;
@@ -71,24 +73,28 @@ pub fn run(o: Options) -> Result<()> {
         option_ids.push(id);
     }
     let seed = o.seed.unwrap_or_else(seed_from_clock);
-    let (mut state, log) = start(
+    let (first, log) = start(
         &module,
         &mut rules,
         &scenario,
         option_ids,
         Dice::seeded(seed),
     )?;
+    let mut game = History::new(first);
     let out = &mut std::io::stdout().lock();
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
     print_log(out, &log, o.quiet)?;
     let mut chooser = Pcg32::new(seed, 2);
-    let mut actions: Vec<Action> = Vec::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut quit = false;
-    while state.outcome.is_none() {
-        if actions.len() >= o.max_actions {
-            bail!("stopped after {} actions without a result", actions.len());
+    while game.state().outcome.is_none() {
+        let state = game.state().clone();
+        if game.actions().len() >= o.max_actions {
+            bail!(
+                "stopped after {} actions without a result",
+                game.actions().len()
+            );
         }
         let legal = legal_actions(&module, &mut rules, &state)?;
         if legal.is_empty() {
@@ -102,9 +108,26 @@ pub fn run(o: Options) -> Result<()> {
             PlayerKind::Random => {
                 legal[(chooser.between_one_and(u32::try_from(legal.len())?) - 1) as usize].clone()
             }
-            PlayerKind::Human => match prompt(out, &module, &state, side, &legal, &mut input)? {
-                Some(a) => a,
-                None => {
+            PlayerKind::Human => match prompt(
+                out,
+                &module,
+                &state,
+                side,
+                &legal,
+                game.can_undo(),
+                &mut input,
+            )? {
+                Choice::Act(a) => a,
+                Choice::Undo => {
+                    let undone = game.undo()?;
+                    writeln!(
+                        out,
+                        "undone: {}",
+                        describe::action(&module, game.state(), &undone)
+                    )?;
+                    continue;
+                }
+                Choice::Quit => {
                     quit = true;
                     break;
                 }
@@ -118,14 +141,14 @@ pub fn run(o: Options) -> Result<()> {
                 describe::action(&module, &state, &action)
             )?;
         }
-        let (next, log) = apply(&module, &mut rules, &state, &action)?;
+        let log = game.apply(&module, &mut rules, action)?;
         print_log(out, &log, o.quiet)?;
         for line in rules.take_output() {
             writeln!(out, "  (script) {line}")?;
         }
-        state = next;
-        actions.push(action);
     }
+    let state = game.state().clone();
+    let actions = game.actions().to_vec();
     match &state.outcome {
         Some(outcome) => {
             let who = outcome
@@ -173,15 +196,22 @@ fn print_log(out: &mut impl Write, log: &[String], quiet: bool) -> Result<()> {
     Ok(())
 }
 
-/// Shows the position and the numbered actions; reads a choice. `None`: quit.
+enum Choice {
+    Act(Action),
+    Undo,
+    Quit,
+}
+
+/// Shows the position and the numbered actions; reads a choice.
 fn prompt(
     out: &mut impl Write,
     module: &Module,
     state: &GameState,
     side: SideId,
     legal: &[Action],
+    can_undo: bool,
     input: &mut impl Iterator<Item = std::io::Result<String>>,
-) -> Result<Option<Action>> {
+) -> Result<Choice> {
     writeln!(out, "\n{}", describe::situation(module, state))?;
     writeln!(out, "{} to act:", module.side(side).name)?;
     for (i, a) in legal.iter().enumerate() {
@@ -192,19 +222,24 @@ fn prompt(
             describe::action(module, state, a)
         )?;
     }
+    let undo = if can_undo { ", u to undo" } else { "" };
     loop {
-        write!(out, "choose 1-{} (q to quit)> ", legal.len())?;
+        write!(out, "choose 1-{} (q to quit{undo})> ", legal.len())?;
         out.flush()?;
         let Some(line) = input.next() else {
-            return Ok(None);
+            return Ok(Choice::Quit);
         };
         let line = line?;
         let line = line.trim();
-        if line == "q" || line == "quit" {
-            return Ok(None);
+        match line {
+            "q" | "quit" => return Ok(Choice::Quit),
+            "u" | "undo" if can_undo => return Ok(Choice::Undo),
+            _ => {}
         }
         match line.parse::<usize>() {
-            Ok(n) if (1..=legal.len()).contains(&n) => return Ok(Some(legal[n - 1].clone())),
+            Ok(n) if (1..=legal.len()).contains(&n) => {
+                return Ok(Choice::Act(legal[n - 1].clone()));
+            }
             _ => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
         }
     }

@@ -42,8 +42,21 @@ fn apply_command(
             if side.is_some_and(|s| s.index() >= module.sides.len()) {
                 return Err(illegal("set_control names a side that does not exist"));
             }
+            let before = b.controller;
             b.controller = side;
             b.marker = marker && side.is_some();
+            if before != side {
+                let who = side.map_or("nobody".to_string(), |s| module.side(s).name.clone());
+                let maxima: Vec<String> = module
+                    .side_ids()
+                    .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
+                    .collect();
+                log.push(format!(
+                    "{} passes to {who} (army maximum: {})",
+                    module.board.get(at).name,
+                    maxima.join(", ")
+                ));
+            }
         }
         Command::Transfer {
             side,

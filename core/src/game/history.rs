@@ -1,0 +1,70 @@
+//! A game in progress with its record: the actions taken and the states between them,
+//! so that undo, logs and saves all come from the same place.
+
+use super::action::{Action, ActionError, illegal};
+use super::flow::apply;
+use super::rules::Rules;
+use super::state::GameState;
+use crate::module::Module;
+
+#[derive(Clone, Debug)]
+pub struct History {
+    /// The state before each action, then the current one last.
+    states: Vec<GameState>,
+    actions: Vec<Action>,
+}
+
+impl History {
+    pub fn new(start: GameState) -> Self {
+        History {
+            states: vec![start],
+            actions: Vec::new(),
+        }
+    }
+
+    pub fn state(&self) -> &GameState {
+        self.states.last().expect("a history always has a state")
+    }
+
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// Applies an action and records it; on error nothing changes.
+    pub fn apply(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        action: Action,
+    ) -> Result<Vec<String>, ActionError> {
+        let (next, log) = apply(module, rules, self.state(), &action)?;
+        self.states.push(next);
+        self.actions.push(action);
+        Ok(log)
+    }
+
+    /// Whether the last action may be taken back: only moves of the Movement segment
+    /// still under way (once dice are rolled or battles fought, the past is fixed).
+    pub fn can_undo(&self) -> bool {
+        let n = self.states.len();
+        n >= 2 && {
+            let (before, now) = (&self.states[n - 2], &self.states[n - 1]);
+            before.march.is_some()
+                && now.march.is_some()
+                && before.turn == now.turn
+                && before.player == now.player
+                && before.dice == now.dice
+        }
+    }
+
+    /// Takes back the last action (see [`History::can_undo`]).
+    pub fn undo(&mut self) -> Result<Action, ActionError> {
+        if !self.can_undo() {
+            return Err(illegal(
+                "only moves within the Movement segment under way can be undone",
+            ));
+        }
+        self.states.pop();
+        self.actions.pop().ok_or_else(|| illegal("nothing to undo"))
+    }
+}
