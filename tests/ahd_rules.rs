@@ -24,10 +24,16 @@ impl Game {
     /// A position from scenario XML, at the start of `side`'s Movement segment on a turn
     /// that is not the game's first (so marches are rolled: the first die of `dice`).
     fn at_movement(xml: &str, side: &str, dice: &[u32]) -> Game {
+        Game::with_options(xml, side, dice, &[])
+    }
+
+    /// As [`Game::at_movement`], with optional rules in force.
+    fn with_options(xml: &str, side: &str, dice: &[u32], options: &[&str]) -> Game {
         let (m, mut rules) = ahd();
         let scenario = load_scenario_str(&m, "<test>", xml).unwrap_or_else(|e| panic!("{e}"));
+        let options = options.iter().map(|o| m.find_option(o).unwrap()).collect();
         let mut g =
-            GameState::new(&m, &scenario, Vec::new(), Dice::fixed(dice.iter().copied())).unwrap();
+            GameState::new(&m, &scenario, options, Dice::fixed(dice.iter().copied())).unwrap();
         let side = m.find_side(side).unwrap();
         g.player = u8::try_from(m.calendar.sides.iter().position(|&s| s == side).unwrap()).unwrap();
         g.first_turn = TurnId(0);
@@ -1031,4 +1037,145 @@ fn rule_5_4_retreat_to_a_friendly_box_if_possible() {
     // Not Washington (the attackers' origin), not Harper's Ferry (Union): the three
     // Confederate neighbours.
     assert_eq!(options, ["Fredericksburg", "Front Royal", "Gordonsville"]);
+}
+
+/// 4.6: Union units in a port move by sea to another Union-controlled port, one march
+/// each ("three units conducting Sea Movement count as three Marches, even if they all
+/// started in the same port box"); no other movement for them that segment, but they
+/// may entrench in a Recruitment City with a second march.
+#[test]
+fn rule_4_6_sea_movement() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Baltimore" units="4 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[5]);
+    let mi = t.units("Mi", "Baltimore");
+    let ny = t.id("New York");
+    for &u in &mi[..3] {
+        t.act(Action::SeaMove { unit: u, to: ny });
+    }
+    assert_eq!(t.marches_left(), 2, "three units by sea: three marches");
+    assert!(
+        !t.legal().contains(&Action::SeaMove {
+            unit: mi[0],
+            to: t.id("Philadelphia")
+        }),
+        "one sea move only"
+    );
+    assert!(
+        !t.legal().contains(&Action::SeaMove {
+            unit: mi[0],
+            to: t.id("Wilmington")
+        }),
+        "not to an enemy port"
+    );
+    t.act(Action::Activate { at: ny });
+    assert!(
+        t.destinations(mi[0]).is_empty(),
+        "no other movement after a sea move"
+    );
+    t.act(Action::Entrench { unit: mi[0] });
+    assert!(
+        t.g.unit(mi[0]).entrenched,
+        "New York is a Recruitment City: entrenched with a second march"
+    );
+    t.act(Action::EndMarch);
+    // A unit that marched along lines may not then move by sea.
+    t.act(Action::Activate {
+        at: t.id("Baltimore"),
+    });
+    let a = t.move_to(mi[3], "Harrisburg", &["rail"]).unwrap();
+    t.act(a);
+    t.act(Action::EndMarch);
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::SeaMove { unit, .. } if *unit == mi[3]))
+    );
+    // The Confederates never move by sea.
+    let mut c = Game::at_movement(xml, "confederate", &[5]);
+    assert!(
+        !c.legal()
+            .iter()
+            .any(|a| matches!(a, Action::SeaMove { .. }))
+    );
+}
+
+/// 4.7: on a march roll of 6, units that started in Washington may invade a
+/// Confederate-controlled port; the battle there counts as a river crossing (5.34).
+#[test]
+fn rule_4_7_naval_invasion() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="2 Vi"/><place box="Baltimore" units="1 Vi"/></side>
+      <side id="confederate"><place box="Wilmington" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut five = Game::at_movement(xml, "union", &[5]);
+    let wilmington = five.id("Wilmington");
+    assert!(
+        !five
+            .legal()
+            .iter()
+            .any(|a| matches!(a, Action::SeaMove { to, .. } if *to == wilmington)),
+        "only on a 6"
+    );
+    // Dice: 6 marches; the defender's militia fires with 1 + 1 and rolls 2: a hit.
+    let mut t = Game::at_movement(xml, "union", &[6, 2]);
+    let vis = t.units("Vi", "Washington");
+    let from_baltimore = t.unit("Vi", "Baltimore");
+    assert!(
+        !t.legal().contains(&Action::SeaMove {
+            unit: from_baltimore,
+            to: wilmington
+        }),
+        "4.7: from Washington only"
+    );
+    t.act(Action::SeaMove {
+        unit: vis[0],
+        to: wilmington,
+    });
+    t.act(Action::SeaMove {
+        unit: vis[1],
+        to: t.id("Charleston (South Carolina)"),
+    });
+    assert_eq!(t.marches_left(), 4, "each invading unit is one march");
+    to_combat(&mut t);
+    t.act(Action::Fight { at: wilmington });
+    let defender = t.unit("Mi", "Wilmington");
+    let log = target(&mut t, &[(defender, vis[0])]);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 2 or less: rolls 2, hit")),
+        "5.34 via 4.7: {log:?}"
+    );
+}
+
+/// 4.71 (optional): while the Confederates control Fort Monroe, no naval invasion of
+/// Yorktown or Norfolk; Fort Monroe itself may be invaded.
+#[test]
+fn rule_4_71_fort_monroe() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Vi"/></side>
+      <side id="confederate"><place box="Fort Monroe" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::with_options(xml, "union", &[6], &["fort-monroe"]);
+    let vi = t.unit("Vi", "Washington");
+    let legal = t.legal();
+    assert!(!legal.contains(&Action::SeaMove {
+        unit: vi,
+        to: t.id("Norfolk")
+    }));
+    assert!(!legal.contains(&Action::SeaMove {
+        unit: vi,
+        to: t.id("Yorktown")
+    }));
+    assert!(legal.contains(&Action::SeaMove {
+        unit: vi,
+        to: t.id("Fort Monroe")
+    }));
+    let mut without = Game::at_movement(xml, "union", &[6]);
+    assert!(without.legal().contains(&Action::SeaMove {
+        unit: vi,
+        to: without.id("Norfolk")
+    }));
 }

@@ -143,6 +143,9 @@ impl Rules for ScriptRules {
                     | Question::MayReinforce { unit: u }
                     | Question::MayPromote { unit: u } => (game, unit(u)).into_lua_multi(lua),
                     Question::EntrenchCost { at } => (game, boxn(at)).into_lua_multi(lua),
+                    Question::SeaMove { unit: u, to } => {
+                        (game, unit(u), boxn(to)).into_lua_multi(lua)
+                    }
                     Question::MayWithdraw => game.into_lua_multi(lua),
                     Question::RetreatTo {
                         side,
@@ -184,6 +187,13 @@ impl Rules for ScriptRules {
                 Event::UnitMoved { unit: u, path } => {
                     (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
                 }
+                Event::UnitSailed { unit: u, from, to } => (
+                    game,
+                    unit(u),
+                    lua_index(from.index()),
+                    lua_index(to.index()),
+                )
+                    .into_lua_multi(lua),
                 Event::BattleStarted { at } => (game, lua_index(at.index())).into_lua_multi(lua),
                 Event::BattleEnded { at, winner } => (
                     game,
@@ -507,6 +517,18 @@ impl UserData for GameRef {
             Ok(g.0.has_option(o))
         });
         m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
+        m.add_method("moved", |_, g, u: i64| {
+            let u = unit_arg(&g.0, u)?;
+            Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
+        });
+        m.add_method("sailed", |_, g, u: i64| {
+            let u = unit_arg(&g.0, u)?;
+            Ok(g.0
+                .turn_log
+                .moves
+                .iter()
+                .any(|m| m.unit == u && m.sea_to.is_some()))
+        });
         m.add_method("jumps", |_, g, u: i64| {
             let u = unit_arg(&g.0, u)?;
             Ok(g.0
@@ -556,14 +578,11 @@ impl UserData for GameRef {
         });
         m.add_method("entry_line", |_, g, u: i64| {
             let u = unit_arg(&g.0, u)?;
-            Ok(battle(&g.0)
-                .and_then(|b| {
-                    b.entries
-                        .iter()
-                        .find(|(x, _)| *x == u)
-                        .and_then(|(_, l)| *l)
-                })
-                .map(|l| lua_index(l.index())))
+            Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
+        });
+        m.add_method("entered_by_sea", |_, g, u: i64| {
+            let u = unit_arg(&g.0, u)?;
+            Ok(matches!(entry(&g.0, u), Some(None)))
         });
         m.add_method("shots", |lua, g, ()| {
             let t = lua.create_table()?;
@@ -578,6 +597,15 @@ impl UserData for GameRef {
             Ok(t)
         });
     }
+}
+
+/// How a unit entered the battle box: `Some(Some(line))`, by sea `Some(None)`, or `None`.
+fn entry(state: &GameState, u: UnitId) -> Option<Option<muster_core::ids::LineId>> {
+    battle(state)?
+        .entries
+        .iter()
+        .find(|(x, _)| *x == u)
+        .and_then(|(_, e)| *e)
 }
 
 fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {

@@ -18,6 +18,9 @@ pub enum Action {
     Entrench { unit: UnitId },
     /// Movement: finish the march under way.
     EndMarch,
+    /// Movement: move one unit by sea from its port to another port, outside any march
+    /// (it costs marches of its own, as the rules say).
+    SeaMove { unit: UnitId, to: BoxId },
     /// Combat: fight the battle in this box next.
     Fight { at: BoxId },
     /// Battle: retreat (or withdraw before round 1) every unit of the side to this box.

@@ -37,9 +37,9 @@ pub struct Battle {
     /// Units still fighting, each side in the order they joined.
     pub attackers: Vec<UnitId>,
     pub defenders: Vec<UnitId>,
-    /// The line each attacker last entered the box by (`None`: it was already there,
-    /// or came by other means).
-    pub entries: Vec<(UnitId, Option<LineId>)>,
+    /// How each attacker last entered the box: by a line, by sea (`Some(None)`), or
+    /// `None` if it did not move in this turn.
+    pub entries: Vec<(UnitId, Option<Option<LineId>>)>,
     /// Shots announced in the current part: (shooter, target).
     pub shots: Vec<(UnitId, UnitId)>,
     /// Boxes reinforced from in the current part (one unit per box per round, 5.5).
@@ -419,15 +419,15 @@ fn start_battle(
     let entries = attackers
         .iter()
         .map(|&u| {
-            let line = state
+            let entry = state
                 .turn_log
                 .moves
                 .iter()
                 .rev()
                 .find(|m| m.unit == u)
-                .filter(|m| m.path.to() == at)
-                .and_then(|m| m.path.last_line());
-            (u, line)
+                .filter(|m| m.to() == at)
+                .map(|m| m.path.last_line());
+            (u, entry)
         })
         .collect();
     for &u in attackers.iter().chain(&defenders) {

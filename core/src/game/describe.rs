@@ -36,6 +36,11 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
         }
         Action::Entrench { unit: u } => format!("entrench {}", unit(module, state, *u)),
         Action::EndMarch => "end this march".into(),
+        Action::SeaMove { unit: u, to } => format!(
+            "move {} by sea to {}",
+            unit(module, state, *u),
+            place(module, *to)
+        ),
         Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
         Action::Retreat { to } => format!("retreat to {}", place(module, *to)),
         Action::Pass => "pass".into(),

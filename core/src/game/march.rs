@@ -131,8 +131,19 @@ pub struct Activation {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     pub unit: UnitId,
+    /// The route; a move by sea has no steps and ends at `sea_to`.
     pub path: Path,
     pub jump: bool,
+    /// Where a move by sea went.
+    #[serde(default)]
+    pub sea_to: Option<BoxId>,
+}
+
+impl MoveRecord {
+    /// Where the move ended.
+    pub fn to(&self) -> BoxId {
+        self.sea_to.unwrap_or_else(|| self.path.to())
+    }
 }
 
 /// Begins the Movement segment of the side to play: clears last segment's marches and
@@ -210,6 +221,9 @@ pub fn legal(
                         out.push(Action::Activate { at });
                     }
                 }
+                for (unit, to) in sea_moves(view, rules, side, seg.left)? {
+                    out.push(Action::SeaMove { unit, to });
+                }
             }
         }
         Some(a) => {
@@ -225,6 +239,44 @@ pub fn legal(
         }
     }
     Ok(out)
+}
+
+/// The moves by sea the side may make now: its units in ports, to other ports, as far
+/// as the rules allow and the marches left pay for.
+fn sea_moves(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    side: SideId,
+    left: u8,
+) -> Result<Vec<(UnitId, BoxId)>, RuleError> {
+    let board = &view.module.board;
+    let ports: Vec<BoxId> = board.box_ids().filter(|&b| board.get(b).port).collect();
+    let mut out = Vec::new();
+    for &from in &ports {
+        for unit in view.state.units_at(from) {
+            if view.state.unit(unit).side != side {
+                continue;
+            }
+            for &to in &ports {
+                if to != from && sea_cost(view, rules, unit, to)?.is_some_and(|c| c <= left) {
+                    out.push((unit, to));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Marches a move by sea costs, if the rules allow it.
+fn sea_cost(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    unit: UnitId,
+    to: BoxId,
+) -> Result<Option<u8>, RuleError> {
+    Ok(ask_int(rules, view, Question::SeaMove { unit, to })?
+        .filter(|&c| c >= 1)
+        .map(|c| u8::try_from(c).unwrap_or(u8::MAX)))
 }
 
 /// Checks that `path` is a route along the map's lines from the unit's box.
@@ -319,6 +371,7 @@ pub(crate) fn apply(
                 unit: *unit,
                 path: path.clone(),
                 jump,
+                sea_to: None,
             });
             notify(module, rules, state, Event::UnitMoved { unit: *unit, path })
         }
@@ -354,6 +407,56 @@ pub(crate) fn apply(
                 m.active = None;
             }
             Ok(Vec::new())
+        }
+        Action::SeaMove { unit, to } => {
+            if seg.active.is_some() {
+                return Err(illegal("end the march under way first"));
+            }
+            let Some(u) = state.units.get(unit.index()) else {
+                return Err(illegal("no such unit"));
+            };
+            let Place::Board(from) = u.place else {
+                return Err(illegal("that unit is not on the board"));
+            };
+            let ports_ok = module.board.boxes.get(to.index()).is_some_and(|b| b.port)
+                && module.board.get(from).port;
+            if u.side != side || !ports_ok || from == *to {
+                return Err(illegal(
+                    "a move by sea takes one of your units from a port to another port",
+                ));
+            }
+            let Some(cost) = sea_cost(View { module, state }, rules, *unit, *to)? else {
+                return Err(illegal("the rules do not allow that move by sea"));
+            };
+            if cost > seg.left {
+                return Err(illegal("not enough marches left"));
+            }
+            let u = &mut state.units[unit.index()];
+            u.place = Place::Board(*to);
+            u.entrenched = false;
+            u.marches = u.marches.saturating_add(cost);
+            if let Some(m) = state.march.as_mut() {
+                m.left -= cost;
+            }
+            state.turn_log.moves.push(MoveRecord {
+                unit: *unit,
+                path: Path {
+                    from,
+                    steps: Vec::new(),
+                },
+                jump: false,
+                sea_to: Some(*to),
+            });
+            notify(
+                module,
+                rules,
+                state,
+                Event::UnitSailed {
+                    unit: *unit,
+                    from,
+                    to: *to,
+                },
+            )
         }
         other => Err(illegal(format!("{other:?} is not a Movement action"))),
     }

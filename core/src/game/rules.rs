@@ -68,6 +68,9 @@ pub enum Question<'a> {
     MayEntrench { unit: UnitId },
     /// How many marches does entrenching in this box cost?
     EntrenchCost { at: BoxId },
+    /// May this unit move by sea to the port `to` now, and for how many marches? No
+    /// answer (or none at all): it may not.
+    SeaMove { unit: UnitId, to: BoxId },
     /// May the defender of the battle under way withdraw before round 1?
     MayWithdraw,
     /// May `side` retreat (or, before round 1, withdraw) from the battle to `to`?
@@ -98,6 +101,7 @@ impl Question<'_> {
             Question::MarchLimit { .. } => "march_limit",
             Question::MayEntrench { .. } => "may_entrench",
             Question::EntrenchCost { .. } => "entrench_cost",
+            Question::SeaMove { .. } => "sea_move",
             Question::MayWithdraw => "may_withdraw",
             Question::RetreatTo { .. } => "retreat_to",
             Question::MayReinforce { .. } => "may_reinforce",
@@ -119,7 +123,7 @@ impl Question<'_> {
             | Question::MayPromote { .. }
             | Question::MayRecruit { .. } => Combine::All,
             Question::IsJump { .. } | Question::MayWithdraw => Combine::Any,
-            Question::MarchLimit { .. } => Combine::Min,
+            Question::MarchLimit { .. } | Question::SeaMove { .. } => Combine::Min,
             Question::EntrenchCost { .. } | Question::ShotModifier { .. } => Combine::Sum,
         }
     }
@@ -134,6 +138,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("march_limit", Combine::Min),
     ("may_entrench", Combine::All),
     ("entrench_cost", Combine::Sum),
+    ("sea_move", Combine::Min),
     ("may_withdraw", Combine::Any),
     ("retreat_to", Combine::All),
     ("may_reinforce", Combine::All),
@@ -154,6 +159,12 @@ pub enum Event<'a> {
     MovementStarted,
     /// A unit has just moved along a path.
     UnitMoved { unit: UnitId, path: &'a Path },
+    /// A unit has just moved by sea from one port to another.
+    UnitSailed {
+        unit: UnitId,
+        from: BoxId,
+        to: BoxId,
+    },
     /// The Combat segment begins.
     CombatStarted,
     /// A battle begins in a box.
@@ -187,6 +198,7 @@ impl Event<'_> {
             Event::PlayerTurnStarted => "player_turn_started",
             Event::MovementStarted => "movement_started",
             Event::UnitMoved { .. } => "unit_moved",
+            Event::UnitSailed { .. } => "unit_sailed",
             Event::CombatStarted => "combat_started",
             Event::BattleStarted { .. } => "battle_started",
             Event::BattleEnded { .. } => "battle_ended",
@@ -208,6 +220,7 @@ pub const EVENTS: &[&str] = &[
     "player_turn_started",
     "movement_started",
     "unit_moved",
+    "unit_sailed",
     "combat_started",
     "battle_started",
     "battle_ended",
@@ -291,6 +304,10 @@ mod tests {
             Question::MarchLimit { unit: u },
             Question::MayEntrench { unit: u },
             Question::EntrenchCost { at: BoxId(0) },
+            Question::SeaMove {
+                unit: u,
+                to: BoxId(0),
+            },
             Question::MayWithdraw,
             Question::RetreatTo {
                 side: SideId(0),
