@@ -96,7 +96,7 @@ impl Meter {
         self.used.set(used);
         let why = if used > self.limit {
             Some(Spent::Budget)
-        } else if used % CLOCK_EVERY == 0 && self.past_deadline() {
+        } else if used.is_multiple_of(CLOCK_EVERY) && self.past_deadline() {
             Some(Spent::Clock)
         } else {
             None
