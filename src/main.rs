@@ -5,6 +5,7 @@ mod check;
 mod moves;
 mod play;
 mod rules;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,10 @@ enum Command {
         /// Print one JSON object on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// Keep watching the module's files and check again on every save, rules
+        /// included.
+        #[arg(long, conflicts_with_all = ["json", "scenarios"])]
+        watch: bool,
     },
     /// Play a game at the terminal: each side a human at the prompt or a random player.
     Play {
@@ -109,8 +114,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check {
             module,
+            watch: true,
+            ..
+        } => watch::run(&module).map(|()| ExitCode::SUCCESS),
+        Command::Check {
+            module,
             scenarios,
             json,
+            watch: false,
         } => check::run(&module, &scenarios, json),
         Command::Play {
             module,

@@ -1,0 +1,126 @@
+//! `muster check --watch`: saving a file re-checks the module, rules included; a broken
+//! save is reported with its position and the last good version stays in use.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+struct Watch {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Watch {
+    /// Waits (at most 20 s, a bound on a hang, not a performance check) for a line
+    /// containing `needle`; returns every line read until then.
+    fn until(&self, needle: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(20)) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    seen.push(line);
+                    if found {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no line with {needle:?}; saw {seen:#?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    std::fs::write(file, text.replace(from, to)).unwrap();
+}
+
+#[test]
+fn saving_a_file_rechecks_the_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ahd");
+    copy_dir(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")),
+        &dir,
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["check", "--watch", dir.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let w = Watch { child, lines: rx };
+    w.until("ok: module 'ahd'");
+    w.until("watching");
+
+    // A misspelled box: reported with file:line:column, the last good version kept.
+    let map = dir.join("map.xml");
+    edit(
+        &map,
+        r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#,
+        r#"<line a="Murfreesbro" b="Sparta" kind="road"/>"#,
+    );
+    let seen = w.until("errors:");
+    assert!(
+        seen.iter().any(|l| l.contains("map.xml:")
+            && l.contains("unknown box 'Murfreesbro'; did you mean 'Murfreesboro'?")),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.last()
+            .unwrap()
+            .contains("the last good version stays in use")
+    );
+
+    // Fixed: good again.
+    edit(
+        &map,
+        r#"<line a="Murfreesbro" b="Sparta" kind="road"/>"#,
+        r#"<line a="Murfreesboro" b="Sparta" kind="road"/>"#,
+    );
+    w.until("ok: module 'ahd'");
+
+    // A broken rules script: reported with the script's file and line.
+    let script = dir.join("rules/marches.luau");
+    edit(
+        &script,
+        "function M.march_limit(game, unit: number): number\n\treturn 2",
+        "function M.march_limit(game, unit: number): number\n\treturn 2 +",
+    );
+    let seen = w.until("errors:");
+    assert!(
+        seen.iter().any(|l| l.contains("rules/marches.luau:")),
+        "{seen:#?}"
+    );
+}
