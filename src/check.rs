@@ -33,6 +33,18 @@ pub fn run(dir: &Path, scenario_args: &[String], json: bool) -> Result<ExitCode>
             let mut diagnostics = module.warnings.clone();
             let mut extra = Vec::new();
             let mut ok = true;
+            // The rules are part of the module: a script that does not load is an error.
+            if let Err(e) =
+                muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default())
+            {
+                ok = false;
+                diagnostics.push(Diagnostic {
+                    severity: muster_core::Severity::Error,
+                    location: None,
+                    message: format!("rules: {e}"),
+                    hint: None,
+                });
+            }
             for arg in scenario_args {
                 match scenario::resolve(&module, arg) {
                     Ok(s) => extra.push(ScenarioSummary::of(&module, &s)),

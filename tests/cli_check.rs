@@ -259,3 +259,15 @@ fn not_a_module_folder() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_broken_rules_script_fails_the_check() {
+    let (_tmp, dir) = ahd_with("rules/marches.luau", "\treturn 2\nend", "\treturn 2 +\nend");
+    let out = muster(&["check", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("error: rules: rules/marches.luau:"),
+        "{stderr}"
+    );
+}
