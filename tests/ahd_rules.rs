@@ -1179,3 +1179,75 @@ fn rule_4_71_fort_monroe() {
         to: without.id("Norfolk")
     }));
 }
+
+/// 3.0 example: the first turn is 07/1861; the North moves, fights, promotes and
+/// recruits, then the South does the same, and 08/1861 begins.
+#[test]
+fn rule_3_0_sequence_of_play() {
+    let (m, mut rules) = ahd();
+    let (mut g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(9),
+    )
+    .unwrap();
+    let segment = |g: &GameState| m.calendar.segments[usize::from(g.segment)].id.clone();
+    let mut seen = Vec::new();
+    while m.calendar.turn(g.turn).label == "07/1861" {
+        seen.push((m.side(g.active_side(&m)).id.clone(), segment(&g)));
+        let legal = legal_actions(&m, &mut rules, &g).unwrap();
+        assert!(
+            legal.contains(&Action::EndSegment),
+            "each segment can be ended: {legal:?}"
+        );
+        g = apply(&m, &mut rules, &g, &Action::EndSegment).unwrap().0;
+    }
+    let expected: Vec<(String, String)> = ["union", "confederate"]
+        .iter()
+        .flat_map(|s| {
+            ["movement", "promotion", "recruitment"].map(|seg| (s.to_string(), seg.to_string()))
+        })
+        .collect();
+    // The Combat segment has no battle to fight on this turn and ends by itself.
+    assert_eq!(seen, expected);
+    assert_eq!(m.calendar.turn(g.turn).label, "08/1861");
+    assert_eq!(
+        m.side(g.active_side(&m)).id,
+        "union",
+        "the Union has the first player turn"
+    );
+}
+
+/// 5.34: "When firing at Crack Infantry unit crossing a river, a unit would have its
+/// Combat Value both increased and decreased by one, and the two effects would cancel."
+#[test]
+fn rule_5_34_crossing_crack_infantry_cancels() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Cincinnati" units="1 Vi"/></side>
+      <side id="confederate"><place box="Lexington" units="1 Ci"/></side>
+    </scenario>"#;
+    // Dice: 3 marches; the Union veteran fires with 3 + 1 (river) - 1 (crack) = 3.
+    let mut t = Game::at_movement(xml, "confederate", &[3, 3]);
+    let ci = t.unit("Ci", "Lexington");
+    let vi = t.unit("Vi", "Cincinnati");
+    t.act(Action::Activate {
+        at: t.id("Lexington"),
+    });
+    let a = t
+        .move_to(ci, "Cincinnati", &["rail"])
+        .expect("Lexington-Cincinnati crosses the Ohio");
+    t.act(a);
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    t.act(Action::Fight {
+        at: t.id("Cincinnati"),
+    });
+    let log = target(&mut t, &[(vi, ci)]);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("needing 3 or less: rolls 3, hit")),
+        "{log:?}"
+    );
+}
