@@ -112,6 +112,24 @@ impl Game {
             .collect()
     }
 
+    /// One march: `units` go from `from` to `to` along lines of `kinds`.
+    fn march(&mut self, from: &str, units: &[UnitId], to: &str, kinds: &[&str]) {
+        self.act(Action::Activate { at: self.id(from) });
+        for &u in units {
+            let a = self
+                .move_to(u, to, kinds)
+                .unwrap_or_else(|| panic!("{u:?} cannot go to {to} by {kinds:?}"));
+            self.act(a);
+        }
+        self.act(Action::EndMarch);
+    }
+
+    /// Ends the Movement segment and starts the battle at `at`.
+    fn battle_at(&mut self, at: &str) {
+        to_combat(self);
+        self.act(Action::Fight { at: self.id(at) });
+    }
+
     fn place(&self, u: UnitId) -> Place {
         self.g.unit(u).place
     }
@@ -400,18 +418,8 @@ fn rule_5_1_announced_fire_is_not_changed() {
     let mut t = Game::at_movement(xml, "union", &[3, 6, 1, 1]);
     let mi = t.units("Mi", "Harrisburg");
     let vet = t.unit("Vi", "Gettysburg");
-    t.act(Action::Activate {
-        at: t.id("Harrisburg"),
-    });
-    for &u in &mi {
-        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
-        t.act(a);
-    }
-    t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Gettysburg"),
-    });
+    t.march("Harrisburg", &mi, "Gettysburg", &["rail"]);
+    t.battle_at("Gettysburg");
     target(&mut t, &[(vet, mi[0])]);
     let log = target(&mut t, &[(mi[0], vet), (mi[1], vet), (mi[2], vet)]);
     assert!(log.iter().any(|l| l.contains("wasted")), "{log:?}");
@@ -440,18 +448,13 @@ fn rule_5_33_impossible_shots_example() {
     let mc = t.unit("Mc", "Harrisburg");
     let vis = t.units("Vi", "Harrisburg");
     let (evi, eci) = (t.unit("Vi", "Gettysburg"), t.unit("Ci", "Gettysburg"));
-    t.act(Action::Activate {
-        at: t.id("Harrisburg"),
-    });
-    for &u in std::iter::once(&mc).chain(&vis) {
-        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
-        t.act(a);
-    }
-    t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Gettysburg"),
-    });
+    t.march(
+        "Harrisburg",
+        &[&[mc][..], &vis[..]].concat(),
+        "Gettysburg",
+        &["rail"],
+    );
+    t.battle_at("Gettysburg");
     target(&mut t, &[(evi, mc), (eci, vis[0])]);
     // Units name targets in the order they joined the battle; the last, the cavalry,
     // must take the Crack Infantry so that every enemy unit is fired upon (5.1).
@@ -522,8 +525,7 @@ fn rule_5_7_comprehensive_combat_example() {
         t.act(a);
     }
     t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight { at: t.id("Cairo") });
+    t.battle_at("Cairo");
     // With only cavalry attacking, the defending cavalry may not withdraw (5.6).
     assert_eq!(battle(&t).stage, Stage::Target);
 
@@ -633,14 +635,7 @@ fn rule_6_0_promotions() {
     // Marches 3; defender misses (6); militia hit, hit (1, 1): the defender is gone.
     let mut t = Game::at_movement(xml, "union", &[3, 6, 1, 1]);
     let mi = t.units("Mi", "Harrisburg");
-    t.act(Action::Activate {
-        at: t.id("Harrisburg"),
-    });
-    for &u in &mi {
-        let a = t.move_to(u, "Gettysburg", &["rail"]).unwrap();
-        t.act(a);
-    }
-    t.act(Action::EndMarch);
+    t.march("Harrisburg", &mi, "Gettysburg", &["rail"]);
     to_combat(&mut t);
     fight_out(&mut t, "Gettysburg");
     // The battle is won: one promotion of a participant is offered.
@@ -843,16 +838,8 @@ fn rule_5_6_cavalry_withdrawal() {
     let mut t = Game::at_movement(xml, "union", &[3]);
     let mi = t.unit("Mi", "Harrisburg");
     let vc = t.unit("Vc", "Gettysburg");
-    t.act(Action::Activate {
-        at: t.id("Harrisburg"),
-    });
-    let a = t.move_to(mi, "Gettysburg", &["rail"]).unwrap();
-    t.act(a);
-    t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Gettysburg"),
-    });
+    t.march("Harrisburg", &[mi], "Gettysburg", &["rail"]);
+    t.battle_at("Gettysburg");
     assert_eq!(battle(&t).stage, Stage::Withdraw);
     let legal = t.legal();
     assert!(
@@ -886,16 +873,8 @@ fn rule_5_4_retreat() {
     // Marches 3; round 1: both miss (6, 6).
     let mut t = Game::at_movement(xml, "union", &[3, 6, 6]);
     let (uvi, cvi) = (t.unit("Vi", "Harrisburg"), t.unit("Vi", "Gettysburg"));
-    t.act(Action::Activate {
-        at: t.id("Harrisburg"),
-    });
-    let a = t.move_to(uvi, "Gettysburg", &["rail"]).unwrap();
-    t.act(a);
-    t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Gettysburg"),
-    });
+    t.march("Harrisburg", &[uvi], "Gettysburg", &["rail"]);
+    t.battle_at("Gettysburg");
     assert!(
         !t.legal()
             .iter()
@@ -935,12 +914,7 @@ fn rule_10_0_capturing_washington_wins() {
     </scenario>"#;
     let mut t = Game::at_movement(xml, "confederate", &[3]);
     let vi = t.unit("Vi", "Manassas Junction");
-    t.act(Action::Activate {
-        at: t.id("Manassas Junction"),
-    });
-    let a = t.move_to(vi, "Washington", &["rail"]).unwrap();
-    t.act(a);
-    t.act(Action::EndMarch);
+    t.march("Manassas Junction", &[vi], "Washington", &["rail"]);
     let log = t.act(Action::EndSegment);
     let outcome =
         t.g.outcome
@@ -1013,16 +987,8 @@ fn rule_5_4_retreat_to_a_friendly_box_if_possible() {
         t.unit("Vi", "Washington"),
         t.unit("Vi", "Manassas Junction"),
     );
-    t.act(Action::Activate {
-        at: t.id("Washington"),
-    });
-    let a = t.move_to(uvi, "Manassas Junction", &["rail"]).unwrap();
-    t.act(a);
-    t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Manassas Junction"),
-    });
+    t.march("Washington", &[uvi], "Manassas Junction", &["rail"]);
+    t.battle_at("Manassas Junction");
     target(&mut t, &[(cvi, uvi)]);
     target(&mut t, &[(uvi, cvi)]);
     let mut options: Vec<String> = t
@@ -1240,10 +1206,7 @@ fn rule_5_34_crossing_crack_infantry_cancels() {
         .expect("Lexington-Cincinnati crosses the Ohio");
     t.act(a);
     t.act(Action::EndMarch);
-    to_combat(&mut t);
-    t.act(Action::Fight {
-        at: t.id("Cincinnati"),
-    });
+    t.battle_at("Cincinnati");
     let log = target(&mut t, &[(vi, ci)]);
     assert!(
         log.iter()
