@@ -262,7 +262,11 @@ fn not_a_module_folder() {
 
 #[test]
 fn a_broken_rules_script_fails_the_check() {
-    let (_tmp, dir) = ahd_with("rules/marches.luau", "unit: number): number\n\treturn 2\nend", "unit: number): number\n\treturn 2 +\nend");
+    let (_tmp, dir) = ahd_with(
+        "rules/marches.luau",
+        "unit: number): number\n\treturn 2\nend",
+        "unit: number): number\n\treturn 2 +\nend",
+    );
     let out = muster(&["check", dir.to_str().unwrap()]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
