@@ -1214,3 +1214,217 @@ fn rule_5_34_crossing_crack_infantry_cancels() {
         "{log:?}"
     );
 }
+
+/// 5.7: after the Combat segment, reduced units return to full strength.
+#[test]
+fn rule_5_7_recovery_after_the_combat_segment() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="2 Vi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Mi"/></side>
+    </scenario>"#;
+    // Marches 3; the militia hits (1): one veteran is reduced; the veterans hit twice.
+    let mut t = Game::at_movement(xml, "union", &[3, 1, 1, 1]);
+    let vis = t.units("Vi", "Harrisburg");
+    let mi = t.unit("Mi", "Gettysburg");
+    t.march("Harrisburg", &vis, "Gettysburg", &["rail"]);
+    t.battle_at("Gettysburg");
+    target(&mut t, &[(mi, vis[0])]);
+    assert_eq!(t.g.unit(vis[0]).hits, 1);
+    target(&mut t, &[(vis[0], mi), (vis[1], mi)]);
+    assert_eq!(t.place(mi), Place::Pool);
+    assert_eq!(
+        t.g.unit(vis[0]).hits,
+        1,
+        "still reduced while the segment lasts"
+    );
+    t.act(Action::Pass); // no promotion
+    assert!(t.g.combat.is_none(), "the segment is over");
+    assert_eq!(t.g.unit(vis[0]).hits, 0, "5.7: recovered");
+    // 8.0: Gettysburg was the Union's own; the Union still holds it.
+    assert_eq!(t.g.controller(t.id("Gettysburg")), Some(t.side("union")));
+}
+
+/// Plays from the current position to the Recruitment segment, passing.
+fn to_recruitment(t: &mut Game) {
+    while t.m.calendar.segments[usize::from(t.g.segment)].id != "recruitment" {
+        t.act(Action::EndSegment);
+    }
+}
+
+/// 7.0 and 7.1: a die roll of Recruitment Points (a 1 counts as 2); Militia from the pool,
+/// one per friendly Recruitment City with the side's own shield; never beyond the Army
+/// Maximum Size.
+#[test]
+fn rules_7_0_and_7_1_recruitment() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Mi"/><pool units="3 Mi, 1 Mc"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    // Marches 2, then recruitment rolls a 1: two points.
+    let mut t = Game::at_movement(xml, "union", &[2, 1]);
+    to_recruitment(&mut t);
+    assert_eq!(t.g.budget, 2, "7.0: a 1 counts as 2");
+    let mi = t.m.units.find("Mi").unwrap();
+    let mc = t.m.units.find("Mc").unwrap();
+    let legal = t.legal();
+    let pittsburgh = t.id("Pittsburgh");
+    assert!(legal.contains(&Action::Recruit {
+        kind: mi,
+        at: pittsburgh
+    }));
+    assert!(
+        legal.contains(&Action::Recruit {
+            kind: mc,
+            at: pittsburgh
+        }),
+        "Militia Cavalry too"
+    );
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Richmond"))),
+        "enemy city"
+    );
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Chillicothe"))),
+        "red shield only"
+    );
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Harrisburg"))),
+        "no shield"
+    );
+    assert!(!legal.iter().any(
+        |a| matches!(a, Action::Recruit { kind, .. } if *kind == t.m.units.find("Vi").unwrap())
+    ));
+    t.act(Action::Recruit {
+        kind: mi,
+        at: pittsburgh,
+    });
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == pittsburgh)),
+        "one per city"
+    );
+    t.act(Action::Recruit {
+        kind: mc,
+        at: t.id("New York"),
+    });
+    assert_eq!(t.g.budget, 0);
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { .. }))
+    );
+
+    // 7.1: at the Army Maximum no recruit is allowed, whatever the roll.
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="confederate"><place box="Richmond" units="8 Mi, 20 Vi, 1 Vc"/><pool units="1 Mc"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[2, 6]);
+    assert_eq!(t.g.army_maximum(&t.m, t.side("confederate")), 29);
+    to_recruitment(&mut t);
+    assert_eq!(t.g.budget, 6);
+    assert!(
+        !t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { .. })),
+        "29 units on the board, maximum 29"
+    );
+}
+
+/// 10.0: the Union wins as soon as it controls all seven key Confederate cities, and
+/// the Confederacy when its Army Maximum Size exceeds the Union's.
+#[test]
+fn rule_10_0_union_victory_and_army_maximum_victory() {
+    // The Union holds six of the seven; its army at Petersburg takes Richmond.
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union">
+        <place box="Petersburg" units="2 Vi"/>
+        <control box="New Orleans"/><control box="Mobile"/><control box="Atlanta"/>
+        <control box="Memphis"/><control box="Charleston (South Carolina)"/><control box="Wilmington"/>
+      </side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[3]);
+    let vis = t.units("Vi", "Petersburg");
+    t.march("Petersburg", &vis, "Richmond", &["rail"]);
+    assert!(
+        t.g.outcome.is_none(),
+        "not before the end of the Combat segment (8.0)"
+    );
+    t.act(Action::EndSegment);
+    let outcome = t.g.outcome.clone().expect("the Union has won");
+    assert_eq!(outcome.winner, Some(t.side("union")));
+    assert!(outcome.reason.contains("seven"), "{}", outcome.reason);
+
+    // The Confederacy holds Scranton (Union 31, Confederacy 29) and takes Philadelphia
+    // (3): 28 against 29, and it wins at once. Harrisburg, left by its infantry, keeps a
+    // Confederate Control marker (8.0).
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="confederate"><place box="Harrisburg" units="1 Vi"/><control box="Scranton"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[3]);
+    let (usa, csa) = (t.side("union"), t.side("confederate"));
+    assert_eq!(
+        (t.g.army_maximum(&t.m, usa), t.g.army_maximum(&t.m, csa)),
+        (31, 29)
+    );
+    let vi = t.unit("Vi", "Harrisburg");
+    t.march("Harrisburg", &[vi], "Philadelphia", &["rail"]);
+    let harrisburg = t.id("Harrisburg");
+    assert_eq!(
+        t.g.controller(harrisburg),
+        Some(csa),
+        "8.0: left by infantry, still held"
+    );
+    assert!(t.g.boxes[harrisburg.index()].marker);
+    assert!(t.g.outcome.is_none());
+    t.act(Action::EndSegment);
+    let outcome = t.g.outcome.clone().expect("the Confederacy has won");
+    assert_eq!(outcome.winner, Some(csa));
+    assert!(
+        outcome.reason.contains("Army Maximum"),
+        "{}",
+        outcome.reason
+    );
+}
+
+/// Undo takes back moves within the Movement segment under way, never dice.
+#[test]
+fn undo_within_the_movement_segment() {
+    use muster_core::game::History;
+    let (m, mut rules) = ahd();
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(4),
+    )
+    .unwrap();
+    let mut h = History::new(g.clone());
+    assert!(!h.can_undo());
+    let activate = legal_actions(&m, &mut rules, h.state())
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Activate { .. }))
+        .unwrap();
+    h.apply(&m, &mut rules, activate.clone()).unwrap();
+    let mv = legal_actions(&m, &mut rules, h.state())
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .unwrap();
+    h.apply(&m, &mut rules, mv.clone()).unwrap();
+    assert_eq!(h.undo().unwrap(), mv);
+    assert_eq!(h.undo().unwrap(), activate);
+    assert_eq!(h.state(), &g, "back where it started");
+    assert!(h.undo().is_err());
+    // Ending the segment rolls no dice on the first turn but moves on: not undoable.
+    h.apply(&m, &mut rules, Action::EndSegment).unwrap();
+    assert!(!h.can_undo());
+}
