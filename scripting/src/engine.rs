@@ -195,6 +195,9 @@ impl Rules for ScriptRules {
                 )
                     .into_lua_multi(lua),
                 Event::BattleStarted { at } => (game, lua_index(at.index())).into_lua_multi(lua),
+                Event::UnitReinforced { unit: u, from } => {
+                    (game, unit(u), lua_index(from.index())).into_lua_multi(lua)
+                }
                 Event::BattleEnded { at, winner } => (
                     game,
                     lua_index(at.index()),
@@ -580,6 +583,15 @@ impl UserData for GameRef {
             let u = unit_arg(&g.0, u)?;
             Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
         });
+        m.add_method("battle_entered_from", |_, g, ()| {
+            Ok(battle(&g.0).map(|b| {
+                b.entered_from
+                    .iter()
+                    .map(|x| lua_index(x.index()))
+                    .collect::<Vec<_>>()
+            }))
+        });
+        m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
         m.add_method("entered_by_sea", |_, g, u: i64| {
             let u = unit_arg(&g.0, u)?;
             Ok(matches!(entry(&g.0, u), Some(None)))

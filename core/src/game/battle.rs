@@ -40,6 +40,10 @@ pub struct Battle {
     /// How each attacker last entered the box: by a line, by sea (`Some(None)`), or
     /// `None` if it did not move in this turn.
     pub entries: Vec<(UnitId, Option<Option<LineId>>)>,
+    /// Boxes attacking units entered the battle from, by march or as reinforcements,
+    /// whether or not they are still fighting (5.4, 5.6).
+    #[serde(default)]
+    pub entered_from: Vec<BoxId>,
     /// Shots announced in the current part: (shooter, target).
     pub shots: Vec<(UnitId, UnitId)>,
     /// Boxes reinforced from in the current part (one unit per box per round, 5.5).
@@ -155,12 +159,17 @@ pub(crate) fn done(
 }
 
 pub(crate) fn finish(
-    _module: &Module,
+    module: &Module,
     _rules: &mut dyn Rules,
     state: &mut GameState,
 ) -> Result<Vec<String>, ActionError> {
     if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
         return Err(illegal("finish the battle under way first"));
+    }
+    if !pending(module, state).is_empty() {
+        return Err(illegal(
+            "every battle must be fought before the Combat segment ends",
+        ));
     }
     state.combat = None;
     Ok(Vec::new())
@@ -351,6 +360,9 @@ pub(crate) fn apply(
                 return Err(illegal("that unit is not on the board"));
             };
             b.reinforced_from.push(from);
+            if b.firing == b.attacker && !b.entered_from.contains(&from) {
+                b.entered_from.push(from);
+            }
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(b.at);
             u.entrenched = false;
@@ -364,6 +376,14 @@ pub(crate) fn apply(
                 module.units.get(state.unit(*unit).kind).name,
                 module.board.get(from).name
             ));
+            store(state, b.clone());
+            log.extend(notify(
+                module,
+                rules,
+                state,
+                Event::UnitReinforced { unit: *unit, from },
+            )?);
+            return Ok(log);
         }
         (Stage::Reinforce, Action::Pass) => b.stage = Stage::Target,
         (Stage::Target, Action::Target { shooter, target }) => {
@@ -430,6 +450,28 @@ fn start_battle(
             (u, entry)
         })
         .collect();
+    // 5.4: where the attackers came from, by land (sea invaders came from no box).
+    let mut entered_from: Vec<BoxId> = Vec::new();
+    for &u in &attackers {
+        let last = state
+            .turn_log
+            .moves
+            .iter()
+            .rev()
+            .find(|m| m.unit == u)
+            .filter(|m| m.to() == at);
+        if let Some(m) = last.filter(|m| m.sea_to.is_none()) {
+            let n = m.path.steps.len();
+            let from = if n >= 2 {
+                m.path.steps[n - 2].to
+            } else {
+                m.path.from
+            };
+            if !entered_from.contains(&from) {
+                entered_from.push(from);
+            }
+        }
+    }
     for &u in attackers.iter().chain(&defenders) {
         if !state.turn_log.fought.contains(&u) {
             state.turn_log.fought.push(u);
@@ -445,6 +487,7 @@ fn start_battle(
         attackers,
         defenders,
         entries,
+        entered_from,
         shots: Vec::new(),
         reinforced_from: Vec::new(),
         winner: None,

@@ -267,16 +267,21 @@ fn sea_moves(
     Ok(out)
 }
 
-/// Marches a move by sea costs, if the rules allow it.
+/// Marches a move by sea costs, if the rules allow it and the unit has them to spend.
 fn sea_cost(
     view: View<'_>,
     rules: &mut dyn Rules,
     unit: UnitId,
     to: BoxId,
 ) -> Result<Option<u8>, RuleError> {
-    Ok(ask_int(rules, view, Question::SeaMove { unit, to })?
-        .filter(|&c| c >= 1)
-        .map(|c| u8::try_from(c).unwrap_or(u8::MAX)))
+    let Some(cost) = ask_int(rules, view, Question::SeaMove { unit, to })?.filter(|&c| c >= 1)
+    else {
+        return Ok(None);
+    };
+    // A move by sea is a march of the unit's own (4.6): it counts toward its limit.
+    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
+        .is_none_or(|l| i64::from(view.state.unit(unit).marches) + cost <= l);
+    Ok(within_limit.then(|| u8::try_from(cost).unwrap_or(u8::MAX)))
 }
 
 /// Checks that `path` is a route along the map's lines from the unit's box.
@@ -488,6 +493,7 @@ mod tests {
                 Question::MarchLimit { .. } => Answer::Int(2),
                 Question::MayEntrench { .. } => Answer::Bool(true),
                 Question::EntrenchCost { .. } => Answer::Int(2),
+                Question::SeaMove { .. } => Answer::None,
                 other => panic!("not asked in these tests: {other:?}"),
             })
         }

@@ -169,6 +169,8 @@ pub enum Event<'a> {
     CombatStarted,
     /// A battle begins in a box.
     BattleStarted { at: BoxId },
+    /// A unit left `from` to reinforce the battle under way.
+    UnitReinforced { unit: UnitId, from: BoxId },
     /// A battle is decided (`winner` is `None` after a withdrawal before combat).
     BattleEnded { at: BoxId, winner: Option<SideId> },
     /// The Promotion segment begins (rules say how many promotions here).
@@ -201,6 +203,7 @@ impl Event<'_> {
             Event::UnitSailed { .. } => "unit_sailed",
             Event::CombatStarted => "combat_started",
             Event::BattleStarted { .. } => "battle_started",
+            Event::UnitReinforced { .. } => "unit_reinforced",
             Event::BattleEnded { .. } => "battle_ended",
             Event::PromotionStarted => "promotion_started",
             Event::UnitPromoted { .. } => "unit_promoted",
@@ -223,6 +226,7 @@ pub const EVENTS: &[&str] = &[
     "unit_sailed",
     "combat_started",
     "battle_started",
+    "unit_reinforced",
     "battle_ended",
     "promotion_started",
     "unit_promoted",

@@ -61,6 +61,9 @@ pub struct GameState {
     pub end: TurnId,
     /// The turn the scenario started on.
     pub first_turn: TurnId,
+    /// The scenario's id (rules may have scenario-specific conditions, e.g. AHD 11.1).
+    #[serde(default)]
+    pub scenario: String,
     /// Named counters the rules keep (e.g. whether a border state was entered).
     #[serde(default)]
     pub vars: BTreeMap<String, i64>,
@@ -163,6 +166,7 @@ impl GameState {
             },
             end: scenario.end,
             first_turn: scenario.start,
+            scenario: scenario.id.clone(),
             vars: BTreeMap::new(),
             march: None,
             budget: 0,
