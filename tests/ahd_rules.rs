@@ -1428,3 +1428,161 @@ fn undo_within_the_movement_segment() {
     h.apply(&m, &mut rules, Action::EndSegment).unwrap();
     assert!(!h.can_undo());
 }
+
+/// 4.8 (optional): Crack Infantry move like cavalry, two boxes by road and rail
+/// combined, but make no cavalry jump.
+#[test]
+fn option_4_8_crack_infantry() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Shreveport" units="1 Ci"/></side>
+      <side id="confederate"><place box="Monroe" units="1 Mi"/></side>
+    </scenario>"#;
+    let xml_free = xml.replace("Monroe\" units=\"1 Mi", "Alexandria\" units=\"1 Mi");
+    let mut plain = Game::at_movement(&xml_free, "union", &[3]);
+    let ci = plain.unit("Ci", "Shreveport");
+    plain.act(Action::Activate {
+        at: plain.id("Shreveport"),
+    });
+    assert!(plain.move_to(ci, "Monroe", &["road"]).is_some());
+    assert!(
+        plain.move_to(ci, "Vicksburg", &["road", "rail"]).is_none(),
+        "basic: infantry do not mix lines"
+    );
+    let mut with = Game::with_options(&xml_free, "union", &[3], &["crack-infantry"]);
+    with.act(Action::Activate {
+        at: with.id("Shreveport"),
+    });
+    assert!(
+        with.move_to(ci, "Vicksburg", &["road", "rail"]).is_some(),
+        "road and rail combined"
+    );
+    let mut blocked = Game::with_options(xml, "union", &[3], &["crack-infantry"]);
+    blocked.act(Action::Activate {
+        at: blocked.id("Shreveport"),
+    });
+    assert!(
+        blocked
+            .move_to(ci, "Vicksburg", &["road", "rail"])
+            .is_none(),
+        "no jump through Monroe"
+    );
+}
+
+/// 4.9 (optional): Union units move three boxes along friendly railroads.
+#[test]
+fn option_4_9_union_rail_bonus() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Philadelphia" units="1 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let three = |t: &mut Game, mi| {
+        t.legal().into_iter().any(
+            |a| matches!(&a, Action::Move { unit, path } if *unit == mi && path.steps.len() == 3),
+        )
+    };
+    let mut plain = Game::at_movement(xml, "union", &[3]);
+    let mi = plain.unit("Mi", "Philadelphia");
+    plain.act(Action::Activate {
+        at: plain.id("Philadelphia"),
+    });
+    assert!(!three(&mut plain, mi));
+    let mut with = Game::with_options(xml, "union", &[3], &["union-rail-bonus"]);
+    with.act(Action::Activate {
+        at: with.id("Philadelphia"),
+    });
+    assert!(three(&mut with, mi), "three boxes of friendly rail");
+    let mut csa = Game::with_options(xml, "confederate", &[3], &["union-rail-bonus"]);
+    let cmi = csa.unit("Mi", "Richmond");
+    csa.act(Action::Activate {
+        at: csa.id("Richmond"),
+    });
+    assert!(!three(&mut csa, cmi), "Union units only");
+}
+
+/// 4.11 (optional): on the first game turn rivers carry one box per march, nobody
+/// enters Kentucky, and the Union makes no sea movement.
+#[test]
+fn option_4_11_first_turn_restrictions() {
+    let (m, mut rules) = ahd();
+    let options = vec![m.find_option("first-turn-restrictions").unwrap()];
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        options,
+        Dice::seeded(1),
+    )
+    .unwrap();
+    let legal = legal_actions(&m, &mut rules, &g).unwrap();
+    assert!(
+        !legal.iter().any(|a| matches!(a, Action::SeaMove { .. })),
+        "no sea movement"
+    );
+    let cincinnati = m.board.find("Cincinnati").unwrap();
+    let (g, _) = apply(&m, &mut rules, &g, &Action::Activate { at: cincinnati }).unwrap();
+    let moves = legal_actions(&m, &mut rules, &g).unwrap();
+    let kentucky = |b: BoxId| m.board.get(b).has_tag("kentucky");
+    for a in &moves {
+        if let Action::Move { path, .. } = a {
+            assert!(
+                path.steps.iter().all(|s| !kentucky(s.to)),
+                "into Kentucky: {a:?}"
+            );
+            let river = m.board.find_kind("river").unwrap();
+            if path
+                .steps
+                .iter()
+                .any(|s| m.board.line(s.line).kind == river)
+            {
+                assert_eq!(path.steps.len(), 1, "one box by river");
+            }
+        }
+    }
+    // Without the option, Louisville (Kentucky) is a neighbour Cincinnati's militia may enter.
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(1),
+    )
+    .unwrap();
+    let (g, _) = apply(&m, &mut rules, &g, &Action::Activate { at: cincinnati }).unwrap();
+    let louisville = m.board.find("Louisville").unwrap();
+    assert!(
+        legal_actions(&m, &mut rules, &g)
+            .unwrap()
+            .iter()
+            .any(|a| matches!(a, Action::Move { path, .. } if path.to() == louisville))
+    );
+}
+
+/// 4.12 (optional): the Union stays out of Kentucky until 01-02/1862, unless a
+/// Confederate unit enters it during 1861.
+#[test]
+fn option_4_12_kentucky_neutrality() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Cincinnati" units="1 Mi"/></side>
+      <side id="confederate"><place box="Nashville" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::with_options(xml, "union", &[3], &["kentucky-neutrality"]);
+    let mi = t.unit("Mi", "Cincinnati");
+    t.act(Action::Activate {
+        at: t.id("Cincinnati"),
+    });
+    assert!(
+        !t.destinations(mi).contains(&"Louisville".to_string()),
+        "Kentucky closed to the Union"
+    );
+    // A Confederate enters Kentucky: the Union is free.
+    let mut c = Game::with_options(xml, "confederate", &[3], &["kentucky-neutrality"]);
+    let cmi = c.unit("Mi", "Nashville");
+    c.march("Nashville", &[cmi], "Bowling Green", &["rail"]);
+    assert_eq!(c.g.var("kentucky-violated"), 1);
+    let mut u = Game::with_options(xml, "union", &[3], &["kentucky-neutrality"]);
+    u.g.vars.insert("kentucky-violated".into(), 1);
+    u.act(Action::Activate {
+        at: u.id("Cincinnati"),
+    });
+    assert!(u.destinations(mi).contains(&"Louisville".to_string()));
+}
