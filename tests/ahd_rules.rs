@@ -1586,3 +1586,273 @@ fn option_4_12_kentucky_neutrality() {
     });
     assert!(u.destinations(mi).contains(&"Louisville".to_string()));
 }
+
+/// 5.2 (optional): infantry may fire at cavalry only once every enemy infantry unit is
+/// a target; cavalry must fire at enemy cavalry.
+#[test]
+fn option_5_2_like_battlefield_targets() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Vi, 1 Vc"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Mi, 1 Vc"/></side>
+    </scenario>"#;
+    let targets = |options: &[&str]| {
+        let mut t = Game::with_options(xml, "union", &[3], options);
+        let (uvi, uvc) = (t.unit("Vi", "Harrisburg"), t.unit("Vc", "Harrisburg"));
+        t.march("Harrisburg", &[uvi, uvc], "Gettysburg", &["rail"]);
+        t.battle_at("Gettysburg");
+        if battle(&t).stage == Stage::Withdraw {
+            t.act(Action::Pass);
+        }
+        let cmi = t.unit("Mi", "Gettysburg");
+        let cvc = t
+            .units("Vc", "Gettysburg")
+            .into_iter()
+            .find(|&u| u != uvc)
+            .unwrap();
+        let first: Vec<Action> = t.legal();
+        t.act(Action::Target {
+            shooter: cmi,
+            target: uvi,
+        });
+        let second: Vec<Action> = t.legal();
+        (first, second, (cmi, cvc, uvi, uvc))
+    };
+    let (first, second, (cmi, cvc, uvi, uvc)) = targets(&[]);
+    assert!(
+        first.contains(&Action::Target {
+            shooter: cmi,
+            target: uvc
+        }),
+        "basic: any target"
+    );
+    assert!(second.contains(&Action::Target {
+        shooter: cvc,
+        target: uvc
+    }));
+    let (first, second, _) = targets(&["like-battlefield-targets"]);
+    assert_eq!(
+        first,
+        [Action::Target {
+            shooter: cmi,
+            target: uvi
+        }],
+        "infantry: the infantry first"
+    );
+    assert_eq!(
+        second,
+        [Action::Target {
+            shooter: cvc,
+            target: uvc
+        }],
+        "cavalry at cavalry"
+    );
+}
+
+/// 6.1 (optional): a Veteran becomes Crack only as a battle's victorious survivor.
+#[test]
+fn option_6_1_combat_experience() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="2 Vi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Mi"/></side>
+    </scenario>"#;
+    for (options, free_promotion) in [(&[][..], true), (&["combat-experience"][..], false)] {
+        let mut t = Game::with_options(xml, "union", &[3, 6, 1, 1], options);
+        let vis = t.units("Vi", "Harrisburg");
+        t.march("Harrisburg", &vis, "Gettysburg", &["rail"]);
+        to_combat(&mut t);
+        fight_out(&mut t, "Gettysburg");
+        assert!(
+            t.legal().contains(&Action::Promote { unit: vis[0] }),
+            "the victor may always be promoted"
+        );
+        t.act(Action::Pass);
+        let segment_offer = t.legal().contains(&Action::Promote { unit: vis[1] });
+        assert_eq!(segment_offer, free_promotion, "{options:?}");
+    }
+}
+
+/// 6.2 (optional): the Confederate promotion roll, less one per Veteran or Crack lost in
+/// battle this game turn; 1 or less gives two promotions.
+#[test]
+fn option_6_2_replacement_training() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="confederate"><place box="Richmond" units="2 Mi"/></side>
+    </scenario>"#;
+    for (roll, losses, promotions) in [(1, 0, 2), (3, 0, 1), (3, 2, 2), (2, 0, 1)] {
+        let mut t = Game::with_options(xml, "confederate", &[2, roll], &["replacement-training"]);
+        t.g.vars.insert("confederate-elite-losses".into(), losses);
+        t.act(Action::EndSegment); // movement; the empty Combat segment ends by itself
+        assert_eq!(t.g.budget, promotions, "roll {roll}, {losses} losses");
+    }
+}
+
+/// 7.3 (optional): the 1863 draft arrives one unit a month, April to July.
+#[test]
+fn option_7_3_draft_riots() {
+    let (m, mut rules) = ahd();
+    let usa = m.find_side("union").unwrap();
+    let mi = m.units.find("Mi").unwrap();
+    let options = vec![m.find_option("draft-riots").unwrap()];
+    let (g, log) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1863").unwrap(),
+        options,
+        Dice::seeded(2),
+    )
+    .unwrap();
+    assert_eq!(
+        g.count(usa, mi, |p| p == Place::SetAside),
+        7,
+        "one of four in April"
+    );
+    assert!(log.iter().any(|l| l.contains("7.3")), "{log:?}");
+}
+
+/// 7.4 (optional): the Union may have four more units than its Army Maximum per draft
+/// held, for recruiting (the 1864 Union starts with 43 units against 36).
+#[test]
+fn option_7_4_increasing_union_forces() {
+    let (m, mut rules) = ahd();
+    for (options, may_recruit) in [
+        (vec![], false),
+        (
+            vec![m.find_option("increasing-union-forces").unwrap()],
+            true,
+        ),
+    ] {
+        let (mut g, _) = muster_core::game::start(
+            &m,
+            &mut rules,
+            m.scenario("1864").unwrap(),
+            options,
+            Dice::seeded(2),
+        )
+        .unwrap();
+        while m.calendar.segments[usize::from(g.segment)].id != "recruitment" {
+            g = apply(&m, &mut rules, &g, &Action::EndSegment).unwrap().0;
+        }
+        let any = legal_actions(&m, &mut rules, &g)
+            .unwrap()
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { .. }));
+        assert_eq!(any, may_recruit);
+        // 7.4 is economic only: the Army Maximum Size itself stays 36 (10.0).
+        assert_eq!(g.army_maximum(&m, m.find_side("union").unwrap()), 36);
+    }
+}
+
+/// 7.5 (optional): at least 3 Union and at most 4 Confederate recruitment points; two
+/// recruits in cities of value 3 or more.
+#[test]
+fn option_7_5_historical_recruitment() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Mi"/><pool units="3 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/><pool units="3 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::with_options(xml, "union", &[2, 1], &["historical-recruitment"]);
+    to_recruitment(&mut t);
+    assert_eq!(t.g.budget, 3, "a 1 (counting 2) becomes 3 for the Union");
+    let mi = t.m.units.find("Mi").unwrap();
+    let pittsburgh = t.id("Pittsburgh");
+    t.act(Action::Recruit {
+        kind: mi,
+        at: pittsburgh,
+    });
+    assert!(
+        t.legal().contains(&Action::Recruit {
+            kind: mi,
+            at: pittsburgh
+        }),
+        "a second in a city of value 3"
+    );
+    t.act(Action::Recruit {
+        kind: mi,
+        at: pittsburgh,
+    });
+    assert!(
+        !t.legal().contains(&Action::Recruit {
+            kind: mi,
+            at: pittsburgh
+        }),
+        "not a third"
+    );
+    let mut c = Game::with_options(xml, "confederate", &[2, 6], &["historical-recruitment"]);
+    to_recruitment(&mut c);
+    assert_eq!(c.g.budget, 4, "a 6 becomes 4 for the Confederacy");
+}
+
+/// 9.1 (optional): the campaign may run to 11-12/1865, turn 45.
+#[test]
+fn option_9_1_extended_game() {
+    let (m, mut rules) = ahd();
+    let ext = vec![m.find_option("extended-game").unwrap()];
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        ext.clone(),
+        Dice::seeded(2),
+    )
+    .unwrap();
+    assert_eq!(m.calendar.turn(g.end).label, "11-12/1865");
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(2),
+    )
+    .unwrap();
+    assert_eq!(m.calendar.turn(g.end).label, "06/1865");
+    let (g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861-short").unwrap(),
+        ext,
+        Dice::seeded(2),
+    )
+    .unwrap();
+    assert_eq!(
+        m.calendar.turn(g.end).label,
+        "06/1862",
+        "the Short Game keeps its own end (11.1)"
+    );
+}
+
+/// 10.1 (optional): the Confederate victory conditions count only at the end of the
+/// Union player turn, which may undo them.
+#[test]
+fn option_10_1_helping_a_novice_union_player() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Baltimore" units="2 Vi"/></side>
+      <side id="confederate"><place box="Manassas Junction" units="1 Mi"/></side>
+    </scenario>"#;
+    // Dice: Confederate marches 3, recruitment 2; Union marches 3.
+    let mut t = Game::with_options(xml, "confederate", &[3, 2, 3], &["novice-union"]);
+    let mi = t.unit("Mi", "Manassas Junction");
+    t.march("Manassas Junction", &[mi], "Washington", &["rail"]);
+    t.act(Action::EndSegment);
+    assert!(
+        t.g.outcome.is_none(),
+        "Washington taken, but the Union plays first"
+    );
+    assert_eq!(
+        t.g.controller(t.id("Washington")),
+        Some(t.side("confederate"))
+    );
+    // On to the Union player turn: its army in Baltimore retakes Washington.
+    while t.g.active_side(&t.m) != t.side("union") {
+        t.act(Action::EndSegment);
+    }
+    let vis = t.units("Vi", "Baltimore");
+    t.act(Action::Activate {
+        at: t.id("Baltimore"),
+    });
+    for &u in &vis {
+        if let Some(a) = t.move_to(u, "Washington", &["rail"]) {
+            t.act(a);
+        }
+    }
+    assert!(t.g.outcome.is_none());
+}

@@ -204,9 +204,9 @@ impl Rules for ScriptRules {
                     winner.map(|w| side_name(module, w)),
                 )
                     .into_lua_multi(lua),
-                Event::UnitPromoted { unit: u } | Event::UnitRecruited { unit: u } => {
-                    (game, unit(u)).into_lua_multi(lua)
-                }
+                Event::UnitPromoted { unit: u }
+                | Event::UnitRecruited { unit: u }
+                | Event::UnitEliminated { unit: u } => (game, unit(u)).into_lua_multi(lua),
                 Event::SegmentEnded { kind } => {
                     let kind = serde_json::to_value(kind)
                         .ok()
@@ -347,6 +347,14 @@ fn command(
         "recover" => CoreCommand::Recover {
             unit: unit("unit")?,
         },
+        "set_last_turn" => {
+            let label = text("turn")?;
+            let turn = module
+                .calendar
+                .find(&label)
+                .ok_or_else(|| bad(format!("no turn '{label}' on the track")))?;
+            CoreCommand::SetLastTurn { turn }
+        }
         "game_over" => CoreCommand::GameOver {
             winner: side("winner")?,
             reason: text("reason")?,
@@ -364,6 +372,7 @@ fn command(
                 "transfer",
                 "entrench",
                 "recover",
+                "set_last_turn",
                 "game_over",
                 "log",
             ];
@@ -505,6 +514,9 @@ impl UserData for GameRef {
         m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
         m.add_method("turn_label", |lua, g, ()| {
             Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
+        });
+        m.add_method("last_turn_label", |lua, g, ()| {
+            Ok(module_of(lua)?.calendar.turn(g.0.end).label.clone())
         });
         m.add_method("turn_year", |lua, g, ()| {
             Ok(module_of(lua)?.calendar.turn(g.0.turn).year)

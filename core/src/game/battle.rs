@@ -558,6 +558,12 @@ fn fire(
                 };
                 b.own_mut(enemy).retain(|&x| x != target);
                 log.push(format!("{target_name} is eliminated"));
+                log.extend(notify(
+                    module,
+                    rules,
+                    state,
+                    Event::UnitEliminated { unit: target },
+                )?);
             }
         }
     }

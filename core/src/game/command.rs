@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::Place;
-use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
+use crate::ids::{BoxId, SideId, TurnId, UnitId, UnitTypeId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -36,6 +36,8 @@ pub enum Command {
     Entrench { unit: UnitId, entrenched: bool },
     /// Restores a unit to full strength.
     Recover { unit: UnitId },
+    /// Moves the game's last turn (an extended game, or a scenario's own end).
+    SetLastTurn { turn: TurnId },
     /// The game is over.
     GameOver {
         winner: Option<SideId>,

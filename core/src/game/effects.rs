@@ -96,6 +96,14 @@ fn apply_command(
             };
             u.hits = 0;
         }
+        Command::SetLastTurn { turn } => {
+            if turn.index() >= module.calendar.turns.len() || turn < state.turn {
+                return Err(illegal(
+                    "set_last_turn names a turn that is not ahead on the track",
+                ));
+            }
+            state.end = turn;
+        }
         Command::GameOver { winner, reason } => {
             if state.outcome.is_none() {
                 log.push(format!(

@@ -169,6 +169,8 @@ pub enum Event<'a> {
     CombatStarted,
     /// A battle begins in a box.
     BattleStarted { at: BoxId },
+    /// A unit was eliminated in battle (it is already in the pool or stock).
+    UnitEliminated { unit: UnitId },
     /// A unit left `from` to reinforce the battle under way.
     UnitReinforced { unit: UnitId, from: BoxId },
     /// A battle is decided (`winner` is `None` after a withdrawal before combat).
@@ -204,6 +206,7 @@ impl Event<'_> {
             Event::CombatStarted => "combat_started",
             Event::BattleStarted { .. } => "battle_started",
             Event::UnitReinforced { .. } => "unit_reinforced",
+            Event::UnitEliminated { .. } => "unit_eliminated",
             Event::BattleEnded { .. } => "battle_ended",
             Event::PromotionStarted => "promotion_started",
             Event::UnitPromoted { .. } => "unit_promoted",
@@ -227,6 +230,7 @@ pub const EVENTS: &[&str] = &[
     "combat_started",
     "battle_started",
     "unit_reinforced",
+    "unit_eliminated",
     "battle_ended",
     "promotion_started",
     "unit_promoted",
