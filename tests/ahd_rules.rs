@@ -1856,3 +1856,50 @@ fn option_10_1_helping_a_novice_union_player() {
     }
     assert!(t.g.outcome.is_none());
 }
+
+/// 11.1: at the end of the Short Game's 10th turn the Union wins if its Army Maximum
+/// Size is at least five greater than the Confederacy's; otherwise the Confederacy.
+#[test]
+fn rule_11_1_short_game_victory() {
+    let (m, mut rules) = ahd();
+    let play_last_segment = |g: &mut GameState, rules: &mut ScriptRules| {
+        g.turn = g.end;
+        g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
+        g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+        g.march = None;
+        *g = apply(&m, rules, g, &Action::EndSegment).unwrap().0;
+    };
+    let (mut g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861-short").unwrap(),
+        Vec::new(),
+        Dice::seeded(1),
+    )
+    .unwrap();
+    play_last_segment(&mut g, &mut rules);
+    let outcome = g.outcome.clone().expect("the Short Game is over");
+    assert_eq!(
+        outcome.winner,
+        m.find_side("union"),
+        "34 against 29: five greater"
+    );
+    assert!(outcome.reason.contains("11.1"), "{}", outcome.reason);
+
+    let (mut g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1861-short").unwrap(),
+        Vec::new(),
+        Dice::seeded(1),
+    )
+    .unwrap();
+    let scranton = m.board.find("Scranton").unwrap();
+    g.boxes[scranton.index()].controller = m.find_side("confederate");
+    play_last_segment(&mut g, &mut rules);
+    assert_eq!(
+        g.outcome.unwrap().winner,
+        m.find_side("confederate"),
+        "31 against 29"
+    );
+}
