@@ -1903,3 +1903,24 @@ fn rule_11_1_short_game_victory() {
         "31 against 29"
     );
 }
+
+/// 4.8 with 4.4: Crack Infantry moving like cavalry do not screen a box against
+/// cavalry jumps ("cannot make (or block) a Cavalry Jump Move").
+#[test]
+fn option_4_8_crack_infantry_do_not_block_jumps() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Shreveport" units="1 Vc"/></side>
+      <side id="confederate"><place box="Monroe" units="1 Ci"/></side>
+    </scenario>"#;
+    for options in [&[][..], &["crack-infantry"][..]] {
+        let mut t = Game::with_options(xml, "union", &[3], options);
+        let vc = t.unit("Vc", "Shreveport");
+        t.act(Action::Activate {
+            at: t.id("Shreveport"),
+        });
+        assert!(
+            t.move_to(vc, "Vicksburg", &["road", "rail"]).is_some(),
+            "jump through Monroe: {options:?}"
+        );
+    }
+}
