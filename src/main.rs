@@ -62,6 +62,10 @@ enum Command {
         /// Optional rules to use, by id or rule number, separated by commas.
         #[arg(long, value_delimiter = ',')]
         options: Vec<String>,
+        /// End the game after this turn instead of the scenario's last, e.g. 03/1863
+        /// (AHD 11.3's March ending dates).
+        #[arg(long, value_name = "MM/YYYY")]
+        end: Option<String>,
         /// Write the game to this file when it ends (or when you quit).
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
             mut player,
             seed,
             options,
+            end,
             save,
             quiet,
             max_actions,
@@ -144,6 +149,7 @@ fn main() -> ExitCode {
                 seed,
                 save,
                 options,
+                end,
                 max_actions,
                 quiet,
             })

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::dice::Pcg32;
 use muster_core::game::save::{Save, SavedScenario};
 use muster_core::game::{
-    Action, Dice, GameState, History, decider, describe, legal_actions, start,
+    Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
 };
 use muster_core::ids::SideId;
 use muster_core::{Module, scenario};
@@ -29,6 +29,8 @@ pub struct Options {
     pub seed: Option<u64>,
     pub save: Option<PathBuf>,
     pub options: Vec<String>,
+    /// An agreed ending turn, instead of the scenario's.
+    pub end: Option<String>,
     /// Stop after this many actions (a guard for runaway random games).
     pub max_actions: usize,
     pub quiet: bool,
@@ -73,13 +75,16 @@ pub fn run(o: Options) -> Result<()> {
         option_ids.push(id);
     }
     let seed = o.seed.unwrap_or_else(seed_from_clock);
-    let (first, log) = start(
+    let (mut first, log) = start(
         &module,
         &mut rules,
         &scenario,
         option_ids,
         Dice::seeded(seed),
     )?;
+    if let Some(end) = &o.end {
+        set_end(&module, &mut first, end).map_err(|e| anyhow!("--end: {e}"))?;
+    }
     let mut game = History::new(first);
     let out = &mut std::io::stdout().lock();
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
@@ -175,7 +180,9 @@ pub fn run(o: Options) -> Result<()> {
             .iter()
             .map(|&o| module.options[o.index()].id.clone())
             .collect();
-        Save::new(&module, saved_scenario, options, seed, actions, state).write(path)?;
+        let mut save = Save::new(&module, saved_scenario, options, seed, actions, state);
+        save.end = o.end.clone();
+        save.write(path)?;
         writeln!(out, "saved to {}", path.display())?;
     }
     Ok(())

@@ -1924,3 +1924,75 @@ fn option_4_8_crack_infantry_do_not_block_jumps() {
         );
     }
 }
+
+/// 11.3: ending at the end of a March turn, the difference of the Army Maximum Sizes
+/// gives the level of victory (a draw has no winner).
+#[test]
+fn rule_11_3_march_ending_dates() {
+    let (m, mut rules) = ahd();
+    // Plays the 1862 scenario to an agreed end in 03/1863, with some boxes' control
+    // changed first.
+    let judged = |rules: &mut ScriptRules, control: &[(&str, &str)]| {
+        let (mut g, _) = muster_core::game::start(
+            &m,
+            rules,
+            m.scenario("1862").unwrap(),
+            Vec::new(),
+            Dice::seeded(1),
+        )
+        .unwrap();
+        muster_core::game::set_end(&m, &mut g, "03/1863").unwrap();
+        for (name, side) in control {
+            g.boxes[m.board.find(name).unwrap().index()].controller = m.find_side(side);
+        }
+        g.turn = g.end;
+        g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
+        g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+        g.march = None;
+        let g = apply(&m, rules, &g, &Action::EndSegment).unwrap().0;
+        g.outcome.expect("the game ends in 03/1863")
+    };
+    // The 1862 setup: 35 against 27, a difference of 8: Confederate Decisive (9 or less).
+    let o = judged(&mut rules, &[]);
+    assert_eq!(o.winner, m.find_side("confederate"));
+    assert!(
+        o.reason
+            .starts_with("Confederate Decisive in 03/1863: Army Maximum Sizes differ by 8"),
+        "{}",
+        o.reason
+    );
+    // The Union holds Atlanta and Mobile too: 35 against 23, 12: a draw.
+    let o = judged(&mut rules, &[("Atlanta", "union"), ("Mobile", "union")]);
+    assert_eq!(o.winner, None, "{}", o.reason);
+    assert!(o.reason.starts_with("Draw (Historical)"), "{}", o.reason);
+    // And Richmond: 35 against 20, 15: Union Decisive.
+    let o = judged(
+        &mut rules,
+        &[
+            ("Atlanta", "union"),
+            ("Mobile", "union"),
+            ("Richmond", "union"),
+        ],
+    );
+    assert_eq!(o.winner, m.find_side("union"));
+    assert!(o.reason.starts_with("Union Decisive"), "{}", o.reason);
+    // An agreed end must be a turn on the track, not already past.
+    let (mut g, _) = muster_core::game::start(
+        &m,
+        &mut rules,
+        m.scenario("1862").unwrap(),
+        Vec::new(),
+        Dice::seeded(1),
+    )
+    .unwrap();
+    assert!(
+        muster_core::game::set_end(&m, &mut g, "03/1870")
+            .unwrap_err()
+            .contains("not a turn of the track")
+    );
+    assert!(
+        muster_core::game::set_end(&m, &mut g, "03/1862")
+            .unwrap_err()
+            .contains("before")
+    );
+}

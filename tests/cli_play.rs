@@ -410,3 +410,63 @@ fn a_misspelled_box_gets_a_suggestion() {
     let err = one_line_error(&out);
     assert!(err.contains("did you mean 'Shreveport'?"), "{err}");
 }
+
+/// 11.3: `--end` ends the game after an agreed March turn; the save records the date
+/// and replay honours it.
+#[test]
+fn an_agreed_ending_date_is_saved_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("e.json");
+    let out = muster(&[
+        "play",
+        &format!("{ROOT}/mods/ahd"),
+        "--scenario",
+        "1862",
+        "--end",
+        "03/1863",
+        "--union",
+        "random",
+        "--confederate",
+        "random",
+        "--seed",
+        "5",
+        "--quiet",
+        "--save",
+        path_arg(&save),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("Result:") && l.contains("(11.3)")),
+        "{stdout}"
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(saved["end"], "03/1863");
+    let out = muster(&[
+        "replay",
+        path_arg(&save),
+        "--module",
+        &format!("{ROOT}/mods/ahd"),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("identical"));
+    let out = muster(&[
+        "play",
+        &format!("{ROOT}/mods/ahd"),
+        "--end",
+        "13/1863",
+        "--union",
+        "random",
+        "--confederate",
+        "random",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--end: '13/1863' is not a turn of the track"),
+        "{}",
+        text(&out.stderr)
+    );
+}

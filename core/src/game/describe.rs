@@ -71,6 +71,20 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
 /// Several lines on the position: turn, whose turn and segment, marches or points left.
 pub fn situation(module: &Module, state: &GameState) -> String {
     let turn = &module.calendar.turn(state.turn).label;
+    if let Some(o) = &state.outcome {
+        let maxima: Vec<String> = module
+            .side_ids()
+            .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
+            .collect();
+        let who = o.winner.map_or("a draw".to_string(), |w| {
+            format!("{} wins", module.side(w).name)
+        });
+        return format!(
+            "{turn} (turn {}): the game is over, {who}\narmy maximum: {}",
+            state.turn.0 + 1,
+            maxima.join(", ")
+        );
+    }
     let side = &module.side(state.active_side(module)).name;
     let segment = module
         .calendar

@@ -38,6 +38,24 @@ pub fn start(
     Ok((state, log))
 }
 
+/// Ends the game after `label` instead of the scenario's last turn (an ending date the
+/// players agree on). The turn must be on the track and not already past.
+pub fn set_end(module: &Module, state: &mut GameState, label: &str) -> Result<(), String> {
+    let Some(turn) = module.calendar.find(label) else {
+        let hint = module
+            .calendar
+            .hint()
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        return Err(format!("'{label}' is not a turn of the track{hint}"));
+    };
+    if turn < state.turn {
+        return Err(format!("{label} is before the game's current turn"));
+    }
+    state.end = turn;
+    Ok(())
+}
+
 /// The current segment's kind, if the game is still going.
 pub fn segment_kind(module: &Module, state: &GameState) -> Option<SegmentKind> {
     if state.outcome.is_some() {

@@ -18,7 +18,7 @@ pub mod state;
 pub use action::{Action, ActionError};
 pub use command::Command;
 pub use dice::Dice;
-pub use flow::{apply, decider, legal_actions, start};
+pub use flow::{apply, decider, legal_actions, set_end, start};
 pub use history::History;
 pub use march::{Destination, Path, Step, destinations};
 pub use rules::{Answer, Combine, Event, Question, RuleError, Rules, View};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError};
 use super::dice::Dice;
-use super::flow::{StartError, apply, start};
+use super::flow::{StartError, apply, set_end, start};
 use super::rules::Rules;
 use super::state::GameState;
 use crate::diag::LoadError;
@@ -29,6 +29,9 @@ pub struct Save {
     pub scenario: SavedScenario,
     /// Optional rules in force, by id.
     pub options: Vec<String>,
+    /// An ending turn the players agreed on (e.g. AHD 11.3), if not the scenario's.
+    #[serde(default)]
+    pub end: Option<String>,
     pub seed: u64,
     pub actions: Vec<Action>,
     /// The state after the last action.
@@ -88,6 +91,8 @@ pub enum SaveError {
         action: Action,
         error: ActionError,
     },
+    #[error("the save's ending turn: {0}")]
+    End(String),
     #[error("replaying the save gives a different game: {0}")]
     Diverged(String),
 }
@@ -115,6 +120,7 @@ impl Save {
             },
             scenario,
             options,
+            end: None,
             seed,
             actions,
             snapshot,
@@ -237,6 +243,9 @@ impl Save {
             self.option_ids(module)?,
             Dice::seeded(self.seed),
         )?;
+        if let Some(end) = &self.end {
+            set_end(module, &mut state, end).map_err(SaveError::End)?;
+        }
         for (index, action) in self.actions.iter().enumerate() {
             let (next, lines) =
                 apply(module, rules, &state, action).map_err(|error| SaveError::Action {
