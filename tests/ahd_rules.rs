@@ -1857,19 +1857,22 @@ fn option_10_1_helping_a_novice_union_player() {
     assert!(t.g.outcome.is_none());
 }
 
+/// Jumps to the last segment of the game's last turn and ends it: the game is judged.
+fn end_last_turn(m: &Module, rules: &mut ScriptRules, g: &GameState) -> GameState {
+    let mut g = g.clone();
+    g.turn = g.end;
+    g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
+    g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+    g.march = None;
+    apply(m, rules, &g, &Action::EndSegment).unwrap().0
+}
+
 /// 11.1: at the end of the Short Game's 10th turn the Union wins if its Army Maximum
 /// Size is at least five greater than the Confederacy's; otherwise the Confederacy.
 #[test]
 fn rule_11_1_short_game_victory() {
     let (m, mut rules) = ahd();
-    let play_last_segment = |g: &mut GameState, rules: &mut ScriptRules| {
-        g.turn = g.end;
-        g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
-        g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
-        g.march = None;
-        *g = apply(&m, rules, g, &Action::EndSegment).unwrap().0;
-    };
-    let (mut g, _) = muster_core::game::start(
+    let (g, _) = muster_core::game::start(
         &m,
         &mut rules,
         m.scenario("1861-short").unwrap(),
@@ -1877,7 +1880,7 @@ fn rule_11_1_short_game_victory() {
         Dice::seeded(1),
     )
     .unwrap();
-    play_last_segment(&mut g, &mut rules);
+    let g = end_last_turn(&m, &mut rules, &g);
     let outcome = g.outcome.clone().expect("the Short Game is over");
     assert_eq!(
         outcome.winner,
@@ -1896,7 +1899,7 @@ fn rule_11_1_short_game_victory() {
     .unwrap();
     let scranton = m.board.find("Scranton").unwrap();
     g.boxes[scranton.index()].controller = m.find_side("confederate");
-    play_last_segment(&mut g, &mut rules);
+    let g = end_last_turn(&m, &mut rules, &g);
     assert_eq!(
         g.outcome.unwrap().winner,
         m.find_side("confederate"),
@@ -1945,12 +1948,9 @@ fn rule_11_3_march_ending_dates() {
         for (name, side) in control {
             g.boxes[m.board.find(name).unwrap().index()].controller = m.find_side(side);
         }
-        g.turn = g.end;
-        g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
-        g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
-        g.march = None;
-        let g = apply(&m, rules, &g, &Action::EndSegment).unwrap().0;
-        g.outcome.expect("the game ends in 03/1863")
+        end_last_turn(&m, rules, &g)
+            .outcome
+            .expect("the game ends in 03/1863")
     };
     // The 1862 setup: 35 against 27, a difference of 8: Confederate Decisive (9 or less).
     let o = judged(&mut rules, &[]);

@@ -1,5 +1,8 @@
 //! `muster check` as a user runs it: summary, JSON, exit status, one-line errors.
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,19 +33,6 @@ fn ahd_with(file: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
     );
     std::fs::write(&path, src.replace(from, to)).unwrap();
     (tmp, dir)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// Line and column (1-based) where `needle` starts in `file`, plus an offset.

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use mlua::{IntoLua, IntoLuaMulti, Lua, UserData, UserDataMethods, Value};
 use muster_core::Module;
-use muster_core::game::rules::{Answer as CoreAnswer, Combine as CoreCombine, EVENTS, QUESTIONS};
+use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, QUESTIONS};
 use muster_core::game::{
     Command as CoreCommand, Dice, Event, GameState, Path, Place, Question, RuleError, Rules, View,
 };
@@ -19,7 +19,7 @@ use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
 
 use crate::defs::{box_id, lua_index, rust_index};
-use crate::{Answer, Combine, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
+use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
 
 /// A module's rules, loaded from its scripts.
 pub struct ScriptRules {
@@ -37,15 +37,9 @@ struct DiceSlot {
 
 /// The hooks the engine calls, with their combine rules.
 pub fn catalogue() -> Vec<HookSpec> {
-    let combine = |c: CoreCombine| match c {
-        CoreCombine::All => Combine::All,
-        CoreCombine::Any => Combine::Any,
-        CoreCombine::Sum => Combine::Sum,
-        CoreCombine::Min => Combine::Min,
-    };
     QUESTIONS
         .iter()
-        .map(|&(name, c)| HookSpec::question(name, combine(c)))
+        .map(|&(name, c)| HookSpec::question(name, c))
         .chain(EVENTS.iter().map(|&name| HookSpec::event(name)))
         .collect()
 }

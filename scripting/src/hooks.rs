@@ -12,18 +12,8 @@ use crate::error::ScriptError;
 use crate::stdlib::{at_caller, caller};
 use crate::value::describe;
 
-/// How the answers of a question's handlers combine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Combine {
-    /// Booleans, AND; stops at the first `false`. No handler: `true`.
-    All,
-    /// Booleans, OR; stops at the first `true`. No handler: `false`.
-    Any,
-    /// Integers, added. No handler: `0`.
-    Sum,
-    /// Integers, the least; a handler may return `nil` for "no bound". No handler: none.
-    Min,
-}
+/// How the answers of a question's handlers combine: the engine's own rule.
+pub use muster_core::game::Combine;
 
 /// A question (answered, combined) or an event (returns commands).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
