@@ -391,10 +391,19 @@ fn rules_3_0_and_9_0_calendar_and_sequence() {
 }
 
 /// 1.2: 15 optional rules, six pro-Union, five pro-Confederate, four neutral; all off.
+/// The catalogue also holds 11.3's optional sudden-death check, a neutral scenario rule.
 #[test]
 fn rule_1_2_optional_rules_catalogue() {
     let m = ahd();
-    assert_eq!(m.options.len(), 15);
+    assert_eq!(m.options.len(), 16);
+    let sudden = m.find_option("11.3").expect("11.3's sudden death");
+    assert_eq!(m.options[sudden.index()].id, "sudden-death");
+    assert!(
+        m.options[sudden.index()]
+            .description
+            .as_deref()
+            .is_some_and(|d| d.contains("scenario rule"))
+    );
     let by = |s: Option<SideId>| {
         let mut r: Vec<&str> = m
             .options
@@ -413,7 +422,7 @@ fn rule_1_2_optional_rules_catalogue() {
         by(Some(side("confederate"))),
         ["4.11", "4.12", "4.71", "6.2", "7.3"]
     );
-    assert_eq!(by(None), ["4.8", "5.2", "5.71", "6.1"]);
+    assert_eq!(by(None), ["11.3", "4.8", "5.2", "5.71", "6.1"]);
     assert!(m.options.iter().all(|o| !o.default_on));
     assert!(m.find_option("4.9").is_some() && m.find_option("union-rail-bonus").is_some());
 }

@@ -1996,3 +1996,430 @@ fn rule_11_3_march_ending_dates() {
             .contains("before")
     );
 }
+
+/// The boxes a side may retreat to now, by name.
+fn retreats(t: &mut Game) -> Vec<String> {
+    let legal = t.legal();
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Retreat { to } => Some(t.m.board.get(*to).name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// 5.41 (optional): in a Southern Port box invaded by sea (4.7), the Union units may
+/// retreat by evacuating to Union-held Washington: a retreat (5.4), so from round 2, and
+/// as Washington is a friendly box, instead of any unfriendly adjacent one. The
+/// Confederates never may. Without the option, only the adjacent boxes (4.7's note).
+#[test]
+fn option_5_41_evacuation_from_a_naval_invasion() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Vi"/></side>
+      <side id="confederate"><place box="Wilmington" units="1 Mi"/></side>
+    </scenario>"#;
+    for on in [true, false] {
+        let options: &[&str] = if on { &["naval-evacuations"] } else { &[] };
+        // Dice: 6 marches (an invasion); round 1 both miss (6, 6); round 2 the
+        // Confederate militia misses again (6).
+        let mut t = Game::with_options(xml, "union", &[6, 6, 6, 6], options);
+        let (vi, wilmington) = (t.unit("Vi", "Washington"), t.id("Wilmington"));
+        let mi = t.unit("Mi", "Wilmington");
+        t.act(Action::SeaMove {
+            unit: vi,
+            to: wilmington,
+        });
+        t.battle_at("Wilmington");
+        assert!(retreats(&mut t).is_empty(), "5.4: no retreat in round 1");
+        target(&mut t, &[(mi, vi)]);
+        target(&mut t, &[(vi, mi)]);
+        // Round 2, the Confederate part: never an evacuation for the Confederates.
+        assert_eq!(battle(&t).stage, Stage::Retreat);
+        assert!(!retreats(&mut t).contains(&"Washington".to_string()));
+        t.act(Action::Pass);
+        t.act(Action::Pass);
+        target(&mut t, &[(mi, vi)]);
+        // Round 2, the Union part.
+        assert_eq!(battle(&t).firing, t.side("union"));
+        let offered = retreats(&mut t);
+        if !on {
+            assert!(!offered.contains(&"Washington".to_string()), "{offered:?}");
+            assert!(offered.contains(&"Goldsboro".to_string()), "{offered:?}");
+            continue;
+        }
+        assert_eq!(offered, ["Washington"], "5.4: a friendly box if possible");
+        let washington = t.id("Washington");
+        let log = t.act(Action::Retreat { to: washington });
+        assert!(
+            log.iter()
+                .any(|l| l.contains("Union evacuates from Wilmington to Washington")),
+            "{log:?}"
+        );
+        assert_eq!(t.place(vi), Place::Board(washington));
+        assert!(
+            t.legal().contains(&Action::Promote { unit: mi }),
+            "the Confederacy won the battle"
+        );
+        assert_eq!(t.g.controller(wilmington), Some(t.side("confederate")));
+    }
+}
+
+/// Moves `unit` to the adjacent `to` along a line of `kind` in one march and fights there; both sides
+/// fire one unit each in round 1 (the dice decide), so round 2 is under way.
+fn attack_and_reach_round_2(t: &mut Game, unit: UnitId, from: &str, to: &str, kind: &str) {
+    t.march(from, &[unit], to, &[kind]);
+    t.battle_at(to);
+    for _ in 0..2 {
+        let b = battle(t);
+        let (mine, theirs) = if b.firing == b.attacker {
+            (&b.attackers, &b.defenders)
+        } else {
+            (&b.defenders, &b.attackers)
+        };
+        let shot = (mine[0], theirs[0]);
+        target(t, &[shot]);
+    }
+    assert_eq!(battle(t).round, 2);
+}
+
+/// 5.41 (optional): a Confederate attack on a Union garrison in a Southern Port box lets
+/// the Union defenders evacuate to Washington from round 2, but not while the
+/// Confederates control Washington, and never the attacking Confederates. A cavalry
+/// withdrawal before combat (5.6) goes to an adjacent box only.
+#[test]
+fn option_5_41_evacuation_of_a_garrison() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Wilmington" units="1 Vi"/></side>
+      <side id="confederate"><place box="Goldsboro" units="1 Vi"/></side>
+    </scenario>"#;
+    for (on, washington_held) in [(true, true), (true, false), (false, true)] {
+        let options: &[&str] = if on { &["naval-evacuations"] } else { &[] };
+        // Dice: 3 marches; round 1 both miss (6, 6); round 2 the Union misses (6).
+        let mut t = Game::with_options(xml, "confederate", &[3, 6, 6, 6], options);
+        if !washington_held {
+            let w = t.id("Washington");
+            t.g.boxes[w.index()].controller = Some(t.side("confederate"));
+        }
+        let cvi = t.unit("Vi", "Goldsboro");
+        attack_and_reach_round_2(&mut t, cvi, "Goldsboro", "Wilmington", "rail");
+        // Round 2, the Union defender's part.
+        assert_eq!(battle(&t).firing, t.side("union"));
+        let offered = retreats(&mut t);
+        let expected = on && washington_held;
+        assert_eq!(
+            offered.contains(&"Washington".to_string()),
+            expected,
+            "option {on}, Washington Union-held {washington_held}: {offered:?}"
+        );
+        assert!(
+            !offered.contains(&"Goldsboro".to_string()),
+            "5.4: not whence the attack came"
+        );
+        if expected {
+            assert_eq!(offered, ["Washington"], "5.4: a friendly box if possible");
+        }
+        // The Union stays; the Confederate attacker's part: no evacuation for it.
+        t.act(Action::Pass);
+        t.act(Action::Pass);
+        let (uvi, cvi) = (t.unit("Vi", "Wilmington"), cvi);
+        target(&mut t, &[(uvi, cvi)]);
+        assert_eq!(battle(&t).firing, t.side("confederate"));
+        assert!(!retreats(&mut t).contains(&"Washington".to_string()));
+    }
+
+    // 5.6: a Union cavalry garrison may withdraw before combat, to adjacent boxes only.
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Wilmington" units="1 Vc"/></side>
+      <side id="confederate"><place box="Goldsboro" units="1 Vi"/></side>
+    </scenario>"#;
+    let mut t = Game::with_options(xml, "confederate", &[3], &["naval-evacuations"]);
+    let cvi = t.unit("Vi", "Goldsboro");
+    t.march("Goldsboro", &[cvi], "Wilmington", &["rail"]);
+    t.battle_at("Wilmington");
+    assert_eq!(battle(&t).stage, Stage::Withdraw);
+    let offered = retreats(&mut t);
+    assert!(!offered.is_empty());
+    assert!(!offered.contains(&"Washington".to_string()), "{offered:?}");
+}
+
+/// 5.41 applies to Southern Port boxes only (gray ports): neither a Union attack by land
+/// on a Southern Port nor a Confederate attack on a Union garrison in a blue port
+/// (Pensacola, blue though in Florida) lets the Union units evacuate.
+#[test]
+fn option_5_41_only_in_southern_ports() {
+    let land = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Goldsboro" units="1 Vi"/></side>
+      <side id="confederate"><place box="Wilmington" units="1 Vi"/></side>
+    </scenario>"#;
+    let pensacola = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Pensacola" units="1 Vi"/></side>
+      <side id="confederate"><place box="Mobile" units="1 Vi"/></side>
+    </scenario>"#;
+    for (xml, side, from, to, kind) in [
+        (land, "union", "Goldsboro", "Wilmington", "rail"),
+        (pensacola, "confederate", "Mobile", "Pensacola", "road"),
+    ] {
+        // Dice: 3 marches; round 1 both miss; round 2 the defender misses.
+        let mut t = Game::with_options(xml, side, &[3, 6, 6, 6], &["naval-evacuations"]);
+        let attacker = t.unit("Vi", from);
+        let defender = t.unit("Vi", to);
+        attack_and_reach_round_2(&mut t, attacker, from, to, kind);
+        if side == "union" {
+            t.act(Action::Pass);
+            t.act(Action::Pass);
+            target(&mut t, &[(defender, attacker)]);
+        }
+        assert_eq!(battle(&t).firing, t.side("union"));
+        let offered = retreats(&mut t);
+        assert!(
+            !offered.contains(&"Washington".to_string()),
+            "{to}: {offered:?}"
+        );
+    }
+}
+
+/// 5.71 (optional) with 5.7 and 6.0: reduced units do not recover after the Combat
+/// segment; a promoted reduced unit stays reduced; a recruitment point recovers one
+/// reduced unit on the map instead of a recruit. Without the option, 5.7 recovers
+/// them and no point buys a recovery.
+#[test]
+fn option_5_71_refitting_by_recruitment_point() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Mi, 1 Vi"/><pool units="1 Mi"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Mi"/></side>
+    </scenario>"#;
+    for on in [true, false] {
+        let options: &[&str] = if on { &["refitting"] } else { &[] };
+        // Dice: 3 marches; the Confederate militia hits the Union militia (1); the Union
+        // hits twice (1, 1); 3 recruitment points.
+        let mut t = Game::with_options(xml, "union", &[3, 1, 1, 1, 3], options);
+        let (umi, uvi) = (t.unit("Mi", "Harrisburg"), t.unit("Vi", "Harrisburg"));
+        let cmi = t.unit("Mi", "Gettysburg");
+        t.march("Harrisburg", &[umi, uvi], "Gettysburg", &["rail"]);
+        t.battle_at("Gettysburg");
+        target(&mut t, &[(cmi, umi)]);
+        assert_eq!(t.g.unit(umi).hits, 1);
+        target(&mut t, &[(umi, cmi), (uvi, cmi)]);
+        // 6.0: the winner promotes the reduced militia; the veteran that replaces it is
+        // reduced too ("A promoted unit that is ... reduced (5.71) remains ... reduced").
+        t.act(Action::Promote { unit: umi });
+        let promoted = t
+            .units("Vi", "Gettysburg")
+            .into_iter()
+            .find(|&u| u != uvi)
+            .expect("the promoted piece");
+        assert!(t.g.combat.is_none(), "the Combat segment is over");
+        assert_eq!(
+            t.g.unit(promoted).hits,
+            u8::from(on),
+            "5.7 recovers it; with 5.71 it stays reduced"
+        );
+        assert!(
+            !t.legal()
+                .iter()
+                .any(|a| matches!(a, Action::Recover { .. })),
+            "no recovery in the Promotion segment"
+        );
+        to_recruitment(&mut t);
+        assert_eq!(t.g.budget, 3);
+        let recover = Action::Recover { unit: promoted };
+        if !on {
+            assert!(!t.legal().contains(&recover));
+            assert!(t.try_act(recover).is_err());
+            continue;
+        }
+        let legal = t.legal();
+        assert!(legal.contains(&recover), "{legal:?}");
+        assert!(
+            legal.iter().any(|a| matches!(a, Action::Recruit { .. })),
+            "recruiting is still possible"
+        );
+        assert!(
+            !legal.contains(&Action::Recover { unit: uvi }),
+            "only reduced units recover"
+        );
+        let log = t.act(recover);
+        assert!(
+            log.iter().any(|l| l.contains("recruitment point")),
+            "{log:?}"
+        );
+        assert_eq!(t.g.unit(promoted).hits, 0);
+        assert_eq!(t.g.budget, 2, "one recruitment point spent");
+        assert!(
+            !t.legal()
+                .iter()
+                .any(|a| matches!(a, Action::Recover { .. }))
+        );
+    }
+}
+
+/// 5.71 (optional) with 4.0: a march may recover one reduced unit instead of
+/// activating a box, between marches; it is one of the unit's two marches.
+#[test]
+fn option_5_71_refitting_by_march() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harrisburg" units="1 Vi"/><place box="Philadelphia" units="1 Vi"/></side>
+    </scenario>"#;
+    for on in [true, false] {
+        let options: &[&str] = if on { &["refitting"] } else { &[] };
+        let mut t = Game::with_options(xml, "union", &[6], options);
+        let (h, p) = (t.unit("Vi", "Harrisburg"), t.unit("Vi", "Philadelphia"));
+        t.g.units[h.index()].hits = 1;
+        t.g.units[p.index()].hits = 1;
+        if !on {
+            assert!(
+                !t.legal()
+                    .iter()
+                    .any(|a| matches!(a, Action::Recover { .. }))
+            );
+            assert!(t.try_act(Action::Recover { unit: h }).is_err());
+            continue;
+        }
+        let legal = t.legal();
+        assert!(legal.contains(&Action::Recover { unit: h }), "{legal:?}");
+        assert!(legal.contains(&Action::Recover { unit: p }));
+        t.act(Action::Recover { unit: h });
+        assert_eq!(t.g.unit(h).hits, 0);
+        assert_eq!(t.g.unit(h).marches, 1, "it counts as one of its marches");
+        assert_eq!(t.marches_left(), 5, "one march spent");
+        assert!(
+            t.try_act(Action::Recover { unit: h }).is_err(),
+            "nothing to recover"
+        );
+        // Not while a march is under way.
+        t.act(Action::Activate {
+            at: t.id("Harrisburg"),
+        });
+        assert!(!t.legal().contains(&Action::Recover { unit: p }));
+        assert!(t.try_act(Action::Recover { unit: p }).is_err());
+        let a = t
+            .move_to(h, "Gettysburg", &["rail"])
+            .expect("to Gettysburg");
+        t.act(a);
+        t.act(Action::EndMarch);
+        // Recovered and moved: two marches, so it may not march again.
+        assert_eq!(t.g.unit(h).marches, 2);
+        assert!(
+            t.try_act(Action::Activate {
+                at: t.id("Gettysburg")
+            })
+            .is_err(),
+            "4.0: recovering counted as one of its two marches"
+        );
+        // A reduced unit that has taken part in two marches may not recover.
+        for _ in 0..2 {
+            let Place::Board(at) = t.place(p) else {
+                unreachable!()
+            };
+            t.act(Action::Activate { at });
+            let mv = t
+                .legal()
+                .into_iter()
+                .find(|a| matches!(a, Action::Move { unit, .. } if *unit == p))
+                .expect("a move");
+            t.act(mv);
+            t.act(Action::EndMarch);
+        }
+        assert_eq!(t.g.unit(p).marches, 2);
+        assert_eq!(t.marches_left(), 2);
+        assert!(!t.legal().contains(&Action::Recover { unit: p }));
+        assert!(t.try_act(Action::Recover { unit: p }).is_err());
+        assert_eq!(t.g.unit(p).hits, 1);
+    }
+}
+
+/// Jumps to the end of the game turn labelled `label` (the last segment of its last
+/// player turn) and ends it.
+fn end_turn(m: &Module, rules: &mut ScriptRules, g: &GameState, label: &str) -> GameState {
+    let mut g = g.clone();
+    g.turn = m.calendar.find(label).unwrap();
+    g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
+    g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+    g.march = None;
+    apply(m, rules, &g, &Action::EndSegment).unwrap().0
+}
+
+/// 11.3 Sudden Death Victory (optional): played to the Campaign Game ending, the game
+/// ends at the end of a March turn of 1862-1864 in which either side has a Decisive
+/// victory on 11.3's table; not at other turns, not with a lesser level, not without
+/// the option, not with an agreed March ending, and not in March 1865 (no column).
+#[test]
+fn option_11_3_sudden_death() {
+    let (m, mut rules) = ahd();
+    let sudden = m.find_option("sudden-death").unwrap();
+    let extended = m.find_option("extended-game").unwrap();
+    // Starts `scenario` with `options`, changes control of some boxes, ends `label`.
+    let mut after = |scenario: &str,
+                     options: &[muster_core::ids::OptionId],
+                     end: Option<&str>,
+                     control: &[(&str, &str)],
+                     label: &str| {
+        let (mut g, _) = muster_core::game::start(
+            &m,
+            &mut rules,
+            m.scenario(scenario).unwrap(),
+            options.to_vec(),
+            Dice::seeded(1),
+        )
+        .unwrap();
+        if let Some(end) = end {
+            muster_core::game::set_end(&m, &mut g, end).unwrap();
+        }
+        for (name, side) in control {
+            g.boxes[m.board.find(name).unwrap().index()].controller = m.find_side(side);
+        }
+        end_turn(&m, &mut rules, &g, label)
+    };
+    let union_decisive = [
+        ("Atlanta", "union"),
+        ("Mobile", "union"),
+        ("Richmond", "union"),
+    ];
+    // 35 against 20 in 03/1863: 15, Union Decisive.
+    let g = after("1862", &[sudden], None, &union_decisive, "03/1863");
+    let o = g.outcome.expect("sudden death");
+    assert_eq!(o.winner, m.find_side("union"));
+    assert!(
+        o.reason.contains("Union Decisive in 03/1863"),
+        "{}",
+        o.reason
+    );
+    assert!(o.reason.contains("(11.3)"), "{}", o.reason);
+    // The 1862 setup, 35 against 27 in 03/1863: 8, Confederate Decisive (9 or less).
+    let g = after("1862", &[sudden], None, &[], "03/1863");
+    assert_eq!(g.outcome.unwrap().winner, m.find_side("confederate"));
+    // The 1861 setup in 03/1862: 34 against 29, 5, Confederate Decisive (5 or less).
+    let g = after("1861", &[sudden], None, &[], "03/1862");
+    assert_eq!(g.outcome.unwrap().winner, m.find_side("confederate"));
+    // With 9.1 the Campaign Game ending is 11-12/1865: still checked.
+    let g = after("1862", &[sudden, extended], None, &[], "03/1863");
+    assert!(g.outcome.is_some());
+    // A draw: 35 against 23, 12: play goes on to 04/1863.
+    let g = after(
+        "1862",
+        &[sudden],
+        None,
+        &[("Atlanta", "union"), ("Mobile", "union")],
+        "03/1863",
+    );
+    assert!(g.outcome.is_none());
+    assert_eq!(m.calendar.turn(g.turn).label, "04/1863");
+    // Not at the end of another month, nor without the option.
+    let g = after("1862", &[sudden], None, &union_decisive, "04/1863");
+    assert!(g.outcome.is_none());
+    let g = after("1862", &[], None, &union_decisive, "03/1863");
+    assert!(g.outcome.is_none());
+    // Not in March 1865: 11.3's table stops at 1864.
+    let g = after("1864", &[sudden], None, &union_decisive, "03/1865");
+    assert!(g.outcome.is_none());
+    // Not with an agreed March ending: that game is judged at its end only.
+    let g = after(
+        "1862",
+        &[sudden],
+        Some("03/1864"),
+        &union_decisive,
+        "03/1863",
+    );
+    assert!(g.outcome.is_none());
+}

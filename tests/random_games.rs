@@ -12,9 +12,13 @@
 //! shared boxes are among those it began with, and a box whose battle is over is not
 //! shared; in the Promotion and Recruitment segments no box is shared.
 //!
+//! Games with an even seed are played with the optional rules 5.41 (naval
+//! evacuations) and 5.71 (refitting), and every fourth seed with 11.3's sudden death as
+//! well (it ends games early, so not more often); the checks know these rules too.
+//!
 //! Actions are chosen exactly as `muster play --union random --confederate random
-//! --seed N` chooses them (the same chooser stream over the same list), so a game named
-//! in a failure can be watched at the terminal. The default run plays 100 games (about
+//! --seed N [--options ...]` chooses them (the same chooser stream over the same list),
+//! so a game named in a failure can be watched at the terminal. The default run plays 100 games (about
 //! a minute in a debug build on two cores); `MUSTER_RANDOM_GAMES=N` plays N instead
 //! (thousands take a few minutes with `cargo test --release --test random_games`).
 
@@ -41,6 +45,10 @@ const DEFAULT_GAMES: usize = 100;
 
 /// A game still going after this many actions is a bug (9.0: the game has an end).
 const MAX_ACTIONS: usize = 200_000;
+
+/// The optional rules of even-seeded games (the last one for every fourth seed only):
+/// rules whose effects the checks below know.
+const OPTIONS: [&str; 3] = ["naval-evacuations", "refitting", "sudden-death"];
 
 /// The chooser stream of `muster play`'s random players.
 const CHOOSER_STREAM: u64 = 2;
@@ -324,16 +332,73 @@ struct Game<'a> {
     ahd: &'a Ahd,
     scenario: String,
     seed: u64,
+    /// The optional rules in force, by id.
+    options: Vec<String>,
     findings: Findings,
 }
 
 impl Game<'_> {
     fn flag(&mut self, step: usize, rule: &str, detail: String) {
         let example = format!(
-            "scenario {}, seed {}, after action {step}: {detail}",
-            self.scenario, self.seed
+            "scenario {}, seed {}, options [{}], after action {step}: {detail}",
+            self.scenario,
+            self.seed,
+            self.options.join(",")
         );
         self.findings.add(rule.to_string(), example);
+    }
+
+    fn option(&self, id: &str) -> bool {
+        self.options.iter().any(|o| o == id)
+    }
+
+    /// 5.41: where the Union side of the battle under way may evacuate to, if anywhere:
+    /// Washington, held by the Union without enemy units in it, from a gray port whose
+    /// battle came of a naval invasion (an attacker entered by sea) or of a Confederate
+    /// attack on the Union; by retreat, not by withdrawal.
+    fn evacuation(&self, w: &Where<'_>, b: &Battle) -> Option<BoxId> {
+        let ahd = self.ahd;
+        let (state, place) = (w.state, ahd.m.board.get(b.at));
+        let invaded = b.attacker == ahd.union && b.entries.iter().any(|(_, e)| *e == Some(None));
+        (self.option("naval-evacuations")
+            && b.stage == Stage::Retreat
+            && b.decider() == ahd.union
+            && place.port
+            && place.owner == Some(ahd.confederate)
+            && (invaded || b.defender == ahd.union)
+            && state.controller(ahd.washington) == Some(ahd.union)
+            && !w.enemy_in(ahd.union, ahd.washington))
+        .then_some(ahd.washington)
+    }
+
+    /// 11.3 (sudden death): who has a Decisive victory at the end of this March turn of
+    /// 1862-1864, in a game played to the Campaign Game ending.
+    fn decisive(&self, state: &GameState) -> Option<SideId> {
+        let ahd = self.ahd;
+        let m = &ahd.m;
+        let turn = m.calendar.turn(state.turn);
+        let end = m.calendar.turn(state.end).label.as_str();
+        let decisive = match turn.year {
+            1862 => 11,
+            1863 => 15,
+            1864 => 19,
+            _ => return None,
+        };
+        if !self.option("sudden-death")
+            || turn.first_month != 3
+            || !["06/1865", "11-12/1865"].contains(&end)
+        {
+            return None;
+        }
+        let difference = i64::from(state.army_maximum(m, ahd.union))
+            - i64::from(state.army_maximum(m, ahd.confederate));
+        if difference >= decisive {
+            Some(ahd.union)
+        } else if difference <= decisive - 6 {
+            Some(ahd.confederate)
+        } else {
+            None
+        }
     }
 }
 
@@ -431,8 +496,8 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             );
         }
         // 5.7: reduced units recover when their side's Combat segment is over, and only
-        // battles reduce them.
-        if on_board && u.hits > 0 && kind != SegmentKind::Battle {
+        // battles reduce them (5.71: they stay reduced until recovered).
+        if on_board && u.hits > 0 && kind != SegmentKind::Battle && !g.option("refitting") {
             g.flag(
                 step,
                 "5.7: no unit is reduced outside a Combat segment",
@@ -535,13 +600,18 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             }
         }
         Some(o) => {
-            let expected = sudden.or_else(|| {
+            // 11.3: a sudden death ends the game at the end of the March turn, before
+            // the next turn begins.
+            let sudden_death = (state.player == 0 && state.segment == 0)
+                .then(|| g.decisive(state))
+                .flatten();
+            let expected = sudden.or(sudden_death).or_else(|| {
                 (state.turn == state.end).then(|| ahd.winner_at_the_end(&g.scenario, state))
             });
             if o.winner != expected {
                 g.flag(
                     step,
-                    "10.0, 11.1: the winner is the one the victory conditions name",
+                    "10.0, 11.1, 11.3: the winner is the one the victory conditions name",
                     format!(
                         "the game says {:?} ({}), the rules say {:?} (turn {}, army maxima \
                          union {} confederate {})",
@@ -717,10 +787,17 @@ fn check_step(
                 );
             }
         }
-        if u1.hits < u0.hits && !combat_ended {
+        let recovered = matches!(action, Action::Recover { unit } if *unit == id);
+        let may_recover = if g.option("refitting") {
+            recovered
+        } else {
+            combat_ended
+        };
+        if u1.hits < u0.hits && !may_recover {
             g.flag(
                 step,
-                "5.7: reduced units recover after their side's Combat segment",
+                "5.7, 5.71: reduced units recover after their side's Combat segment, or \
+                 (5.71) by a march or a recruitment point",
                 format!(
                     "unit {i} recovered on {}",
                     describe::action(m, before, action)
@@ -916,6 +993,48 @@ fn check_step(
                 format!("marches left went from {} to {}", left(before), left(after)),
             );
         }
+    }
+    // 5.71: recovering a reduced unit of the mover's costs a march, which is one of the
+    // unit's marches (4.0), or a recruitment point.
+    if let Action::Recover { unit } = action {
+        let (u0, u1) = (before.unit(*unit), after.unit(*unit));
+        let left = |s: &GameState| s.march.as_ref().map_or(0, |m| m.left);
+        let paid = match ahd.segment(before) {
+            SegmentKind::March => left(before) == left(after) + 1 && u1.marches == u0.marches + 1,
+            SegmentKind::Recruitment => before.budget == after.budget + 1,
+            _ => false,
+        };
+        if !g.option("refitting")
+            || u0.side != active
+            || u0.hits == 0
+            || u1.hits != 0
+            || !matches!(u0.place, Place::Board(_))
+            || !paid
+        {
+            g.flag(
+                step,
+                "5.71: a march or a recruitment point recovers one reduced unit",
+                format!(
+                    "{}: marches {} -> {}, points {} -> {}",
+                    describe::action(m, before, action),
+                    left(before),
+                    left(after),
+                    before.budget,
+                    after.budget
+                ),
+            );
+        }
+    }
+    // 11.3: with sudden death, a March turn with a Decisive victory is the last.
+    if after.turn != before.turn && after.outcome.is_none() && g.decisive(before).is_some() {
+        g.flag(
+            step,
+            "11.3: sudden death ends the game at a March turn with a Decisive victory",
+            format!(
+                "{} is over and play goes on",
+                m.calendar.turn(before.turn).label
+            ),
+        );
     }
     // 7.1: recruiting never takes a side beyond its Army Maximum Size.
     if let Action::Recruit { .. } = action {
@@ -1196,6 +1315,31 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         &of(|a| matches!(a, Action::SeaMove { .. })),
                         &expected,
                     );
+                    // 5.71: a march may recover one reduced unit of the player's, one of
+                    // its two marches (4.0).
+                    let expected: Vec<Action> = if g.option("refitting") && seg.left > 0 {
+                        state
+                            .unit_ids()
+                            .filter(|&u| {
+                                let unit = state.unit(u);
+                                unit.side == side
+                                    && unit.hits > 0
+                                    && unit.marches < 2
+                                    && matches!(unit.place, Place::Board(_))
+                            })
+                            .map(|unit| Action::Recover { unit })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    same_set(
+                        g,
+                        step,
+                        "5.71: a march may recover a reduced unit",
+                        state,
+                        &of(|a| matches!(a, Action::Recover { .. })),
+                        &expected,
+                    );
                     if !legal.contains(&Action::EndSegment) {
                         g.flag(
                             step,
@@ -1309,6 +1453,27 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 &of(|a| matches!(a, Action::Recruit { .. })),
                 &expected,
             );
+            // 5.71: a recruitment point may recover a reduced unit on the map instead.
+            let expected: Vec<Action> = if g.option("refitting") && state.budget > 0 {
+                state
+                    .unit_ids()
+                    .filter(|&u| {
+                        let unit = state.unit(u);
+                        unit.side == side && unit.hits > 0 && matches!(unit.place, Place::Board(_))
+                    })
+                    .map(|unit| Action::Recover { unit })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            same_set(
+                g,
+                step,
+                "5.71: a recruitment point may recover a reduced unit",
+                state,
+                &of(|a| matches!(a, Action::Recover { .. })),
+                &expected,
+            );
         }
     }
 }
@@ -1413,6 +1578,8 @@ fn check_battle(
             .chain(track.reinforced_from.iter().copied())
             .collect()
     };
+    // 5.41: an evacuation is a retreat to a friendly box.
+    let evacuation = g.evacuation(ws, b).filter(|w| !neighbours.contains(w));
     let destinations = |all: bool| -> Vec<Action> {
         let from_attack = entered_from(all);
         let open: Vec<BoxId> = neighbours
@@ -1423,6 +1590,7 @@ fn check_battle(
                 let attack_came = decider == b.defender && from_attack.contains(&to);
                 !ws.enemy_in(decider, to) && !enemy_city && !attack_came
             })
+            .chain(evacuation)
             .collect();
         let friendly: Vec<BoxId> = open
             .iter()
@@ -1451,7 +1619,7 @@ fn check_battle(
             let rule = if b.stage == Stage::Withdraw {
                 "5.6: where cavalry may withdraw"
             } else {
-                "5.4: where a side may retreat"
+                "5.4, 5.41: where a side may retreat"
             };
             let listed = of(|a| matches!(a, Action::Retreat { .. }));
             let (broad, narrow) = (destinations(true), destinations(false));
@@ -1640,6 +1808,7 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
         Action::Promote { unit: u },
         Action::Recruit { kind: k, at: b },
         Action::SeaMove { unit: u, to: b },
+        Action::Recover { unit: u },
     ];
     out.push(random[pick(rng, random.len())].clone());
     // Only what is surely illegal: a listed action is legal, and a Move not listed may
@@ -1668,13 +1837,24 @@ struct Played {
 fn play(ahd: &Ahd, rules: &mut ScriptRules, scenario: usize, seed: u64) -> (Played, Findings) {
     let m = &ahd.m;
     let sc = &m.scenarios[scenario];
+    let in_force = match seed % 4 {
+        0 => 3,
+        2 => 2,
+        _ => 0,
+    };
+    let options: Vec<String> = OPTIONS[..in_force].iter().map(|o| o.to_string()).collect();
+    let option_ids = options
+        .iter()
+        .map(|o| m.find_option(o).unwrap_or_else(|| panic!("no option {o}")))
+        .collect();
     let mut g = Game {
         ahd,
         scenario: sc.id.clone(),
         seed,
+        options,
         findings: Findings::default(),
     };
-    let (mut state, mut log) = match start(m, rules, sc, Vec::new(), Dice::seeded(seed)) {
+    let (mut state, mut log) = match start(m, rules, sc, option_ids, Dice::seeded(seed)) {
         Ok(x) => x,
         Err(e) => {
             g.flag(0, "a scenario starts", e.to_string());
@@ -1820,7 +2000,7 @@ fn check_replay(
         id: g.scenario.clone(),
         xml: None,
     };
-    let save = Save::new(m, scenario, Vec::new(), seed, actions, state.clone());
+    let save = Save::new(m, scenario, g.options.clone(), seed, actions, state.clone());
     let json = serde_json::to_string(&save).expect("a save serializes");
     let back: Save = match serde_json::from_str(&json) {
         Ok(s) => s,

@@ -135,13 +135,19 @@ impl Rules for ScriptRules {
                     Question::MarchLimit { unit: u }
                     | Question::MayEntrench { unit: u }
                     | Question::MayReinforce { unit: u }
-                    | Question::MayPromote { unit: u } => (game, unit(u)).into_lua_multi(lua),
+                    | Question::MayPromote { unit: u }
+                    | Question::MayRecover { unit: u } => (game, unit(u)).into_lua_multi(lua),
                     Question::EntrenchCost { at } => (game, boxn(at)).into_lua_multi(lua),
                     Question::SeaMove { unit: u, to } => {
                         (game, unit(u), boxn(to)).into_lua_multi(lua)
                     }
                     Question::MayWithdraw => game.into_lua_multi(lua),
                     Question::RetreatTo {
+                        side,
+                        to,
+                        withdrawal,
+                    }
+                    | Question::MayEvacuate {
                         side,
                         to,
                         withdrawal,
@@ -152,6 +158,9 @@ impl Rules for ScriptRules {
                     }
                     Question::MayRecruit { kind, at } => {
                         (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
+                    }
+                    Question::BoxWorth { side, at } => {
+                        (game, side_name(module, side), boxn(at)).into_lua_multi(lua)
                     }
                 }
             })
@@ -596,6 +605,11 @@ impl UserData for GameRef {
                     .map(|x| lua_index(x.index()))
                     .collect::<Vec<_>>()
             }))
+        });
+        // Whether an attacker entered the battle box by sea, eliminated ones included
+        // (nil when no battle is under way).
+        m.add_method("battle_by_sea", |_, g, ()| {
+            Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
         });
         m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
         m.add_method("entered_by_sea", |_, g, u: i64| {

@@ -23,7 +23,9 @@ pub enum Action {
     SeaMove { unit: UnitId, to: BoxId },
     /// Combat: fight the battle in this box next.
     Fight { at: BoxId },
-    /// Battle: retreat (or withdraw before round 1) every unit of the side to this box.
+    /// Battle: retreat (or withdraw before round 1) every unit of the side to this box:
+    /// an adjacent one (`RetreatTo`) or, where the rules offer it, another port by sea
+    /// (`MayEvacuate`).
     Retreat { to: BoxId },
     /// Battle: decline what is offered now (withdrawal, retreat, more reinforcements,
     /// the winner's promotion).
@@ -36,6 +38,10 @@ pub enum Action {
     Promote { unit: UnitId },
     /// Recruitment: bring a unit of this type from the pool into this box.
     Recruit { kind: UnitTypeId, at: BoxId },
+    /// Movement (between marches) or Recruitment: restore one reduced unit of the
+    /// player's to full strength, for a march or a recruitment point, where the rules
+    /// allow it (`MayRecover`).
+    Recover { unit: UnitId },
     /// Finish the current segment.
     EndSegment,
 }

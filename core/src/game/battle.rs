@@ -225,7 +225,9 @@ pub fn legal(
     Ok(out)
 }
 
-/// Boxes a side may retreat (or withdraw) to: adjacent along a line, as the rules allow.
+/// Boxes a side may retreat (or withdraw) to: adjacent along a line, as the rules allow
+/// (`RetreatTo`); then, from a battle in a port, any other port the rules offer as an
+/// evacuation by sea (`MayEvacuate`).
 fn retreat_options(
     view: View<'_>,
     rules: &mut dyn Rules,
@@ -242,6 +244,27 @@ fn retreat_options(
             rules,
             view,
             Question::RetreatTo {
+                side,
+                to,
+                withdrawal,
+            },
+        )? {
+            out.push(to);
+        }
+    }
+    let board = &view.module.board;
+    if !board.get(b.at).port {
+        return Ok(out);
+    }
+    for to in board.box_ids() {
+        let adjacent = board.neighbours(b.at).iter().any(|&(n, _)| n == to);
+        if to == b.at || adjacent || !board.get(to).port {
+            continue;
+        }
+        if ask_bool(
+            rules,
+            view,
+            Question::MayEvacuate {
                 side,
                 to,
                 withdrawal,
@@ -325,10 +348,11 @@ pub(crate) fn apply(
     match (b.stage, action) {
         (Stage::Withdraw | Stage::Retreat, Action::Retreat { to }) => {
             let side = b.decider();
-            let word = if b.stage == Stage::Withdraw {
-                "withdraw"
-            } else {
-                "retreat"
+            let adjacent = module.board.neighbours(b.at).iter().any(|&(n, _)| n == *to);
+            let word = match (b.stage == Stage::Withdraw, adjacent) {
+                (_, false) => "evacuate",
+                (true, true) => "withdraw",
+                (false, true) => "retreat",
             };
             log.push(format!(
                 "{} {word}s from {} to {}",

@@ -42,7 +42,16 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
             place(module, *to)
         ),
         Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
-        Action::Retreat { to } => format!("retreat to {}", place(module, *to)),
+        Action::Retreat { to } => {
+            // A box no line joins to the battle's is an evacuation (`MayEvacuate`).
+            let adjacent = state
+                .combat
+                .as_ref()
+                .and_then(|c| c.battle.as_ref())
+                .is_none_or(|b| module.board.neighbours(b.at).iter().any(|&(n, _)| n == *to));
+            let verb = if adjacent { "retreat" } else { "evacuate" };
+            format!("{verb} to {}", place(module, *to))
+        }
         Action::Pass => "pass".into(),
         Action::Reinforce { unit: u } => {
             let from = match state.unit(*u).place {
@@ -64,6 +73,13 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
             module.units.get(*kind).name,
             place(module, *at)
         ),
+        Action::Recover { unit: u } => {
+            let at = match state.unit(*u).place {
+                Place::Board(b) => place(module, b).to_string(),
+                _ => "?".into(),
+            };
+            format!("recover {} in {at}", unit(module, state, *u))
+        }
         Action::EndSegment => "end this segment".into(),
     }
 }

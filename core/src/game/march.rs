@@ -224,6 +224,11 @@ pub fn legal(
                 for (unit, to) in sea_moves(view, rules, side, seg.left)? {
                     out.push(Action::SeaMove { unit, to });
                 }
+                for unit in state.unit_ids() {
+                    if may_recover_by_march(view, rules, side, unit)? {
+                        out.push(Action::Recover { unit });
+                    }
+                }
             }
         }
         Some(a) => {
@@ -239,6 +244,43 @@ pub fn legal(
         }
     }
     Ok(out)
+}
+
+/// Whether `side` may restore `unit` to full strength now (for a march or a recruitment
+/// point, which the caller checks): its own reduced unit on the board, as the rules
+/// allow.
+pub(crate) fn may_recover(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    side: SideId,
+    unit: UnitId,
+) -> Result<bool, RuleError> {
+    let Some(u) = view.state.units.get(unit.index()) else {
+        return Ok(false);
+    };
+    if u.side != side || u.hits == 0 || !matches!(u.place, Place::Board(_)) {
+        return Ok(false);
+    }
+    ask_bool(rules, view, Question::MayRecover { unit })
+}
+
+/// [`may_recover`] for a march, which counts toward the unit's march limit. The caller
+/// checks that a march is left and none is under way.
+fn may_recover_by_march(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    side: SideId,
+    unit: UnitId,
+) -> Result<bool, RuleError> {
+    let Some(u) = view.state.units.get(unit.index()) else {
+        return Ok(false);
+    };
+    if u.side != side || u.hits == 0 {
+        return Ok(false);
+    }
+    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
+        .is_none_or(|l| i64::from(u.marches) < l);
+    Ok(within_limit && may_recover(view, rules, side, unit)?)
 }
 
 /// The moves by sea the side may make now: its units in ports, to other ports, as far
@@ -463,8 +505,39 @@ pub(crate) fn apply(
                 },
             )
         }
+        Action::Recover { unit } => {
+            if seg.active.is_some() {
+                return Err(illegal("end the march under way first"));
+            }
+            if seg.left == 0 {
+                return Err(illegal("no marches left"));
+            }
+            if !may_recover_by_march(View { module, state }, rules, side, *unit)? {
+                return Err(illegal("that unit may not recover now"));
+            }
+            let u = &mut state.units[unit.index()];
+            u.hits = 0;
+            u.marches = u.marches.saturating_add(1);
+            if let Some(m) = state.march.as_mut() {
+                m.left -= 1;
+            }
+            Ok(vec![recovered(module, state, *unit, "a march")])
+        }
         other => Err(illegal(format!("{other:?} is not a Movement action"))),
     }
+}
+
+/// The log line for a unit restored to full strength, and what it cost.
+pub(crate) fn recovered(module: &Module, state: &GameState, unit: UnitId, cost: &str) -> String {
+    let u = state.unit(unit);
+    let at = match u.place {
+        Place::Board(b) => module.board.get(b).name.as_str(),
+        _ => "?",
+    };
+    format!(
+        "{} in {at} recovers to full strength ({cost})",
+        module.units.get(u.kind).name
+    )
 }
 
 #[cfg(test)]

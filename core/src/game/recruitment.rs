@@ -1,8 +1,10 @@
 //! Recruitment (AHD 7.0): points from the rules are spent bringing pool units onto the
-//! board, where and as far as the rules allow.
+//! board, where and as far as the rules allow, or restoring reduced units on the board
+//! where the rules allow that instead (AHD 5.71).
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
+use super::march::{may_recover, recovered};
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
 use crate::module::Module;
@@ -26,6 +28,11 @@ pub fn legal(
                 }
             }
         }
+        for unit in state.unit_ids() {
+            if may_recover(view, rules, side, unit)? {
+                out.push(Action::Recover { unit });
+            }
+        }
     }
     out.push(Action::EndSegment);
     Ok(out)
@@ -37,6 +44,18 @@ pub(crate) fn apply(
     state: &mut GameState,
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
+    if let Action::Recover { unit } = action {
+        if state.budget == 0 {
+            return Err(illegal("no recruitment points left"));
+        }
+        let side = state.active_side(module);
+        if !may_recover(View { module, state }, rules, side, *unit)? {
+            return Err(illegal("that unit may not recover now"));
+        }
+        state.budget -= 1;
+        state.units[unit.index()].hits = 0;
+        return Ok(vec![recovered(module, state, *unit, "a recruitment point")]);
+    }
     let Action::Recruit { kind, at } = action else {
         return Err(illegal(format!("{action:?} is not a Recruitment action")));
     };

@@ -79,6 +79,15 @@ pub enum Question<'a> {
         to: BoxId,
         withdrawal: bool,
     },
+    /// May `side` retreat (or, before round 1, withdraw) from the battle under way, in a
+    /// port, by sea to the port `to`, which no line joins to the battle's box? Asked for
+    /// every such port at each chance to retreat; no handler means no. Adjacent boxes
+    /// are `RetreatTo`'s.
+    MayEvacuate {
+        side: SideId,
+        to: BoxId,
+        withdrawal: bool,
+    },
     /// May this unit join the battle under way on its side, now?
     MayReinforce { unit: UnitId },
     /// May `shooter` name `target` now, given the shots already announced?
@@ -89,6 +98,13 @@ pub enum Question<'a> {
     MayPromote { unit: UnitId },
     /// May the moving side recruit a unit of this type in this box now?
     MayRecruit { kind: UnitTypeId, at: BoxId },
+    /// May the moving side restore this reduced unit of its own to full strength now,
+    /// paying a march (Movement segment, between marches; it counts toward the unit's
+    /// `MarchLimit`) or a recruitment point (Recruitment segment)? No handler means no.
+    MayRecover { unit: UnitId },
+    /// A hint for computer players, never a rule: what controlling `at` is worth to
+    /// `side` beyond its recruitment value (victory cities, say), in the same units.
+    BoxWorth { side: SideId, at: BoxId },
 }
 
 impl Question<'_> {
@@ -104,11 +120,14 @@ impl Question<'_> {
             Question::SeaMove { .. } => "sea_move",
             Question::MayWithdraw => "may_withdraw",
             Question::RetreatTo { .. } => "retreat_to",
+            Question::MayEvacuate { .. } => "may_evacuate",
             Question::MayReinforce { .. } => "may_reinforce",
             Question::MayTarget { .. } => "may_target",
             Question::ShotModifier { .. } => "shot_modifier",
             Question::MayPromote { .. } => "may_promote",
             Question::MayRecruit { .. } => "may_recruit",
+            Question::MayRecover { .. } => "may_recover",
+            Question::BoxWorth { .. } => "box_worth",
         }
     }
 
@@ -122,9 +141,14 @@ impl Question<'_> {
             | Question::MayTarget { .. }
             | Question::MayPromote { .. }
             | Question::MayRecruit { .. } => Combine::All,
-            Question::IsJump { .. } | Question::MayWithdraw => Combine::Any,
+            Question::IsJump { .. }
+            | Question::MayWithdraw
+            | Question::MayEvacuate { .. }
+            | Question::MayRecover { .. } => Combine::Any,
             Question::MarchLimit { .. } | Question::SeaMove { .. } => Combine::Min,
-            Question::EntrenchCost { .. } | Question::ShotModifier { .. } => Combine::Sum,
+            Question::EntrenchCost { .. }
+            | Question::ShotModifier { .. }
+            | Question::BoxWorth { .. } => Combine::Sum,
         }
     }
 }
@@ -141,11 +165,14 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("sea_move", Combine::Min),
     ("may_withdraw", Combine::Any),
     ("retreat_to", Combine::All),
+    ("may_evacuate", Combine::Any),
     ("may_reinforce", Combine::All),
     ("may_target", Combine::All),
     ("shot_modifier", Combine::Sum),
     ("may_promote", Combine::All),
     ("may_recruit", Combine::All),
+    ("may_recover", Combine::Any),
+    ("box_worth", Combine::Sum),
 ];
 
 /// Everything the engine reports.
@@ -322,6 +349,11 @@ mod tests {
                 to: BoxId(0),
                 withdrawal: false,
             },
+            Question::MayEvacuate {
+                side: SideId(0),
+                to: BoxId(0),
+                withdrawal: false,
+            },
             Question::MayReinforce { unit: u },
             Question::MayTarget {
                 shooter: u,
@@ -334,6 +366,11 @@ mod tests {
             Question::MayPromote { unit: u },
             Question::MayRecruit {
                 kind: UnitTypeId(0),
+                at: BoxId(0),
+            },
+            Question::MayRecover { unit: u },
+            Question::BoxWorth {
+                side: SideId(0),
                 at: BoxId(0),
             },
         ];
