@@ -138,5 +138,58 @@ fn apply_1000(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, legal_actions_1864, full_game_1861, apply_1000);
+/// A whole player turn of the default computer player (`ai`): the Union's first turn of
+/// 1864 (the biggest armies of any scenario), and of 1861; plus a whole 1861 game
+/// between two `ai` players.
+fn ai_turn(c: &mut Criterion) {
+    let (m, mut rules) = ahd();
+    let mut g = c.benchmark_group("ai");
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .measurement_time(Duration::from_secs(5));
+    for scenario in ["1864", "1861"] {
+        let state = begin(&m, &mut rules, scenario, 1);
+        g.bench_function(format!("ai player turn, {scenario} start"), |b| {
+            b.iter(|| {
+                let mut player = muster_ai::player(muster_ai::Level::Ai, 1);
+                let mut s = state.clone();
+                let mut n = 0;
+                while s.outcome.is_none() && s.turn == state.turn && s.player == state.player {
+                    s = muster_ai::step(player.as_mut(), &m, &mut rules, &s)
+                        .expect("the ai acts")
+                        .1;
+                    n += 1;
+                }
+                black_box(n)
+            })
+        });
+    }
+    let scenario = m.scenario("1861").expect("1861");
+    let setup = muster_ai::balance::GameSetup {
+        scenario,
+        options: Vec::new(),
+        players: vec![muster_ai::Level::Ai; 2],
+        end: None,
+        max_actions: 200_000,
+    };
+    g.bench_function("ai vs ai, whole 1861 game, seed 1", |b| {
+        b.iter(|| {
+            black_box(
+                muster_ai::balance::play_game(&m, &mut rules, &setup, 1)
+                    .expect("the game plays")
+                    .0
+                    .actions,
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    legal_actions_1864,
+    full_game_1861,
+    apply_1000,
+    ai_turn
+);
 criterion_main!(benches);

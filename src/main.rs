@@ -1,8 +1,10 @@
 //! `muster`: the command line of the engine. Only parsing and printing live here; the
 //! work is done by the library crates.
 
+mod balance;
 mod check;
 mod moves;
+mod odds;
 mod play;
 mod rules;
 mod watch;
@@ -40,7 +42,8 @@ enum Command {
         #[arg(long, conflicts_with_all = ["json", "scenarios"])]
         watch: bool,
     },
-    /// Play a game at the terminal: each side a human at the prompt or a random player.
+    /// Play a game at the terminal: each side a human at the prompt or a computer player
+    /// (random, greedy, or ai, the default computer player).
     Play {
         /// The module folder, e.g. mods/ahd.
         module: PathBuf,
@@ -53,7 +56,8 @@ enum Command {
         /// Who plays the side called confederate (shorthand for --player confederate=KIND).
         #[arg(long, value_name = "KIND")]
         confederate: Option<play::PlayerKind>,
-        /// Who plays a side, for any module: SIDE=human|random. Unnamed sides are human.
+        /// Who plays a side, for any module: SIDE=human|random|greedy|ai. Unnamed sides are
+        /// human.
         #[arg(long, value_name = "SIDE=KIND", value_parser = parse_player)]
         player: Vec<(String, play::PlayerKind)>,
         /// Seed of the game's dice (and of the random players); default: from the clock.
@@ -98,6 +102,52 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Battle odds: play one battle many times (both sides targeting as the computer
+    /// players do) and report wins, retreats, expected survivors and rounds.
+    Odds(odds::Args),
+    /// Play many games between computer players in parallel and report each side's win
+    /// rate with a 95% confidence interval, the victory conditions reached and the
+    /// game lengths: to see whether a house rule changes the balance.
+    Balance {
+        /// The module folder, e.g. mods/ahd.
+        module: PathBuf,
+        /// How many games (game i uses seed SEED+i).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// A scenario id of the module or a scenario .xml file (default: the first).
+        #[arg(long, value_name = "ID|FILE")]
+        scenario: Option<String>,
+        /// Optional rules to use, by id or rule number, separated by commas.
+        #[arg(long, value_delimiter = ',')]
+        options: Vec<String>,
+        /// Who plays the side called union: ai (default), greedy or random.
+        #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+        union: Option<muster_ai::Level>,
+        /// Who plays the side called confederate: ai (default), greedy or random.
+        #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+        confederate: Option<muster_ai::Level>,
+        /// Who plays a side, for any module: SIDE=ai|greedy|random.
+        #[arg(long, value_name = "SIDE=LEVEL", value_parser = parse_side_level)]
+        player: Vec<(String, muster_ai::Level)>,
+        /// The first game's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to play on (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// End each game after this turn instead of the scenario's last, e.g. 03/1863.
+        #[arg(long, value_name = "MM/YYYY")]
+        end: Option<String>,
+        /// Also write one line per game to this CSV file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Give up on a game after this many actions (it counts as unfinished).
+        #[arg(long, default_value_t = 200_000)]
+        max_actions: usize,
+    },
 }
 
 fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
@@ -105,8 +155,20 @@ fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
         .split_once('=')
         .ok_or("write SIDE=KIND, e.g. union=random")?;
     let kind = <play::PlayerKind as clap::ValueEnum>::from_str(kind, true)
-        .map_err(|_| format!("'{kind}' is not a kind of player: human or random"))?;
+        .map_err(|_| format!("'{kind}' is not a kind of player: human, random, greedy or ai"))?;
     Ok((side.to_string(), kind))
+}
+
+fn parse_level(s: &str) -> Result<muster_ai::Level, String> {
+    muster_ai::Level::parse(s)
+        .ok_or_else(|| format!("'{s}' is not a computer player: ai, greedy or random"))
+}
+
+fn parse_side_level(s: &str) -> Result<(String, muster_ai::Level), String> {
+    let (side, level) = s
+        .split_once('=')
+        .ok_or("write SIDE=LEVEL, e.g. union=greedy")?;
+    Ok((side.to_string(), parse_level(level)?))
 }
 
 fn main() -> ExitCode {
@@ -167,6 +229,39 @@ fn main() -> ExitCode {
             at,
             json,
         } => moves::run(&module, &scenario, &side, &at, json).map(|()| ExitCode::SUCCESS),
+        Command::Odds(args) => odds::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Balance {
+            module,
+            games,
+            scenario,
+            options,
+            union,
+            confederate,
+            mut player,
+            seed,
+            threads,
+            end,
+            csv,
+            json,
+            max_actions,
+        } => {
+            player.extend(union.map(|k| ("union".to_string(), k)));
+            player.extend(confederate.map(|k| ("confederate".to_string(), k)));
+            balance::run_cli(balance::Options {
+                module,
+                scenario,
+                games,
+                options,
+                players: player,
+                seed,
+                threads,
+                end,
+                csv,
+                json,
+                max_actions,
+            })
+            .map(|()| ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

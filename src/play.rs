@@ -19,6 +19,10 @@ use muster_scripting::ScriptRules;
 pub enum PlayerKind {
     Human,
     Random,
+    /// The simple greedy baseline computer player.
+    Greedy,
+    /// The default computer player.
+    Ai,
 }
 
 pub struct Options {
@@ -90,6 +94,17 @@ pub fn run(o: Options) -> Result<()> {
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
     print_log(out, &log, o.quiet)?;
     let mut chooser = Pcg32::new(seed, 2);
+    let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| match k {
+            PlayerKind::Greedy => {
+                Some(muster_ai::player(muster_ai::Level::Greedy, seed ^ i as u64))
+            }
+            PlayerKind::Ai => Some(muster_ai::player(muster_ai::Level::Ai, seed ^ i as u64)),
+            PlayerKind::Human | PlayerKind::Random => None,
+        })
+        .collect();
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut quit = false;
@@ -101,6 +116,19 @@ pub fn run(o: Options) -> Result<()> {
                 game.actions().len()
             );
         }
+        let side = decider(&module, &state);
+        if let Some(computer) = computers[side.index()].as_mut() {
+            let action = computer_action(computer.as_mut(), &module, &mut rules, &state)?;
+            writeln!(
+                out,
+                "[{}] {}",
+                module.side(side).name,
+                describe::action(&module, &state, &action)
+            )?;
+            let log = game.apply(&module, &mut rules, action)?;
+            print_log(out, &log, o.quiet)?;
+            continue;
+        }
         let legal = legal_actions(&module, &mut rules, &state)?;
         if legal.is_empty() {
             bail!(
@@ -108,9 +136,8 @@ pub fn run(o: Options) -> Result<()> {
                 describe::situation(&module, &state)
             );
         }
-        let side = decider(&module, &state);
         let action = match kinds[side.index()] {
-            PlayerKind::Random => {
+            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Ai => {
                 legal[(chooser.between_one_and(u32::try_from(legal.len())?) - 1) as usize].clone()
             }
             PlayerKind::Human => match prompt(
@@ -186,6 +213,18 @@ pub fn run(o: Options) -> Result<()> {
         writeln!(out, "saved to {}", path.display())?;
     }
     Ok(())
+}
+
+/// A computer player's choice, checked by applying it to a copy: a plan made a few
+/// actions ago may no longer be legal, and then the player plans again.
+fn computer_action(
+    player: &mut dyn muster_ai::Player,
+    module: &Module,
+    rules: &mut ScriptRules,
+    state: &GameState,
+) -> Result<Action> {
+    let (action, _, _) = muster_ai::step(player, module, rules, state)?;
+    Ok(action)
 }
 
 fn seed_from_clock() -> u64 {

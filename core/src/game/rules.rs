@@ -91,8 +91,19 @@ pub enum Question<'a> {
     /// May this unit join the battle under way on its side, now?
     MayReinforce { unit: UnitId },
     /// May `shooter` name `target` now, given the shots already announced?
+    /// Contract (the battle-odds calculator caches answers on it): the answer may depend
+    /// on the shooter, the target, the units of each side still in the battle, which
+    /// enemy units the shots announced this part aim at and how many shots there are,
+    /// and the battle's fixed facts (unit types, entrenchment, entries, the box, the
+    /// options, the rest of the position); not on hits, the round, or which friendly
+    /// unit announced which shot. Units of one side alike in type, entrenchment and entry
+    /// are interchangeable: exchanging two of them changes no answer.
     MayTarget { shooter: UnitId, target: UnitId },
     /// Added to the shooter's combat value for this shot.
+    /// Contract (as for `MayTarget`): the answer may depend on the shooter, the target,
+    /// the round, the firing side and the battle's fixed facts; not on hits, on which
+    /// other units are still in the battle, or on the shots announced. Alike units are
+    /// interchangeable.
     ShotModifier { shooter: UnitId, target: UnitId },
     /// May this unit be promoted now?
     MayPromote { unit: UnitId },

@@ -1,0 +1,220 @@
+//! What a planner knows of the board beyond the legal moves: distances, what each box
+//! is worth to each side, and where the armies stand. All of it is read from the
+//! module's data and its `box_worth` hint hook; none of it is a rule.
+
+use muster_core::Module;
+use muster_core::game::{GameState, Place, Question, RuleError, Rules, View};
+use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
+
+/// Boxes apart along any lines (unreachable: `u8::MAX`).
+pub struct Distances {
+    n: usize,
+    d: Vec<u8>,
+}
+
+impl Distances {
+    pub fn new(module: &Module) -> Self {
+        let n = module.board.boxes.len();
+        let mut d = vec![u8::MAX; n * n];
+        let mut queue = std::collections::VecDeque::new();
+        for from in module.board.box_ids() {
+            let row = &mut d[from.index() * n..(from.index() + 1) * n];
+            row[from.index()] = 0;
+            queue.clear();
+            queue.push_back(from);
+            while let Some(b) = queue.pop_front() {
+                let next = row[b.index()].saturating_add(1);
+                for &(to, _) in module.board.neighbours(b) {
+                    if row[to.index()] == u8::MAX {
+                        row[to.index()] = next;
+                        queue.push_back(to);
+                    }
+                }
+            }
+        }
+        Distances { n, d }
+    }
+
+    pub fn get(&self, a: BoxId, b: BoxId) -> u8 {
+        self.d[a.index() * self.n + b.index()]
+    }
+}
+
+/// A force's fighting power, for quick estimates: hits it deals per round on average,
+/// and hits it takes to destroy.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Force {
+    pub hits_per_round: f64,
+    pub steps: f64,
+}
+
+impl Force {
+    pub fn plus(self, o: Force) -> Force {
+        Force {
+            hits_per_round: self.hits_per_round + o.hits_per_round,
+            steps: self.steps + o.steps,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps <= 0.0
+    }
+}
+
+/// A unit's force from its definition: combat value over the die's sides, and the
+/// steps it has left. `penalty` lowers its combat value (firing at entrenched units).
+pub fn unit_force(module: &Module, state: &GameState, u: UnitId, penalty: f64) -> Force {
+    let unit = state.unit(u);
+    let t = module.units.get(unit.kind);
+    let sides = f64::from(module.dice.max(1));
+    let value = (f64::from(t.combat) - penalty).clamp(0.0, sides);
+    Force {
+        hits_per_round: value / sides,
+        steps: f64::from(t.steps.saturating_sub(unit.hits).max(1)),
+    }
+}
+
+/// The chance that `attacker` destroys `defender` first, from how fast each wears the
+/// other down (a Lanchester-style estimate, sharpened: a force twice as fast wins ~80%).
+pub fn win_chance(attacker: Force, defender: Force) -> f64 {
+    if defender.is_empty() {
+        return 1.0;
+    }
+    if attacker.is_empty() {
+        return 0.0;
+    }
+    let a = attacker.hits_per_round / defender.steps;
+    let d = defender.hits_per_round / attacker.steps;
+    if a + d <= 0.0 {
+        return 0.5;
+    }
+    let (a2, d2) = (a * a, d * d);
+    a2 / (a2 + d2)
+}
+
+/// Box worths, kept for the player turn they were asked in.
+pub type WorthCache = Option<((TurnId, u8), Vec<Vec<f64>>)>;
+
+/// The position as a planner sees it at one moment.
+pub struct Picture {
+    pub me: SideId,
+    /// Worth of each box to each side: recruitment value plus the rules' `box_worth`.
+    pub worth: Vec<Vec<f64>>,
+    /// Each side's force in each box.
+    pub force: Vec<Vec<Force>>,
+    /// Whether any unit in the box is entrenched, per side.
+    pub entrenched: Vec<Vec<bool>>,
+}
+
+impl Picture {
+    pub fn new(
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+        worth_cache: &mut WorthCache,
+    ) -> Result<Picture, RuleError> {
+        let key = (state.turn, state.player);
+        let worth = match worth_cache {
+            Some((k, w)) if *k == key => w.clone(),
+            _ => {
+                let w = worth(module, rules, state)?;
+                *worth_cache = Some((key, w.clone()));
+                w
+            }
+        };
+        let n = module.board.boxes.len();
+        let sides = module.sides.len();
+        let mut force = vec![vec![Force::default(); n]; sides];
+        let mut entrenched = vec![vec![false; n]; sides];
+        for u in state.unit_ids() {
+            let unit = state.unit(u);
+            if let Place::Board(b) = unit.place {
+                let s = unit.side.index();
+                force[s][b.index()] = force[s][b.index()].plus(unit_force(module, state, u, 0.0));
+                if unit.entrenched {
+                    entrenched[s][b.index()] = true;
+                }
+            }
+        }
+        Ok(Picture {
+            me,
+            worth,
+            force,
+            entrenched,
+        })
+    }
+
+    /// All the enemies' force in a box.
+    pub fn enemy_force(&self, at: BoxId) -> Force {
+        let mut f = Force::default();
+        for (s, per_box) in self.force.iter().enumerate() {
+            if s != self.me.index() {
+                f = f.plus(per_box[at.index()]);
+            }
+        }
+        f
+    }
+
+    pub fn own_force(&self, at: BoxId) -> Force {
+        self.force[self.me.index()][at.index()]
+    }
+
+    pub fn enemy_entrenched(&self, at: BoxId) -> bool {
+        self.entrenched
+            .iter()
+            .enumerate()
+            .any(|(s, e)| s != self.me.index() && e[at.index()])
+    }
+
+    /// What taking `at` from its controller is worth to me: what I gain, plus what the
+    /// controller loses.
+    pub fn capture_value(&self, state: &GameState, at: BoxId) -> f64 {
+        let mine = self.worth[self.me.index()][at.index()];
+        match state.controller(at) {
+            Some(s) if s == self.me => 0.0,
+            Some(s) => mine + self.worth[s.index()][at.index()],
+            None => mine,
+        }
+    }
+}
+
+fn worth(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<Vec<f64>>, RuleError> {
+    let view = View { module, state };
+    let mut out = Vec::new();
+    for side in module.side_ids() {
+        let mut per_box = Vec::with_capacity(module.board.boxes.len());
+        for at in module.board.box_ids() {
+            let hint = match rules.ask(view, Question::BoxWorth { side, at })? {
+                muster_core::game::Answer::Int(n) => n as f64,
+                _ => 0.0,
+            };
+            per_box.push(f64::from(module.board.get(at).recruit_value(side)) + hint);
+        }
+        out.push(per_box);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_forces_are_even_and_a_double_force_is_favoured() {
+        let one = Force {
+            hits_per_round: 0.5,
+            steps: 2.0,
+        };
+        assert!((win_chance(one, one) - 0.5).abs() < 1e-9);
+        let two = one.plus(one);
+        let p = win_chance(two, one);
+        assert!(p > 0.75 && p < 0.99, "{p}");
+        assert_eq!(win_chance(one, Force::default()), 1.0);
+        assert_eq!(win_chance(Force::default(), one), 0.0);
+    }
+}

@@ -1,0 +1,13 @@
+//! Computer players and the tools built on them. Everything here is generic: it knows
+//! the engine's actions, questions and definitions, never a game's rules. Rules
+//! knowledge comes from the module's hooks (questions it asks, `legal_actions`), so a
+//! house rule changes how the AI plays without a change here.
+
+pub mod battle;
+pub mod knowledge;
+pub mod odds;
+pub mod planner;
+pub mod player;
+
+pub use player::{AiError, Level, Player, player, step};
+pub mod balance;

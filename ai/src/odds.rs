@@ -1,0 +1,372 @@
+//! The battle-odds calculator: plays one battle many times and reports who wins, how
+//! often each side retreats, the expected survivors by unit type and how many rounds
+//! battles last.
+//!
+//! # Rule-exact and fast
+//! Playing each battle through the engine's `apply`, with the rules asked at every step,
+//! would cost milliseconds a battle. Instead a compact simulator ([`Simulator`]) keeps
+//! the battle in bitmasks and small arrays and rolls the dice in a tight loop, but takes
+//! every rule answer from the module's hooks: `shot_modifier`, `may_target`,
+//! `may_withdraw` and `retreat_to`, asked of a scratch copy of the position set to the
+//! situation at hand, and cached by what the answers may depend on. What that is for
+//! `ShotModifier` and `MayTarget` is a documented contract of those questions
+//! (`muster_core::game::rules::Question`); `MayWithdraw` is asked once, before round 1,
+//! and `RetreatTo` once per side, when a retreat is first wanted (no units move during
+//! a simulated battle, so where a side may go does not change). The sequence is
+//! `muster_core::game::battle`'s exactly: the defender fires first each round; each
+//! part begins (from round 2) with the firing side's retreat decision; targets are
+//! announced in the order the units joined, with the AI's policy
+//! ([`crate::battle::choose_target`]'s scoring); shots are rolled in announced order on
+//! the same generator the engine uses, one die per possible shot (none for a shot at a
+//! unit already eliminated, none for an impossible shot, 5.33); a hit takes a step and
+//! a unit with no steps left is eliminated. The same seed gives the same battle as the
+//! engine, die for die (a test checks this battle by battle).
+//!
+//! # What is modelled, and what is not
+//! - **Retreats** (5.4) follow each side's [`RetreatPolicy`], only when the rules allow
+//!   one: from round 2, at the start of the side's part, if `retreat_to` allows some
+//!   neighbour of the battle box (without a box, an open friendly box is assumed). The
+//!   side that retreats loses the battle; its units survive.
+//! - **Cavalry withdrawal** (5.6): the defender withdraws before round 1 when the rules
+//!   allow it and its policy is to leave at once ([`RetreatPolicy::AfterRound`]`(0)`).
+//!   A withdrawal is nobody's win.
+//! - **Reinforcements** (5.5): none. The calculator knows no surroundings; a battle
+//!   snapshot ([`Setup::from_battle`]) also ignores units that could still join.
+//! - **Events** (`unit_eliminated`, `battle_ended`) are not run: they change nothing the
+//!   battle's questions read in AHD. A module whose battle events roll dice or change
+//!   what those questions answer would need them.
+//! - A battle still going after round 255 (where the engine's round counter stops) is
+//!   reported as undecided: only sides that cannot hurt each other get there.
+
+mod setup;
+mod sim;
+
+use muster_core::Module;
+use muster_core::game::RuleError;
+use muster_core::game::Rules;
+use muster_core::game::dice::{Dice, Pcg32};
+use serde::{Deserialize, Serialize};
+
+pub use crate::battle::{Losses, RetreatPolicy};
+pub use setup::{Fighter, Phase, Setup, Spec};
+pub use sim::{Fought, Outcome, Simulator};
+
+/// The most units one side may have in a simulated battle (its units are a bitmask).
+pub const MAX_UNITS: usize = 64;
+
+/// The two sides of a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Attacker,
+    Defender,
+}
+
+impl Role {
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Role::Attacker => 0,
+            Role::Defender => 1,
+        }
+    }
+
+    pub(crate) fn from_index(i: usize) -> Role {
+        if i == 0 {
+            Role::Attacker
+        } else {
+            Role::Defender
+        }
+    }
+}
+
+/// Why a battle cannot be simulated. Every message is one line, with a hint where one
+/// helps.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OddsError {
+    #[error("unknown unit type '{name}' among the {force}; {hint}")]
+    UnknownUnit {
+        force: &'static str,
+        name: String,
+        hint: String,
+    },
+    #[error("cannot read '{item}' among the {force}: {why} (write e.g. \"3 Vi, 1 Vc\")")]
+    BadForce {
+        force: &'static str,
+        item: String,
+        why: String,
+    },
+    #[error("the {force} need at least one unit")]
+    EmptyForce { force: &'static str },
+    #[error("the {force} have {count} units; at most {MAX_UNITS} can be simulated")]
+    TooManyUnits { force: &'static str, count: usize },
+    #[error("no box '{name}'{hint}")]
+    UnknownBox { name: String, hint: String },
+    #[error("no side '{name}'{hint}")]
+    UnknownSide { name: String, hint: String },
+    #[error("no optional rule '{name}'{hint}")]
+    UnknownOption { name: String, hint: String },
+    #[error("{why}")]
+    Crossing { why: String },
+    #[error("the module has {0}; a battle needs two sides")]
+    Sides(String),
+    #[error("there is no battle under way to take the odds of")]
+    NoBattle,
+    #[error("the battle under way is already decided")]
+    Decided,
+    #[error("cannot set up the battle: {0}")]
+    Setup(String),
+    #[error("the number of runs must be at least 1")]
+    NoRuns,
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+/// How to run the battles.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Battles to play.
+    pub runs: u64,
+    /// Seed of the dice: one generator, as the engine's `Dice::seeded`, runs through all
+    /// the battles in turn, so the same seed gives the same report.
+    pub seed: u64,
+    pub attacker_retreat: RetreatPolicy,
+    pub defender_retreat: RetreatPolicy,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            runs: 10_000,
+            seed: 1,
+            attacker_retreat: RetreatPolicy::Never,
+            defender_retreat: RetreatPolicy::Never,
+        }
+    }
+}
+
+/// The result of [`simulate`]. Percentages are of all runs, 0 to 100; the win, the
+/// withdrawal and the undecided percentages add up to 100.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub runs: u64,
+    pub seed: u64,
+    pub attacker: SideReport,
+    pub defender: SideReport,
+    /// 5.6: battles the defender's cavalry withdrew from before round 1 (no winner).
+    pub withdrawals: u64,
+    pub withdrawal_pct: f64,
+    /// Battles still going after round 255 (no winner).
+    pub undecided: u64,
+    pub undecided_pct: f64,
+    /// How many battles ended in each round (withdrawals end in round 0), in order.
+    pub rounds: Vec<RoundShare>,
+    /// The mean of the round battles ended in.
+    pub mean_rounds: f64,
+}
+
+/// One side's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideReport {
+    /// The side's id in the module.
+    pub side: String,
+    /// Battles won, by eliminating the enemy or by its retreat.
+    pub wins: u64,
+    pub win_pct: f64,
+    /// Battles this side left by retreating (5.4): the other side's wins.
+    pub retreats: u64,
+    pub retreat_pct: f64,
+    pub retreat_policy: RetreatPolicy,
+    /// Per unit type, in the order they first appear in the side's force.
+    pub units: Vec<TypeReport>,
+}
+
+/// Expected survivors of one unit type of one side, over all runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TypeReport {
+    /// The unit type's id (`Vi`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Units of this type at the start.
+    pub count: u32,
+    /// Of them, reduced at the start (a battle snapshot).
+    pub reduced_at_start: u32,
+    /// Expected units of this type still in play at the end, reduced ones included
+    /// (those that retreated or withdrew survive).
+    pub survivors: f64,
+    /// Expected surviving units of this type that are reduced at the end.
+    pub reduced: f64,
+}
+
+/// Battles that ended in one round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundShare {
+    pub round: u8,
+    pub battles: u64,
+    pub pct: f64,
+}
+
+/// The generator a seed gives: the engine's seeded dice, so a battle played by the
+/// engine with `Dice::seeded(seed)` rolls the same numbers.
+pub fn generator(seed: u64) -> Pcg32 {
+    match Dice::seeded(seed) {
+        Dice::Seeded(rng) => rng,
+        // `Dice::seeded` always gives a generator; this arm only satisfies the match.
+        Dice::Fixed(_) => Pcg32::new(seed, 0),
+    }
+}
+
+/// How often `progress` hears of the runs done.
+const PROGRESS_EVERY: u64 = 4096;
+
+/// Plays `config.runs` battles of `setup` and reports the odds. `progress`, if given,
+/// is called now and then with the number of battles played so far, and at the end.
+/// Rule answers come from `rules` (asked lazily, cached for this call).
+pub fn simulate(
+    module: &Module,
+    rules: &mut dyn Rules,
+    setup: &Setup,
+    config: &Config,
+    mut progress: Option<&mut dyn FnMut(u64)>,
+) -> Result<Report, OddsError> {
+    if config.runs == 0 {
+        return Err(OddsError::NoRuns);
+    }
+    let policies = [config.attacker_retreat, config.defender_retreat];
+    let mut sim = Simulator::new(module, rules, setup)?;
+    let mut rng = generator(config.seed);
+    let mut tally = Tally::new(&sim);
+    for done in 1..=config.runs {
+        let outcome = sim.play(&mut rng, policies)?;
+        tally.add(&sim, outcome);
+        if (done % PROGRESS_EVERY == 0 || done == config.runs)
+            && let Some(p) = progress.as_mut()
+        {
+            p(done);
+        }
+    }
+    Ok(tally.report(module, setup, config, &sim))
+}
+
+/// Counts over the runs, per unit index of each side.
+struct Tally {
+    wins: [u64; 2],
+    retreats: [u64; 2],
+    withdrawals: u64,
+    undecided: u64,
+    rounds: Vec<u64>,
+    survived: [Vec<u64>; 2],
+    reduced: [Vec<u64>; 2],
+}
+
+impl Tally {
+    fn new(sim: &Simulator<'_>) -> Self {
+        let n = sim.sizes();
+        Tally {
+            wins: [0; 2],
+            retreats: [0; 2],
+            withdrawals: 0,
+            undecided: 0,
+            rounds: vec![0; 256],
+            survived: [vec![0; n[0]], vec![0; n[1]]],
+            reduced: [vec![0; n[0]], vec![0; n[1]]],
+        }
+    }
+
+    fn add(&mut self, sim: &Simulator<'_>, outcome: Outcome) {
+        match outcome {
+            Outcome::Won { winner } => self.wins[winner.index()] += 1,
+            Outcome::Retreated { by } => {
+                self.retreats[by.index()] += 1;
+                self.wins[1 - by.index()] += 1;
+            }
+            Outcome::Withdrawn => self.withdrawals += 1,
+            Outcome::Undecided => self.undecided += 1,
+        }
+        self.rounds[usize::from(sim.round())] += 1;
+        for side in 0..2 {
+            sim.each_survivor(side, |i, hits| {
+                self.survived[side][i] += 1;
+                if hits > 0 {
+                    self.reduced[side][i] += 1;
+                }
+            });
+        }
+    }
+
+    fn report(
+        &self,
+        module: &Module,
+        setup: &Setup,
+        config: &Config,
+        sim: &Simulator<'_>,
+    ) -> Report {
+        let runs = config.runs;
+        let pct = |n: u64| n as f64 * 100.0 / runs as f64;
+        let side = |role: Role| {
+            let s = role.index();
+            let fighters = setup.force(role);
+            let mut units: Vec<TypeReport> = Vec::new();
+            for (i, f) in fighters.iter().enumerate() {
+                let kind = &module.units.get(f.kind).id;
+                let at = match units.iter().position(|t| &t.kind == kind) {
+                    Some(at) => at,
+                    None => {
+                        units.push(TypeReport {
+                            kind: kind.clone(),
+                            count: 0,
+                            reduced_at_start: 0,
+                            survivors: 0.0,
+                            reduced: 0.0,
+                        });
+                        units.len() - 1
+                    }
+                };
+                let t = &mut units[at];
+                t.count += 1;
+                t.reduced_at_start += u32::from(f.hits > 0);
+                t.survivors += self.survived[s][i] as f64 / runs as f64;
+                t.reduced += self.reduced[s][i] as f64 / runs as f64;
+            }
+            SideReport {
+                side: module.side(sim.side(role)).id.clone(),
+                wins: self.wins[s],
+                win_pct: pct(self.wins[s]),
+                retreats: self.retreats[s],
+                retreat_pct: pct(self.retreats[s]),
+                retreat_policy: if s == 0 {
+                    config.attacker_retreat
+                } else {
+                    config.defender_retreat
+                },
+                units,
+            }
+        };
+        let mut total_rounds = 0u64;
+        let rounds = self
+            .rounds
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(r, &n)| {
+                total_rounds += r as u64 * n;
+                RoundShare {
+                    round: u8::try_from(r).unwrap_or(u8::MAX),
+                    battles: n,
+                    pct: pct(n),
+                }
+            })
+            .collect();
+        Report {
+            runs,
+            seed: config.seed,
+            attacker: side(Role::Attacker),
+            defender: side(Role::Defender),
+            withdrawals: self.withdrawals,
+            withdrawal_pct: pct(self.withdrawals),
+            undecided: self.undecided,
+            undecided_pct: pct(self.undecided),
+            rounds,
+            mean_rounds: total_rounds as f64 / runs as f64,
+        }
+    }
+}

@@ -1,0 +1,554 @@
+//! The battle to simulate: built from the calculator's words ("3 Vi, 1 Vc", a box, a
+//! crossing), or snapshotted from a battle under way in a game.
+
+use muster_core::Module;
+use muster_core::format::{ReturnsTo, SegmentKind};
+use muster_core::game::battle::{Battle, Stage};
+use muster_core::game::{Dice, GameState, Place};
+use muster_core::ids::{BoxId, LineId, OptionId, SideId, UnitId, UnitTypeId};
+use muster_core::suggest;
+
+use super::{MAX_UNITS, OddsError, Role};
+use crate::battle::battle_of;
+
+/// A battle described in words, as `muster odds` takes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spec {
+    /// The attacking force: unit types (ids like `Vi`, or names) with counts, separated
+    /// by commas: `"3 Vi, 1 Vc"`. A type without a count is one unit.
+    pub attackers: String,
+    /// The defending force, likewise.
+    pub defenders: String,
+    /// The attacking side's id. Default: the side that does not own the battle box, or
+    /// without a box (or an unowned one) the first side of the playing order.
+    pub attacker_side: Option<String>,
+    /// The battle box, by name or alias. It gives the defenders their permanent
+    /// entrenchment (they began the player turn there, 4.3), the water borders
+    /// attackers may cross (5.34), and the neighbours a side may retreat to (5.4), with
+    /// every box held by its owner (its colour on the map) and no other units on the
+    /// map. Without a box the battle is in no particular place: no crossings, and a
+    /// retreat is always possible (an open friendly box is assumed).
+    pub at: Option<String>,
+    /// Every defender is entrenched (5.31).
+    pub entrenched: bool,
+    /// The first this-many attackers entered the box across a river (5.34): along the
+    /// first line into the box that crosses its water border. Attackers that did not
+    /// cross have no recorded entry.
+    pub crossing: usize,
+    /// Optional rules in force, by id or rule number (`like-battlefield-targets`, `5.2`).
+    pub options: Vec<String>,
+}
+
+/// One unit in the simulated battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fighter {
+    /// The piece in the position the rules are asked about.
+    pub unit: UnitId,
+    pub kind: UnitTypeId,
+    /// Steps already lost (fewer than the type's steps).
+    pub hits: u8,
+    pub entrenched: bool,
+    /// How an attacker entered the box: along a line, by sea (`Some(None)`), or `None`
+    /// (no recorded move). Always `None` for defenders.
+    pub entry: Option<Option<LineId>>,
+}
+
+/// Where in the battle's sequence the simulation starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Before round 1: the defender may withdraw if the rules allow (5.6).
+    BeforeCombat,
+    /// The firing side's part begins with its retreat decision (from round 2, 5.4).
+    PartStart,
+    /// The firing side names targets (no retreat this part); these shots, of the firing
+    /// side's units at enemy units, are announced already and stand (5.1).
+    Targeting { shots: Vec<(UnitId, UnitId)> },
+}
+
+/// A battle to simulate: the two forces and everything the rules read about them.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub attacker: SideId,
+    pub defender: SideId,
+    /// The battle box, if there is one (see [`Spec::at`]).
+    pub at: Option<BoxId>,
+    /// The attacking units, in the order they joined the battle (they name targets in
+    /// that order).
+    pub attackers: Vec<Fighter>,
+    pub defenders: Vec<Fighter>,
+    /// Boxes the attackers entered the battle from (defenders may not retreat there).
+    pub entered_from: Vec<BoxId>,
+    /// Optional rules in force.
+    pub options: Vec<OptionId>,
+    /// The round the simulation starts in (1-based).
+    pub round: u8,
+    /// Whose part of the round comes first.
+    pub firing: Role,
+    pub phase: Phase,
+    /// The rest of the position the rules may read (control, other boxes, the turn's
+    /// record). The fields above override it when the rules are asked.
+    base: GameState,
+}
+
+impl Setup {
+    /// A battle from words; see [`Spec`] for what each part means.
+    pub fn from_spec(module: &Module, spec: &Spec) -> Result<Setup, OddsError> {
+        let attack = parse_force(module, &spec.attackers, "attackers")?;
+        let defence = parse_force(module, &spec.defenders, "defenders")?;
+        let at = spec
+            .at
+            .as_deref()
+            .map(|name| find_box(module, name))
+            .transpose()?;
+        let (attacker, defender) = sides(module, spec.attacker_side.as_deref(), at)?;
+        let mut options = Vec::new();
+        for name in &spec.options {
+            options.push(find_option(module, name)?);
+        }
+        let entrenched =
+            spec.entrenched || at.is_some_and(|b| module.board.get(b).permanent_entrenchment);
+        let mut entered_from = Vec::new();
+        let crossing = if spec.crossing > 0 {
+            if spec.crossing > attack.len() {
+                return Err(OddsError::Crossing {
+                    why: format!(
+                        "{} attackers cannot cross a river: there are only {}",
+                        spec.crossing,
+                        attack.len()
+                    ),
+                });
+            }
+            let (from, line) = water_line(module, at)?;
+            entered_from.push(from);
+            Some(line)
+        } else {
+            None
+        };
+        let unit = |i: usize| UnitId::from_index(i).unwrap_or_default();
+        let attackers = attack
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| Fighter {
+                unit: unit(i),
+                kind,
+                hits: 0,
+                entrenched: false,
+                entry: crossing.filter(|_| i < spec.crossing).map(Some),
+            })
+            .collect();
+        let defenders = defence
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| Fighter {
+                unit: unit(attack.len() + i),
+                kind,
+                hits: 0,
+                entrenched,
+                entry: None,
+            })
+            .collect();
+        let base = base_state(module, attacker, attack.len() + defence.len())?;
+        Ok(Setup {
+            attacker,
+            defender,
+            at,
+            attackers,
+            defenders,
+            entered_from,
+            options,
+            round: 1,
+            firing: Role::Defender,
+            phase: Phase::BeforeCombat,
+            base,
+        })
+    }
+
+    /// The battle under way in `state`, as it stands: its units with their hits,
+    /// entrenchment and entries, the round, whose part it is and how far that part has
+    /// got (a pending withdrawal or retreat decision, targets already announced), the
+    /// options in force and the whole position for the rules to read. Reinforcements
+    /// that could still join are not simulated.
+    pub fn from_battle(module: &Module, state: &GameState) -> Result<Setup, OddsError> {
+        let b = battle_of(state).ok_or(OddsError::NoBattle)?;
+        if b.winner.is_some()
+            || b.stage == Stage::Promote
+            || b.attackers.is_empty()
+            || b.defenders.is_empty()
+        {
+            return Err(OddsError::Decided);
+        }
+        let fighter = |u: UnitId, entry: Option<Option<LineId>>| {
+            let unit = state.units.get(u.index()).ok_or_else(|| {
+                OddsError::Setup(format!("unit {} of the battle is not in the game", u.0))
+            })?;
+            if module.units.types.get(unit.kind.index()).is_none() {
+                return Err(OddsError::Setup(format!("unit {} has no known type", u.0)));
+            }
+            Ok(Fighter {
+                unit: u,
+                kind: unit.kind,
+                hits: unit.hits,
+                entrenched: unit.entrenched,
+                entry,
+            })
+        };
+        let entry = |u: UnitId| {
+            b.entries
+                .iter()
+                .find(|(x, _)| *x == u)
+                .and_then(|(_, e)| *e)
+        };
+        let attackers = b
+            .attackers
+            .iter()
+            .map(|&u| fighter(u, entry(u)))
+            .collect::<Result<_, _>>()?;
+        let defenders = b
+            .defenders
+            .iter()
+            .map(|&u| fighter(u, None))
+            .collect::<Result<_, _>>()?;
+        let phase = match b.stage {
+            Stage::Withdraw => Phase::BeforeCombat,
+            Stage::Retreat => Phase::PartStart,
+            Stage::Reinforce => Phase::Targeting { shots: Vec::new() },
+            Stage::Target => Phase::Targeting {
+                shots: b.shots.clone(),
+            },
+            Stage::Promote => return Err(OddsError::Decided),
+        };
+        Ok(Setup {
+            attacker: b.attacker,
+            defender: b.defender,
+            at: Some(b.at),
+            attackers,
+            defenders,
+            entered_from: b.entered_from.clone(),
+            options: state.options.clone(),
+            round: b.round,
+            firing: if b.firing == b.attacker {
+                Role::Attacker
+            } else {
+                Role::Defender
+            },
+            phase,
+            base: state.clone(),
+        })
+    }
+
+    /// One side's units.
+    pub fn force(&self, role: Role) -> &[Fighter] {
+        match role {
+            Role::Attacker => &self.attackers,
+            Role::Defender => &self.defenders,
+        }
+    }
+
+    /// The side playing `role`.
+    pub fn side(&self, role: Role) -> SideId {
+        match role {
+            Role::Attacker => self.attacker,
+            Role::Defender => self.defender,
+        }
+    }
+
+    /// The position the rules are asked about: the base with this setup's units, options
+    /// and battle written in (round 1 of a battle whose parts the simulator then sets).
+    pub(crate) fn scratch(&self, module: &Module) -> Result<GameState, OddsError> {
+        let mut g = self.base.clone();
+        let at = self.at.unwrap_or_default();
+        for (side, force) in [
+            (self.attacker, &self.attackers),
+            (self.defender, &self.defenders),
+        ] {
+            for f in force {
+                let t = module.units.types.get(f.kind.index()).ok_or_else(|| {
+                    OddsError::Setup(format!("unit type {} does not exist", f.kind.0))
+                })?;
+                if f.hits >= t.steps {
+                    return Err(OddsError::Setup(format!(
+                        "a {} cannot have {} hits: it has {} steps",
+                        t.id, f.hits, t.steps
+                    )));
+                }
+                let u = g.units.get_mut(f.unit.index()).ok_or_else(|| {
+                    OddsError::Setup(format!("unit {} is not in the position", f.unit.0))
+                })?;
+                u.side = side;
+                u.kind = f.kind;
+                u.hits = f.hits;
+                u.entrenched = f.entrenched;
+                u.place = Place::Board(at);
+            }
+        }
+        let mut options = self.options.clone();
+        options.sort_unstable();
+        options.dedup();
+        g.options = options;
+        let ids = |force: &[Fighter]| force.iter().map(|f| f.unit).collect::<Vec<_>>();
+        let mut combat = g.combat.take().unwrap_or_default();
+        let mut b = combat.battle.take().unwrap_or_else(|| Battle {
+            at,
+            attacker: self.attacker,
+            defender: self.defender,
+            round: 1,
+            firing: self.defender,
+            stage: Stage::Target,
+            attackers: Vec::new(),
+            defenders: Vec::new(),
+            entries: Vec::new(),
+            entered_from: Vec::new(),
+            shots: Vec::new(),
+            reinforced_from: Vec::new(),
+            winner: None,
+        });
+        b.at = at;
+        b.attacker = self.attacker;
+        b.defender = self.defender;
+        b.round = self.round.max(1);
+        b.firing = self.side(self.firing);
+        b.stage = Stage::Target;
+        b.attackers = ids(&self.attackers);
+        b.defenders = ids(&self.defenders);
+        b.entries = self.attackers.iter().map(|f| (f.unit, f.entry)).collect();
+        b.entered_from = self.entered_from.clone();
+        b.shots = Vec::new();
+        b.reinforced_from = Vec::new();
+        b.winner = None;
+        combat.battle = Some(b);
+        g.combat = Some(combat);
+        Ok(g)
+    }
+}
+
+/// Where an eliminated unit of this type goes (the engine moves it there).
+pub(crate) fn gone_to(module: &Module, kind: UnitTypeId) -> Place {
+    match module.units.get(kind).returns_to {
+        ReturnsTo::Pool => Place::Pool,
+        ReturnsTo::Stock => Place::Stock,
+    }
+}
+
+/// `"3 Vi, 1 Vc"` to unit types, one entry per unit.
+fn parse_force(
+    module: &Module,
+    text: &str,
+    force: &'static str,
+) -> Result<Vec<UnitTypeId>, OddsError> {
+    let mut out = Vec::new();
+    for item in text.split([',', ';', '+']) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let (count, name) = item.split_at(digits);
+        let name = name.trim();
+        let count: usize = if count.is_empty() {
+            1
+        } else {
+            count.parse().map_err(|_| OddsError::BadForce {
+                force,
+                item: item.into(),
+                why: "the count is too large".into(),
+            })?
+        };
+        if name.is_empty() {
+            return Err(OddsError::BadForce {
+                force,
+                item: item.into(),
+                why: "no unit type after the count".into(),
+            });
+        }
+        let Some(kind) = module.units.find(name) else {
+            let hint = module.units.hint(name).unwrap_or_else(|| {
+                let ids: Vec<&str> = module
+                    .units
+                    .types
+                    .iter()
+                    .filter(|t| !t.advanced)
+                    .map(|t| t.id.as_str())
+                    .collect();
+                format!("the unit types are {}", ids.join(", "))
+            });
+            return Err(OddsError::UnknownUnit {
+                force,
+                name: name.into(),
+                hint,
+            });
+        };
+        let t = module.units.get(kind);
+        if t.advanced || t.steps == 0 {
+            return Err(OddsError::BadForce {
+                force,
+                item: item.into(),
+                why: format!(
+                    "{} ({}) does not fight in battles of this game",
+                    t.id, t.name
+                ),
+            });
+        }
+        if count > MAX_UNITS - out.len() {
+            return Err(OddsError::TooManyUnits {
+                force,
+                count: out.len().saturating_add(count),
+            });
+        }
+        out.extend(std::iter::repeat_n(kind, count));
+    }
+    if out.is_empty() {
+        return Err(OddsError::EmptyForce { force });
+    }
+    Ok(out)
+}
+
+fn find_box(module: &Module, name: &str) -> Result<BoxId, OddsError> {
+    module
+        .board
+        .find(name)
+        .ok_or_else(|| OddsError::UnknownBox {
+            name: name.into(),
+            hint: module
+                .board
+                .hint(name)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default(),
+        })
+}
+
+fn find_option(module: &Module, name: &str) -> Result<OptionId, OddsError> {
+    module.find_option(name).ok_or_else(|| {
+        let ids: Vec<&str> = module.options.iter().map(|o| o.id.as_str()).collect();
+        let hint = suggest::did_you_mean(name, ids.iter().copied())
+            .unwrap_or_else(|| format!("the optional rules are {}", ids.join(", ")));
+        OddsError::UnknownOption {
+            name: name.into(),
+            hint: format!("; {hint}"),
+        }
+    })
+}
+
+/// The attacking and defending sides (see [`Spec::attacker_side`]).
+fn sides(
+    module: &Module,
+    attacker: Option<&str>,
+    at: Option<BoxId>,
+) -> Result<(SideId, SideId), OddsError> {
+    if module.sides.len() < 2 {
+        return Err(OddsError::Sides(format!("{} side(s)", module.sides.len())));
+    }
+    let other = |s: SideId| module.side_ids().find(|&x| x != s).unwrap_or(s);
+    if let Some(name) = attacker {
+        let Some(a) = module.find_side(name) else {
+            let hint = module.side_hint(name).unwrap_or_else(|| {
+                let ids: Vec<&str> = module.sides.iter().map(|s| s.id.as_str()).collect();
+                format!("the sides are {}", ids.join(", "))
+            });
+            return Err(OddsError::UnknownSide {
+                name: name.into(),
+                hint: format!("; {hint}"),
+            });
+        };
+        return Ok((a, other(a)));
+    }
+    if let Some(owner) = at.and_then(|b| module.board.get(b).owner) {
+        return Ok((other(owner), owner));
+    }
+    let first = module.calendar.sides.first().copied().unwrap_or(SideId(0));
+    Ok((first, other(first)))
+}
+
+/// Boxes with a line into them that crosses their water border.
+fn boxes_with_water(module: &Module) -> Vec<&str> {
+    module
+        .board
+        .box_ids()
+        .filter(|&b| crossing_line(module, b).is_some())
+        .map(|b| module.board.get(b).name.as_str())
+        .collect()
+}
+
+/// The first line into `at` that crosses its water border, with the box at its far end.
+fn crossing_line(module: &Module, at: BoxId) -> Option<(BoxId, LineId)> {
+    module
+        .board
+        .neighbours(at)
+        .iter()
+        .copied()
+        .find(|&(_, l)| module.board.line(l).crosses_water_border_into(at))
+}
+
+fn water_line(module: &Module, at: Option<BoxId>) -> Result<(BoxId, LineId), OddsError> {
+    let list = || {
+        let names = boxes_with_water(module);
+        const SHOWN: usize = 8;
+        let mut text = names
+            .iter()
+            .take(SHOWN)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if names.len() > SHOWN {
+            text.push_str(&format!(" and {} more", names.len() - SHOWN));
+        }
+        if text.is_empty() {
+            "no box of this map has one".to_string()
+        } else {
+            format!("boxes with one: {text}")
+        }
+    };
+    let Some(at) = at else {
+        return Err(OddsError::Crossing {
+            why: format!(
+                "a river crossing (5.34) needs a battle box with a water border; {}",
+                list()
+            ),
+        });
+    };
+    crossing_line(module, at).ok_or_else(|| OddsError::Crossing {
+        why: format!(
+            "no line into {} crosses a water border, so no attacker can cross a river there (5.34); {}",
+            module.board.get(at).name,
+            list()
+        ),
+    })
+}
+
+/// A position holding only the battle's `n` pieces (their fields are written by
+/// [`Setup::scratch`]), every box held by its owner, the attacker to move in its Battle
+/// segment. Built from the module's first scenario so that every other field has the
+/// value a new game gives it.
+fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, OddsError> {
+    let scenario = module.scenarios.first().ok_or_else(|| {
+        OddsError::Setup("the module has no scenario to take a position from".into())
+    })?;
+    let mut g = GameState::new(module, scenario, Vec::new(), Dice::seeded(0))
+        .map_err(|e| OddsError::Setup(e.to_string()))?;
+    let mut template = g
+        .units
+        .first()
+        .cloned()
+        .ok_or_else(|| OddsError::Setup("the module has no pieces".into()))?;
+    template.hits = 0;
+    template.entrenched = false;
+    template.marches = 0;
+    g.units = vec![template; n];
+    for (state, b) in g.boxes.iter_mut().zip(&module.board.boxes) {
+        state.controller = b.owner;
+        state.marker = false;
+    }
+    let player = module.calendar.sides.iter().position(|&s| s == attacker);
+    g.player = player.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
+    let segment = module
+        .calendar
+        .segments
+        .iter()
+        .position(|s| s.kind == SegmentKind::Battle);
+    g.segment = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
+    g.vars.clear();
+    g.march = None;
+    g.turn_log = Default::default();
+    g.combat = None;
+    g.outcome = None;
+    Ok(g)
+}

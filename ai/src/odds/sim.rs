@@ -1,0 +1,1005 @@
+//! The simulator: one battle at a time in bitmasks and small arrays, rolling dice in a
+//! tight loop, with every rule answer asked once and cached.
+//!
+//! Caches, each sound by a contract of the question it keeps (see
+//! `muster_core::game::rules::Question`). Both contracts make units of a side that are
+//! alike in type, entrenchment and entry interchangeable, so answers are kept per
+//! *class* of such units, not per unit:
+//! - the value a shot needs (combat value + `ShotModifier`), a table per round and
+//!   firing side of (shooter class, target class), asked whole the first time the side
+//!   fires in that round; rounds with the same table share it (in AHD the attacker's
+//!   table never changes, the defender's changes once, after round 2);
+//! - `MayTarget` per (shooter class, target class, whether the target is targeted
+//!   already, shots announced, and per class the units still in the battle and how many
+//!   of the enemy's are targeted);
+//! - whole announcements: a side's targets for its part follow from those answers, the
+//!   units alive on both sides and the enemy's hits (the policy's only inputs), so they
+//!   are kept per (side, its table, classes of its units alive in order, classes and
+//!   hits of the enemy's alive in order), naming units by rank, and most parts cost one
+//!   lookup.
+//!
+//! Keys are packed into a few machine words (a situation too big to pack is simply not
+//! cached: asked or announced afresh, which is slower, never wrong).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use muster_core::Module;
+use muster_core::game::battle::Stage;
+use muster_core::game::dice::Pcg32;
+use muster_core::game::rules::{ask_bool, ask_int};
+use muster_core::game::{GameState, Place, Question, Rules, View};
+use muster_core::ids::{BoxId, SideId, UnitId};
+
+use super::setup::{Phase, Setup, gone_to};
+use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
+use crate::battle::{Pressure, better, hit_chance, score, worth};
+
+/// FxHash (rustc's): a multiply and a rotate per word; the keys are a few words.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// A cache key of up to `64 * N` bits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key<const N: usize>([u64; N]);
+
+impl<const N: usize> Hash for Key<N> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        for &w in &self.0 {
+            h.write_u64(w);
+        }
+    }
+}
+
+/// Builds a [`Key`] field by field; `None` at the end if the fields did not fit.
+struct Packer<const N: usize> {
+    words: [u64; N],
+    used: u32,
+    fits: bool,
+}
+
+impl<const N: usize> Packer<N> {
+    fn new() -> Self {
+        Packer {
+            words: [0; N],
+            used: 0,
+            fits: true,
+        }
+    }
+
+    /// Appends the low `bits` bits of `value` (`bits` at most 64).
+    fn push(&mut self, value: u64, bits: u32) {
+        if bits == 0 {
+            return;
+        }
+        if self.used + bits > 64 * N as u32 {
+            self.fits = false;
+            return;
+        }
+        let value = if bits == 64 {
+            value
+        } else {
+            value & ((1 << bits) - 1)
+        };
+        let (word, at) = ((self.used / 64) as usize, self.used % 64);
+        self.words[word] |= value << at;
+        if at + bits > 64 {
+            self.words[word + 1] |= value >> (64 - at);
+        }
+        self.used += bits;
+    }
+
+    fn key(self) -> Option<Key<N>> {
+        self.fits.then_some(Key(self.words))
+    }
+}
+
+/// One announced shot: indices into the firing side's and the enemy's units, and what
+/// the die must show at most to hit.
+#[derive(Clone, Copy, Debug)]
+struct Shot {
+    shooter: u8,
+    target: u8,
+    needed: i32,
+}
+
+/// Stored announcements stop growing past this many shots (memory stays bounded; later
+/// situations are announced afresh each time, which is only slower).
+const ARENA_CAP: usize = 1 << 22;
+
+/// "Not asked yet" in the round-to-table map.
+const NO_TABLE: usize = usize::MAX;
+
+/// One side's units, fixed for the simulation.
+struct Force {
+    ids: Vec<UnitId>,
+    combat: Vec<i64>,
+    steps: Vec<u8>,
+    worth: Vec<f64>,
+    entrenched: Vec<bool>,
+    gone: Vec<Place>,
+    /// Each unit's class: units alike in type, entrenchment and entry.
+    class: Vec<usize>,
+    /// The units of each class; the first is the class's representative.
+    classes: Vec<u64>,
+    start_hits: Vec<u8>,
+    start_alive: u64,
+    start_steps: u32,
+    /// Bits to write a unit's hits, and a class index, in a key.
+    hit_bits: u32,
+    class_bits: u32,
+}
+
+/// A side's needed values for one round, `[shooter class][target class]`, with the
+/// chance each gives on the die.
+#[derive(PartialEq)]
+struct Table {
+    needed: Vec<i32>,
+    chance: Vec<f64>,
+}
+
+/// The battle under way in the simulator.
+struct Run {
+    alive: [u64; 2],
+    hits: [[u8; MAX_UNITS]; 2],
+    /// Steps left per side.
+    left: [u32; 2],
+    round: u8,
+    firing: usize,
+    /// The current round's table of each side (the firing side's is up to date).
+    table: [usize; 2],
+}
+
+/// How a simulated battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The winner eliminated every enemy unit.
+    Won { winner: Role },
+    /// This side retreated (5.4); the other side won.
+    Retreated { by: Role },
+    /// The defender withdrew before round 1 (5.6); nobody won.
+    Withdrawn,
+    /// Still going after round 255.
+    Undecided,
+}
+
+/// One simulated battle, unit by unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fought {
+    pub outcome: Outcome,
+    /// The round it ended in (0 for a withdrawal).
+    pub round: u8,
+    /// Surviving units with their hits, in the order they fought (retreating and
+    /// withdrawing units survive).
+    pub attackers: Vec<(UnitId, u8)>,
+    pub defenders: Vec<(UnitId, u8)>,
+}
+
+/// Where the first part of each simulated battle starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    Withdraw,
+    Retreat,
+    Fire,
+}
+
+/// Where a part's announced shots are.
+enum Plan {
+    Arena(usize, usize),
+    Buf,
+    First,
+}
+
+/// Plays one battle setup again and again. Rule answers are asked of `rules` on a
+/// scratch copy of the setup's position, lazily, and cached for the simulator's life.
+pub struct Simulator<'a> {
+    module: &'a Module,
+    rules: &'a mut dyn Rules,
+    scratch: GameState,
+    sides: [SideId; 2],
+    at: Option<BoxId>,
+    force: [Force; 2],
+    start_round: u8,
+    start_firing: usize,
+    start: Start,
+    /// Shots of the first part announced before the simulation (a battle snapshot).
+    prefix: Vec<(usize, usize)>,
+    first_plan: Option<Vec<Shot>>,
+    /// Per firing side, its distinct tables.
+    tables: [Vec<Table>; 2],
+    /// Per round, the index of each side's table (`NO_TABLE` before it is fought).
+    round_table: Vec<[usize; 2]>,
+    may_target: FxMap<Key<4>, bool>,
+    /// Announcements by situation: keys of one word (most battles) apart, for a
+    /// smaller, faster map.
+    plans: FxMap<u64, (u32, u32)>,
+    wide_plans: FxMap<Key<2>, (u32, u32)>,
+    arena: Vec<Shot>,
+    buf: Vec<Shot>,
+    /// Per enemy unit, the shots announced at it (reused by `announce`).
+    pressure: Vec<Pressure>,
+    retreat_ok: [Option<bool>; 2],
+    withdraw_ok: Option<bool>,
+    run: Run,
+}
+
+/// Indices of the set bits, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(i)
+    })
+}
+
+fn force(module: &Module, setup: &Setup, role: Role) -> Result<Force, OddsError> {
+    let fighters = setup.force(role);
+    let word = match role {
+        Role::Attacker => "attackers",
+        Role::Defender => "defenders",
+    };
+    if fighters.is_empty() {
+        return Err(OddsError::EmptyForce { force: word });
+    }
+    if fighters.len() > MAX_UNITS {
+        return Err(OddsError::TooManyUnits {
+            force: word,
+            count: fighters.len(),
+        });
+    }
+    let n = fighters.len();
+    let mut f = Force {
+        ids: Vec::with_capacity(n),
+        combat: Vec::with_capacity(n),
+        steps: Vec::with_capacity(n),
+        worth: Vec::with_capacity(n),
+        entrenched: Vec::with_capacity(n),
+        gone: Vec::with_capacity(n),
+        class: Vec::with_capacity(n),
+        classes: Vec::new(),
+        start_hits: Vec::with_capacity(n),
+        start_alive: 0,
+        start_steps: 0,
+        hit_bits: 0,
+        class_bits: 0,
+    };
+    let mut max_hits = 0u8;
+    for (i, x) in fighters.iter().enumerate() {
+        // `Setup::scratch` has checked the type exists and the hits fit its steps.
+        let t = module.units.get(x.kind);
+        f.ids.push(x.unit);
+        f.combat.push(i64::from(t.combat));
+        f.steps.push(t.steps);
+        f.worth.push(worth(t.combat));
+        f.entrenched.push(x.entrenched);
+        f.gone.push(gone_to(module, x.kind));
+        let alike = fighters[..i]
+            .iter()
+            .position(|y| (y.kind, y.entrenched, y.entry) == (x.kind, x.entrenched, x.entry));
+        let class = match alike {
+            Some(j) => f.class[j],
+            None => {
+                f.classes.push(0);
+                f.classes.len() - 1
+            }
+        };
+        f.class.push(class);
+        f.classes[class] |= 1 << i;
+        f.start_hits.push(x.hits);
+        f.start_alive |= 1 << i;
+        f.start_steps += u32::from(t.steps - x.hits);
+        max_hits = max_hits.max(t.steps - 1);
+    }
+    f.hit_bits = u8::BITS - max_hits.leading_zeros();
+    f.class_bits = usize::BITS - (f.classes.len() - 1).leading_zeros();
+    Ok(f)
+}
+
+impl<'a> Simulator<'a> {
+    /// A simulator for `setup`, asking `rules` (nothing is asked yet).
+    pub fn new(
+        module: &'a Module,
+        rules: &'a mut dyn Rules,
+        setup: &Setup,
+    ) -> Result<Self, OddsError> {
+        let scratch = setup.scratch(module)?;
+        let force = [
+            force(module, setup, Role::Attacker)?,
+            force(module, setup, Role::Defender)?,
+        ];
+        let firing = setup.firing.index();
+        let (start, prefix) = match &setup.phase {
+            Phase::BeforeCombat => (Start::Withdraw, Vec::new()),
+            Phase::PartStart => (Start::Retreat, Vec::new()),
+            Phase::Targeting { shots } => {
+                let mut prefix = Vec::new();
+                let (own, enemy) = (&force[firing].ids, &force[1 - firing].ids);
+                for &(s, t) in shots {
+                    let (Some(i), Some(j)) = (
+                        own.iter().position(|&u| u == s),
+                        enemy.iter().position(|&u| u == t),
+                    ) else {
+                        return Err(OddsError::Setup(format!(
+                            "the announced shot of unit {} at unit {} is not between the battle's sides",
+                            s.0, t.0
+                        )));
+                    };
+                    if prefix.iter().any(|&(x, _)| x == i) {
+                        return Err(OddsError::Setup(format!(
+                            "unit {} has announced two shots",
+                            s.0
+                        )));
+                    }
+                    prefix.push((i, j));
+                }
+                (Start::Fire, prefix)
+            }
+        };
+        let run = Run {
+            alive: [0; 2],
+            hits: [[0; MAX_UNITS]; 2],
+            left: [0; 2],
+            round: 1,
+            firing,
+            table: [0; 2],
+        };
+        Ok(Simulator {
+            module,
+            rules,
+            scratch,
+            sides: [setup.attacker, setup.defender],
+            at: setup.at,
+            force,
+            start_round: setup.round.max(1),
+            start_firing: firing,
+            start,
+            prefix,
+            first_plan: None,
+            tables: [Vec::new(), Vec::new()],
+            round_table: Vec::new(),
+            may_target: FxMap::default(),
+            plans: FxMap::default(),
+            wide_plans: FxMap::default(),
+            arena: Vec::new(),
+            buf: Vec::new(),
+            pressure: Vec::new(),
+            retreat_ok: [None; 2],
+            withdraw_ok: None,
+            run,
+        })
+    }
+
+    /// Plays one battle with these retreat policies, rolling on `rng`, and tells how it
+    /// went unit by unit.
+    pub fn fight(
+        &mut self,
+        rng: &mut Pcg32,
+        attacker_retreat: RetreatPolicy,
+        defender_retreat: RetreatPolicy,
+    ) -> Result<Fought, OddsError> {
+        let outcome = self.play(rng, [attacker_retreat, defender_retreat])?;
+        let survivors = |side: usize| {
+            let mut out = Vec::new();
+            self.each_survivor(side, |i, hits| out.push((self.force[side].ids[i], hits)));
+            out
+        };
+        Ok(Fought {
+            outcome,
+            round: self.run.round,
+            attackers: survivors(0),
+            defenders: survivors(1),
+        })
+    }
+
+    /// Units per side.
+    pub(crate) fn sizes(&self) -> [usize; 2] {
+        [self.force[0].ids.len(), self.force[1].ids.len()]
+    }
+
+    pub(crate) fn side(&self, role: Role) -> SideId {
+        self.sides[role.index()]
+    }
+
+    /// The round the last battle ended in.
+    pub(crate) fn round(&self) -> u8 {
+        self.run.round
+    }
+
+    /// Calls `f(index, hits)` for each unit of `side` alive at the end of the last
+    /// battle, in order.
+    pub(crate) fn each_survivor(&self, side: usize, mut f: impl FnMut(usize, u8)) {
+        for i in bits(self.run.alive[side]) {
+            f(i, self.run.hits[side][i]);
+        }
+    }
+
+    fn reset(&mut self) {
+        let run = &mut self.run;
+        for (s, f) in self.force.iter().enumerate() {
+            run.alive[s] = f.start_alive;
+            run.hits[s][..f.start_hits.len()].copy_from_slice(&f.start_hits);
+            run.left[s] = f.start_steps;
+        }
+        run.round = self.start_round;
+        run.firing = self.start_firing;
+    }
+
+    /// Plays one battle; its end state stays in `self.run`.
+    pub(crate) fn play(
+        &mut self,
+        rng: &mut Pcg32,
+        policies: [RetreatPolicy; 2],
+    ) -> Result<Outcome, OddsError> {
+        self.reset();
+        if self.start == Start::Withdraw
+            && policies[1].wants_withdrawal()
+            && self.withdrawal_allowed()?
+        {
+            self.run.round = 0;
+            return Ok(Outcome::Withdrawn);
+        }
+        let mut decide = self.start == Start::Retreat;
+        let mut first = !self.prefix.is_empty();
+        let dice = self.module.dice;
+        loop {
+            let (r, e) = (self.run.firing, 1 - self.run.firing);
+            // 5.4: from round 2 a side may retreat before (in lieu of) firing.
+            if decide && self.run.round >= 2 {
+                let start = self.force[r].start_steps;
+                let lost = start - self.run.left[r];
+                if policies[r].wants_retreat(self.run.round, lost, start)
+                    && self.retreat_allowed(r)?
+                {
+                    return Ok(Outcome::Retreated {
+                        by: Role::from_index(r),
+                    });
+                }
+            }
+            decide = true;
+            self.run.table[r] = self.table_now(r)?;
+            let plan = if first {
+                first = false;
+                self.first_part()?
+            } else {
+                self.part(r)?
+            };
+            // Stored announcements name targets by rank among the enemy's units alive.
+            let mut order = [0u8; MAX_UNITS];
+            let (shots, ranked): (&[Shot], bool) = match plan {
+                Plan::Arena(a, b) => {
+                    for (k, t) in bits(self.run.alive[e]).enumerate() {
+                        order[k] = t as u8;
+                    }
+                    (&self.arena[a..b], true)
+                }
+                Plan::Buf => (&self.buf, false),
+                Plan::First => (self.first_plan.as_deref().unwrap_or_default(), false),
+            };
+            if ranked {
+                fire(
+                    shots,
+                    |k| order[usize::from(k)],
+                    &mut self.run,
+                    &self.force[e],
+                    e,
+                    rng,
+                    dice,
+                );
+            } else {
+                fire(shots, |t| t, &mut self.run, &self.force[e], e, rng, dice);
+            }
+            if self.run.alive[e] == 0 {
+                return Ok(Outcome::Won {
+                    winner: Role::from_index(r),
+                });
+            }
+            if r == 1 {
+                self.run.firing = 0;
+            } else {
+                self.run.firing = 1;
+                if self.run.round == u8::MAX {
+                    return Ok(Outcome::Undecided);
+                }
+                self.run.round += 1;
+            }
+        }
+    }
+
+    /// The first part of a battle snapshot whose targets were partly announced: the same
+    /// in every run, so announced once.
+    fn first_part(&mut self) -> Result<Plan, OddsError> {
+        if self.first_plan.is_none() {
+            let r = self.run.firing;
+            let prefix: Vec<Shot> = self
+                .prefix
+                .iter()
+                .map(|&(i, t)| Shot {
+                    shooter: i as u8,
+                    target: t as u8,
+                    needed: self.table(r).needed[self.pair(r, i, t)],
+                })
+                .collect();
+            self.announce(r, &prefix)?;
+            self.first_plan = Some(self.buf.clone());
+        }
+        Ok(Plan::First)
+    }
+
+    /// The key of side `r`'s announcement now: the side and its table, the classes of
+    /// its units alive in their order, and the classes and hits of the enemy's units
+    /// alive in their order. That is everything `announce` reads (the contracts make
+    /// alike units interchangeable, and its tie-breaks follow the order), so one stored
+    /// announcement, its units named by rank among those alive, serves every situation
+    /// with this key. `None` if the key does not fit.
+    fn plan_key(&self, r: usize) -> Option<Key<2>> {
+        let e = 1 - r;
+        let (own, enemy) = (&self.force[r], &self.force[e]);
+        let table = self.run.table[r];
+        // Table ids above 255 do not fit their 8 bits: no caching then.
+        if table >= 256 {
+            return None;
+        }
+        let (mine, theirs) = (self.run.alive[r], self.run.alive[e]);
+        let widest = 23
+            + own.ids.len() as u32 * own.class_bits
+            + enemy.ids.len() as u32 * (enemy.class_bits + enemy.hit_bits);
+        if widest <= 64 {
+            // The common case, one word: the same fields as below, without the checks.
+            let mut k = r as u64 | (table as u64) << 1 | u64::from(mine.count_ones()) << 9;
+            let mut at = 16;
+            for i in bits(mine) {
+                k |= (own.class[i] as u64) << at;
+                at += own.class_bits;
+            }
+            k |= u64::from(theirs.count_ones()) << at;
+            at += 7;
+            for t in bits(theirs) {
+                let code =
+                    enemy.class[t] as u64 | u64::from(self.run.hits[e][t]) << enemy.class_bits;
+                k |= code << at;
+                at += enemy.class_bits + enemy.hit_bits;
+            }
+            return Some(Key([k, 0]));
+        }
+        let mut k = Packer::<2>::new();
+        k.push(r as u64, 1);
+        k.push(table as u64, 8);
+        k.push(u64::from(mine.count_ones()), 7);
+        for i in bits(mine) {
+            k.push(own.class[i] as u64, own.class_bits);
+        }
+        k.push(u64::from(theirs.count_ones()), 7);
+        for t in bits(theirs) {
+            k.push(enemy.class[t] as u64, enemy.class_bits);
+            k.push(u64::from(self.run.hits[e][t]), enemy.hit_bits);
+        }
+        k.key()
+    }
+
+    /// The announcement for side `r`'s part now: from the cache, or made and stored.
+    fn part(&mut self, r: usize) -> Result<Plan, OddsError> {
+        let e = 1 - r;
+        let key = self.plan_key(r);
+        let narrow = key.filter(|k| k.0[1] == 0).map(|k| k.0[0]);
+        let cached = match (narrow, key) {
+            (Some(k), _) => self.plans.get(&k),
+            (None, Some(k)) => self.wide_plans.get(&k),
+            (None, None) => None,
+        };
+        if let Some(&(a, b)) = cached {
+            return Ok(Plan::Arena(a as usize, b as usize));
+        }
+        self.announce(r, &[])?;
+        if key.is_none() || self.arena.len() + self.buf.len() > ARENA_CAP {
+            return Ok(Plan::Buf);
+        }
+        let a = self.arena.len();
+        let below = |mask: u64, i: u8| (mask & ((1u64 << i) - 1)).count_ones() as u8;
+        let (own, enemies) = (self.run.alive[r], self.run.alive[e]);
+        self.arena.extend(self.buf.iter().map(|s| Shot {
+            shooter: below(own, s.shooter),
+            target: below(enemies, s.target),
+            needed: s.needed,
+        }));
+        let b = self.arena.len();
+        // Both below ARENA_CAP, so they fit a u32.
+        let range = (a as u32, b as u32);
+        match (narrow, key) {
+            (Some(k), _) => {
+                self.plans.insert(k, range);
+            }
+            (None, Some(k)) => {
+                self.wide_plans.insert(k, range);
+            }
+            (None, None) => {}
+        }
+        Ok(Plan::Arena(a, b))
+    }
+
+    /// Side `r`'s table this round.
+    fn table(&self, r: usize) -> &Table {
+        &self.tables[r][self.run.table[r]]
+    }
+
+    /// The index of (unit `i` of side `r`, the enemy's unit `t`) in side `r`'s tables.
+    fn pair(&self, r: usize, i: usize, t: usize) -> usize {
+        let enemy = &self.force[1 - r];
+        self.force[r].class[i] * enemy.classes.len() + enemy.class[t]
+    }
+
+    /// Names a target for each of side `r`'s units not in `prefix`, in order, into
+    /// `self.buf`: the policy's choice among the targets the rules allow (any enemy if
+    /// they allow none, 5.1). Candidates are tried best first, so `MayTarget` is asked
+    /// only until one is allowed; that is the same choice as scoring the allowed list.
+    fn announce(&mut self, r: usize, prefix: &[Shot]) -> Result<(), OddsError> {
+        let e = 1 - r;
+        let dice = self.module.dice;
+        self.buf.clear();
+        self.buf.extend_from_slice(prefix);
+        let enemies = self.run.alive[e];
+        // Taken out of `self` for the loop (it asks the rules through `self`).
+        let mut pressure = std::mem::take(&mut self.pressure);
+        pressure.resize(self.force[e].ids.len(), Pressure::new(1));
+        let mut value = [0f64; MAX_UNITS];
+        for t in bits(enemies) {
+            pressure[t] = Pressure::new(self.force[e].steps[t] - self.run.hits[e][t]);
+        }
+        let (mut targeted, mut assigned) = (0u64, 0u64);
+        for s in prefix {
+            pressure[usize::from(s.target)].add_shot(hit_chance(i64::from(s.needed), dice));
+            targeted |= 1 << s.target;
+            assigned |= 1 << s.shooter;
+        }
+        for t in bits(enemies) {
+            value[t] = pressure[t].value(self.force[e].worth[t]);
+        }
+        let mut scores = [0f64; MAX_UNITS];
+        for i in bits(self.run.alive[r] & !assigned) {
+            let table = self.table(r);
+            for t in bits(enemies) {
+                scores[t] = score(table.chance[self.pair(r, i, t)], value[t]);
+            }
+            let mut untried = enemies;
+            let mut best_of_all = None;
+            let mut chosen = None;
+            while untried != 0 {
+                let mut best: Option<(usize, f64)> = None;
+                for t in bits(untried) {
+                    if better(scores[t], best.map(|b| b.1)) {
+                        best = Some((t, scores[t]));
+                    }
+                }
+                let Some((t, _)) = best else { break };
+                untried &= !(1 << t);
+                best_of_all.get_or_insert(t);
+                // A lone enemy is the target whatever the rules say: allowed, or the
+                // fallback to any enemy (5.1). No need to ask.
+                if enemies.count_ones() == 1 || self.may_target(r, i, t, targeted)? {
+                    chosen = Some(t);
+                    break;
+                }
+            }
+            // The enemy has units while its side is fired at, so there is a best one.
+            let Some(t) = chosen.or(best_of_all) else {
+                break;
+            };
+            let table = self.table(r);
+            let k = self.pair(r, i, t);
+            let (needed, chance) = (table.needed[k], table.chance[k]);
+            self.buf.push(Shot {
+                shooter: i as u8,
+                target: t as u8,
+                needed,
+            });
+            pressure[t].add_shot(chance);
+            value[t] = pressure[t].value(self.force[e].worth[t]);
+            targeted |= 1 << t;
+        }
+        self.pressure = pressure;
+        Ok(())
+    }
+
+    /// Side `r`'s table this round (asked the first time the side fires in it).
+    fn table_now(&mut self, r: usize) -> Result<usize, OddsError> {
+        let round = usize::from(self.run.round);
+        if let Some(&t) = self.round_table.get(round)
+            && t[r] != NO_TABLE
+        {
+            return Ok(t[r]);
+        }
+        let id = self.ask_table(r)?;
+        if self.round_table.len() <= round {
+            self.round_table.resize(round + 1, [NO_TABLE; 2]);
+        }
+        self.round_table[round][r] = id;
+        Ok(id)
+    }
+
+    /// Side `r`'s table for the current round, asked whole: for each shooter class and
+    /// target class, the representatives' combat value plus `ShotModifier`, with every
+    /// unit of the setup in the battle (by the contract, the answer depends on the pair,
+    /// the round and the firing side, not on who else is still there). Returns its index
+    /// among the side's distinct tables.
+    fn ask_table(&mut self, r: usize) -> Result<usize, OddsError> {
+        let e = 1 - r;
+        self.sync(r, Stage::Target, false, true);
+        let dice = self.module.dice;
+        let mut needed = Vec::new();
+        for &own in &self.force[r].classes {
+            let i = own.trailing_zeros() as usize;
+            for &enemy in &self.force[e].classes {
+                let t = enemy.trailing_zeros() as usize;
+                let q = Question::ShotModifier {
+                    shooter: self.force[r].ids[i],
+                    target: self.force[e].ids[t],
+                };
+                let view = View {
+                    module: self.module,
+                    state: &self.scratch,
+                };
+                let modifier = ask_int(&mut *self.rules, view, q)?.unwrap_or(0);
+                let value = self.force[r].combat[i].saturating_add(modifier);
+                // Far beyond any die either way; fits an i32.
+                needed.push(value.clamp(-1_000_000_000, 1_000_000_000) as i32);
+            }
+        }
+        let chance = needed
+            .iter()
+            .map(|&n| hit_chance(i64::from(n), dice))
+            .collect();
+        let table = Table { needed, chance };
+        let tables = &mut self.tables[r];
+        Ok(match tables.iter().position(|t| *t == table) {
+            Some(id) => id,
+            None => {
+                tables.push(table);
+                tables.len() - 1
+            }
+        })
+    }
+
+    /// Whether `r`'s unit `i` may name the enemy's unit `t` now, with the shots in
+    /// `self.buf` announced and `targeted` the enemies they aim at. Cached per class
+    /// situation (see the module's doc): the answer for these units stands for any
+    /// alike.
+    fn may_target(
+        &mut self,
+        r: usize,
+        i: usize,
+        t: usize,
+        targeted: u64,
+    ) -> Result<bool, OddsError> {
+        let e = 1 - r;
+        let (own, enemy) = (&self.force[r], &self.force[e]);
+        // Class indices and counts are at most MAX_UNITS (64): 7 bits each.
+        let mut k = Packer::<4>::new();
+        k.push(r as u64, 1);
+        k.push(own.class[i] as u64, 7);
+        k.push(enemy.class[t] as u64, 7);
+        k.push((targeted >> t) & 1, 1);
+        k.push(self.buf.len() as u64, 7);
+        for &c in &own.classes {
+            k.push(u64::from((self.run.alive[r] & c).count_ones()), 7);
+        }
+        for &c in &enemy.classes {
+            k.push(u64::from((self.run.alive[e] & c).count_ones()), 7);
+            k.push(u64::from((targeted & c).count_ones()), 7);
+        }
+        let key = k.key();
+        if let Some(key) = key
+            && let Some(&ok) = self.may_target.get(&key)
+        {
+            return Ok(ok);
+        }
+        self.sync(r, Stage::Target, true, false);
+        let q = Question::MayTarget {
+            shooter: self.force[r].ids[i],
+            target: self.force[e].ids[t],
+        };
+        let view = View {
+            module: self.module,
+            state: &self.scratch,
+        };
+        let ok = ask_bool(&mut *self.rules, view, q)?;
+        if let Some(key) = key {
+            self.may_target.insert(key, ok);
+        }
+        Ok(ok)
+    }
+
+    /// Whether side `r` has somewhere to retreat to (5.4), asked the first time.
+    fn retreat_allowed(&mut self, r: usize) -> Result<bool, OddsError> {
+        if let Some(ok) = self.retreat_ok[r] {
+            return Ok(ok);
+        }
+        self.sync(r, Stage::Retreat, false, false);
+        let ok = self.somewhere_to_go(r, false)?;
+        self.retreat_ok[r] = Some(ok);
+        Ok(ok)
+    }
+
+    /// Whether the defender may withdraw before round 1 (5.6), asked the first time.
+    fn withdrawal_allowed(&mut self) -> Result<bool, OddsError> {
+        if let Some(ok) = self.withdraw_ok {
+            return Ok(ok);
+        }
+        self.sync(1, Stage::Target, false, false);
+        let view = View {
+            module: self.module,
+            state: &self.scratch,
+        };
+        let mut ok = ask_bool(&mut *self.rules, view, Question::MayWithdraw)?;
+        if ok {
+            self.sync(1, Stage::Withdraw, false, false);
+            ok = self.somewhere_to_go(1, true)?;
+        }
+        self.withdraw_ok = Some(ok);
+        Ok(ok)
+    }
+
+    /// Whether `retreat_to` allows side `r` some neighbour of the battle box (always,
+    /// without a box).
+    fn somewhere_to_go(&mut self, r: usize, withdrawal: bool) -> Result<bool, OddsError> {
+        let Some(at) = self.at else {
+            return Ok(true);
+        };
+        let mut asked: Vec<BoxId> = Vec::new();
+        for &(to, _) in self.module.board.neighbours(at) {
+            if asked.contains(&to) {
+                continue;
+            }
+            asked.push(to);
+            let view = View {
+                module: self.module,
+                state: &self.scratch,
+            };
+            let q = Question::RetreatTo {
+                side: self.sides[r],
+                to,
+                withdrawal,
+            };
+            if ask_bool(&mut *self.rules, view, q)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Writes the battle as it stands into the scratch position, before asking a rule:
+    /// units alive (eliminated ones where the engine puts them), their hits, the round,
+    /// the firing side, the stage and, with `announcing`, the shots announced so far
+    /// (`self.buf`, side `r`'s; otherwise none). With `setup`, every unit of the setup
+    /// is in the battle with its starting hits.
+    fn sync(&mut self, r: usize, stage: Stage, announcing: bool, setup: bool) {
+        let at = self.at.unwrap_or_default();
+        let alive = if setup {
+            [self.force[0].start_alive, self.force[1].start_alive]
+        } else {
+            self.run.alive
+        };
+        for (s, (f, mask)) in self.force.iter().zip(alive).enumerate() {
+            for (i, &u) in f.ids.iter().enumerate() {
+                let Some(unit) = self.scratch.units.get_mut(u.index()) else {
+                    continue;
+                };
+                if mask & (1 << i) != 0 {
+                    unit.hits = if setup {
+                        f.start_hits[i]
+                    } else {
+                        self.run.hits[s][i]
+                    };
+                    unit.entrenched = f.entrenched[i];
+                    unit.place = Place::Board(at);
+                } else {
+                    unit.hits = 0;
+                    unit.entrenched = false;
+                    unit.place = f.gone[i];
+                }
+            }
+        }
+        let listed = |f: &Force, mask: u64| bits(mask).map(|i| f.ids[i]).collect::<Vec<_>>();
+        let attackers = listed(&self.force[0], alive[0]);
+        let defenders = listed(&self.force[1], alive[1]);
+        let announced = if announcing { &self.buf[..] } else { &[] };
+        let shots = announced
+            .iter()
+            .map(|s| {
+                (
+                    self.force[r].ids[usize::from(s.shooter)],
+                    self.force[1 - r].ids[usize::from(s.target)],
+                )
+            })
+            .collect();
+        if let Some(b) = self.scratch.combat.as_mut().and_then(|c| c.battle.as_mut()) {
+            b.attackers = attackers;
+            b.defenders = defenders;
+            b.round = self.run.round;
+            b.firing = self.sides[r];
+            b.stage = stage;
+            b.shots = shots;
+        }
+    }
+}
+
+/// Rolls a part's shots in announced order (5.1): none for a shot at a unit already
+/// gone or an impossible one (5.33); a hit takes a step, the last step eliminates.
+/// `index` turns a shot's target into the enemy unit's index.
+fn fire(
+    shots: &[Shot],
+    index: impl Fn(u8) -> u8,
+    run: &mut Run,
+    enemy: &Force,
+    e: usize,
+    rng: &mut Pcg32,
+    dice: u32,
+) {
+    for s in shots {
+        let t = usize::from(index(s.target));
+        let bit = 1u64 << t;
+        if run.alive[e] & bit == 0 || s.needed < 1 {
+            continue;
+        }
+        let roll = rng.between_one_and(dice);
+        if i64::from(roll) > i64::from(s.needed) {
+            continue;
+        }
+        run.left[e] -= 1;
+        let hits = run.hits[e][t] + 1;
+        if hits >= enemy.steps[t] {
+            run.hits[e][t] = 0;
+            run.alive[e] &= !bit;
+        } else {
+            run.hits[e][t] = hits;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_keys_hold_their_fields_and_refuse_overflow() {
+        let mut a = Packer::<2>::new();
+        a.push(0b101, 3);
+        a.push(u64::MAX, 64);
+        a.push(1, 1);
+        let Some(Key(words)) = a.key() else {
+            panic!("67 bits fit 128")
+        };
+        assert_eq!(words[0], 0b101 | (u64::MAX << 3));
+        assert_eq!(words[1], 0b111 | (1 << 3));
+        let mut b = Packer::<1>::new();
+        b.push(1, 40);
+        b.push(1, 30);
+        assert!(b.key().is_none(), "70 bits do not fit 64");
+        // Bits beyond the width are dropped, not spilled into the next field.
+        let mut c = Packer::<1>::new();
+        c.push(0b11, 1);
+        c.push(0, 1);
+        assert_eq!(c.key().map(|k| k.0[0]), Some(1));
+    }
+}

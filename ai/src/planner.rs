@@ -1,0 +1,753 @@
+//! The planning players (`greedy` and `ai`): one code path, two styles.
+//!
+//! Movement is planned a march at a time. To pick the box to activate, each candidate
+//! box's units are given their real destinations (the engine's own search, so every
+//! house rule applies) and assigned greedily to the best of three kinds of job: attack
+//! an enemy-held box as a group (weighed by the chance to win), take an empty box (its
+//! worth to both sides), or move toward the boxes worth most (a potential that decays
+//! with distance). The best march is then played move by move from the plan. Battles,
+//! promotions and recruits are chosen from the legal list by a score.
+
+use std::collections::VecDeque;
+
+use muster_core::Module;
+use muster_core::format::SegmentKind;
+use muster_core::game::battle::Stage;
+use muster_core::game::flow::segment_kind;
+use muster_core::game::march::destinations;
+use muster_core::game::{
+    Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
+};
+use muster_core::ids::{BoxId, SideId, UnitId};
+
+use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
+use crate::player::{AiError, Player};
+
+/// What distinguishes the levels.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// Candidate boxes whose real moves are searched before activating one.
+    pub candidates: usize,
+    /// Weigh attacks by the chance to win (otherwise: attack when not outnumbered).
+    pub odds: bool,
+    /// Keep garrisons in threatened boxes worth something; avoid weak stacks next to
+    /// strong enemies.
+    pub defend: bool,
+    /// Retreat from, reinforce and withdraw from battles when the odds say so.
+    pub battle_sense: bool,
+}
+
+impl Style {
+    pub fn greedy() -> Style {
+        Style {
+            candidates: 1,
+            odds: false,
+            defend: false,
+            battle_sense: false,
+        }
+    }
+
+    pub fn ai() -> Style {
+        Style {
+            candidates: 4,
+            odds: true,
+            defend: true,
+            battle_sense: true,
+        }
+    }
+}
+
+/// How much the potential of far-off objectives fades per box of distance.
+const DECAY: f64 = 0.55;
+/// How much the chance of losing a box I leave weighs, per unit of its worth.
+const LEAVE: f64 = 2.0;
+/// Worth of a unit's fighting power, in recruitment-value units per step-hit.
+const MATERIAL: f64 = 1.5;
+
+pub struct Planner {
+    style: Style,
+    dist: Option<Distances>,
+    worth: crate::knowledge::WorthCache,
+    /// The march being played: the box, the moves still to make.
+    plan: VecDeque<Action>,
+    plan_for: Option<(TurnKey, u8, BoxId)>,
+}
+
+type TurnKey = (muster_core::ids::TurnId, u8);
+
+/// Per-box figures computed once per decision: the enemy threat and the potential.
+struct Field {
+    threat: Vec<Force>,
+    potential: Vec<f64>,
+}
+
+/// A march's worth, its box and its moves.
+type MarchPlan = (f64, BoxId, Vec<(UnitId, Path)>);
+
+/// One job of a march plan.
+struct Job {
+    value: f64,
+    moves: Vec<(UnitId, Path)>,
+}
+
+impl Planner {
+    pub fn new(style: Style) -> Planner {
+        Planner {
+            style,
+            dist: None,
+            worth: None,
+            plan: VecDeque::new(),
+            plan_for: None,
+        }
+    }
+
+    fn picture(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Picture, RuleError> {
+        if self.dist.is_none() {
+            self.dist = Some(Distances::new(module));
+        }
+        Picture::new(module, rules, state, me, &mut self.worth)
+    }
+
+    fn dist(&self) -> &Distances {
+        self.dist.as_ref().expect("built by picture() before use")
+    }
+
+    /// Pull of a box on my units: the worth of the boxes I do not hold, fading with
+    /// distance, plus (defending) my threatened boxes' need for a garrison.
+    fn potential(&self, state: &GameState, pic: &Picture, field: &Field, at: BoxId) -> f64 {
+        let dist = self.dist();
+        let mut p = 0.0;
+        for (i, w) in pic.worth[pic.me.index()].iter().enumerate() {
+            let b = BoxId(i as u16);
+            let d = dist.get(at, b);
+            if d == u8::MAX || d > 8 {
+                continue;
+            }
+            let fade = DECAY.powi(i32::from(d));
+            let value = pic.capture_value(state, b);
+            if value > 0.0 {
+                p += value * fade;
+            } else if self.style.defend && *w > 0.0 {
+                // My box: pulls in proportion to the chance it falls as garrisoned now.
+                let threat = field.threat[i];
+                if !threat.is_empty() {
+                    p += w * fade * (1.0 - hold_chance(pic.own_force(b), threat));
+                }
+            }
+        }
+        p
+    }
+
+    /// Enemy force that could strike `at` next turn: what is in or next to it.
+    fn threat(&self, pic: &Picture, at: BoxId) -> Force {
+        let dist = self.dist();
+        let mut f = Force::default();
+        for i in 0..pic.worth[0].len() {
+            let b = BoxId(i as u16);
+            let share = match dist.get(at, b) {
+                0 | 1 => 1.0,
+                _ => continue,
+            };
+            let e = pic.enemy_force(b);
+            f = f.plus(Force {
+                hits_per_round: e.hits_per_round * share,
+                steps: e.steps * share,
+            });
+        }
+        f
+    }
+
+    fn field(&self, state: &GameState, pic: &Picture) -> Field {
+        let n = pic.worth[0].len();
+        let threat = (0..n).map(|i| self.threat(pic, BoxId(i as u16))).collect();
+        let mut field = Field {
+            threat,
+            potential: Vec::new(),
+        };
+        field.potential = (0..n)
+            .map(|i| self.potential(state, pic, &field, BoxId(i as u16)))
+            .collect();
+        field
+    }
+
+    fn attack_chance(&self, mine: Force, theirs: Force, entrenched: bool) -> f64 {
+        let theirs = if entrenched {
+            Force {
+                hits_per_round: theirs.hits_per_round,
+                steps: theirs.steps * 1.5,
+            }
+        } else {
+            theirs
+        };
+        if self.style.odds {
+            win_chance(mine, theirs)
+        } else if mine.steps >= theirs.steps {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// The best plan for a march from `at` with these units and their destinations.
+    fn plan_march(
+        &self,
+        module: &Module,
+        state: &GameState,
+        pic: &Picture,
+        field: &Field,
+        at: BoxId,
+        options: &[(UnitId, Vec<Path>)],
+    ) -> (f64, Vec<(UnitId, Path)>) {
+        let mut free: Vec<usize> = (0..options.len()).collect();
+        let mut total = 0.0;
+        let mut moves = Vec::new();
+        let mut arriving: Vec<(BoxId, Force)> = Vec::new();
+        let arrived = |arriving: &Vec<(BoxId, Force)>, b: BoxId| {
+            arriving
+                .iter()
+                .filter(|(x, _)| *x == b)
+                .fold(Force::default(), |f, (_, g)| f.plus(*g))
+        };
+        let here_worth = pic.worth[pic.me.index()][at.index()];
+        let threat_here = if self.style.defend {
+            field.threat[at.index()]
+        } else {
+            Force::default()
+        };
+        let mut staying = pic.own_force(at);
+        let pot_here = field.potential[at.index()];
+        loop {
+            let mut best: Option<Job> = None;
+            // Jobs for single units: take an empty box, or move toward objectives.
+            for &i in &free {
+                let (u, paths) = &options[i];
+                let f = unit_force(module, state, *u, 0.0);
+                let leave_cost = if self.style.defend && here_worth > 0.0 && !threat_here.is_empty()
+                {
+                    let before = hold_chance(staying, threat_here);
+                    let after = hold_chance(
+                        Force {
+                            hits_per_round: staying.hits_per_round - f.hits_per_round,
+                            steps: staying.steps - f.steps,
+                        },
+                        threat_here,
+                    );
+                    (before - after) * here_worth * LEAVE
+                } else {
+                    0.0
+                };
+                for p in paths {
+                    let to = p.to();
+                    let enemy = pic.enemy_force(to);
+                    let value = if !enemy.is_empty() {
+                        continue; // attacks are group jobs
+                    } else {
+                        let capture = if arrived(&arriving, to).is_empty() {
+                            pic.capture_value(state, to)
+                        } else {
+                            0.0
+                        };
+                        let mut v = capture + (field.potential[to.index()] - pot_here) * 0.3;
+                        if self.style.defend {
+                            let threat = field.threat[to.index()];
+                            let mine = pic.own_force(to).plus(arrived(&arriving, to)).plus(f);
+                            let danger = 1.0 - win_chance(mine, threat);
+                            v -= danger * f.steps * MATERIAL * 0.5;
+                        }
+                        if went_from(state, *u, to) {
+                            v -= 2.0; // no marching back and forth
+                        }
+                        v - leave_cost - 0.05 * p.steps.len() as f64
+                    };
+                    if best.as_ref().is_none_or(|b| value > b.value) {
+                        best = Some(Job {
+                            value,
+                            moves: vec![(*u, p.clone())],
+                        });
+                    }
+                }
+            }
+            // Group jobs: attack an enemy-held box with the units that can reach it,
+            // strongest first, as many as make the attack worth most.
+            let mut targets: Vec<BoxId> = Vec::new();
+            for &i in &free {
+                for p in &options[i].1 {
+                    let to = p.to();
+                    if !pic.enemy_force(to).is_empty() && !targets.contains(&to) {
+                        targets.push(to);
+                    }
+                }
+            }
+            for to in targets {
+                let enemy = pic.enemy_force(to);
+                let entrenched = pic.enemy_entrenched(to);
+                let prize = pic.capture_value(state, to) + enemy.steps * MATERIAL;
+                let mut group: Vec<(usize, Force, &Path)> = free
+                    .iter()
+                    .filter_map(|&i| {
+                        let (u, paths) = &options[i];
+                        paths
+                            .iter()
+                            .find(|p| p.to() == to)
+                            .map(|p| (i, unit_force(module, state, *u, 0.0), p))
+                    })
+                    .collect();
+                group.sort_by(|a, b| b.1.hits_per_round.total_cmp(&a.1.hits_per_round));
+                let mut force = pic.own_force(to).plus(arrived(&arriving, to));
+                let mut chosen = Vec::new();
+                let mut best_here: Option<(f64, usize)> = None;
+                for (k, (_, f, _)) in group.iter().enumerate() {
+                    force = force.plus(*f);
+                    chosen.push(k);
+                    let p = self.attack_chance(force, enemy, entrenched);
+                    let committed = group[..=k]
+                        .iter()
+                        .fold(Force::default(), |f, g| f.plus(g.1));
+                    let leave_cost =
+                        if self.style.defend && here_worth > 0.0 && !threat_here.is_empty() {
+                            let after = Force {
+                                hits_per_round: staying.hits_per_round - committed.hits_per_round,
+                                steps: staying.steps - committed.steps,
+                            };
+                            // Beating the enemy next door removes its threat.
+                            let threat_after = if self.dist().get(at, to) <= 1 {
+                                Force {
+                                    hits_per_round: (threat_here.hits_per_round
+                                        - enemy.hits_per_round * p)
+                                        .max(0.0),
+                                    steps: (threat_here.steps - enemy.steps * p).max(0.0),
+                                }
+                            } else {
+                                threat_here
+                            };
+                            (hold_chance(staying, threat_here) - hold_chance(after, threat_after))
+                                * here_worth
+                                * LEAVE
+                        } else {
+                            0.0
+                        };
+                    let value = p * prize
+                        - (1.0 - p) * committed.steps * MATERIAL
+                        - leave_cost
+                        - 0.2 * (k as f64 + 1.0);
+                    if best_here.is_none_or(|(v, _)| value > v) {
+                        best_here = Some((value, k + 1));
+                    }
+                }
+                if let Some((value, n)) = best_here
+                    && best.as_ref().is_none_or(|b| value > b.value)
+                {
+                    best = Some(Job {
+                        value,
+                        moves: group[..n]
+                            .iter()
+                            .map(|(i, _, p)| (options[*i].0, (*p).clone()))
+                            .collect(),
+                    });
+                }
+            }
+            let Some(job) = best.filter(|j| j.value > 0.0) else {
+                break;
+            };
+            total += job.value;
+            for (u, p) in job.moves {
+                let f = unit_force(module, state, u, 0.0);
+                arriving.push((p.to(), f));
+                staying = Force {
+                    hits_per_round: staying.hits_per_round - f.hits_per_round,
+                    steps: staying.steps - f.steps,
+                };
+                free.retain(|&i| options[i].0 != u);
+                moves.push((u, p));
+            }
+        }
+        (total, moves)
+    }
+
+    /// The units of `at` that may march now, with their destinations.
+    fn march_options(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+        at: BoxId,
+    ) -> Result<Vec<(UnitId, Vec<Path>)>, RuleError> {
+        let view = View { module, state };
+        let mut out = Vec::new();
+        for u in state.units_at(at) {
+            let unit = state.unit(u);
+            if unit.side != me {
+                continue;
+            }
+            let limit = match rules.ask(view, Question::MarchLimit { unit: u })? {
+                muster_core::game::Answer::Int(n) => Some(n),
+                _ => None,
+            };
+            if limit.is_some_and(|l| i64::from(unit.marches) >= l) {
+                continue;
+            }
+            let paths = destinations(view, rules, u)?
+                .into_iter()
+                .map(|d| d.path)
+                .collect();
+            out.push((u, paths));
+        }
+        Ok(out)
+    }
+
+    /// A first guess at how much a march from `at` could achieve, without searching
+    /// paths: the best capture or attack within two boxes, for the box's force.
+    fn prior(&self, state: &GameState, pic: &Picture, field: &Field, at: BoxId) -> f64 {
+        let dist = self.dist();
+        let mine = pic.own_force(at);
+        let mut best: f64 = 0.0;
+        for i in 0..pic.worth[0].len() {
+            let b = BoxId(i as u16);
+            let d = dist.get(at, b);
+            if d == 0 || d > 2 {
+                continue;
+            }
+            let enemy = pic.enemy_force(b);
+            let v = if enemy.is_empty() {
+                pic.capture_value(state, b)
+            } else {
+                let p = self.attack_chance(mine, enemy, pic.enemy_entrenched(b));
+                p * (pic.capture_value(state, b) + enemy.steps * MATERIAL)
+                    - (1.0 - p) * mine.steps * MATERIAL
+            };
+            best = best.max(v / f64::from(d));
+        }
+        best + field.potential[at.index()] * 0.01 + mine.steps * 0.01
+    }
+
+    fn movement(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Action, AiError> {
+        let Some(seg) = &state.march else {
+            return first_legal(module, rules, state);
+        };
+        let key = (state.turn, state.player);
+        if let Some(a) = &seg.active {
+            if self.plan_for != Some((key, seg.left, a.at)) {
+                // Activated by someone else's plan (or a refused one): plan it now.
+                let pic = self.picture(module, rules, state, me)?;
+                let options = self.march_options(module, rules, state, me, a.at)?;
+                let ready: Vec<_> = options
+                    .into_iter()
+                    .filter(|(u, _)| a.ready.contains(u))
+                    .collect();
+                let field = self.field(state, &pic);
+                let (_, moves) = self.plan_march(module, state, &pic, &field, a.at, &ready);
+                self.plan = moves
+                    .into_iter()
+                    .map(|(unit, path)| Action::Move { unit, path })
+                    .collect();
+                self.plan_for = Some((key, seg.left, a.at));
+            }
+            return Ok(self.plan.pop_front().unwrap_or(Action::EndMarch));
+        }
+        self.plan.clear();
+        self.plan_for = None;
+        if seg.left == 0 {
+            return Ok(Action::EndSegment);
+        }
+        let pic = self.picture(module, rules, state, me)?;
+        let field = self.field(state, &pic);
+        // Boxes with units that may still march, best first guess first.
+        let mut boxes: Vec<(f64, BoxId)> = Vec::new();
+        for b in module.board.box_ids() {
+            if !pic.own_force(b).is_empty() {
+                boxes.push((self.prior(state, &pic, &field, b), b));
+            }
+        }
+        boxes.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut best: Option<MarchPlan> = None;
+        let mut searched = 0;
+        for (_, b) in boxes {
+            if searched >= self.style.candidates {
+                break;
+            }
+            let options = self.march_options(module, rules, state, me, b)?;
+            if options.is_empty() {
+                continue;
+            }
+            searched += 1;
+            let (value, moves) = self.plan_march(module, state, &pic, &field, b, &options);
+            if !moves.is_empty() && best.as_ref().is_none_or(|x| value > x.0) {
+                best = Some((value, b, moves));
+            }
+        }
+        match best {
+            Some((value, at, moves)) if value > 0.2 => {
+                self.plan = moves
+                    .into_iter()
+                    .map(|(unit, path)| Action::Move { unit, path })
+                    .collect();
+                self.plan_for = Some((key, seg.left.saturating_sub(1), at));
+                Ok(Action::Activate { at })
+            }
+            _ => Ok(Action::EndSegment),
+        }
+    }
+
+    fn battle(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Action, AiError> {
+        let legal = legal_actions(module, rules, state)?;
+        let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+            return legal.into_iter().next().ok_or(AiError::Stuck);
+        };
+        match b.stage {
+            Stage::Target => {
+                let Some(Action::Target { shooter, .. }) = legal.first() else {
+                    return legal.into_iter().next().ok_or(AiError::Stuck);
+                };
+                let shooter = *shooter;
+                let targets: Vec<UnitId> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Target { target, .. } => Some(*target),
+                        _ => None,
+                    })
+                    .collect();
+                let target = crate::battle::choose_target(module, rules, state, shooter, &targets)?;
+                Ok(Action::Target { shooter, target })
+            }
+            Stage::Promote => Ok(best_promotion(module, state, &legal)),
+            Stage::Withdraw | Stage::Retreat => {
+                if !self.style.battle_sense {
+                    return Ok(Action::Pass);
+                }
+                let (mine, theirs) = battle_forces(module, state, b, me);
+                let entrenched_them = theirs.1;
+                let p = if me == b.attacker {
+                    win_chance(mine.0, scale_entrenched(theirs.0, entrenched_them))
+                } else {
+                    1.0 - win_chance(theirs.0, scale_entrenched(mine.0, mine.1))
+                };
+                let at_stake =
+                    self.picture(module, rules, state, me)?.worth[me.index()][b.at.index()];
+                let threshold = if at_stake > 4.0 { 0.15 } else { 0.3 };
+                if p < threshold {
+                    let pic = self.picture(module, rules, state, me)?;
+                    let field = self.field(state, &pic);
+                    let retreat = legal
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Retreat { to } => Some(*to),
+                            _ => None,
+                        })
+                        .max_by(|x, y| {
+                            let sx = pic.own_force(*x).steps - field.threat[x.index()].steps;
+                            let sy = pic.own_force(*y).steps - field.threat[y.index()].steps;
+                            sx.total_cmp(&sy)
+                        });
+                    if let Some(to) = retreat {
+                        return Ok(Action::Retreat { to });
+                    }
+                }
+                Ok(Action::Pass)
+            }
+            Stage::Reinforce => {
+                if !self.style.battle_sense {
+                    return Ok(Action::Pass);
+                }
+                let pic = self.picture(module, rules, state, me)?;
+                let field = self.field(state, &pic);
+                let (mine, theirs) = battle_forces(module, state, b, me);
+                let p = if me == b.attacker {
+                    win_chance(mine.0, scale_entrenched(theirs.0, theirs.1))
+                } else {
+                    1.0 - win_chance(theirs.0, scale_entrenched(mine.0, mine.1))
+                };
+                if p > 0.85 {
+                    return Ok(Action::Pass);
+                }
+                // Bring in the strongest unit whose box is not left open to the enemy.
+                let mut best: Option<(f64, UnitId)> = None;
+                for a in &legal {
+                    let Action::Reinforce { unit } = a else {
+                        continue;
+                    };
+                    let Place::Board(from) = state.unit(*unit).place else {
+                        continue;
+                    };
+                    let f = unit_force(module, state, *unit, 0.0);
+                    let exposed = pic.worth[me.index()][from.index()] > 0.0
+                        && pic.own_force(from).steps - f.steps <= 0.0
+                        && !field.threat[from.index()].is_empty();
+                    if exposed {
+                        continue;
+                    }
+                    if best.is_none_or(|(v, _)| f.hits_per_round > v) {
+                        best = Some((f.hits_per_round, *unit));
+                    }
+                }
+                Ok(best.map_or(Action::Pass, |(_, unit)| Action::Reinforce { unit }))
+            }
+        }
+    }
+
+    fn recruit(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Action, AiError> {
+        let legal = legal_actions(module, rules, state)?;
+        let pic = self.picture(module, rules, state, me)?;
+        let field = self.field(state, &pic);
+        let mut best: Option<(f64, &Action)> = None;
+        for a in &legal {
+            let score = match a {
+                Action::Recruit { kind, at } => {
+                    let t = module.units.get(*kind);
+                    let unit_value = f64::from(t.combat) * f64::from(t.steps);
+                    let place = if self.style.defend {
+                        let threat = field.threat[at.index()];
+                        let need = threat.steps - pic.own_force(*at).steps;
+                        need.max(0.0) * pic.worth[me.index()][at.index()].max(1.0) * 0.5
+                            + field.potential[at.index()] * 0.1
+                    } else {
+                        field.potential[at.index()] * 0.1
+                    };
+                    unit_value * 10.0 + place
+                }
+                _ => 0.0,
+            };
+            if best.is_none_or(|(v, _)| score > v) {
+                best = Some((score, a));
+            }
+        }
+        best.map(|(_, a)| a.clone()).ok_or(AiError::Stuck)
+    }
+}
+
+/// Whether the unit left `to` earlier this player turn.
+fn went_from(state: &GameState, unit: UnitId, to: BoxId) -> bool {
+    state
+        .turn_log
+        .moves
+        .iter()
+        .any(|m| m.unit == unit && m.path.from == to)
+}
+
+/// Each side's force in the battle (mine first) and whether it is entrenched there.
+fn battle_forces(
+    module: &Module,
+    state: &GameState,
+    b: &muster_core::game::battle::Battle,
+    me: SideId,
+) -> ((Force, bool), (Force, bool)) {
+    let sum = |units: &[UnitId]| {
+        let f = units.iter().fold(Force::default(), |f, &u| {
+            f.plus(unit_force(module, state, u, 0.0))
+        });
+        (f, units.iter().any(|&u| state.unit(u).entrenched))
+    };
+    let (a, d) = (sum(&b.attackers), sum(&b.defenders));
+    if me == b.attacker { (a, d) } else { (d, a) }
+}
+
+/// The chance a box garrisoned by `mine` holds against `threat` attacking it (the
+/// defender usually fights from an entrenchment or behind a river: counted as half as
+/// many steps again).
+fn hold_chance(mine: Force, threat: Force) -> f64 {
+    if mine.is_empty() || mine.hits_per_round <= 0.0 {
+        return if threat.is_empty() { 1.0 } else { 0.0 };
+    }
+    1.0 - win_chance(threat, scale_entrenched(mine, true))
+}
+
+fn scale_entrenched(f: Force, entrenched: bool) -> Force {
+    if entrenched {
+        Force {
+            hits_per_round: f.hits_per_round,
+            steps: f.steps * 1.5,
+        }
+    } else {
+        f
+    }
+}
+
+/// The promotion that gains most combat value; passing only when nothing may be.
+fn best_promotion(module: &Module, state: &GameState, legal: &[Action]) -> Action {
+    let mut best: Option<(i32, &Action)> = None;
+    for a in legal {
+        if let Action::Promote { unit } = a {
+            let t = module.units.get(state.unit(*unit).kind);
+            let gain = t
+                .promotes_to
+                .map(|p| i32::from(module.units.get(p).combat) - i32::from(t.combat))
+                .unwrap_or(0)
+                * 10
+                + i32::from(t.combat);
+            if best.is_none_or(|(g, _)| gain > g) {
+                best = Some((gain, a));
+            }
+        }
+    }
+    best.map(|(_, a)| a.clone()).unwrap_or_else(|| {
+        legal
+            .iter()
+            .find(|a| matches!(a, Action::Pass | Action::EndSegment))
+            .cloned()
+            .unwrap_or(Action::Pass)
+    })
+}
+
+fn first_legal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Action, AiError> {
+    legal_actions(module, rules, state)?
+        .into_iter()
+        .next()
+        .ok_or(AiError::Stuck)
+}
+
+impl Player for Planner {
+    fn choose(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Action, AiError> {
+        let me = muster_core::game::decider(module, state);
+        if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
+            return self.battle(module, rules, state, me);
+        }
+        match segment_kind(module, state) {
+            Some(SegmentKind::March) => self.movement(module, rules, state, me),
+            Some(SegmentKind::Recruitment) => self.recruit(module, rules, state, me),
+            Some(SegmentKind::Promotion) => {
+                let legal = legal_actions(module, rules, state)?;
+                Ok(best_promotion(module, state, &legal))
+            }
+            Some(SegmentKind::Battle) => first_legal(module, rules, state),
+            None => Err(AiError::Stuck),
+        }
+    }
+
+    fn forget(&mut self) {
+        self.plan.clear();
+        self.plan_for = None;
+    }
+}

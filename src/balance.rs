@@ -1,0 +1,236 @@
+//! `muster balance`: many games between computer players, to see who a rule favours.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use muster_ai::Level;
+use muster_ai::balance::{GameResult, GameSetup, Summary, run, summarise};
+use muster_core::scenario;
+use muster_scripting::{Limits, ScriptRules};
+
+pub struct Options {
+    pub module: PathBuf,
+    pub scenario: Option<String>,
+    pub games: usize,
+    pub options: Vec<String>,
+    pub players: Vec<(String, Level)>,
+    pub seed: u64,
+    pub threads: usize,
+    pub end: Option<String>,
+    pub csv: Option<PathBuf>,
+    pub json: bool,
+    pub max_actions: usize,
+}
+
+pub fn run_cli(o: Options) -> Result<()> {
+    let module = muster_core::load_module(&o.module).map_err(|e| anyhow!("{e}"))?;
+    // Fail early, on the main thread, if the rules do not load.
+    ScriptRules::load(&module, Limits::default()).map_err(|e| anyhow!("{e}"))?;
+    let scenario_arg = o.scenario.clone().unwrap_or_else(|| {
+        module
+            .scenarios
+            .first()
+            .map(|s| s.id.clone())
+            .unwrap_or_default()
+    });
+    let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
+    let mut levels = vec![Level::Ai; module.sides.len()];
+    for (side, level) in &o.players {
+        let Some(id) = module.find_side(side) else {
+            let hint = module.side_hint(side).unwrap_or_default();
+            bail!("no side '{side}' in module '{}'; {hint}", module.id);
+        };
+        levels[id.index()] = *level;
+    }
+    let mut option_ids = Vec::new();
+    for name in &o.options {
+        let Some(id) = module.find_option(name) else {
+            bail!("no optional rule '{name}' in module '{}'", module.id);
+        };
+        option_ids.push(id);
+    }
+    if o.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let setup = GameSetup {
+        scenario: &scenario,
+        options: option_ids,
+        players: levels.clone(),
+        end: o.end.clone(),
+        max_actions: o.max_actions,
+    };
+    let threads = if o.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        o.threads
+    };
+    let started = Instant::now();
+    let bar = Progress::new(o.games);
+    let results = run(
+        &module,
+        || ScriptRules::load(&module, Limits::default()).map_err(|e| e.to_string()),
+        &setup,
+        o.games,
+        o.seed,
+        threads,
+        &|done| bar.update(done),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    bar.finish();
+    let elapsed = started.elapsed();
+    let summary = summarise(&module, &results);
+    if let Some(path) = &o.csv {
+        write_csv(path, &results).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let players: Vec<String> = module
+        .side_ids()
+        .map(|s| format!("{}={}", module.side(s).id, levels[s.index()].name()))
+        .collect();
+    let out = &mut std::io::stdout().lock();
+    if o.json {
+        let report = serde_json::json!({
+            "module": module.id,
+            "scenario": scenario.id,
+            "options": o.options,
+            "players": players,
+            "seed": o.seed,
+            "threads": threads,
+            "seconds": elapsed.as_secs_f64(),
+            "summary": summary,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        print_summary(
+            out,
+            &scenario.name,
+            &players,
+            &o.options,
+            &summary,
+            threads,
+            elapsed,
+        )?;
+    }
+    Ok(())
+}
+
+fn print_summary(
+    out: &mut impl Write,
+    scenario: &str,
+    players: &[String],
+    options: &[String],
+    s: &Summary,
+    threads: usize,
+    elapsed: std::time::Duration,
+) -> Result<()> {
+    writeln!(
+        out,
+        "{} games of {scenario} ({}), options: {}; {:.1} s on {threads} thread(s)",
+        s.games,
+        players.join(", "),
+        if options.is_empty() {
+            "none".to_string()
+        } else {
+            options.join(",")
+        },
+        elapsed.as_secs_f64()
+    )?;
+    for (side, r) in &s.wins {
+        writeln!(
+            out,
+            "  {side:<14} wins {:>5} ({:5.1}%, 95% CI {:5.1}%-{:5.1}%)",
+            r.count,
+            r.rate * 100.0,
+            r.low * 100.0,
+            r.high * 100.0
+        )?;
+    }
+    if s.draws.count > 0 {
+        writeln!(out, "  draws {}", s.draws.count)?;
+    }
+    if s.unfinished > 0 {
+        writeln!(out, "  unfinished {}", s.unfinished)?;
+    }
+    writeln!(out, "victory conditions reached:")?;
+    for (reason, n) in &s.reasons {
+        writeln!(out, "  {n:>5}  {reason}")?;
+    }
+    let l = &s.length;
+    writeln!(
+        out,
+        "game length in turns: min {}, quartiles {}/{}/{}, max {}, mean {:.1}",
+        l.min, l.q1, l.median, l.q3, l.max, l.mean
+    )?;
+    Ok(())
+}
+
+fn write_csv(path: &std::path::Path, results: &[GameResult]) -> Result<()> {
+    let mut text = String::from("seed,winner,turns,last_turn,actions,finished,reason\n");
+    for r in results {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},\"{}\"\n",
+            r.seed,
+            r.winner.as_deref().unwrap_or(""),
+            r.turns,
+            r.last_turn,
+            r.actions,
+            r.finished,
+            r.reason.replace('"', "\"\"")
+        ));
+    }
+    std::fs::write(path, text)?;
+    Ok(())
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+struct Progress {
+    total: usize,
+    shown: AtomicU64,
+    on: bool,
+    started: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        Progress {
+            total,
+            shown: AtomicU64::new(0),
+            on: std::io::stderr().is_terminal(),
+            started: Instant::now(),
+        }
+    }
+
+    fn update(&self, done: usize) {
+        if !self.on {
+            return;
+        }
+        // Redraw at most every 1% (and always at the end).
+        let step = (self.total / 100).max(1) as u64;
+        let done64 = done as u64;
+        let last = self.shown.load(Ordering::Relaxed);
+        if done64 < last + step && done < self.total {
+            return;
+        }
+        self.shown.store(done64, Ordering::Relaxed);
+        let width = 30;
+        let filled = done * width / self.total.max(1);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r[{}{}] {done}/{} games, {:.0} s",
+            "#".repeat(filled),
+            " ".repeat(width - filled),
+            self.total,
+            self.started.elapsed().as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&self) {
+        if self.on {
+            let _ = writeln!(std::io::stderr());
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `muster odds`: the battle-odds calculator. Plays one battle many times, both sides
+//! naming targets with the computer players' policy, and prints who wins, who retreats,
+//! the expected survivors and how long battles last (the work is `muster_ai::odds`).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use muster_ai::odds::{Config, Report, RetreatPolicy, Setup, SideReport, Spec, simulate};
+use serde::Serialize;
+
+/// Runs at least this long (in battles) show a progress bar, if stderr is a terminal.
+const PROGRESS_FROM: u64 = 100_000;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The module folder, e.g. mods/ahd.
+    module: PathBuf,
+    /// The attacking force: unit types with counts, e.g. "3 Vi, 1 Vc" (AHD's types, as
+    /// in 11.4: Mi Mc Vi Vc Ci Cc).
+    #[arg(long, value_name = "UNITS")]
+    attacker: String,
+    /// The defending force, e.g. "2 Mi, 1 Ci".
+    #[arg(long, value_name = "UNITS")]
+    defender: String,
+    /// The attacking side (default: the side that does not own the box, or else the
+    /// first side to play).
+    #[arg(long, value_name = "SIDE")]
+    attacker_side: Option<String>,
+    /// The battle box: it gives the defenders its permanent entrenchment, the water
+    /// borders to cross, and the neighbours to retreat to (asked of the rules, with every
+    /// box held by its owner). Without it a retreat is always possible.
+    #[arg(long = "box", value_name = "NAME")]
+    at: Option<String>,
+    /// The defenders are entrenched (5.31).
+    #[arg(long)]
+    entrenched: bool,
+    /// The first N attackers crossed a river into the box (5.34); needs a --box with a
+    /// water border.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    crossing: usize,
+    /// Optional rules to use, by id or rule number, separated by commas.
+    #[arg(long, value_delimiter = ',')]
+    options: Vec<String>,
+    /// When the attacker retreats (5.4, from round 2): never, after:N (after round N),
+    /// losses:N (more than N steps lost) or losses:P% (of its starting steps).
+    #[arg(long, value_name = "POLICY", default_value = "never")]
+    attacker_retreat: RetreatPolicy,
+    /// When the defender retreats, likewise; after:0 also withdraws cavalry before
+    /// combat where 5.6 allows.
+    #[arg(long, value_name = "POLICY", default_value = "never")]
+    defender_retreat: RetreatPolicy,
+    /// Battles to play.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+    /// Seed of the dice: the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `--json` prints: the question, then the report's fields.
+#[derive(Serialize)]
+struct Output<'a> {
+    module: &'a str,
+    #[serde(rename = "box")]
+    at: Option<&'a str>,
+    /// Whether the defenders are entrenched (by --entrenched or the box).
+    entrenched: bool,
+    crossing: usize,
+    options: Vec<&'a str>,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let (module, mut rules) = crate::rules::load(&args.module)?;
+    let spec = Spec {
+        attackers: args.attacker.clone(),
+        defenders: args.defender.clone(),
+        attacker_side: args.attacker_side.clone(),
+        at: args.at.clone(),
+        entrenched: args.entrenched,
+        crossing: args.crossing,
+        options: args.options.clone(),
+    };
+    let setup = Setup::from_spec(&module, &spec).map_err(|e| anyhow!("{e}"))?;
+    let config = Config {
+        runs: args.runs,
+        seed: args.seed,
+        attacker_retreat: args.attacker_retreat,
+        defender_retreat: args.defender_retreat,
+    };
+    let report = if std::io::stderr().is_terminal() && args.runs >= PROGRESS_FROM {
+        let mut bar = Bar::new(args.runs);
+        let mut show = |done: u64| bar.show(done);
+        let report = simulate(&module, &mut rules, &setup, &config, Some(&mut show));
+        bar.clear();
+        report
+    } else {
+        simulate(&module, &mut rules, &setup, &config, None)
+    }
+    .map_err(|e| anyhow!("{e}"))?;
+
+    let at = setup.at.map(|b| module.board.get(b).name.as_str());
+    let entrenched = setup.defenders.iter().any(|f| f.entrenched);
+    let options: Vec<&str> = setup
+        .options
+        .iter()
+        .map(|&o| module.options[o.index()].id.as_str())
+        .collect();
+    let out = &mut std::io::stdout().lock();
+    if args.json {
+        let output = Output {
+            module: &module.id,
+            at,
+            entrenched,
+            crossing: args.crossing,
+            options,
+            report: &report,
+        };
+        serde_json::to_writer_pretty(&mut *out, &output)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let (a, d) = (&report.attacker, &report.defender);
+    let place = at.map(|b| format!(" at {b}")).unwrap_or_default();
+    writeln!(
+        out,
+        "{}: {} ({}) attacks {} ({}){place}",
+        module.name,
+        force(a),
+        a.side,
+        force(d),
+        d.side
+    )?;
+    let mut notes = Vec::new();
+    if entrenched {
+        notes.push("defenders entrenched (5.31)".to_string());
+    }
+    if args.crossing > 0 {
+        notes.push(format!(
+            "{} attackers crossed a river (5.34)",
+            args.crossing
+        ));
+    }
+    if !options.is_empty() {
+        notes.push(format!("options: {}", options.join(", ")));
+    }
+    if !notes.is_empty() {
+        writeln!(out, "  {}", notes.join("; "))?;
+    }
+    writeln!(
+        out,
+        "{} battles, seed {}; retreat: {} {}, {} {}",
+        report.runs, report.seed, a.side, a.retreat_policy, d.side, d.retreat_policy
+    )?;
+    writeln!(out)?;
+    let width = a.side.len().max(d.side.len()).max(12);
+    writeln!(out, "{:width$}  {:>7}  {:>8}", "", "wins", "retreats")?;
+    for s in [a, d] {
+        writeln!(
+            out,
+            "{:width$}  {:>6.1}%  {:>7.1}%",
+            s.side, s.win_pct, s.retreat_pct
+        )?;
+    }
+    if report.withdrawals > 0 {
+        writeln!(
+            out,
+            "{:width$}  {:>6.1}%  (the defender's cavalry left before combat, 5.6)",
+            "withdrawn", report.withdrawal_pct
+        )?;
+    }
+    if report.undecided > 0 {
+        writeln!(
+            out,
+            "{:width$}  {:>6.1}%  (still fighting after round 255)",
+            "undecided", report.undecided_pct
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "expected survivors (of the units at the start; reduced among them):"
+    )?;
+    for s in [a, d] {
+        for t in &s.units {
+            writeln!(
+                out,
+                "  {:width$} {:>4} {:<3} -> {:>5.2} ({:.2} reduced)",
+                s.side, t.count, t.kind, t.survivors, t.reduced
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "rounds (mean {:.2}):", report.mean_rounds)?;
+    let shown: Vec<String> = report
+        .rounds
+        .iter()
+        .map(|r| format!("{}: {:.1}%", r.round, r.pct))
+        .collect();
+    for line in shown.chunks(8) {
+        writeln!(out, "  {}", line.join("  "))?;
+    }
+    Ok(())
+}
+
+/// "3 Vi, 1 Vc".
+fn force(side: &SideReport) -> String {
+    side.units
+        .iter()
+        .map(|t| format!("{} {}", t.count, t.kind))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A one-line progress bar on stderr, redrawn when the percentage changes.
+struct Bar {
+    total: u64,
+    shown: Option<u64>,
+}
+
+impl Bar {
+    const WIDTH: u64 = 40;
+
+    fn new(total: u64) -> Self {
+        Bar { total, shown: None }
+    }
+
+    fn show(&mut self, done: u64) {
+        let pct = done * 100 / self.total.max(1);
+        if self.shown == Some(pct) {
+            return;
+        }
+        self.shown = Some(pct);
+        let filled = (pct * Self::WIDTH / 100) as usize;
+        let empty = Self::WIDTH as usize - filled;
+        eprint!(
+            "\r[{}{}] {pct:>3}% of {} battles",
+            "#".repeat(filled),
+            " ".repeat(empty),
+            self.total
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    /// Erases the bar.
+    fn clear(&self) {
+        eprint!("\r{}\r", " ".repeat(Self::WIDTH as usize + 40));
+        let _ = std::io::stderr().flush();
+    }
+}
