@@ -39,19 +39,9 @@ pub fn run_cli(o: Options) -> Result<()> {
     let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
     let mut levels = vec![Level::Ai; module.sides.len()];
     for (side, level) in &o.players {
-        let Some(id) = module.find_side(side) else {
-            let hint = module.side_hint(side).unwrap_or_default();
-            bail!("no side '{side}' in module '{}'; {hint}", module.id);
-        };
-        levels[id.index()] = *level;
+        levels[crate::rules::side(&module, side)?.index()] = *level;
     }
-    let mut option_ids = Vec::new();
-    for name in &o.options {
-        let Some(id) = module.find_option(name) else {
-            bail!("no optional rule '{name}' in module '{}'", module.id);
-        };
-        option_ids.push(id);
-    }
+    let option_ids = crate::rules::options(&module, &o.options)?;
     if o.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -65,19 +65,9 @@ pub fn run(o: Options) -> Result<()> {
     };
     let mut kinds = vec![PlayerKind::Human; module.sides.len()];
     for (side, kind) in &o.players {
-        let Some(id) = module.find_side(side) else {
-            let hint = module.side_hint(side).unwrap_or_default();
-            bail!("no side '{side}' in module '{}'; {hint}", module.id);
-        };
-        kinds[id.index()] = *kind;
+        kinds[crate::rules::side(&module, side)?.index()] = *kind;
     }
-    let mut option_ids = Vec::new();
-    for name in &o.options {
-        let Some(id) = module.find_option(name) else {
-            bail!("no optional rule '{name}' in module '{}'", module.id);
-        };
-        option_ids.push(id);
-    }
+    let option_ids = crate::rules::options(&module, &o.options)?;
     let seed = o.seed.unwrap_or_else(seed_from_clock);
     let (mut first, log) = start(
         &module,

@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
+use muster_core::ids::{OptionId, SideId};
 use muster_core::{Module, load_module};
 use muster_scripting::{Limits, ScriptRules};
 
@@ -12,4 +13,24 @@ pub fn load(dir: &Path) -> Result<(Module, ScriptRules)> {
     let rules = ScriptRules::load(&module, Limits::default())
         .with_context(|| format!("loading the rules of module '{}'", module.id))?;
     Ok((module, rules))
+}
+
+/// A side named on the command line.
+pub fn side(module: &Module, name: &str) -> Result<SideId> {
+    module.find_side(name).ok_or_else(|| {
+        let hint = module.side_hint(name).unwrap_or_default();
+        anyhow!("no side '{name}' in module '{}'; {hint}", module.id)
+    })
+}
+
+/// Optional rules named on the command line, by id or rule number.
+pub fn options(module: &Module, names: &[String]) -> Result<Vec<OptionId>> {
+    let mut ids = Vec::new();
+    for name in names {
+        let Some(id) = module.find_option(name) else {
+            bail!("no optional rule '{name}' in module '{}'", module.id);
+        };
+        ids.push(id);
+    }
+    Ok(ids)
 }
