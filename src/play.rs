@@ -108,14 +108,17 @@ pub fn run(o: Options) -> Result<()> {
         }
         let side = decider(&module, &state);
         if let Some(computer) = computers[side.index()].as_mut() {
-            let action = computer_action(computer.as_mut(), &module, &mut rules, &state)?;
+            // Recorded as it is checked: a refused (stale) plan leaves the game as it was.
+            let (action, log) =
+                muster_ai::decide(computer.as_mut(), &module, &mut rules, &state, |r, a| {
+                    game.apply(&module, r, a.clone())
+                })?;
             writeln!(
                 out,
                 "[{}] {}",
                 module.side(side).name,
                 describe::action(&module, &state, &action)
             )?;
-            let log = game.apply(&module, &mut rules, action)?;
             print_log(out, &log, o.quiet)?;
             continue;
         }
@@ -203,18 +206,6 @@ pub fn run(o: Options) -> Result<()> {
         writeln!(out, "saved to {}", path.display())?;
     }
     Ok(())
-}
-
-/// A computer player's choice, checked by applying it to a copy: a plan made a few
-/// actions ago may no longer be legal, and then the player plans again.
-fn computer_action(
-    player: &mut dyn muster_ai::Player,
-    module: &Module,
-    rules: &mut ScriptRules,
-    state: &GameState,
-) -> Result<Action> {
-    let (action, _, _) = muster_ai::step(player, module, rules, state)?;
-    Ok(action)
 }
 
 fn seed_from_clock() -> u64 {

@@ -3,6 +3,7 @@
 //! module's data and its `box_worth` hint hook; none of it is a rule.
 
 use muster_core::Module;
+use muster_core::game::rules::ask_int;
 use muster_core::game::{GameState, Place, Question, RuleError, Rules, View};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 
@@ -53,6 +54,14 @@ impl Force {
         Force {
             hits_per_round: self.hits_per_round + o.hits_per_round,
             steps: self.steps + o.steps,
+        }
+    }
+
+    /// What is left of this force once `o` has gone.
+    pub fn minus(self, o: Force) -> Force {
+        Force {
+            hits_per_round: self.hits_per_round - o.hits_per_round,
+            steps: self.steps - o.steps,
         }
     }
 
@@ -189,11 +198,8 @@ fn worth(
     for side in module.side_ids() {
         let mut per_box = Vec::with_capacity(module.board.boxes.len());
         for at in module.board.box_ids() {
-            let hint = match rules.ask(view, Question::BoxWorth { side, at })? {
-                muster_core::game::Answer::Int(n) => n as f64,
-                _ => 0.0,
-            };
-            per_box.push(f64::from(module.board.get(at).recruit_value(side)) + hint);
+            let hint = ask_int(rules, view, Question::BoxWorth { side, at })?.unwrap_or(0);
+            per_box.push(f64::from(module.board.get(at).recruit_value(side)) + hint as f64);
         }
         out.push(per_box);
     }

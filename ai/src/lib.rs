@@ -9,5 +9,5 @@ pub mod odds;
 pub mod planner;
 pub mod player;
 
-pub use player::{AiError, Level, Player, player, step};
+pub use player::{AiError, Level, Player, decide, player, step};
 pub mod balance;

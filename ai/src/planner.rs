@@ -14,10 +14,8 @@ use muster_core::Module;
 use muster_core::format::SegmentKind;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::segment_kind;
-use muster_core::game::march::destinations;
-use muster_core::game::{
-    Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
-};
+use muster_core::game::march::{destinations, ready_units};
+use muster_core::game::{Action, GameState, Path, Place, RuleError, Rules, View, legal_actions};
 use muster_core::ids::{BoxId, SideId, UnitId};
 
 use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
@@ -150,15 +148,9 @@ impl Planner {
         let mut f = Force::default();
         for i in 0..pic.worth[0].len() {
             let b = BoxId(i as u16);
-            let share = match dist.get(at, b) {
-                0 | 1 => 1.0,
-                _ => continue,
-            };
-            let e = pic.enemy_force(b);
-            f = f.plus(Force {
-                hits_per_round: e.hits_per_round * share,
-                steps: e.steps * share,
-            });
+            if dist.get(at, b) <= 1 {
+                f = f.plus(pic.enemy_force(b));
+            }
         }
         f
     }
@@ -176,15 +168,26 @@ impl Planner {
         field
     }
 
+    /// What leaving `at` with `leaving` costs: the drop in the chance that what stays
+    /// holds against the threat (which an attack next door may lessen), by the box's
+    /// worth. Nothing when not defending or nothing threatens a box of worth.
+    fn leave_cost(
+        &self,
+        worth: f64,
+        staying: Force,
+        leaving: Force,
+        threat: Force,
+        threat_after: Force,
+    ) -> f64 {
+        if !self.style.defend || worth <= 0.0 || threat.is_empty() {
+            return 0.0;
+        }
+        let after = staying.minus(leaving);
+        (hold_chance(staying, threat) - hold_chance(after, threat_after)) * worth * LEAVE
+    }
+
     fn attack_chance(&self, mine: Force, theirs: Force, entrenched: bool) -> f64 {
-        let theirs = if entrenched {
-            Force {
-                hits_per_round: theirs.hits_per_round,
-                steps: theirs.steps * 1.5,
-            }
-        } else {
-            theirs
-        };
+        let theirs = scale_entrenched(theirs, entrenched);
         if self.style.odds {
             win_chance(mine, theirs)
         } else if mine.steps >= theirs.steps {
@@ -228,20 +231,7 @@ impl Planner {
             for &i in &free {
                 let (u, paths) = &options[i];
                 let f = unit_force(module, state, *u, 0.0);
-                let leave_cost = if self.style.defend && here_worth > 0.0 && !threat_here.is_empty()
-                {
-                    let before = hold_chance(staying, threat_here);
-                    let after = hold_chance(
-                        Force {
-                            hits_per_round: staying.hits_per_round - f.hits_per_round,
-                            steps: staying.steps - f.steps,
-                        },
-                        threat_here,
-                    );
-                    (before - after) * here_worth * LEAVE
-                } else {
-                    0.0
-                };
+                let leave_cost = self.leave_cost(here_worth, staying, f, threat_here, threat_here);
                 for p in paths {
                     let to = p.to();
                     let enemy = pic.enemy_force(to);
@@ -300,38 +290,24 @@ impl Planner {
                     .collect();
                 group.sort_by(|a, b| b.1.hits_per_round.total_cmp(&a.1.hits_per_round));
                 let mut force = pic.own_force(to).plus(arrived(&arriving, to));
-                let mut chosen = Vec::new();
+                let mut committed = Force::default();
                 let mut best_here: Option<(f64, usize)> = None;
                 for (k, (_, f, _)) in group.iter().enumerate() {
                     force = force.plus(*f);
-                    chosen.push(k);
+                    committed = committed.plus(*f);
                     let p = self.attack_chance(force, enemy, entrenched);
-                    let committed = group[..=k]
-                        .iter()
-                        .fold(Force::default(), |f, g| f.plus(g.1));
+                    // Beating the enemy next door removes its threat.
+                    let threat_after = if self.dist().get(at, to) <= 1 {
+                        Force {
+                            hits_per_round: (threat_here.hits_per_round - enemy.hits_per_round * p)
+                                .max(0.0),
+                            steps: (threat_here.steps - enemy.steps * p).max(0.0),
+                        }
+                    } else {
+                        threat_here
+                    };
                     let leave_cost =
-                        if self.style.defend && here_worth > 0.0 && !threat_here.is_empty() {
-                            let after = Force {
-                                hits_per_round: staying.hits_per_round - committed.hits_per_round,
-                                steps: staying.steps - committed.steps,
-                            };
-                            // Beating the enemy next door removes its threat.
-                            let threat_after = if self.dist().get(at, to) <= 1 {
-                                Force {
-                                    hits_per_round: (threat_here.hits_per_round
-                                        - enemy.hits_per_round * p)
-                                        .max(0.0),
-                                    steps: (threat_here.steps - enemy.steps * p).max(0.0),
-                                }
-                            } else {
-                                threat_here
-                            };
-                            (hold_chance(staying, threat_here) - hold_chance(after, threat_after))
-                                * here_worth
-                                * LEAVE
-                        } else {
-                            0.0
-                        };
+                        self.leave_cost(here_worth, staying, committed, threat_here, threat_after);
                     let value = p * prize
                         - (1.0 - p) * committed.steps * MATERIAL
                         - leave_cost
@@ -359,10 +335,7 @@ impl Planner {
             for (u, p) in job.moves {
                 let f = unit_force(module, state, u, 0.0);
                 arriving.push((p.to(), f));
-                staying = Force {
-                    hits_per_round: staying.hits_per_round - f.hits_per_round,
-                    steps: staying.steps - f.steps,
-                };
+                staying = staying.minus(f);
                 free.retain(|&i| options[i].0 != u);
                 moves.push((u, p));
             }
@@ -381,18 +354,7 @@ impl Planner {
     ) -> Result<Vec<(UnitId, Vec<Path>)>, RuleError> {
         let view = View { module, state };
         let mut out = Vec::new();
-        for u in state.units_at(at) {
-            let unit = state.unit(u);
-            if unit.side != me {
-                continue;
-            }
-            let limit = match rules.ask(view, Question::MarchLimit { unit: u })? {
-                muster_core::game::Answer::Int(n) => Some(n),
-                _ => None,
-            };
-            if limit.is_some_and(|l| i64::from(unit.marches) >= l) {
-                continue;
-            }
+        for u in ready_units(view, rules, at, me)? {
             let paths = destinations(view, rules, u)?
                 .into_iter()
                 .map(|d| d.path)
@@ -533,18 +495,11 @@ impl Planner {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
                 }
-                let (mine, theirs) = battle_forces(module, state, b, me);
-                let entrenched_them = theirs.1;
-                let p = if me == b.attacker {
-                    win_chance(mine.0, scale_entrenched(theirs.0, entrenched_them))
-                } else {
-                    1.0 - win_chance(theirs.0, scale_entrenched(mine.0, mine.1))
-                };
-                let at_stake =
-                    self.picture(module, rules, state, me)?.worth[me.index()][b.at.index()];
+                let p = battle_chance(module, state, b, me);
+                let pic = self.picture(module, rules, state, me)?;
+                let at_stake = pic.worth[me.index()][b.at.index()];
                 let threshold = if at_stake > 4.0 { 0.15 } else { 0.3 };
                 if p < threshold {
-                    let pic = self.picture(module, rules, state, me)?;
                     let field = self.field(state, &pic);
                     let retreat = legal
                         .iter()
@@ -567,17 +522,11 @@ impl Planner {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
                 }
-                let pic = self.picture(module, rules, state, me)?;
-                let field = self.field(state, &pic);
-                let (mine, theirs) = battle_forces(module, state, b, me);
-                let p = if me == b.attacker {
-                    win_chance(mine.0, scale_entrenched(theirs.0, theirs.1))
-                } else {
-                    1.0 - win_chance(theirs.0, scale_entrenched(mine.0, mine.1))
-                };
-                if p > 0.85 {
+                if battle_chance(module, state, b, me) > 0.85 {
                     return Ok(Action::Pass);
                 }
+                let pic = self.picture(module, rules, state, me)?;
+                let field = self.field(state, &pic);
                 // Bring in the strongest unit whose box is not left open to the enemy.
                 let mut best: Option<(f64, UnitId)> = None;
                 for a in &legal {
@@ -648,21 +597,25 @@ fn went_from(state: &GameState, unit: UnitId, to: BoxId) -> bool {
         .any(|m| m.unit == unit && m.path.from == to)
 }
 
-/// Each side's force in the battle (mine first) and whether it is entrenched there.
-fn battle_forces(
+/// My estimated chance of winning the battle under way: the attackers against the
+/// defenders, entrenched defenders counting half as many steps again.
+fn battle_chance(
     module: &Module,
     state: &GameState,
     b: &muster_core::game::battle::Battle,
     me: SideId,
-) -> ((Force, bool), (Force, bool)) {
-    let sum = |units: &[UnitId]| {
-        let f = units.iter().fold(Force::default(), |f, &u| {
+) -> f64 {
+    let force = |units: &[UnitId]| {
+        units.iter().fold(Force::default(), |f, &u| {
             f.plus(unit_force(module, state, u, 0.0))
-        });
-        (f, units.iter().any(|&u| state.unit(u).entrenched))
+        })
     };
-    let (a, d) = (sum(&b.attackers), sum(&b.defenders));
-    if me == b.attacker { (a, d) } else { (d, a) }
+    let entrenched = b.defenders.iter().any(|&u| state.unit(u).entrenched);
+    let p = win_chance(
+        force(&b.attackers),
+        scale_entrenched(force(&b.defenders), entrenched),
+    );
+    if me == b.attacker { p } else { 1.0 - p }
 }
 
 /// The chance a box garrisoned by `mine` holds against `threat` attacking it (the

@@ -104,19 +104,21 @@ impl Player for RandomPlayer {
     }
 }
 
-/// One decision of a computer player, applied. A planner may act on a plan made a few
-/// actions ago; if the engine refuses it, the plan is dropped and the player chooses
-/// again from scratch, and as a last resort takes the first legal action.
-pub fn step(
+/// One decision of a computer player, applied by `apply_action` (the engine's `apply`,
+/// or a `History` that records it). A planner may act on a plan made a few actions
+/// ago; if the engine refuses it, the plan is dropped and the player chooses again from
+/// scratch, and as a last resort takes the first legal action.
+pub fn decide<T>(
     player: &mut dyn Player,
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
-) -> Result<(Action, GameState, Vec<String>), AiError> {
+    mut apply_action: impl FnMut(&mut dyn Rules, &Action) -> Result<T, ActionError>,
+) -> Result<(Action, T), AiError> {
     for _ in 0..2 {
         let action = player.choose(module, rules, state)?;
-        match apply(module, rules, state, &action) {
-            Ok((next, log)) => return Ok((action, next, log)),
+        match apply_action(rules, &action) {
+            Ok(applied) => return Ok((action, applied)),
             Err(ActionError::Illegal(why)) => {
                 tracing::debug!("planned action refused ({why}); planning again");
                 player.forget();
@@ -126,6 +128,19 @@ pub fn step(
     }
     let legal = legal_actions(module, rules, state)?;
     let action = legal.into_iter().next().ok_or(AiError::Stuck)?;
-    let (next, log) = apply(module, rules, state, &action)?;
+    let applied = apply_action(rules, &action)?;
+    Ok((action, applied))
+}
+
+/// [`decide`] with the engine's `apply`: the action, the new state and its log.
+pub fn step(
+    player: &mut dyn Player,
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<(Action, GameState, Vec<String>), AiError> {
+    let (action, (next, log)) = decide(player, module, rules, state, |rules, action| {
+        apply(module, rules, state, action)
+    })?;
     Ok((action, next, log))
 }

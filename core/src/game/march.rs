@@ -160,7 +160,9 @@ pub fn begin(
     notify(module, rules, state, Event::MovementStarted)
 }
 
-fn ready_units(
+/// `side`'s units in `at` that may still take part in a march this segment (under
+/// the rules' march limit): what activating the box would make ready.
+pub fn ready_units(
     view: View<'_>,
     rules: &mut dyn Rules,
     at: BoxId,
