@@ -287,6 +287,47 @@ fn rules_4_4_and_4_5_one_jump_and_downriver_only() {
     assert!(t.move_to(inf, "Arkansas Post", &["river"]).is_some());
 }
 
+/// 4.0: "A unit may move into a box containing enemy units, but it must stop there.
+/// This causes a battle." A unit that entered an enemy-held box makes no further march
+/// that segment (found in a computer game: Manassas -> Harper's Ferry -> Baltimore).
+#[test]
+fn rule_4_0_a_unit_entering_enemy_units_stops_there() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Harper's Ferry" units="1 Mi"/></side>
+      <side id="confederate"><place box="Manassas Junction" units="1 Mi, 1 Mc"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "confederate", &[4]);
+    let (inf, cav) = (
+        t.unit("Mi", "Manassas Junction"),
+        t.unit("Mc", "Manassas Junction"),
+    );
+    t.march("Manassas Junction", &[inf], "Harper's Ferry", &["road"]);
+    // A second march from Harper's Ferry: the infantry is stopped there, with the enemy.
+    t.act(Action::Activate {
+        at: t.id("Harper's Ferry"),
+    });
+    assert!(
+        t.destinations(inf).is_empty(),
+        "stopped among the enemy: {:?}",
+        t.destinations(inf)
+    );
+    t.act(Action::EndMarch);
+    // Its second march is still its own to spend elsewhere: the rule stops the unit,
+    // not the other units of the side (the cavalry still marches from Manassas).
+    t.act(Action::Activate {
+        at: t.id("Manassas Junction"),
+    });
+    assert!(!t.destinations(cav).is_empty());
+    t.act(Action::EndMarch);
+    to_combat(&mut t);
+    assert!(
+        t.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Fight { at } if *at == t.id("Harper's Ferry"))),
+        "the battle at Harper's Ferry is fought"
+    );
+}
+
 /// 4.2: Confederate units may never move along the Potomac.
 #[test]
 fn rule_4_2_potomac_closed_to_the_confederacy() {

@@ -1096,6 +1096,9 @@ fn check_step(
 fn march_forbidden(ahd: &Ahd, w: &Where<'_>, unit: UnitId, path: &Path) -> Option<&'static str> {
     let state = w.state;
     let side = state.unit(unit).side;
+    if w.enemy_in(side, path.from) {
+        return Some("4.0: a unit that entered a box with enemy units stops there");
+    }
     if state
         .turn_log
         .moves
