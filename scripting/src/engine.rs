@@ -28,7 +28,7 @@ pub struct ScriptRules {
     sandbox: Sandbox,
     dice: Rc<RefCell<DiceSlot>>,
     /// Puts the `game` view's Luau wrappers in place, on the first call (see [`WRAPPERS`]).
-    wrap: Option<(Function, Table)>,
+    wrap: Option<GamePatch>,
 }
 
 /// The game's dice, lent to `math.random` during an event.
@@ -474,33 +474,52 @@ local function named(names)
 	end
 end
 local side, unit_type, class, quality = named(sides), named(types), named(classes), named(qualities)
-return function(index)
-	local function wrap(name, make)
-		local raw = index[name]
+local wrapped = {
+	units_at = list,
+	units_on_board = list,
+	battle_units = list,
+	battle_entered_from = list,
+	shots = shot_list,
+	unit_side = side,
+	controller = side,
+	active_side = side,
+	battle_attacker = side,
+	battle_defender = side,
+	battle_firing = side,
+	unit_type = unit_type,
+	unit_class = class,
+	unit_quality = quality,
+}
+-- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
+-- (after a run cut short by the memory limit) gives the same result.
+return function(index, raws)
+	for name in wrapped do
+		if raws[name] == nil then
+			raws[name] = index[name]
+		end
+	end
+	for name, make in wrapped do
+		local raw = raws[name]
 		index[name] = function(...)
 			return make(raw(...))
 		end
 	end
-	for _, name in { "units_at", "units_on_board", "battle_units", "battle_entered_from" } do
-		wrap(name, list)
-	end
-	wrap("shots", shot_list)
-	for _, name in {
-		"unit_side", "controller", "active_side", "battle_attacker", "battle_defender", "battle_firing",
-	} do
-		wrap(name, side)
-	end
-	wrap("unit_type", unit_type)
-	wrap("unit_class", class)
-	wrap("unit_quality", quality)
 end
 "#;
 
-/// Registers the `game` view's type with the Lua state; returns the function that puts
-/// the Luau wrappers in place and the methods table it patches. mlua builds the metatable
+/// What puts the `game` view's Luau wrappers in place: mlua builds the view's metatable
 /// (adding the Rust methods to `index`) when the first view is made, so the patch runs
-/// then, once ([`finish_game_type`]).
-fn game_type(lua: &Lua, module: &Module) -> mlua::Result<(Function, Table)> {
+/// then ([`finish_game_type`]).
+struct GamePatch {
+    patch: Function,
+    /// The view's methods table (its metatable's `__index`).
+    index: Table,
+    /// The Rust methods the wrappers call.
+    raws: Table,
+}
+
+/// Registers the `game` view's type with the Lua state.
+fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
     let ids = |names: Vec<&str>| lua.create_sequence_from(names);
     let sides = ids(module.sides.iter().map(|s| s.id.as_str()).collect())?;
     // `side_name`'s answer for a side the module does not have.
@@ -513,7 +532,7 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<(Function, Table)> {
         .iter()
         .map(|q| q.id.as_str())
         .collect())?;
-    let wrap: Function = lua
+    let patch: Function = lua
         .load(WRAPPERS)
         .set_name("=game")
         .call((sides, types, classes, qualities))?;
@@ -523,15 +542,21 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<(Function, Table)> {
         add_methods(reg);
         reg.add_meta_field("__index", methods);
     })?;
-    Ok((wrap, index))
+    Ok(GamePatch {
+        patch,
+        index,
+        raws: lua.create_table()?,
+    })
 }
 
-/// Puts the Luau wrappers in place, once: call right after making a `game` view.
-fn finish_game_type(wrap: &mut Option<(Function, Table)>) -> mlua::Result<()> {
-    match wrap.take() {
-        Some((wrap, index)) => wrap.call(index),
-        None => Ok(()),
+/// Puts the Luau wrappers in place once the first `game` view is made (call right after
+/// making each): done once, or again on the next call if it failed.
+fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
+    if let Some(p) = wrap {
+        p.patch.call::<()>((&p.index, &p.raws))?;
+        *wrap = None;
     }
+    Ok(())
 }
 
 /// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
