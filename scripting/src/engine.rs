@@ -9,7 +9,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mlua::{IntoLua, IntoLuaMulti, Lua, UserData, UserDataMethods, Value};
+use mlua::{
+    Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields, UserDataMethods, Value,
+};
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, QUESTIONS};
 use muster_core::game::{
@@ -25,6 +27,8 @@ use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, Script
 pub struct ScriptRules {
     sandbox: Sandbox,
     dice: Rc<RefCell<DiceSlot>>,
+    /// Puts the `game` view's Luau wrappers in place, on the first call (see [`WRAPPERS`]).
+    wrap: Option<GamePatch>,
 }
 
 /// The game's dice, lent to `math.random` during an event.
@@ -66,10 +70,16 @@ impl ScriptRules {
             }
         });
         let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
-        sandbox.lua().set_app_data(Rc::new(module.clone()));
+        let lua = sandbox.lua();
+        lua.set_app_data(Rc::new(module.clone()));
+        let wrap = game_type(lua, module).map_err(|e| ScriptError::Load {
+            file: "(game view)".to_string(),
+            message: e.to_string(),
+        })?;
         Ok(Self {
             sandbox,
             dice: slot,
+            wrap: Some(wrap),
         })
     }
 
@@ -120,10 +130,12 @@ impl Rules for ScriptRules {
         let hook = q.hook();
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
+        let wrap = &mut self.wrap;
         let answer = self
             .sandbox
             .question_with(hook, |lua, scope| {
-                let game = scope.create_userdata_ref(state)?;
+                let game = scope.create_any_userdata_ref(state)?;
+                finish_game_type(wrap)?;
                 let unit = |u: UnitId| lua_index(u.index());
                 let boxn = |b: BoxId| lua_index(b.index());
                 match q {
@@ -183,8 +195,10 @@ impl Rules for ScriptRules {
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
         self.dice.borrow_mut().dice = Some(dice.clone());
+        let wrap = &mut self.wrap;
         let result = self.sandbox.event_with(hook, |lua, scope| {
-            let game = scope.create_userdata_ref(state)?;
+            let game = scope.create_any_userdata_ref(state)?;
+            finish_game_type(wrap)?;
             let unit = |u: UnitId| lua_index(u.index());
             match event {
                 Event::UnitMoved { unit: u, path } => {
@@ -425,210 +439,370 @@ fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
     units.map(|u| lua_index(u.index())).collect()
 }
 
-impl UserData for GameRef {
-    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        m.add_method("unit_side", |lua, g, u: i64| {
-            let module = module_of(lua)?;
-            let u = unit_arg(&g.0, u)?;
-            Ok(side_name(&module, g.0.unit(u).side).to_string())
-        });
-        m.add_method("unit_type", |lua, g, u: i64| {
-            let module = module_of(lua)?;
-            Ok(module
-                .units
-                .get(g.0.unit(unit_arg(&g.0, u)?).kind)
-                .id
-                .clone())
-        });
-        m.add_method("unit_class", |lua, g, u: i64| {
-            let module = module_of(lua)?;
-            let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
-            Ok(t.class.map(|c| module.units.classes[c.index()].id.clone()))
-        });
-        m.add_method("unit_quality", |lua, g, u: i64| {
-            let module = module_of(lua)?;
-            let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
-            Ok(t.quality
-                .map(|q| module.units.qualities[q.index()].id.clone()))
-        });
-        m.add_method("unit_box", |_, g, u: i64| {
-            Ok(on_board(&g.0, unit_arg(&g.0, u)?).map(|b| lua_index(b.index())))
-        });
-        m.add_method("unit_hits", |_, g, u: i64| {
-            Ok(g.0.unit(unit_arg(&g.0, u)?).hits)
-        });
-        m.add_method("unit_entrenched", |_, g, u: i64| {
-            Ok(g.0.unit(unit_arg(&g.0, u)?).entrenched)
-        });
-        m.add_method("units_at", |lua, g, b: i64| {
-            let module = module_of(lua)?;
-            Ok(ids(g.0.units_at(box_arg(&module, b)?)))
-        });
-        m.add_method("units_on_board", |_, g, ()| {
-            Ok(ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())))
-        });
-        m.add_method("units_on_board_of", |lua, g, side: String| {
-            let module = module_of(lua)?;
-            let side = side_arg(&module, &side)?;
-            Ok(g.0
-                .unit_ids()
-                .filter(|&u| g.0.unit(u).side == side && on_board(&g.0, u).is_some())
-                .count())
-        });
-        m.add_method("controller", |lua, g, b: i64| {
-            let module = module_of(lua)?;
-            Ok(g.0
-                .controller(box_arg(&module, b)?)
-                .map(|s| side_name(&module, s).to_string()))
-        });
-        m.add_method("marker", |lua, g, b: i64| {
-            let module = module_of(lua)?;
-            Ok(g.0.boxes[box_arg(&module, b)?.index()].marker)
-        });
-        m.add_method("enemy_in", |lua, g, (b, side): (i64, String)| {
+/// The Luau side of the `game` view. A table or string made from Rust costs one protected
+/// Lua call per allocation (the heap has a limit, and a memory error must not unwind
+/// through Rust frames), ~2,000 instructions each; made by Luau itself it costs none. So
+/// the methods that return tables or ids are wrapped: the Rust method returns plain
+/// integers (`true` then the items of a list, or an index into one of the id lists below)
+/// and the wrapper, which takes the method's place, builds the value. A long list comes
+/// from Rust as a ready table. Errors are the Rust method's own, raised through the wrapper.
+const WRAPPERS: &str = r#"
+local sides, types, classes, qualities = ...
+local function list(first, ...)
+	if first == true then
+		return { ... }
+	end
+	return first
+end
+local function shot_list(first, ...)
+	if first ~= true then
+		return first
+	end
+	local flat = { ... }
+	local shots = {}
+	for i = 1, #flat, 2 do
+		shots[(i + 1) // 2] = { shooter = flat[i], target = flat[i + 1] }
+	end
+	return shots
+end
+local function named(names)
+	return function(i)
+		if i == nil then
+			return nil
+		end
+		return names[i]
+	end
+end
+local side, unit_type, class, quality = named(sides), named(types), named(classes), named(qualities)
+local wrapped = {
+	units_at = list,
+	units_on_board = list,
+	battle_units = list,
+	battle_entered_from = list,
+	shots = shot_list,
+	unit_side = side,
+	controller = side,
+	active_side = side,
+	battle_attacker = side,
+	battle_defender = side,
+	battle_firing = side,
+	unit_type = unit_type,
+	unit_class = class,
+	unit_quality = quality,
+}
+-- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
+-- (after a run cut short by the memory limit) gives the same result.
+return function(index, raws)
+	for name in wrapped do
+		if raws[name] == nil then
+			raws[name] = index[name]
+		end
+	end
+	for name, make in wrapped do
+		local raw = raws[name]
+		index[name] = function(...)
+			return make(raw(...))
+		end
+	end
+end
+"#;
+
+/// What puts the `game` view's Luau wrappers in place: mlua builds the view's metatable
+/// (adding the Rust methods to `index`) when the first view is made, so the patch runs
+/// then ([`finish_game_type`]).
+struct GamePatch {
+    patch: Function,
+    /// The view's methods table (its metatable's `__index`).
+    index: Table,
+    /// The Rust methods the wrappers call.
+    raws: Table,
+}
+
+/// Registers the `game` view's type with the Lua state.
+fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
+    let ids = |names: Vec<&str>| lua.create_sequence_from(names);
+    let sides = ids(module.sides.iter().map(|s| s.id.as_str()).collect())?;
+    // `side_name`'s answer for a side the module does not have.
+    sides.raw_set(0, "?")?;
+    let types = ids(module.units.types.iter().map(|t| t.id.as_str()).collect())?;
+    let classes = ids(module.units.classes.iter().map(|c| c.id.as_str()).collect())?;
+    let qualities = ids(module
+        .units
+        .qualities
+        .iter()
+        .map(|q| q.id.as_str())
+        .collect())?;
+    let patch: Function = lua
+        .load(WRAPPERS)
+        .set_name("=game")
+        .call((sides, types, classes, qualities))?;
+    let index = lua.create_table()?;
+    let methods = index.clone();
+    lua.register_userdata_type::<GameRef>(move |reg| {
+        add_methods(reg);
+        reg.add_meta_field("__index", methods);
+    })?;
+    Ok(GamePatch {
+        patch,
+        index,
+        raws: lua.create_table()?,
+    })
+}
+
+/// Puts the Luau wrappers in place once the first `game` view is made (call right after
+/// making each): done once, or again on the next call if it failed.
+fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
+    if let Some(p) = wrap {
+        p.patch.call::<()>((&p.index, &p.raws))?;
+        *wrap = None;
+    }
+    Ok(())
+}
+
+/// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
+/// longer ones are built as a table in Rust.
+const MAX_SPREAD: usize = 200;
+
+/// A list of ids for the `list` wrapper: `true` then the ids, or (when long) a table.
+fn spread(lua: &Lua, ids: Vec<i64>) -> mlua::Result<MultiValue> {
+    if ids.len() > MAX_SPREAD {
+        return lua.create_sequence_from(ids)?.into_lua_multi(lua);
+    }
+    Ok(std::iter::once(Value::Boolean(true))
+        .chain(ids.into_iter().map(Value::Integer))
+        .collect())
+}
+
+/// `spread`, or nil for no list.
+fn spread_some(lua: &Lua, ids: Option<Vec<i64>>) -> mlua::Result<MultiValue> {
+    match ids {
+        Some(ids) => spread(lua, ids),
+        None => Value::Nil.into_lua_multi(lua),
+    }
+}
+
+/// A side for the `side` wrapper: its 1-based index, 0 (`"?"`) for one the module lacks.
+fn side_index(module: &Module, side: SideId) -> i64 {
+    if side.index() < module.sides.len() {
+        lua_index(side.index())
+    } else {
+        0
+    }
+}
+
+/// The `game` view's methods (the Rust side; see [`WRAPPERS`] for those wrapped in Luau).
+fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
+    // Wrapped: an index into the side, type, class or quality ids.
+    m.add_method("unit_side", |lua, g, u: i64| {
+        let module = module_of(lua)?;
+        let u = unit_arg(&g.0, u)?;
+        Ok(side_index(&module, g.0.unit(u).side))
+    });
+    m.add_method("unit_type", |_, g, u: i64| {
+        Ok(lua_index(g.0.unit(unit_arg(&g.0, u)?).kind.index()))
+    });
+    m.add_method("unit_class", |lua, g, u: i64| {
+        let module = module_of(lua)?;
+        let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+        Ok(t.class.map(|c| lua_index(c.index())))
+    });
+    m.add_method("unit_quality", |lua, g, u: i64| {
+        let module = module_of(lua)?;
+        let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+        Ok(t.quality.map(|q| lua_index(q.index())))
+    });
+    m.add_method("unit_box", |_, g, u: i64| {
+        Ok(on_board(&g.0, unit_arg(&g.0, u)?).map(|b| lua_index(b.index())))
+    });
+    m.add_method("unit_hits", |_, g, u: i64| {
+        Ok(g.0.unit(unit_arg(&g.0, u)?).hits)
+    });
+    m.add_method("unit_entrenched", |_, g, u: i64| {
+        Ok(g.0.unit(unit_arg(&g.0, u)?).entrenched)
+    });
+    // Wrapped: a list.
+    m.add_method("units_at", |lua, g, b: i64| {
+        let module = module_of(lua)?;
+        spread(lua, ids(g.0.units_at(box_arg(&module, b)?)))
+    });
+    m.add_method("units_on_board", |lua, g, ()| {
+        spread(
+            lua,
+            ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())),
+        )
+    });
+    m.add_method("units_on_board_of", |lua, g, side: String| {
+        let module = module_of(lua)?;
+        let side = side_arg(&module, &side)?;
+        Ok(g.0
+            .unit_ids()
+            .filter(|&u| g.0.unit(u).side == side && on_board(&g.0, u).is_some())
+            .count())
+    });
+    m.add_method("controller", |lua, g, b: i64| {
+        let module = module_of(lua)?;
+        Ok(g.0
+            .controller(box_arg(&module, b)?)
+            .map(|s| side_index(&module, s)))
+    });
+    m.add_method("marker", |lua, g, b: i64| {
+        let module = module_of(lua)?;
+        Ok(g.0.boxes[box_arg(&module, b)?.index()].marker)
+    });
+    m.add_method("enemy_in", |lua, g, (b, side): (i64, String)| {
+        let module = module_of(lua)?;
+        let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
+        Ok(g.0.units_at(at).any(|u| g.0.unit(u).side != side))
+    });
+    m.add_method(
+        "enemy_class_in",
+        |lua, g, (b, side, class): (i64, String, String)| {
             let module = module_of(lua)?;
             let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
-            Ok(g.0.units_at(at).any(|u| g.0.unit(u).side != side))
-        });
-        m.add_method(
-            "enemy_class_in",
-            |lua, g, (b, side, class): (i64, String, String)| {
-                let module = module_of(lua)?;
-                let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
-                Ok(g.0.units_at(at).any(|u| {
-                    let unit = g.0.unit(u);
-                    unit.side != side
-                        && module
-                            .units
-                            .get(unit.kind)
-                            .class
-                            .is_some_and(|c| module.units.classes[c.index()].id == class)
-                }))
-            },
-        );
-        m.add_method("army_maximum", |lua, g, side: String| {
-            let module = module_of(lua)?;
-            Ok(g.0.army_maximum(&module, side_arg(&module, &side)?))
-        });
-        m.add_method("active_side", |lua, g, ()| {
-            let module = module_of(lua)?;
-            Ok(side_name(&module, g.0.active_side(&module)).to_string())
-        });
-        m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
-        m.add_method("turn_label", |lua, g, ()| {
-            Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
-        });
-        m.add_method("last_turn_label", |lua, g, ()| {
-            Ok(module_of(lua)?.calendar.turn(g.0.end).label.clone())
-        });
-        m.add_method("turn_year", |lua, g, ()| {
-            Ok(module_of(lua)?.calendar.turn(g.0.turn).year)
-        });
-        m.add_method("turn_month", |lua, g, ()| {
-            Ok(module_of(lua)?.calendar.turn(g.0.turn).first_month)
-        });
-        m.add_method("option", |lua, g, id: String| {
-            let module = module_of(lua)?;
-            let o = module
-                .find_option(&id)
-                .ok_or_else(|| mlua::Error::runtime(format!("no optional rule '{id}'")))?;
-            Ok(g.0.has_option(o))
-        });
-        m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
-        m.add_method("moved", |_, g, u: i64| {
-            let u = unit_arg(&g.0, u)?;
-            Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
-        });
-        m.add_method("sailed", |_, g, u: i64| {
-            let u = unit_arg(&g.0, u)?;
-            Ok(g.0
-                .turn_log
-                .moves
-                .iter()
-                .any(|m| m.unit == u && m.sea_to.is_some()))
-        });
-        m.add_method("jumps", |_, g, u: i64| {
-            let u = unit_arg(&g.0, u)?;
-            Ok(g.0
-                .turn_log
-                .moves
-                .iter()
-                .filter(|m| m.unit == u && m.jump)
-                .count())
-        });
-        m.add_method("fought", |_, g, u: i64| {
-            Ok(g.0.turn_log.fought.contains(&unit_arg(&g.0, u)?))
-        });
-        m.add_method("recruited_at", |lua, g, b: i64| {
-            let module = module_of(lua)?;
-            let at = box_arg(&module, b)?;
-            Ok(g.0.turn_log.recruited.iter().filter(|&&r| r == at).count())
-        });
-        // The battle under way (all nil when there is none).
-        m.add_method("battle_box", |_, g, ()| {
-            Ok(battle(&g.0).map(|b| lua_index(b.at.index())))
-        });
-        m.add_method("battle_round", |_, g, ()| Ok(battle(&g.0).map(|b| b.round)));
-        for (name, pick) in [
-            (
-                "battle_attacker",
-                (|b| b.attacker) as fn(&muster_core::game::battle::Battle) -> SideId,
-            ),
-            ("battle_defender", |b| b.defender),
-            ("battle_firing", |b| b.firing),
-        ] {
-            m.add_method(name, move |lua, g, ()| {
-                let module = module_of(lua)?;
-                Ok(battle(&g.0).map(|b| side_name(&module, pick(b)).to_string()))
-            });
-        }
-        m.add_method("battle_units", |lua, g, side: String| {
-            let module = module_of(lua)?;
-            let side = side_arg(&module, &side)?;
-            Ok(battle(&g.0).map(|b| {
-                let list = if side == b.attacker {
-                    &b.attackers
-                } else {
-                    &b.defenders
-                };
-                ids(list.iter().copied())
+            Ok(g.0.units_at(at).any(|u| {
+                let unit = g.0.unit(u);
+                unit.side != side
+                    && module
+                        .units
+                        .get(unit.kind)
+                        .class
+                        .is_some_and(|c| module.units.classes[c.index()].id == class)
             }))
-        });
-        m.add_method("entry_line", |_, g, u: i64| {
-            let u = unit_arg(&g.0, u)?;
-            Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
-        });
-        m.add_method("battle_entered_from", |_, g, ()| {
-            Ok(battle(&g.0).map(|b| {
-                b.entered_from
-                    .iter()
-                    .map(|x| lua_index(x.index()))
-                    .collect::<Vec<_>>()
-            }))
-        });
-        // Whether an attacker entered the battle box by sea, eliminated ones included
-        // (nil when no battle is under way).
-        m.add_method("battle_by_sea", |_, g, ()| {
-            Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
-        });
-        m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
-        m.add_method("entered_by_sea", |_, g, u: i64| {
-            let u = unit_arg(&g.0, u)?;
-            Ok(matches!(entry(&g.0, u), Some(None)))
-        });
-        m.add_method("shots", |lua, g, ()| {
-            let t = lua.create_table()?;
-            if let Some(b) = battle(&g.0) {
-                for (i, (s, tg)) in b.shots.iter().enumerate() {
-                    let shot = lua.create_table()?;
-                    shot.raw_set("shooter", lua_index(s.index()))?;
-                    shot.raw_set("target", lua_index(tg.index()))?;
-                    t.raw_set(i + 1, shot)?;
-                }
-            }
-            Ok(t)
+        },
+    );
+    m.add_method("army_maximum", |lua, g, side: String| {
+        let module = module_of(lua)?;
+        Ok(g.0.army_maximum(&module, side_arg(&module, &side)?))
+    });
+    m.add_method("active_side", |lua, g, ()| {
+        let module = module_of(lua)?;
+        Ok(side_index(&module, g.0.active_side(&module)))
+    });
+    m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
+    m.add_method("turn_label", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
+    });
+    m.add_method("last_turn_label", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.end).label.clone())
+    });
+    m.add_method("turn_year", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.turn).year)
+    });
+    m.add_method("turn_month", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.turn).first_month)
+    });
+    m.add_method("option", |lua, g, id: String| {
+        let module = module_of(lua)?;
+        let o = module
+            .find_option(&id)
+            .ok_or_else(|| mlua::Error::runtime(format!("no optional rule '{id}'")))?;
+        Ok(g.0.has_option(o))
+    });
+    m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
+    m.add_method("moved", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
+    });
+    m.add_method("sailed", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(g.0
+            .turn_log
+            .moves
+            .iter()
+            .any(|m| m.unit == u && m.sea_to.is_some()))
+    });
+    m.add_method("jumps", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(g.0
+            .turn_log
+            .moves
+            .iter()
+            .filter(|m| m.unit == u && m.jump)
+            .count())
+    });
+    m.add_method("fought", |_, g, u: i64| {
+        Ok(g.0.turn_log.fought.contains(&unit_arg(&g.0, u)?))
+    });
+    m.add_method("recruited_at", |lua, g, b: i64| {
+        let module = module_of(lua)?;
+        let at = box_arg(&module, b)?;
+        Ok(g.0.turn_log.recruited.iter().filter(|&&r| r == at).count())
+    });
+    // The battle under way (all nil when there is none).
+    m.add_method("battle_box", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| lua_index(b.at.index())))
+    });
+    m.add_method("battle_round", |_, g, ()| Ok(battle(&g.0).map(|b| b.round)));
+    for (name, pick) in [
+        (
+            "battle_attacker",
+            (|b| b.attacker) as fn(&muster_core::game::battle::Battle) -> SideId,
+        ),
+        ("battle_defender", |b| b.defender),
+        ("battle_firing", |b| b.firing),
+    ] {
+        m.add_method(name, move |lua, g, ()| {
+            let module = module_of(lua)?;
+            Ok(battle(&g.0).map(|b| side_index(&module, pick(b))))
         });
     }
+    m.add_method("battle_units", |lua, g, side: String| {
+        let module = module_of(lua)?;
+        let side = side_arg(&module, &side)?;
+        let list = battle(&g.0).map(|b| {
+            let list = if side == b.attacker {
+                &b.attackers
+            } else {
+                &b.defenders
+            };
+            ids(list.iter().copied())
+        });
+        spread_some(lua, list)
+    });
+    m.add_method("entry_line", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
+    });
+    m.add_method("battle_entered_from", |lua, g, ()| {
+        let list = battle(&g.0).map(|b| {
+            b.entered_from
+                .iter()
+                .map(|x| lua_index(x.index()))
+                .collect::<Vec<_>>()
+        });
+        spread_some(lua, list)
+    });
+    // Whether an attacker entered the battle box by sea, eliminated ones included
+    // (nil when no battle is under way).
+    m.add_method("battle_by_sea", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
+    });
+    m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
+    m.add_method("entered_by_sea", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(matches!(entry(&g.0, u), Some(None)))
+    });
+    // Wrapped: `true` then shooter and target of each shot, or (when long) the table.
+    m.add_method("shots", |lua, g, ()| {
+        let shots = battle(&g.0).map_or(&[][..], |b| &b.shots[..]);
+        if shots.len() * 2 <= MAX_SPREAD {
+            return Ok(std::iter::once(Value::Boolean(true))
+                .chain(
+                    shots
+                        .iter()
+                        .flat_map(|(s, tg)| [s, tg].map(|u| Value::Integer(lua_index(u.index())))),
+                )
+                .collect());
+        }
+        let t = lua.create_table()?;
+        for (i, (s, tg)) in shots.iter().enumerate() {
+            let shot = lua.create_table()?;
+            shot.raw_set("shooter", lua_index(s.index()))?;
+            shot.raw_set("target", lua_index(tg.index()))?;
+            t.raw_set(i + 1, shot)?;
+        }
+        t.into_lua_multi(lua)
+    });
 }
 
 /// How a unit entered the battle box: `Some(Some(line))`, by sea `Some(None)`, or `None`.

@@ -1,0 +1,150 @@
+//! The `game` view the engine lends to the rule scripts (`ScriptRules`): a script that keeps
+//! it, or one of its methods, past the call gets a clean error when it uses it later, in a
+//! question or an event, and the rules go on answering.
+
+use std::path::Path;
+
+use muster_core::game::{Dice, Event, GameState, Question, RuleError, Rules, View};
+use muster_core::ids::UnitId;
+use muster_core::{Module, load_module};
+use muster_scripting::{Limits, ScriptRules};
+
+/// Handlers added to the AHD rules: some keep the view, others use what was kept.
+const KEEPERS: &str = r#"
+local kept, kept_list = nil, nil
+hooks.on("may_entrench", function(game)
+	kept, kept_list = game, game.units_at
+	return true
+end)
+hooks.on("turn_started", function(game)
+	kept, kept_list = game, game.units_at
+	return {}
+end)
+-- Uses the kept view (a method call on it).
+hooks.on("may_promote", function()
+	if kept == nil then
+		return true
+	end
+	return kept:unit_hits(1) >= 0
+end)
+-- Calls a kept method (one wrapped in Luau) with the kept view, then forgets both.
+hooks.on("may_recover", function()
+	if kept_list == nil then
+		return true
+	end
+	local list, k = kept_list, kept
+	kept, kept_list = nil, nil
+	return #list(k, 1) >= 0
+end)
+-- Calls a kept method with the view of its own call: that is fine.
+hooks.on("may_reinforce", function(game)
+	if kept_list == nil then
+		return true
+	end
+	return #kept_list(game, 1) >= 0
+end)
+"#;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+/// The AHD module with `KEEPERS` appended to its rules, its rules and a starting state.
+fn keepers() -> (tempfile::TempDir, Module, ScriptRules, GameState) {
+    let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(&ahd.join("rules"), &dir.path().join("rules"));
+    let init = dir.path().join("rules/init.luau");
+    let mut text = std::fs::read_to_string(&init).expect("init.luau");
+    text.push_str(KEEPERS);
+    std::fs::write(&init, text).expect("write");
+    assert_eq!(m.scripts.len(), 1);
+    m.scripts[0].dir = dir.path().to_path_buf();
+    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (dir, m, rules, g)
+}
+
+fn ask(
+    rules: &mut ScriptRules,
+    m: &Module,
+    g: &GameState,
+    q: Question<'_>,
+) -> Result<(), RuleError> {
+    rules
+        .ask(
+            View {
+                module: m,
+                state: g,
+            },
+            q,
+        )
+        .map(|_| ())
+}
+
+fn assert_destructed(result: Result<(), RuleError>, hook: &str) {
+    match result {
+        Err(e) => {
+            assert_eq!(e.hook, hook);
+            assert!(e.message.contains("destructed"), "{}", e.message);
+        }
+        Ok(()) => panic!("a kept game view was used after its call"),
+    }
+}
+
+#[test]
+fn a_kept_game_view_is_an_error_later() {
+    let (_dir, m, mut rules, g) = keepers();
+    let unit = UnitId::from_index(0).expect("unit");
+    // Nothing kept yet: the handlers answer.
+    ask(&mut rules, &m, &g, Question::MayPromote { unit }).expect("may_promote");
+
+    // Kept by a question, used by a later question: a method call, then a kept method.
+    ask(&mut rules, &m, &g, Question::MayEntrench { unit }).expect("may_entrench");
+    assert_destructed(
+        ask(&mut rules, &m, &g, Question::MayPromote { unit }),
+        "may_promote",
+    );
+    ask(&mut rules, &m, &g, Question::MayReinforce { unit }).expect("own view");
+    assert_destructed(
+        ask(&mut rules, &m, &g, Question::MayRecover { unit }),
+        "may_recover",
+    );
+    ask(&mut rules, &m, &g, Question::MayPromote { unit }).expect("usable again");
+
+    // Kept by an event, used by later questions about a state that changed in between.
+    let mut dice = Dice::seeded(2);
+    rules
+        .notify(
+            View {
+                module: &m,
+                state: &g,
+            },
+            &mut dice,
+            Event::TurnStarted,
+        )
+        .expect("turn_started");
+    let later = g.clone();
+    drop(g);
+    assert_destructed(
+        ask(&mut rules, &m, &later, Question::MayPromote { unit }),
+        "may_promote",
+    );
+    ask(&mut rules, &m, &later, Question::MayReinforce { unit }).expect("own view");
+    assert_destructed(
+        ask(&mut rules, &m, &later, Question::MayRecover { unit }),
+        "may_recover",
+    );
+    ask(&mut rules, &m, &later, Question::MayPromote { unit }).expect("usable again");
+}
