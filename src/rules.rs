@@ -28,7 +28,13 @@ pub fn options(module: &Module, names: &[String]) -> Result<Vec<OptionId>> {
     let mut ids = Vec::new();
     for name in names {
         let Some(id) = module.find_option(name) else {
-            bail!("no optional rule '{name}' in module '{}'", module.id);
+            let known: Vec<&str> = module.options.iter().map(|o| o.id.as_str()).collect();
+            let hint = muster_core::suggest::did_you_mean(name, known.iter().copied())
+                .unwrap_or_else(|| format!("the options are: {}", known.join(", ")));
+            bail!(
+                "no optional rule '{name}' in module '{}'; {hint}",
+                module.id
+            );
         };
         ids.push(id);
     }

@@ -196,4 +196,24 @@ fn balance_names_a_bad_level_or_option() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no optional rule 'no-such-rule'"), "{err}");
+    assert!(
+        err.contains("the options are: first-turn-restrictions,"),
+        "{err}"
+    );
+    // A typo gets the likely option.
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .current_dir(ROOT)
+        .args([
+            "balance",
+            "mods/ahd",
+            "--games",
+            "1",
+            "--options",
+            "fort-monroee",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("did you mean 'fort-monroe'?"), "{err}");
 }
