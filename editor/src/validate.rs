@@ -1,0 +1,47 @@
+//! Checking the edited module with the engine's own loader, as `muster check` does.
+//!
+//! The unsaved map text stands in for the file on disk, so every diagnostic is the one
+//! the engine would print after a save, with the real file's path.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use muster_core::load::Overrides;
+use muster_core::{Diagnostic, Module, Severity, load_module_with};
+
+/// The outcome of one check.
+#[derive(Clone, Debug, Default)]
+pub struct Validation {
+    /// The compiled module, when it loaded.
+    pub module: Option<Arc<Module>>,
+    /// Errors and warnings, each rendered `file:line:col: severity: message`.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Validation {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    pub fn is_ok(&self) -> bool {
+        self.errors().next().is_none()
+    }
+}
+
+/// Loads the module in `dir`, reading `map_path` from `map_text` instead of disk.
+pub fn check(dir: &Path, map_path: &Path, map_text: &str) -> Validation {
+    let mut overrides = Overrides::new();
+    overrides.insert(map_path.to_path_buf(), map_text.to_owned());
+    match load_module_with(dir, &overrides) {
+        Ok(module) => Validation {
+            diagnostics: module.warnings.clone(),
+            module: Some(Arc::new(module)),
+        },
+        Err(e) => Validation {
+            module: None,
+            diagnostics: e.diagnostics,
+        },
+    }
+}
