@@ -105,13 +105,8 @@ impl EditorApp {
                 egui::ScrollArea::vertical()
                     .id_salt("properties-scroll")
                     .show(ui, |ui| {
-                        self.properties.show(
-                            ui,
-                            self.doc.map(),
-                            &sides,
-                            self.selection,
-                            &mut out,
-                        );
+                        self.properties
+                            .show(ui, self.doc.map(), &sides, self.selection, &mut out);
                     });
             });
         egui::Panel::bottom("validation")
@@ -268,7 +263,10 @@ impl EditorApp {
             Some(Selection::Line(i)) if i >= map.lines.len() => None,
             s => s,
         };
-        if let Tool::AddLine { from: Some(a), kind } = &self.tool
+        if let Tool::AddLine {
+            from: Some(a),
+            kind,
+        } = &self.tool
             && *a >= map.boxes.len()
         {
             self.tool = Tool::AddLine {

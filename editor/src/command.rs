@@ -26,11 +26,25 @@ pub enum Tool {
 pub enum Command {
     Select(Option<Selection>),
     /// Replace a box's properties (from the side panel).
-    SetBox { index: usize, value: BoxData },
-    MoveBox { index: usize, x: i32, y: i32 },
-    AddBox { x: i32, y: i32 },
+    SetBox {
+        index: usize,
+        value: BoxData,
+    },
+    MoveBox {
+        index: usize,
+        x: i32,
+        y: i32,
+    },
+    AddBox {
+        x: i32,
+        y: i32,
+    },
     DeleteBox(usize),
-    AddLine { a: usize, b: usize, kind: String },
+    AddLine {
+        a: usize,
+        b: usize,
+        kind: String,
+    },
     DeleteLine(usize),
     SetTool(Tool),
     /// The scenario whose setup the map shows, by id; `None` for the bare map.
@@ -38,6 +52,8 @@ pub enum Command {
     Undo,
     Redo,
     /// Save; `drop_comments` confirms losing comments inside the map element.
-    Save { drop_comments: bool },
+    Save {
+        drop_comments: bool,
+    },
     CancelSave,
 }

@@ -29,10 +29,7 @@ pub enum DocumentError {
     #[error("module '{0}' includes no <map> file to edit")]
     NoMap(String),
     #[error("{path}:{source}")]
-    Map {
-        path: PathBuf,
-        source: MapXmlError,
-    },
+    Map { path: PathBuf, source: MapXmlError },
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -188,10 +185,7 @@ impl Document {
     /// Reruns the engine's validator on the current (unsaved) map.
     pub fn revalidate(&mut self) {
         self.validation = validate::check(&self.dir, &self.map_path, &self.map_text());
-        tracing::debug!(
-            errors = self.validation.errors().count(),
-            "module checked"
-        );
+        tracing::debug!(errors = self.validation.errors().count(), "module checked");
     }
 
     pub fn undo(&mut self) -> Result<bool, EditError> {
@@ -328,11 +322,9 @@ impl Document {
         if self.inner_comments > 0 && !drop_comments {
             return Ok(SaveOutcome::WouldDropComments(self.inner_comments));
         }
-        write_atomic(&self.map_path, &self.map_text()).map_err(|source| {
-            DocumentError::Write {
-                path: self.map_path.clone(),
-                source,
-            }
+        write_atomic(&self.map_path, &self.map_text()).map_err(|source| DocumentError::Write {
+            path: self.map_path.clone(),
+            source,
         })?;
         tracing::info!(path = %self.map_path.display(), "map saved");
         self.inner_comments = 0;

@@ -147,10 +147,7 @@ mod tests {
     fn a_stale_edit_fails_and_leaves_the_map_unchanged() {
         let start = map();
         let mut m = start.clone();
-        let edits = vec![
-            Edit::RemoveBox { index: 0 },
-            Edit::RemoveBox { index: 7 },
-        ];
+        let edits = vec![Edit::RemoveBox { index: 0 }, Edit::RemoveBox { index: 7 }];
         assert!(apply_all(&mut m, edits).is_err());
         assert_eq!(m, start);
     }

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use egui::emath::TSTransform;
 use egui::{
-    Align2, Color32, CornerRadius, FontId, Id, LayerId, Painter, Pos2, Rect, Sense, Shape,
-    Stroke, StrokeKind, Ui, Vec2, pos2, vec2,
+    Align2, Color32, CornerRadius, FontId, Id, LayerId, Painter, Pos2, Rect, Sense, Shape, Stroke,
+    StrokeKind, Ui, Vec2, pos2, vec2,
 };
 
 use crate::command::{Command, Selection, Tool};

@@ -19,7 +19,11 @@ use crate::map_data::{BoxData, KindData, LineData, MapData, RecruitData};
 #[derive(Debug, thiserror::Error)]
 pub enum MapXmlError {
     #[error("{line}:{col}: {message}")]
-    Syntax { line: u32, col: u32, message: String },
+    Syntax {
+        line: u32,
+        col: u32,
+        message: String,
+    },
     #[error("the file's root is <{0}>, not <map>")]
     NotAMap(String),
     #[error("{0}")]

@@ -43,11 +43,7 @@ impl Overlay {
             control: vec![None; map.boxes.len()],
             counters: vec![Vec::new(); map.boxes.len()],
         };
-        for (id, side) in module
-            .board
-            .box_ids()
-            .zip(scenario.initial_control(module))
-        {
+        for (id, side) in module.board.box_ids().zip(scenario.initial_control(module)) {
             if let Some(i) = doc_index(id) {
                 overlay.control[i] = side.map(|s| s.index());
             }

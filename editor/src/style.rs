@@ -43,7 +43,10 @@ mod tests {
             parse_color("#2f4f9e"),
             Some(Color32::from_rgb(0x2f, 0x4f, 0x9e))
         );
-        assert_eq!(parse_color("3a78c8"), Some(Color32::from_rgb(0x3a, 0x78, 0xc8)));
+        assert_eq!(
+            parse_color("3a78c8"),
+            Some(Color32::from_rgb(0x3a, 0x78, 0xc8))
+        );
         assert_eq!(parse_color("#12345"), None);
         assert_eq!(parse_color("#gggggg"), None);
         assert_eq!(parse_color("#ééé"), None);

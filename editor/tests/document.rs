@@ -16,19 +16,31 @@ fn saving_the_ahd_map_unchanged_loses_nothing() {
     let mut doc = Document::open(&dir).expect("opens");
     assert_eq!(doc.map().boxes.len(), 129);
     assert_eq!(doc.map().lines.len(), 232);
-    assert!(doc.validation().is_ok(), "{:?}", doc.validation().diagnostics);
+    assert!(
+        doc.validation().is_ok(),
+        "{:?}",
+        doc.validation().diagnostics
+    );
 
     // map.xml has comments inside <map>: a plain save refuses and writes nothing.
     let before = std::fs::read_to_string(dir.join("map.xml")).unwrap();
     let outcome = doc.save(false).unwrap();
-    assert!(matches!(outcome, SaveOutcome::WouldDropComments(n) if n >= 3), "{outcome:?}");
-    assert_eq!(std::fs::read_to_string(dir.join("map.xml")).unwrap(), before);
+    assert!(
+        matches!(outcome, SaveOutcome::WouldDropComments(n) if n >= 3),
+        "{outcome:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("map.xml")).unwrap(),
+        before
+    );
 
     assert_eq!(doc.save(true).unwrap(), SaveOutcome::Saved);
     let after = std::fs::read_to_string(dir.join("map.xml")).unwrap();
     assert_ne!(after, before, "the file was rewritten");
     assert!(
-        after.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- The A House Divided board"),
+        after.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- The A House Divided board"
+        ),
         "the header comment is kept"
     );
     assert_eq!(board_json(&dir), board_json(&common::ahd()));
@@ -99,7 +111,11 @@ fn a_new_box_and_river_line_save_and_load() {
     doc.add_line(a, b, "river").unwrap();
     let line = doc.map().lines.last().unwrap().clone();
     assert_eq!(line.downstream.as_deref(), Some("Memphis"));
-    assert!(doc.validation().is_ok(), "{:?}", doc.validation().diagnostics);
+    assert!(
+        doc.validation().is_ok(),
+        "{:?}",
+        doc.validation().diagnostics
+    );
     doc.save(true).unwrap();
     let module = load_module(&dir).unwrap();
     let new = module.board.find("New box").expect("new box saved");

@@ -151,7 +151,8 @@ impl PropertiesPanel {
                 responses.push(ui.checkbox(&mut f.port, "Port"));
                 ui.end_row();
                 ui.label("");
-                responses.push(ui.checkbox(&mut f.permanent_entrenchment, "Permanent entrenchment"));
+                responses
+                    .push(ui.checkbox(&mut f.permanent_entrenchment, "Permanent entrenchment"));
                 ui.end_row();
                 responses.push(number_row(ui, "X", &mut f.x));
                 responses.push(number_row(ui, "Y", &mut f.y));

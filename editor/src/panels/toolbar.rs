@@ -46,10 +46,16 @@ pub fn show(
             ui.weak("(unsaved changes)");
         }
         ui.separator();
-        if ui.selectable_label(*tool == Tool::Select, "Select").clicked() {
+        if ui
+            .selectable_label(*tool == Tool::Select, "Select")
+            .clicked()
+        {
             out.push(Command::SetTool(Tool::Select));
         }
-        if ui.selectable_label(*tool == Tool::AddBox, "Add box").clicked() {
+        if ui
+            .selectable_label(*tool == Tool::AddBox, "Add box")
+            .clicked()
+        {
             out.push(Command::SetTool(Tool::AddBox));
         }
         for kind in &doc.map().kinds {
@@ -69,7 +75,8 @@ pub fn show(
         let shown_name = shown
             .and_then(|id| scenarios.iter().find(|s| s.id == id))
             .map_or("bare map", |s| s.name.as_str());
-        egui::ComboBox::from_id_salt("scenario")
+        let label = ui.label("Scenario");
+        let combo = egui::ComboBox::from_id_salt("scenario")
             .selected_text(shown_name)
             .show_ui(ui, |ui| {
                 if ui.selectable_label(shown.is_none(), "bare map").clicked() {
@@ -84,6 +91,7 @@ pub fn show(
                     }
                 }
             });
+        let _ = combo.response.labelled_by(label.id);
         if !status.is_empty() {
             ui.separator();
             ui.label(status);
