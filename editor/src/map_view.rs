@@ -67,6 +67,7 @@ impl MapView {
         let view_rect = ui.available_rect_before_wrap();
         let scene = egui::Scene::new()
             .zoom_range(0.02..=8.0)
+            .scroll_zooms(true)
             .max_inner_size(bounds.size().max(vec2(1.0, 1.0)));
         let mut labels = Vec::new();
         let mut scene_layer = None;

@@ -148,3 +148,28 @@ fn bad_module_folders_are_errors_not_panics() {
     let e = Document::open(tmp.path()).unwrap_err();
     assert!(e.to_string().contains("map.xml"), "{e}");
 }
+
+#[test]
+fn a_scenario_overlay_puts_its_units_and_control_on_the_edited_boxes() {
+    use muster_editor::overlay::{Counter, Overlay};
+    let doc = Document::open(common::ahd()).unwrap();
+    let module = doc.validation().module.clone().expect("AHD loads");
+    let scenario = module.scenario("1861").expect("1861 scenario");
+    let union = module.find_side("union").unwrap().index();
+    let confederate = module.find_side("confederate").unwrap().index();
+    let overlay = Overlay::build(&module, scenario, doc.map());
+    let at = |name: &str| doc.map().find_box(name).unwrap();
+    assert_eq!(
+        overlay.counters[at("Washington")],
+        vec![Counter {
+            side: union,
+            unit: "Mi".into(),
+            count: 2,
+            entrenched: false,
+        }]
+    );
+    assert!(overlay.counters[at("Richmond")].is_empty());
+    assert_eq!(overlay.control[at("Richmond")], Some(confederate));
+    // Kentucky's boxes are neutral at the start of 1861.
+    assert_eq!(overlay.control[at("Bowling Green")], None);
+}

@@ -265,3 +265,23 @@ fn screen_of(h: &Harness<'_, EditorApp>, p: egui::Pos2, refs: [&str; 2]) -> egui
     let scale = (s2.x - s1.x) / (m2.x - m1.x);
     s1 + (p - m1) * scale
 }
+
+#[test]
+fn every_box_is_on_the_map_under_its_name() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    let names: Vec<String> = h
+        .state()
+        .document()
+        .map()
+        .boxes
+        .iter()
+        .map(|b| b.name.clone())
+        .collect();
+    assert_eq!(names.len(), 129);
+    for name in &names {
+        let node = h.get_by_label(name);
+        assert!(node.rect().width() > 5.0, "{name} is drawn");
+    }
+}
