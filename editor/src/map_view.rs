@@ -93,7 +93,11 @@ impl MapView {
                 });
             }
         } else if response.clicked() {
-            out.push(Command::Select(None));
+            // A click on empty map selects the line under it, if any.
+            let line = response
+                .interact_pointer_pos()
+                .and_then(|p| line_at(input.map, p, 8.0));
+            out.push(Command::Select(line.map(Selection::Line)));
         }
         if let Some(layer) = scene_layer {
             paint_labels(ui, layer, view_rect, to_global, labels);
@@ -480,4 +484,32 @@ pub fn map_bounds(map: &MapData) -> Rect {
         r = Rect::from_min_size(Pos2::ZERO, vec2(1000.0, 1000.0));
     }
     r
+}
+
+/// The line passing within `tolerance` map units of `p`, nearest first.
+pub fn line_at(map: &MapData, p: Pos2, tolerance: f32) -> Option<usize> {
+    let at = |name: &str| {
+        map.find_box(name)
+            .map(|i| pos2(map.boxes[i].x as f32, map.boxes[i].y as f32))
+    };
+    map.lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let (a, b) = (at(&l.a)?, at(&l.b)?);
+            let d = distance_to_segment(p, a, b);
+            (d <= tolerance).then_some((i, d))
+        })
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(i, _)| i)
+}
+
+fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
+    let ab = b - a;
+    let len2 = ab.length_sq();
+    if len2 == 0.0 {
+        return p.distance(a);
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
 }

@@ -173,3 +173,22 @@ fn a_scenario_overlay_puts_its_units_and_control_on_the_edited_boxes() {
     // Kentucky's boxes are neutral at the start of 1861.
     assert_eq!(overlay.control[at("Bowling Green")], None);
 }
+
+#[test]
+fn the_rule_scripts_are_checked_too() {
+    // As `muster check`: a module whose data loads but whose rules do not is in error.
+    let (_tmp, dir) = common::ahd_copy();
+    let victory = dir.join("rules/victory.luau");
+    let text = std::fs::read_to_string(&victory).unwrap();
+    std::fs::write(&victory, format!("{text}\nthis is not luau(\n")).unwrap();
+    let doc = Document::open(&dir).unwrap();
+    let v = doc.validation();
+    assert!(v.module.is_some(), "the data loads: {:?}", v.diagnostics);
+    let errors: Vec<String> = v.errors().map(ToString::to_string).collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("rules:") && e.contains("victory")),
+        "{errors:?}"
+    );
+}

@@ -285,3 +285,41 @@ fn every_box_is_on_the_map_under_its_name() {
         assert!(node.rect().width() > 5.0, "{name} is drawn");
     }
 }
+
+#[test]
+fn click_a_line_to_select_it_and_delete_it() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    let lines = h.state().document().map().lines.len();
+    let rail = h
+        .state()
+        .document()
+        .map()
+        .lines
+        .iter()
+        .position(|l| l.touches("Richmond") && l.touches("Petersburg"))
+        .unwrap();
+    // The middle of the Richmond - Petersburg railroad, between the two boxes.
+    let at = screen_of(&h, egui::pos2(2227.5, 717.0), ["Richmond", "Raleigh"]);
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    assert_eq!(h.state().selection(), Some(Selection::Line(rail)));
+    h.get_by_label("Delete line").click();
+    h.run();
+    assert_eq!(h.state().document().map().lines.len(), lines - 1);
+    assert!(
+        !h.state()
+            .document()
+            .map()
+            .lines
+            .iter()
+            .any(|l| l.touches("Richmond") && l.touches("Petersburg"))
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document().map().lines.len(), lines);
+}
