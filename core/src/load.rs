@@ -25,6 +25,7 @@ pub(crate) struct Parts {
     pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<format::Side>,
     pub map_size: Option<(u32, u32)>,
+    pub map_neutral_color: Option<String>,
     pub kinds: Vec<format::LineKind>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
@@ -473,6 +474,9 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
                 if let (Some(w), Some(h)) = (m.width, m.height) {
                     parts.map_size = Some((w, h));
                 }
+                if m.neutral_color.is_some() {
+                    parts.map_neutral_color = m.neutral_color;
+                }
                 parts.kinds.extend(m.line_kind);
                 parts.boxes.extend(m.boxes);
                 parts.lines.extend(m.line);
@@ -537,6 +541,9 @@ fn merge(base: &mut Parts, own: Parts) {
     merge_by(&mut base.sides, own.sides, |s| lower(&s.id));
     if own.map_size.is_some() {
         base.map_size = own.map_size;
+    }
+    if own.map_neutral_color.is_some() {
+        base.map_neutral_color = own.map_neutral_color;
     }
     merge_by(&mut base.kinds, own.kinds, |k| lower(&k.id));
     merge_by(&mut base.boxes, own.boxes, |b| lower(&b.name));

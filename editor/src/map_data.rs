@@ -102,6 +102,8 @@ impl LineData {
 pub struct MapData {
     pub width: Option<u32>,
     pub height: Option<u32>,
+    /// Display colour of boxes no side owns, `#rrggbb`.
+    pub neutral_color: Option<String>,
     pub kinds: Vec<KindData>,
     pub boxes: Vec<BoxData>,
     pub lines: Vec<LineData>,

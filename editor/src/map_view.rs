@@ -163,6 +163,7 @@ impl MapView {
             .ctx()
             .layer_transform_to_global(ui.layer_id())
             .unwrap_or_default();
+        let neutral = input.map.neutral_color.as_deref().and_then(parse_color);
 
         for (i, b) in input.map.boxes.iter().enumerate() {
             let rect = Rect::from_center_size(centre(i, b), BOX_SIZE);
@@ -173,6 +174,7 @@ impl MapView {
                 .map(|s| s.color);
             let fill = control
                 .or_else(|| side_color(b.owner.as_deref()))
+                .or(neutral)
                 .unwrap_or(visuals.widgets.inactive.weak_bg_fill);
             painter.rect_filled(rect, CornerRadius::same(4), fill);
             let outline = if b.permanent_entrenchment {

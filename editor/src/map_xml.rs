@@ -69,6 +69,7 @@ fn from_format(map: format::Map) -> MapData {
     MapData {
         width: map.width,
         height: map.height,
+        neutral_color: map.neutral_color,
         kinds: map
             .line_kind
             .into_iter()
@@ -157,6 +158,7 @@ pub fn write(map: &MapData, prolog: &str) -> String {
     if let Some(h) = map.height {
         attr(&mut out, "height", &h.to_string());
     }
+    opt(&mut out, "neutral-color", map.neutral_color.as_deref());
     out.push_str(">\n");
     for k in &map.kinds {
         out.push_str("  <line-kind");
@@ -252,7 +254,7 @@ mod tests {
 
     const SAMPLE: &str = r##"<?xml version="1.0"?>
 <!-- a header -->
-<map width="100" height="50">
+<map width="100" height="50" neutral-color="#d9c9a3">
   <!-- kinds -->
   <line-kind id="road" name="Road" color="#b08850"/>
   <line-kind id="river" name="River" flows="true"/>
