@@ -52,6 +52,8 @@ struct Label {
     text: String,
     size: f32,
     color: Color32,
+    /// Shrink the text to fit this width (map units), if set.
+    max_width: Option<f32>,
 }
 
 /// The id of box `index`'s widget (tests and the properties panel find it by label).
@@ -209,6 +211,7 @@ impl MapView {
                 text: b.name.clone(),
                 size: NAME_SIZE,
                 color: text_on(fill),
+                max_width: Some(BOX_SIZE.x - 6.0),
             });
             self.draw_recruits(&painter, input, b, rect, labels);
             if let Some(o) = input.overlay {
@@ -347,6 +350,7 @@ impl MapView {
                     text: name.clone(),
                     size: SMALL_SIZE,
                     color,
+                    max_width: None,
                 });
             }
         }
@@ -380,6 +384,7 @@ impl MapView {
                 text: v.to_string(),
                 size: SMALL_SIZE,
                 color: side.color,
+                max_width: None,
             });
             x += 16.0;
         }
@@ -434,6 +439,7 @@ fn draw_counters(
             text: format!("{} {}", c.count, c.unit),
             size: SMALL_SIZE,
             color: text_on(fill),
+            max_width: Some(COUNTER_SIZE.x),
         });
     }
 }
@@ -453,17 +459,26 @@ fn paint_labels(
     let zoom = to_global.scaling;
     for label in labels {
         // Half-point steps keep the font cache small while zooming.
-        let size = (label.size * zoom * 2.0).round() / 2.0;
+        let mut size = (label.size * zoom * 2.0).round() / 2.0;
         if size < 3.0 {
             continue;
         }
-        painter.text(
-            to_global * label.at,
-            label.anchor,
-            label.text,
-            FontId::proportional(size),
-            label.color,
-        );
+        let mut galley =
+            painter.layout_no_wrap(label.text.clone(), FontId::proportional(size), label.color);
+        if let Some(max) = label.max_width.map(|w| w * zoom)
+            && galley.size().x > max
+        {
+            // A long name is set smaller rather than spilling out of its box.
+            size = (size * max / galley.size().x * 2.0).floor() / 2.0;
+            if size < 3.0 {
+                continue;
+            }
+            galley = painter.layout_no_wrap(label.text, FontId::proportional(size), label.color);
+        }
+        let rect = label
+            .anchor
+            .anchor_size(to_global * label.at, galley.size());
+        painter.galley(rect.min, galley, label.color);
     }
 }
 
