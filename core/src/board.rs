@@ -100,6 +100,8 @@ impl Line {
 pub struct Board {
     pub width: u32,
     pub height: u32,
+    /// Display colour of boxes no side owns, `#rrggbb`.
+    pub neutral_color: Option<String>,
     pub kinds: Vec<LineKind>,
     pub boxes: Vec<MapBox>,
     pub lines: Vec<Line>,
@@ -149,6 +151,7 @@ impl Board {
         Self {
             width,
             height,
+            neutral_color: None,
             kinds,
             boxes,
             lines,

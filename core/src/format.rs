@@ -93,6 +93,9 @@ pub struct Side {
 pub struct Map {
     pub width: Option<u32>,
     pub height: Option<u32>,
+    /// Display colour of boxes that no side owns, `#rrggbb`.
+    #[serde(rename = "neutral-color")]
+    pub neutral_color: Option<String>,
     #[serde(default, rename = "line-kind")]
     pub line_kind: Vec<LineKind>,
     #[serde(default, rename = "box")]

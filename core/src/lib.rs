@@ -20,6 +20,6 @@ pub mod unit;
 pub mod xml;
 
 pub use diag::{Diagnostic, LoadError, Severity};
-pub use load::{load_module, load_scenario_file, load_scenario_str};
+pub use load::{load_module, load_module_with, load_scenario_file, load_scenario_str};
 pub use module::Module;
 pub use scenario::Scenario;

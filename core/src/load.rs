@@ -1,7 +1,7 @@
 //! Reading a module from disk: the manifest, its included files, and the base module
 //! it extends. Produces raw [`Parts`] for [`crate::compile`]; nothing half-loaded escapes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::compile;
@@ -25,6 +25,7 @@ pub(crate) struct Parts {
     pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<format::Side>,
     pub map_size: Option<(u32, u32)>,
+    pub map_neutral_color: Option<String>,
     pub kinds: Vec<format::LineKind>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
@@ -36,13 +37,22 @@ pub(crate) struct Parts {
     pub scenarios: Vec<format::Scenario>,
 }
 
+/// File texts that stand in for what is on disk, keyed by path as the loader builds it
+/// (`dir.join(include)`): an editor checks unsaved edits with the same validator.
+pub type Overrides = HashMap<PathBuf, String>;
+
 /// Loads and validates the module in `dir` (the folder holding `module.xml`).
 pub fn load_module(dir: impl AsRef<Path>) -> Result<Module, LoadError> {
+    load_module_with(dir, &Overrides::new())
+}
+
+/// [`load_module`], reading the files named in `overrides` from there instead of disk.
+pub fn load_module_with(dir: impl AsRef<Path>, overrides: &Overrides) -> Result<Module, LoadError> {
     let dir = dir.as_ref();
     let mut files = SourceFiles::default();
     let mut report = Report::default();
     let mut seen = Vec::new();
-    let read = read_module(dir, &mut files, &mut report, &mut seen);
+    let read = read_module(dir, overrides, &mut files, &mut report, &mut seen);
     match read {
         Some((manifest, extends, parts)) if !report.has_errors() => {
             // Every module read (this one and its bases), base first.
@@ -66,7 +76,7 @@ pub fn load_module(dir: impl AsRef<Path>) -> Result<Module, LoadError> {
 pub fn load_scenario_file(module: &Module, path: &Path) -> Result<Scenario, LoadError> {
     let mut files = module.files.clone();
     let mut report = Report::default();
-    let parsed = read_xml(path, &mut files, &mut report);
+    let parsed = read_xml(path, &Overrides::new(), &mut files, &mut report);
     scenario_from(module, parsed, files, report)
 }
 
@@ -116,6 +126,7 @@ fn scenario_from(
 
 fn read_module(
     dir: &Path,
+    overrides: &Overrides,
     files: &mut SourceFiles,
     report: &mut Report,
     seen: &mut Vec<PathBuf>,
@@ -141,7 +152,7 @@ fn read_module(
         return None;
     }
     seen.push(path.canonicalize().unwrap_or_else(|_| path.clone()));
-    let (root, _) = read_xml(&path, files, report)?;
+    let (root, _) = read_xml(&path, overrides, files, report)?;
     if root.name != "module" {
         report.push(
             files,
@@ -189,7 +200,7 @@ fn read_module(
             return None;
         }
         let errors_before = report.diagnostics.len();
-        let base = read_module(&base_dir, files, report, seen);
+        let base = read_module(&base_dir, overrides, files, report, seen);
         let Some((base, base_extends, base_parts)) = base else {
             if report.diagnostics.len() > errors_before {
                 return None; // the base's own errors say what is wrong
@@ -281,7 +292,7 @@ fn read_module(
             continue;
         }
         let file = dir.join(&rel);
-        if !file.is_file() {
+        if !file.is_file() && !overrides.contains_key(&file) {
             report.push(
                 files,
                 Severity::Error,
@@ -291,7 +302,7 @@ fn read_module(
             );
             continue;
         }
-        if let Some((root, _)) = read_xml(&file, files, report) {
+        if let Some((root, _)) = read_xml(&file, overrides, files, report) {
             add_file(&root, files, report, &mut own);
         }
     }
@@ -327,10 +338,20 @@ fn sibling_hint(dir: &Path, rel: &Path) -> Option<String> {
 /// Reads and parses one XML file, registering it for positions.
 fn read_xml(
     path: &Path,
+    overrides: &Overrides,
     files: &mut SourceFiles,
     report: &mut Report,
 ) -> Option<(xml::Element, FileId)> {
     let id = files.add(path.to_path_buf());
+    if let Some(text) = overrides.get(path) {
+        return match xml::parse(id, text) {
+            Ok(root) => Some((root, id)),
+            Err(e) => {
+                report.push(files, Severity::Error, Some(e.pos), e.message, None);
+                None
+            }
+        };
+    }
     let text = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
@@ -453,6 +474,9 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
                 if let (Some(w), Some(h)) = (m.width, m.height) {
                     parts.map_size = Some((w, h));
                 }
+                if m.neutral_color.is_some() {
+                    parts.map_neutral_color = m.neutral_color;
+                }
                 parts.kinds.extend(m.line_kind);
                 parts.boxes.extend(m.boxes);
                 parts.lines.extend(m.line);
@@ -517,6 +541,9 @@ fn merge(base: &mut Parts, own: Parts) {
     merge_by(&mut base.sides, own.sides, |s| lower(&s.id));
     if own.map_size.is_some() {
         base.map_size = own.map_size;
+    }
+    if own.map_neutral_color.is_some() {
+        base.map_neutral_color = own.map_neutral_color;
     }
     merge_by(&mut base.kinds, own.kinds, |k| lower(&k.id));
     merge_by(&mut base.boxes, own.boxes, |b| lower(&b.name));

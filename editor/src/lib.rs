@@ -1,1 +1,22 @@
-//! The egui editor and play client. Empty until the editor issue lands; see ARCHITECTURE.md.
+//! The egui map/scenario editor and play client of muster.
+//!
+//! [`EditorApp`] is the whole program as an egui app, usable from `main` and from UI
+//! tests alike. The UI only shows the [`Document`] and emits [`Command`]s, which are
+//! applied once at the end of each frame; rules and checks stay in the engine.
+
+pub mod app;
+pub mod command;
+pub mod document;
+pub mod edit;
+pub mod map_data;
+pub mod map_view;
+pub mod map_xml;
+pub mod overlay;
+pub mod panels;
+pub mod save;
+pub mod style;
+pub mod validate;
+
+pub use app::EditorApp;
+pub use command::Command;
+pub use document::{Document, DocumentError, SaveOutcome};

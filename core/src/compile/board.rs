@@ -22,7 +22,8 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
     }
     let lines = lines(cx, &parts.lines, &boxes, &names, &kinds, &kind_names);
     let (width, height) = parts.map_size.unwrap_or_else(|| extent(&boxes));
-    let board = Board::new(width, height, kinds, boxes, lines, names, kind_names);
+    let mut board = Board::new(width, height, kinds, boxes, lines, names, kind_names);
+    board.neutral_color = parts.map_neutral_color.clone();
     for id in board.box_ids() {
         if board.neighbours(id).is_empty() {
             let b = board.get(id);

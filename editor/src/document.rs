@@ -1,0 +1,375 @@
+//! The module being edited: its map file's data, undo and redo, the last check, saving.
+//!
+//! The UI never changes [`MapData`] itself: it asks the document for a change (rename,
+//! move, add, delete), which the document turns into primitive [`Edit`]s, applies, records
+//! for undo, and checks with the engine's validator.
+
+use std::path::{Component, Path, PathBuf};
+
+use muster_core::diag::FileId;
+use muster_core::format::Manifest;
+use muster_core::xml::{self, de};
+
+use crate::edit::{Edit, EditError, apply_all};
+use crate::map_data::{BoxData, LineData, MapData};
+use crate::map_xml::{self, MapXmlError};
+use crate::save::write_atomic;
+use crate::validate::{self, Validation};
+
+/// Why a module could not be opened or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Manifest { path: PathBuf, message: String },
+    #[error("module '{0}' includes no <map> file to edit")]
+    NoMap(String),
+    #[error("{path}:{source}")]
+    Map { path: PathBuf, source: MapXmlError },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Edit(#[from] EditError),
+}
+
+/// A recorded change: a label for the UI and the edits that undo (or redo) it.
+#[derive(Clone, Debug)]
+struct Change {
+    /// Identifies the state this change leads to, for "unsaved changes".
+    id: u64,
+    label: String,
+    edits: Vec<Edit>,
+}
+
+/// What [`Document::save`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Saved,
+    /// Nothing written: the file has this many comments inside `<map>` that a save
+    /// would drop. Save again with `drop_comments` to confirm.
+    WouldDropComments(usize),
+}
+
+/// An open module with its editable map.
+#[derive(Debug)]
+pub struct Document {
+    dir: PathBuf,
+    /// The map file's path as the loader builds it (`dir` joined with the include).
+    map_path: PathBuf,
+    map: MapData,
+    prolog: String,
+    inner_comments: usize,
+    undo: Vec<Change>,
+    redo: Vec<Change>,
+    /// Source of [`Change`] ids.
+    next_id: u64,
+    /// The state id (see [`Document::state_id`]) last saved or opened.
+    saved_state: u64,
+    validation: Validation,
+}
+
+impl Document {
+    /// Opens the module in `dir` and the first map file it includes.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Self, DocumentError> {
+        let dir = dir.as_ref().to_path_buf();
+        let manifest_path = dir.join("module.xml");
+        let text = read_text(&manifest_path)?;
+        let bad = |message: String| DocumentError::Manifest {
+            path: manifest_path.clone(),
+            message,
+        };
+        let root = xml::parse(FileId(0), &text)
+            .map_err(|e| bad(format!("{}:{}: {}", e.pos.line, e.pos.col, e.message)))?;
+        let manifest: Manifest = de::from_element(&root).map_err(|e| bad(e.message))?;
+        for include in &manifest.include {
+            let Some(rel) = inside(&include.file.value) else {
+                continue;
+            };
+            let path = dir.join(rel);
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue; // the validator reports missing files
+            };
+            let is_map = xml::parse(FileId(0), &text).is_ok_and(|r| r.name == "map");
+            if !is_map {
+                continue;
+            }
+            let source = map_xml::read(&text).map_err(|source| DocumentError::Map {
+                path: path.clone(),
+                source,
+            })?;
+            let mut doc = Self {
+                dir,
+                map_path: path,
+                map: source.data,
+                prolog: source.prolog,
+                inner_comments: source.inner_comments,
+                undo: Vec::new(),
+                redo: Vec::new(),
+                next_id: 1,
+                saved_state: 0,
+                validation: Validation::default(),
+            };
+            doc.revalidate();
+            return Ok(doc);
+        }
+        Err(DocumentError::NoMap(manifest.id))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn map_path(&self) -> &Path {
+        &self.map_path
+    }
+
+    pub fn map(&self) -> &MapData {
+        &self.map
+    }
+
+    pub fn validation(&self) -> &Validation {
+        &self.validation
+    }
+
+    /// Whether there are changes not yet saved.
+    pub fn is_dirty(&self) -> bool {
+        self.state_id() != self.saved_state
+    }
+
+    /// Names the current state: the id of the last change applied, 0 for as opened.
+    fn state_id(&self) -> u64 {
+        self.undo.last().map_or(0, |c| c.id)
+    }
+
+    pub fn undo_label(&self) -> Option<&str> {
+        self.undo.last().map(|c| c.label.as_str())
+    }
+
+    pub fn redo_label(&self) -> Option<&str> {
+        self.redo.last().map(|c| c.label.as_str())
+    }
+
+    /// The map file as a save would write it now.
+    pub fn map_text(&self) -> String {
+        map_xml::write(&self.map, &self.prolog)
+    }
+
+    /// Applies a change made of `edits`, records it for undo and rechecks the module.
+    fn change(&mut self, label: impl Into<String>, edits: Vec<Edit>) -> Result<(), EditError> {
+        if edits.is_empty() {
+            return Ok(());
+        }
+        let undo = apply_all(&mut self.map, edits)?;
+        self.undo.push(Change {
+            id: self.next_id,
+            label: label.into(),
+            edits: undo,
+        });
+        self.next_id += 1;
+        self.redo.clear();
+        self.changed();
+        Ok(())
+    }
+
+    fn changed(&mut self) {
+        self.revalidate();
+    }
+
+    /// Reruns the engine's validator on the current (unsaved) map.
+    pub fn revalidate(&mut self) {
+        self.validation = validate::check(&self.dir, &self.map_path, &self.map_text());
+        tracing::debug!(errors = self.validation.errors().count(), "module checked");
+    }
+
+    pub fn undo(&mut self) -> Result<bool, EditError> {
+        self.step(true)
+    }
+
+    pub fn redo(&mut self) -> Result<bool, EditError> {
+        self.step(false)
+    }
+
+    fn step(&mut self, back: bool) -> Result<bool, EditError> {
+        let from = if back { &mut self.undo } else { &mut self.redo };
+        let Some(change) = from.pop() else {
+            return Ok(false);
+        };
+        let inverse = apply_all(&mut self.map, change.edits.clone());
+        let inverse = match inverse {
+            Ok(inv) => inv,
+            Err(e) => {
+                from.push(change);
+                return Err(e);
+            }
+        };
+        let to = if back { &mut self.redo } else { &mut self.undo };
+        to.push(Change {
+            id: change.id,
+            label: change.label,
+            edits: inverse,
+        });
+        self.changed();
+        Ok(true)
+    }
+
+    /// Replaces box `index` with `value`; a new name is carried to the lines that use
+    /// the old one, so renaming keeps the map connected.
+    pub fn set_box(&mut self, index: usize, value: BoxData) -> Result<(), EditError> {
+        let Some(old) = self.map.boxes.get(index) else {
+            return Err(EditError(Box::new(Edit::SetBox { index, value })));
+        };
+        if *old == value {
+            return Ok(());
+        }
+        let label = if old.x != value.x || old.y != value.y {
+            format!("move {}", old.name)
+        } else {
+            format!("edit {}", old.name)
+        };
+        let mut edits = Vec::new();
+        if old.name != value.name {
+            for (i, line) in self.map.lines.iter().enumerate() {
+                let renamed = rename_in_line(line, &old.name, &value.name);
+                if renamed != *line {
+                    edits.push(Edit::SetLine {
+                        index: i,
+                        value: renamed,
+                    });
+                }
+            }
+        }
+        edits.push(Edit::SetBox { index, value });
+        self.change(label, edits)
+    }
+
+    /// Moves box `index` to `(x, y)`.
+    pub fn move_box(&mut self, index: usize, x: i32, y: i32) -> Result<(), EditError> {
+        let Some(b) = self.map.boxes.get(index) else {
+            return Err(EditError(Box::new(Edit::RemoveBox { index })));
+        };
+        let value = BoxData { x, y, ..b.clone() };
+        self.set_box(index, value)
+    }
+
+    /// Adds a neutral box with a fresh name at `(x, y)`; returns its index.
+    pub fn add_box(&mut self, x: i32, y: i32) -> Result<usize, EditError> {
+        let index = self.map.boxes.len();
+        let value = BoxData {
+            name: self.map.fresh_box_name("New box"),
+            x,
+            y,
+            ..BoxData::default()
+        };
+        let label = format!("add {}", value.name);
+        self.change(label, vec![Edit::InsertBox { index, value }])?;
+        Ok(index)
+    }
+
+    /// Deletes box `index` and every line that ends at it.
+    pub fn delete_box(&mut self, index: usize) -> Result<(), EditError> {
+        let Some(b) = self.map.boxes.get(index) else {
+            return Err(EditError(Box::new(Edit::RemoveBox { index })));
+        };
+        let label = format!("delete {}", b.name);
+        let mut edits: Vec<Edit> = (0..self.map.lines.len())
+            .rev()
+            .filter(|&i| self.map.lines[i].touches(&b.name))
+            .map(|index| Edit::RemoveLine { index })
+            .collect();
+        edits.push(Edit::RemoveBox { index });
+        self.change(label, edits)
+    }
+
+    /// Adds a line of `kind` from box `a` to box `b`; for a flowing kind, `b` is taken
+    /// as the downstream end (the user drew it with the flow).
+    pub fn add_line(&mut self, a: usize, b: usize, kind: &str) -> Result<usize, EditError> {
+        let (Some(from), Some(to)) = (self.map.boxes.get(a), self.map.boxes.get(b)) else {
+            return Err(EditError(Box::new(Edit::RemoveBox { index: a.max(b) })));
+        };
+        let flows = self.map.find_kind(kind).is_some_and(|k| k.flows);
+        let value = LineData {
+            a: from.name.clone(),
+            b: to.name.clone(),
+            kind: kind.to_owned(),
+            downstream: flows.then(|| to.name.clone()),
+            ..LineData::default()
+        };
+        let label = format!("add {kind} {} - {}", from.name, to.name);
+        let index = self.map.lines.len();
+        self.change(label, vec![Edit::InsertLine { index, value }])?;
+        Ok(index)
+    }
+
+    /// Deletes line `index`.
+    pub fn delete_line(&mut self, index: usize) -> Result<(), EditError> {
+        let Some(l) = self.map.lines.get(index) else {
+            return Err(EditError(Box::new(Edit::RemoveLine { index })));
+        };
+        let label = format!("delete {} {} - {}", l.kind, l.a, l.b);
+        self.change(label, vec![Edit::RemoveLine { index }])
+    }
+
+    /// Writes the map file atomically. Refuses (without writing) when the file has
+    /// comments inside `<map>` that would be lost, unless `drop_comments` is set.
+    pub fn save(&mut self, drop_comments: bool) -> Result<SaveOutcome, DocumentError> {
+        if self.inner_comments > 0 && !drop_comments {
+            return Ok(SaveOutcome::WouldDropComments(self.inner_comments));
+        }
+        write_atomic(&self.map_path, &self.map_text()).map_err(|source| DocumentError::Write {
+            path: self.map_path.clone(),
+            source,
+        })?;
+        tracing::info!(path = %self.map_path.display(), "map saved");
+        self.inner_comments = 0;
+        self.saved_state = self.state_id();
+        Ok(SaveOutcome::Saved)
+    }
+}
+
+/// A line with every mention of box `old` (ends, downstream, water border) renamed.
+fn rename_in_line(line: &LineData, old: &str, new: &str) -> LineData {
+    let swap = |s: &str| {
+        if s.trim().eq_ignore_ascii_case(old) {
+            new.to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    LineData {
+        a: swap(&line.a),
+        b: swap(&line.b),
+        downstream: line.downstream.as_deref().map(swap),
+        water_border: line
+            .water_border
+            .as_deref()
+            .map(|w| w.split(';').map(swap).collect::<Vec<_>>().join(";")),
+        ..line.clone()
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, DocumentError> {
+    std::fs::read_to_string(path).map_err(|source| DocumentError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A relative path with no `..`, as the loader accepts for includes.
+fn inside(rel: &str) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}

@@ -1,0 +1,140 @@
+//! The editable map: boxes, lines and line kinds as plain values, by name.
+//!
+//! The editor works on these rather than on the compiled [`muster_core::Module`] because a
+//! map being edited is often invalid (a duplicate name, a line to a deleted box), and the
+//! editor must still show and save it. The validator reads the XML written from them.
+
+/// A kind of line (road, railroad, river...), as declared in the map file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindData {
+    pub id: String,
+    pub name: String,
+    pub flows: bool,
+    /// Display colour, `#rrggbb`.
+    pub color: Option<String>,
+}
+
+/// One recruitment value of a box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecruitData {
+    pub side: String,
+    pub value: u8,
+}
+
+/// A box as written in the map file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BoxData {
+    pub name: String,
+    /// `;`-separated other spellings, as written.
+    pub aliases: Option<String>,
+    /// Side id of the box's colour; `None` for a neutral box.
+    pub owner: Option<String>,
+    /// Space-separated tags, as written.
+    pub tags: Option<String>,
+    pub state: Option<String>,
+    pub port: bool,
+    pub permanent_entrenchment: bool,
+    pub x: i32,
+    pub y: i32,
+    pub recruit: Vec<RecruitData>,
+}
+
+impl BoxData {
+    /// The box's recruitment value for a side id (0 if none).
+    pub fn recruit_value(&self, side: &str) -> u8 {
+        self.recruit
+            .iter()
+            .find(|r| r.side.eq_ignore_ascii_case(side))
+            .map_or(0, |r| r.value)
+    }
+
+    /// Sets a side's recruitment value; 0 removes the entry.
+    pub fn set_recruit_value(&mut self, side: &str, value: u8) {
+        let at = self
+            .recruit
+            .iter()
+            .position(|r| r.side.eq_ignore_ascii_case(side));
+        match (at, value) {
+            (Some(i), 0) => {
+                self.recruit.remove(i);
+            }
+            (Some(i), v) => self.recruit[i].value = v,
+            (None, 0) => {}
+            (None, v) => self.recruit.push(RecruitData {
+                side: side.to_owned(),
+                value: v,
+            }),
+        }
+    }
+
+    /// Whether `name` is this box's name or one of its aliases, ignoring case.
+    pub fn is_called(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name)
+            || self
+                .aliases
+                .iter()
+                .flat_map(|a| a.split(';'))
+                .any(|a| a.trim().eq_ignore_ascii_case(name))
+    }
+}
+
+/// A line joining two boxes, by their names.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LineData {
+    pub a: String,
+    pub b: String,
+    pub kind: String,
+    pub name: Option<String>,
+    pub downstream: Option<String>,
+    /// `;`-separated box names, as written.
+    pub water_border: Option<String>,
+}
+
+impl LineData {
+    /// Whether this line ends at the box called `name` (by its name, not an alias).
+    pub fn touches(&self, name: &str) -> bool {
+        self.a.eq_ignore_ascii_case(name) || self.b.eq_ignore_ascii_case(name)
+    }
+}
+
+/// The whole map file's content.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MapData {
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    /// Display colour of boxes no side owns, `#rrggbb`.
+    pub neutral_color: Option<String>,
+    pub kinds: Vec<KindData>,
+    pub boxes: Vec<BoxData>,
+    pub lines: Vec<LineData>,
+}
+
+impl MapData {
+    /// The index of the box called `name` (name or alias, ignoring case).
+    pub fn find_box(&self, name: &str) -> Option<usize> {
+        self.boxes
+            .iter()
+            .position(|b| b.name.eq_ignore_ascii_case(name))
+            .or_else(|| self.boxes.iter().position(|b| b.is_called(name)))
+    }
+
+    pub fn find_kind(&self, id: &str) -> Option<&KindData> {
+        self.kinds.iter().find(|k| k.id.eq_ignore_ascii_case(id))
+    }
+
+    /// A name no box has yet, starting from `base`.
+    pub fn fresh_box_name(&self, base: &str) -> String {
+        let mut n = 1;
+        loop {
+            let name = if n == 1 {
+                base.to_owned()
+            } else {
+                format!("{base} {n}")
+            };
+            if self.find_box(&name).is_none() {
+                return name;
+            }
+            n += 1;
+        }
+    }
+}

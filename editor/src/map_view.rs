@@ -1,0 +1,532 @@
+//! The board drawn with `egui::Scene` pan and zoom: lines by kind, boxes coloured by
+//! owner or control, recruitment values, ports, permanent entrenchments and unit
+//! counters. Shared by editing and (later) play: it only draws and reports clicks and
+//! drags as [`Command`]s.
+//!
+//! Shapes live in the scene's transformed layer, so they scale exactly. Text does not:
+//! egui rasterises glyphs before the layer transform, which blurs zoomed text, so every
+//! label is painted in a layer of its own, in screen coordinates, at the zoomed size.
+
+use std::collections::HashMap;
+
+use egui::emath::TSTransform;
+use egui::{
+    Align2, Color32, CornerRadius, FontId, Id, LayerId, Painter, Pos2, Rect, Sense, Shape, Stroke,
+    StrokeKind, Ui, Vec2, pos2, vec2,
+};
+
+use crate::command::{Command, Selection, Tool};
+use crate::map_data::{BoxData, MapData};
+use crate::overlay::Overlay;
+use crate::style::{BOX_SIZE, COUNTER_SIZE, NAME_SIZE, SMALL_SIZE, parse_color, text_on};
+
+/// A side as the map shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideStyle {
+    pub id: String,
+    pub name: String,
+    pub color: Color32,
+}
+
+/// What the map view draws this frame.
+pub struct MapInput<'a> {
+    pub map: &'a MapData,
+    pub sides: &'a [SideStyle],
+    pub overlay: Option<&'a Overlay>,
+    pub selection: Option<Selection>,
+    pub tool: &'a Tool,
+}
+
+/// The map view's own state: the visible part of the board and a drag under way.
+#[derive(Clone, Debug, Default)]
+pub struct MapView {
+    scene_rect: Option<Rect>,
+    /// The box being dragged and how far, in map units.
+    drag: Option<(usize, Vec2)>,
+}
+
+/// A label to paint in screen space after the scene.
+struct Label {
+    at: Pos2,
+    anchor: Align2,
+    text: String,
+    size: f32,
+    color: Color32,
+    /// Shrink the text to fit this width (map units), if set.
+    max_width: Option<f32>,
+}
+
+/// The id of box `index`'s widget (tests and the properties panel find it by label).
+pub fn box_id(index: usize) -> Id {
+    Id::unique(("map-box", index))
+}
+
+impl MapView {
+    /// Draws the map in the space left in `ui` and pushes what the user did to `out`.
+    pub fn show(&mut self, ui: &mut Ui, input: &MapInput<'_>, out: &mut Vec<Command>) {
+        let bounds = map_bounds(input.map);
+        let mut scene_rect = self.scene_rect.unwrap_or(bounds);
+        let view_rect = ui.available_rect_before_wrap();
+        let scene = egui::Scene::new()
+            .zoom_range(0.02..=8.0)
+            .scroll_zooms(true)
+            .max_inner_size(bounds.size().max(vec2(1.0, 1.0)));
+        let mut labels = Vec::new();
+        let mut scene_layer = None;
+        let response = scene
+            .show(ui, &mut scene_rect, |ui| {
+                scene_layer = Some(ui.layer_id());
+                self.draw(ui, input, bounds, &mut labels, out)
+            })
+            .response;
+        self.scene_rect = Some(scene_rect);
+
+        let to_global = scene_layer
+            .and_then(|l| ui.ctx().layer_transform_to_global(l))
+            .unwrap_or_default();
+        if input.tool == &Tool::AddBox && response.clicked() {
+            if let Some(p) = response
+                .interact_pointer_pos()
+                .or_else(|| response.hover_pos())
+            {
+                out.push(Command::AddBox {
+                    x: p.x.round() as i32,
+                    y: p.y.round() as i32,
+                });
+            }
+        } else if response.clicked() {
+            // A click on empty map selects the line under it, if any.
+            let line = response
+                .interact_pointer_pos()
+                .and_then(|p| line_at(input.map, p, 8.0));
+            out.push(Command::Select(line.map(Selection::Line)));
+        }
+        if let Some(layer) = scene_layer {
+            paint_labels(ui, layer, view_rect, to_global, labels);
+        }
+    }
+
+    fn draw(
+        &mut self,
+        ui: &mut Ui,
+        input: &MapInput<'_>,
+        bounds: Rect,
+        labels: &mut Vec<Label>,
+        out: &mut Vec<Command>,
+    ) {
+        let painter = ui.painter().clone();
+        let visuals = ui.visuals().clone();
+        painter.rect_filled(bounds, CornerRadius::ZERO, visuals.extreme_bg_color);
+        painter.rect_stroke(
+            bounds,
+            CornerRadius::ZERO,
+            visuals.widgets.noninteractive.bg_stroke,
+            StrokeKind::Inside,
+        );
+        let drag = self.drag;
+        let centre = move |i: usize, b: &BoxData| {
+            let mut p = pos2(b.x as f32, b.y as f32);
+            if let Some((d, delta)) = drag
+                && d == i
+            {
+                p += delta;
+            }
+            p
+        };
+        let by_name: HashMap<String, usize> = input
+            .map
+            .boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.to_lowercase(), i))
+            .collect();
+        self.draw_lines(
+            &painter,
+            input,
+            &by_name,
+            &centre,
+            visuals.text_color(),
+            labels,
+        );
+
+        let side_color = |id: Option<&str>| {
+            id.and_then(|id| input.sides.iter().find(|s| s.id.eq_ignore_ascii_case(id)))
+                .map(|s| s.color)
+        };
+        // Water marks (ports) take the colour of the flowing line kind, if any.
+        let water = input
+            .map
+            .kinds
+            .iter()
+            .find(|k| k.flows)
+            .and_then(|k| k.color.as_deref().and_then(parse_color))
+            .unwrap_or(visuals.hyperlink_color);
+        let to_global = ui
+            .ctx()
+            .layer_transform_to_global(ui.layer_id())
+            .unwrap_or_default();
+        let neutral = input.map.neutral_color.as_deref().and_then(parse_color);
+
+        for (i, b) in input.map.boxes.iter().enumerate() {
+            let rect = Rect::from_center_size(centre(i, b), BOX_SIZE);
+            let control = input
+                .overlay
+                .and_then(|o| o.control.get(i).copied().flatten())
+                .and_then(|s| input.sides.get(s))
+                .map(|s| s.color);
+            let fill = control
+                .or_else(|| side_color(b.owner.as_deref()))
+                .or(neutral)
+                .unwrap_or(visuals.widgets.inactive.weak_bg_fill);
+            painter.rect_filled(rect, CornerRadius::same(4), fill);
+            let outline = if b.permanent_entrenchment {
+                Stroke::new(4.0, visuals.text_color())
+            } else {
+                Stroke::new(1.0, visuals.text_color())
+            };
+            painter.rect_stroke(rect, CornerRadius::same(4), outline, StrokeKind::Inside);
+            if b.permanent_entrenchment {
+                painter.rect_stroke(
+                    rect.shrink(6.0),
+                    CornerRadius::same(2),
+                    Stroke::new(1.0, text_on(fill)),
+                    StrokeKind::Inside,
+                );
+            }
+            if input.selection == Some(Selection::Box(i)) {
+                painter.rect_stroke(
+                    rect.expand(4.0),
+                    CornerRadius::same(6),
+                    Stroke::new(4.0, visuals.selection.stroke.color),
+                    StrokeKind::Outside,
+                );
+            }
+            if b.port {
+                let at = rect.right_top() + vec2(-8.0, 8.0);
+                painter.circle(at, 5.0, water, Stroke::new(1.5, Color32::WHITE));
+            }
+            labels.push(Label {
+                at: rect.center() - vec2(0.0, 4.0),
+                anchor: Align2::CENTER_CENTER,
+                text: b.name.clone(),
+                size: NAME_SIZE,
+                color: text_on(fill),
+                max_width: Some(BOX_SIZE.x - 6.0),
+            });
+            self.draw_recruits(&painter, input, b, rect, labels);
+            if let Some(o) = input.overlay {
+                draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
+            }
+
+            let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &b.name));
+            // egui reports a widget's bounds in its layer's coordinates; assistive tools
+            // (and tests) need them on screen.
+            let g = to_global * rect;
+            ui.ctx().accesskit_node_builder(response.id, |node| {
+                node.set_bounds(egui::accesskit::Rect {
+                    x0: g.min.x.into(),
+                    y0: g.min.y.into(),
+                    x1: g.max.x.into(),
+                    y1: g.max.y.into(),
+                });
+            });
+            self.interact_box(i, b, &response, input.tool, out);
+        }
+    }
+
+    fn interact_box(
+        &mut self,
+        i: usize,
+        b: &BoxData,
+        response: &egui::Response,
+        tool: &Tool,
+        out: &mut Vec<Command>,
+    ) {
+        if response.clicked() {
+            match tool {
+                Tool::AddLine { kind, from: None } => out.push(Command::SetTool(Tool::AddLine {
+                    kind: kind.clone(),
+                    from: Some(i),
+                })),
+                Tool::AddLine {
+                    kind,
+                    from: Some(a),
+                } if *a != i => {
+                    out.push(Command::AddLine {
+                        a: *a,
+                        b: i,
+                        kind: kind.clone(),
+                    });
+                    out.push(Command::SetTool(Tool::AddLine {
+                        kind: kind.clone(),
+                        from: None,
+                    }));
+                }
+                _ => {}
+            }
+            out.push(Command::Select(Some(Selection::Box(i))));
+        }
+        if *tool == Tool::Select
+            && let Some(total) = response.total_drag_delta()
+        {
+            // Measured from the press, so the few points before egui calls it a drag
+            // are not lost.
+            self.drag = Some((i, total));
+        }
+        if response.drag_stopped()
+            && let Some((d, v)) = self.drag.take()
+            && d == i
+        {
+            let (x, y) = (b.x + v.x.round() as i32, b.y + v.y.round() as i32);
+            if (x, y) != (b.x, b.y) {
+                out.push(Command::MoveBox { index: i, x, y });
+            }
+            out.push(Command::Select(Some(Selection::Box(i))));
+        }
+    }
+
+    fn draw_lines(
+        &self,
+        painter: &Painter,
+        input: &MapInput<'_>,
+        by_name: &HashMap<String, usize>,
+        centre: &dyn Fn(usize, &BoxData) -> Pos2,
+        fallback: Color32,
+        labels: &mut Vec<Label>,
+    ) {
+        let kinds = &input.map.kinds;
+        for (li, line) in input.map.lines.iter().enumerate() {
+            let end = |name: &str| {
+                by_name
+                    .get(&name.to_lowercase())
+                    .map(|&i| centre(i, &input.map.boxes[i]))
+            };
+            let (Some(a), Some(b)) = (end(&line.a), end(&line.b)) else {
+                continue; // the validation panel reports the unknown box
+            };
+            let k = kinds
+                .iter()
+                .position(|k| k.id.eq_ignore_ascii_case(&line.kind));
+            let kind = k.map(|k| &kinds[k]);
+            let color = kind
+                .and_then(|k| k.color.as_deref())
+                .and_then(parse_color)
+                .unwrap_or(fallback);
+            // Lines of different kinds between the same boxes sit side by side.
+            let dir = (b - a).normalized();
+            let normal = vec2(-dir.y, dir.x);
+            let slot = k.unwrap_or(0) as f32 - (kinds.len().max(1) - 1) as f32 / 2.0;
+            let shift = normal * slot * 6.0;
+            let (a, b) = (a + shift, b + shift);
+            let selected = input.selection == Some(Selection::Line(li));
+            let width = if selected { 7.0 } else { 3.0 };
+            let flows = kind.is_some_and(|k| k.flows);
+            if flows {
+                painter.line_segment([a, b], Stroke::new(width + 1.0, color));
+                let downstream_is_b = line
+                    .downstream
+                    .as_deref()
+                    .is_none_or(|d| !d.eq_ignore_ascii_case(&line.a));
+                let (from, to) = if downstream_is_b { (a, b) } else { (b, a) };
+                arrow(painter, from, to, color);
+            } else if k.unwrap_or(0) % 2 == 1 {
+                // Alternate kinds are dashed so they read apart even in similar colours.
+                painter.extend(Shape::dashed_line(
+                    &[a, b],
+                    Stroke::new(width, color),
+                    10.0,
+                    6.0,
+                ));
+            } else {
+                painter.line_segment([a, b], Stroke::new(width, color));
+            }
+            if let Some(name) = &line.name
+                && selected
+            {
+                labels.push(Label {
+                    at: a.lerp(b, 0.5),
+                    anchor: Align2::CENTER_BOTTOM,
+                    text: name.clone(),
+                    size: SMALL_SIZE,
+                    color,
+                    max_width: None,
+                });
+            }
+        }
+    }
+
+    fn draw_recruits(
+        &self,
+        painter: &Painter,
+        input: &MapInput<'_>,
+        b: &BoxData,
+        rect: Rect,
+        labels: &mut Vec<Label>,
+    ) {
+        let mut x = rect.left() + 4.0;
+        for side in input.sides {
+            let v = b.recruit_value(&side.id);
+            if v == 0 {
+                continue;
+            }
+            let badge = Rect::from_min_size(pos2(x, rect.bottom() - 15.0), vec2(13.0, 12.0));
+            painter.rect_filled(badge, CornerRadius::same(2), Color32::WHITE);
+            painter.rect_stroke(
+                badge,
+                CornerRadius::same(2),
+                Stroke::new(1.0, side.color),
+                StrokeKind::Inside,
+            );
+            labels.push(Label {
+                at: badge.center(),
+                anchor: Align2::CENTER_CENTER,
+                text: v.to_string(),
+                size: SMALL_SIZE,
+                color: side.color,
+                max_width: None,
+            });
+            x += 16.0;
+        }
+    }
+}
+
+/// An arrow head at the middle of `from`→`to`, pointing to `to` (a river's flow).
+fn arrow(painter: &Painter, from: Pos2, to: Pos2, color: Color32) {
+    let dir = (to - from).normalized();
+    let normal = vec2(-dir.y, dir.x);
+    let tip = from.lerp(to, 0.5) + dir * 7.0;
+    let back = tip - dir * 14.0;
+    painter.add(Shape::convex_polygon(
+        vec![tip, back + normal * 7.0, back - normal * 7.0],
+        color,
+        Stroke::NONE,
+    ));
+}
+
+fn draw_counters(
+    painter: &Painter,
+    sides: &[SideStyle],
+    overlay: &Overlay,
+    i: usize,
+    rect: Rect,
+    visuals: &egui::Visuals,
+    labels: &mut Vec<Label>,
+) {
+    let Some(stack) = overlay.counters.get(i) else {
+        return;
+    };
+    for (n, c) in stack.iter().enumerate() {
+        let min = pos2(
+            rect.left() + (n % 2) as f32 * (COUNTER_SIZE.x + 2.0) + 10.0,
+            rect.bottom() + 2.0 + (n / 2) as f32 * (COUNTER_SIZE.y + 2.0),
+        );
+        let r = Rect::from_min_size(min, COUNTER_SIZE);
+        let fill = sides
+            .get(c.side)
+            .map_or(visuals.widgets.active.bg_fill, |s| s.color);
+        painter.rect_filled(r, CornerRadius::same(2), fill);
+        let stroke = if c.entrenched { 2.5 } else { 1.0 };
+        painter.rect_stroke(
+            r,
+            CornerRadius::same(2),
+            Stroke::new(stroke, text_on(fill)),
+            StrokeKind::Inside,
+        );
+        labels.push(Label {
+            at: r.center(),
+            anchor: Align2::CENTER_CENTER,
+            text: format!("{} {}", c.count, c.unit),
+            size: SMALL_SIZE,
+            color: text_on(fill),
+            max_width: Some(COUNTER_SIZE.x),
+        });
+    }
+}
+
+/// Paints labels in a layer above the scene, in screen coordinates at the zoomed size,
+/// so text is rasterised at its final size and stays sharp.
+fn paint_labels(
+    ui: &Ui,
+    scene_layer: LayerId,
+    clip: Rect,
+    to_global: TSTransform,
+    labels: Vec<Label>,
+) {
+    let layer = LayerId::new(scene_layer.order, scene_layer.id.with("labels"));
+    ui.ctx().set_sublayer(scene_layer, layer);
+    let painter = Painter::new(ui.ctx().clone(), layer, clip);
+    let zoom = to_global.scaling;
+    for label in labels {
+        // Half-point steps keep the font cache small while zooming.
+        let mut size = (label.size * zoom * 2.0).round() / 2.0;
+        if size < 3.0 {
+            continue;
+        }
+        let mut galley =
+            painter.layout_no_wrap(label.text.clone(), FontId::proportional(size), label.color);
+        if let Some(max) = label.max_width.map(|w| w * zoom)
+            && galley.size().x > max
+        {
+            // A long name is set smaller rather than spilling out of its box.
+            size = (size * max / galley.size().x * 2.0).floor() / 2.0;
+            if size < 3.0 {
+                continue;
+            }
+            galley = painter.layout_no_wrap(label.text, FontId::proportional(size), label.color);
+        }
+        let rect = label
+            .anchor
+            .anchor_size(to_global * label.at, galley.size());
+        painter.galley(rect.min, galley, label.color);
+    }
+}
+
+/// The board's extent: the map's declared size, grown to hold every box.
+pub fn map_bounds(map: &MapData) -> Rect {
+    let mut r = Rect::from_min_size(
+        Pos2::ZERO,
+        vec2(
+            map.width.unwrap_or(0) as f32,
+            map.height.unwrap_or(0) as f32,
+        ),
+    );
+    for b in &map.boxes {
+        r = r.union(Rect::from_center_size(
+            pos2(b.x as f32, b.y as f32),
+            BOX_SIZE + vec2(0.0, 2.0 * COUNTER_SIZE.y),
+        ));
+    }
+    if r.width() < 1.0 || r.height() < 1.0 {
+        r = Rect::from_min_size(Pos2::ZERO, vec2(1000.0, 1000.0));
+    }
+    r
+}
+
+/// The line passing within `tolerance` map units of `p`, nearest first.
+pub fn line_at(map: &MapData, p: Pos2, tolerance: f32) -> Option<usize> {
+    let at = |name: &str| {
+        map.find_box(name)
+            .map(|i| pos2(map.boxes[i].x as f32, map.boxes[i].y as f32))
+    };
+    map.lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let (a, b) = (at(&l.a)?, at(&l.b)?);
+            let d = distance_to_segment(p, a, b);
+            (d <= tolerance).then_some((i, d))
+        })
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(i, _)| i)
+}
+
+fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
+    let ab = b - a;
+    let len2 = ab.length_sq();
+    if len2 == 0.0 {
+        return p.distance(a);
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
+}

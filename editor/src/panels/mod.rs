@@ -1,0 +1,5 @@
+//! The side and top panels around the map.
+
+pub mod properties;
+pub mod toolbar;
+pub mod validation;

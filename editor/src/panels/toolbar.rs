@@ -1,0 +1,100 @@
+//! The top bar: undo, redo, save, the map tool, and the scenario shown on the map.
+
+use egui::Ui;
+
+use crate::command::{Command, Tool};
+use crate::document::Document;
+
+/// A scenario the user can show: id and display name.
+pub struct ScenarioChoice {
+    pub id: String,
+    pub name: String,
+}
+
+pub fn show(
+    ui: &mut Ui,
+    doc: &Document,
+    tool: &Tool,
+    scenarios: &[ScenarioChoice],
+    shown: Option<&str>,
+    status: &str,
+    out: &mut Vec<Command>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        let undo = ui.add_enabled(doc.undo_label().is_some(), egui::Button::new("Undo"));
+        let undo = match doc.undo_label() {
+            Some(l) => undo.on_hover_text(format!("Undo {l} (Ctrl+Z)")),
+            None => undo,
+        };
+        if undo.clicked() {
+            out.push(Command::Undo);
+        }
+        let redo = ui.add_enabled(doc.redo_label().is_some(), egui::Button::new("Redo"));
+        let redo = match doc.redo_label() {
+            Some(l) => redo.on_hover_text(format!("Redo {l} (Ctrl+Shift+Z)")),
+            None => redo,
+        };
+        if redo.clicked() {
+            out.push(Command::Redo);
+        }
+        if ui.button("Save").on_hover_text("Save (Ctrl+S)").clicked() {
+            out.push(Command::Save {
+                drop_comments: false,
+            });
+        }
+        if doc.is_dirty() {
+            ui.weak("(unsaved changes)");
+        }
+        ui.separator();
+        if ui
+            .selectable_label(*tool == Tool::Select, "Select")
+            .clicked()
+        {
+            out.push(Command::SetTool(Tool::Select));
+        }
+        if ui
+            .selectable_label(*tool == Tool::AddBox, "Add box")
+            .clicked()
+        {
+            out.push(Command::SetTool(Tool::AddBox));
+        }
+        for kind in &doc.map().kinds {
+            let active = matches!(tool, Tool::AddLine { kind: k, .. } if *k == kind.id);
+            if ui
+                .selectable_label(active, format!("Add {}", kind.name.to_lowercase()))
+                .on_hover_text("Click the first box, then the second (downstream for a river)")
+                .clicked()
+            {
+                out.push(Command::SetTool(Tool::AddLine {
+                    kind: kind.id.clone(),
+                    from: None,
+                }));
+            }
+        }
+        ui.separator();
+        let shown_name = shown
+            .and_then(|id| scenarios.iter().find(|s| s.id == id))
+            .map_or("bare map", |s| s.name.as_str());
+        let label = ui.label("Scenario");
+        let combo = egui::ComboBox::from_id_salt("scenario")
+            .selected_text(shown_name)
+            .show_ui(ui, |ui| {
+                if ui.selectable_label(shown.is_none(), "bare map").clicked() {
+                    out.push(Command::ShowScenario(None));
+                }
+                for s in scenarios {
+                    if ui
+                        .selectable_label(shown == Some(s.id.as_str()), &s.name)
+                        .clicked()
+                    {
+                        out.push(Command::ShowScenario(Some(s.id.clone())));
+                    }
+                }
+            });
+        let _ = combo.response.labelled_by(label.id);
+        if !status.is_empty() {
+            ui.separator();
+            ui.label(status);
+        }
+    });
+}
