@@ -310,8 +310,9 @@ fn read_module(
     Some((manifest, extends, parts))
 }
 
-/// A relative path with no `..` (and without `.` parts), or `None`.
-fn inside_module(rel: &str) -> Option<PathBuf> {
+/// A relative path with no `..` (and without `.` parts), or `None`: where an include
+/// may point inside its module (the editor resolves includes the same way).
+pub fn inside_module(rel: &str) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in Path::new(rel).components() {
         match c {

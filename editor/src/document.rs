@@ -4,7 +4,7 @@
 //! move, add, delete), which the document turns into primitive [`Edit`]s, applies, records
 //! for undo, and checks with the engine's validator.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use muster_core::diag::FileId;
 use muster_core::format::Manifest;
@@ -89,7 +89,7 @@ impl Document {
             .map_err(|e| bad(format!("{}:{}: {}", e.pos.line, e.pos.col, e.message)))?;
         let manifest: Manifest = de::from_element(&root).map_err(|e| bad(e.message))?;
         for include in &manifest.include {
-            let Some(rel) = inside(&include.file.value) else {
+            let Some(rel) = muster_core::load::inside_module(&include.file.value) else {
                 continue;
             };
             let path = dir.join(rel);
@@ -359,17 +359,4 @@ fn read_text(path: &Path) -> Result<String, DocumentError> {
         path: path.to_path_buf(),
         source,
     })
-}
-
-/// A relative path with no `..`, as the loader accepts for includes.
-fn inside(rel: &str) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for c in Path::new(rel).components() {
-        match c {
-            Component::Normal(part) => out.push(part),
-            Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    (!out.as_os_str().is_empty()).then_some(out)
 }
