@@ -168,52 +168,32 @@ fn balance_reports_are_consistent_and_thread_independent() {
     assert!(text.starts_with("seed,winner,turns,last_turn,actions,finished,reason"));
 }
 
-#[test]
-fn balance_names_a_bad_level_or_option() {
+/// `muster balance` with these arguments fails; what it says on stderr.
+fn balance_error(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_muster"))
         .current_dir(ROOT)
-        .args(["balance", "mods/ahd", "--union", "smart"])
+        .args(["balance", "mods/ahd"])
+        .args(args)
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn balance_names_a_bad_level_or_option() {
+    let err = balance_error(&["--union", "smart"]);
     assert!(
         err.contains("'smart' is not a computer player: ai, greedy or random"),
         "{err}"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .current_dir(ROOT)
-        .args([
-            "balance",
-            "mods/ahd",
-            "--games",
-            "1",
-            "--options",
-            "no-such-rule",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = balance_error(&["--games", "1", "--options", "no-such-rule"]);
     assert!(err.contains("no optional rule 'no-such-rule'"), "{err}");
     assert!(
         err.contains("the options are: first-turn-restrictions,"),
         "{err}"
     );
     // A typo gets the likely option.
-    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .current_dir(ROOT)
-        .args([
-            "balance",
-            "mods/ahd",
-            "--games",
-            "1",
-            "--options",
-            "fort-monroee",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = balance_error(&["--games", "1", "--options", "fort-monroee"]);
     assert!(err.contains("did you mean 'fort-monroe'?"), "{err}");
 }
