@@ -312,8 +312,7 @@ fn rule_4_0_a_unit_entering_enemy_units_stops_there() {
         t.destinations(inf)
     );
     t.act(Action::EndMarch);
-    // Its second march is still its own to spend elsewhere: the rule stops the unit,
-    // not the other units of the side (the cavalry still marches from Manassas).
+    // The rule stops the unit, not its side: the cavalry still marches from Manassas.
     t.act(Action::Activate {
         at: t.id("Manassas Junction"),
     });
