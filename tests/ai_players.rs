@@ -197,3 +197,56 @@ fn balance_names_a_bad_level_or_option() {
     let err = balance_error(&["--games", "1", "--options", "fort-monroee"]);
     assert!(err.contains("did you mean 'fort-monroe'?"), "{err}");
 }
+
+/// The Union `ai` plays one Movement segment (six marches) from a position where it
+/// holds Washington with five Veteran Infantry and the Confederacy has four Veteran
+/// Infantry in `confederate_at`; returns the Union steps left in Washington.
+fn union_garrison_after_movement(confederate_at: &str) -> u32 {
+    use muster_core::game::{GameState, march};
+    let (m, mut rules) = ahd();
+    let xml = format!(
+        r#"<scenario id="guard" name="guard" start="08/1861">
+             <side id="union"><place box="Washington" units="5 Vi"/></side>
+             <side id="confederate"><place box="{confederate_at}" units="4 Vi"/></side>
+           </scenario>"#
+    );
+    let scenario = muster_core::load_scenario_str(&m, "<test>", &xml).unwrap();
+    let mut state = GameState::new(&m, &scenario, Vec::new(), Dice::fixed([6])).unwrap();
+    state.first_turn = muster_core::ids::TurnId(0);
+    march::begin(&m, &mut rules, &mut state).unwrap();
+    let mut ai = player(Level::Ai, 1);
+    loop {
+        let action = ai.choose(&m, &mut rules, &state).unwrap();
+        if action == muster_core::game::Action::EndSegment {
+            break;
+        }
+        state = muster_core::game::apply(&m, &mut rules, &state, &action)
+            .unwrap()
+            .0;
+    }
+    let washington = m.board.find("Washington").unwrap();
+    state
+        .units_at(washington)
+        .filter(|&u| m.sides[state.unit(u).side.index()].id == "union")
+        .map(|u| u32::from(m.units.get(state.unit(u).kind).steps - state.unit(u).hits))
+        .sum()
+}
+
+/// 10.0: "If the Confederate player gains control of Washington D.C., play stops
+/// immediately and the Confederate player wins." With a Confederate army at Lynchburg,
+/// two marches from Washington by rail (through Gordonsville to Manassas Junction, then
+/// in), the `ai` Union keeps a garrison there stronger than half that army; with the
+/// same army far off in Florida it sends most of Washington's units out on the offensive.
+#[test]
+fn the_ai_union_keeps_washington_garrisoned_against_an_army_two_marches_away() {
+    let threatened = union_garrison_after_movement("Lynchburg");
+    assert!(
+        threatened > 4,
+        "Washington left with {threatened} steps against 8 steps two marches away"
+    );
+    let safe = union_garrison_after_movement("Gainesville");
+    assert!(
+        safe < threatened,
+        "with no threat the garrison ({safe} steps) should be smaller than under threat ({threatened})"
+    );
+}

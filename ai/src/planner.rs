@@ -47,7 +47,7 @@ impl Style {
 
     pub fn ai() -> Style {
         Style {
-            candidates: 4,
+            candidates: 12,
             odds: true,
             defend: true,
             battle_sense: true,
@@ -61,6 +61,13 @@ const DECAY: f64 = 0.55;
 const LEAVE: f64 = 2.0;
 /// Worth of a unit's fighting power, in recruitment-value units per step-hit.
 const MATERIAL: f64 = 1.5;
+/// A box worth this much to me (recruitment value plus the rules' `box_worth` hint, on
+/// whose scale AHD gives Washington 12) is decisive: losing it may lose the game, so
+/// its garrison is kept against everything the enemy could bring in one player turn.
+const DECISIVE: f64 = 10.0;
+/// Garrison steps kept per enemy step that could reach a decisive box: a defender
+/// fighting from an entrenchment behind a water border holds against more than itself.
+const GUARD_RATIO: f64 = 0.7;
 
 pub struct Planner {
     style: Style,
@@ -69,6 +76,8 @@ pub struct Planner {
     /// The march being played: the box, the moves still to make.
     plan: VecDeque<Action>,
     plan_for: Option<(TurnKey, u8, BoxId)>,
+    /// Garrison steps each box needs (see [`DECISIVE`]), for one segment of one turn.
+    needs: Option<((TurnKey, u8), Vec<f64>)>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -77,6 +86,9 @@ type TurnKey = (muster_core::ids::TurnId, u8);
 struct Field {
     threat: Vec<Force>,
     potential: Vec<f64>,
+    /// Garrison steps a decisive box of mine needs against the enemy's reach; 0 for
+    /// other boxes.
+    need: Vec<f64>,
 }
 
 /// A march's worth, its box and its moves.
@@ -96,7 +108,81 @@ impl Planner {
             worth: None,
             plan: VecDeque::new(),
             plan_for: None,
+            needs: None,
         }
+    }
+
+    /// Garrison steps each of my decisive boxes needs: [`GUARD_RATIO`] times the steps
+    /// of every enemy unit that could enter it in the enemy's next player turn, read
+    /// from the engine's own destinations (one march, then one box further for a second
+    /// march). Kept for the segment it was computed in.
+    fn needs(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        pic: &Picture,
+    ) -> Result<Vec<f64>, RuleError> {
+        let key = ((state.turn, state.player), state.segment);
+        if let Some((k, n)) = &self.needs
+            && *k == key
+        {
+            return Ok(n.clone());
+        }
+        let n = module.board.boxes.len();
+        let mut need = vec![0.0; n];
+        if !self.style.defend {
+            self.needs = Some((key, need.clone()));
+            return Ok(need);
+        }
+        let decisive: Vec<BoxId> = module
+            .board
+            .box_ids()
+            .filter(|&b| {
+                pic.worth[pic.me.index()][b.index()] >= DECISIVE
+                    && state.controller(b) == Some(pic.me)
+            })
+            .collect();
+        if !decisive.is_empty() {
+            let view = View { module, state };
+            let mut reach = vec![false; n];
+            for u in state.unit_ids() {
+                let unit = state.unit(u);
+                let Place::Board(from) = unit.place else {
+                    continue;
+                };
+                if unit.side == pic.me {
+                    continue;
+                }
+                reach.iter_mut().for_each(|r| *r = false);
+                reach[from.index()] = true;
+                for d in destinations(view, rules, u)? {
+                    reach[d.path.to().index()] = true;
+                }
+                let steps = unit_force(module, state, u, 0.0).steps;
+                for &x in &decisive {
+                    let near = reach[x.index()]
+                        || module
+                            .board
+                            .neighbours(x)
+                            .iter()
+                            .any(|(b, _)| reach[b.index()]);
+                    if near {
+                        need[x.index()] += steps * GUARD_RATIO;
+                    }
+                }
+            }
+        }
+        for &x in &decisive {
+            tracing::debug!(
+                "guard {}: need {:.1}, garrison {:.1}",
+                module.board.get(x).name,
+                need[x.index()],
+                pic.own_force(x).steps
+            );
+        }
+        self.needs = Some((key, need.clone()));
+        Ok(need)
     }
 
     fn picture(
@@ -129,8 +215,13 @@ impl Planner {
             }
             let fade = DECAY.powi(i32::from(d));
             let value = pic.capture_value(state, b);
+            let need = field.need[i];
             if value > 0.0 {
                 p += value * fade;
+            } else if need > 0.0 {
+                // A decisive box short of its garrison pulls with the shortfall.
+                let short = (need - pic.own_force(b).steps).max(0.0);
+                p += w * fade * short / need;
             } else if self.style.defend && *w > 0.0 {
                 // My box: pulls in proportion to the chance it falls as garrisoned now.
                 let threat = field.threat[i];
@@ -155,12 +246,13 @@ impl Planner {
         f
     }
 
-    fn field(&self, state: &GameState, pic: &Picture) -> Field {
+    fn field(&self, state: &GameState, pic: &Picture, need: Vec<f64>) -> Field {
         let n = pic.worth[0].len();
         let threat = (0..n).map(|i| self.threat(pic, BoxId(i as u16))).collect();
         let mut field = Field {
             threat,
             potential: Vec::new(),
+            need,
         };
         field.potential = (0..n)
             .map(|i| self.potential(state, pic, &field, BoxId(i as u16)))
@@ -170,20 +262,32 @@ impl Planner {
 
     /// What leaving `at` with `leaving` costs: the drop in the chance that what stays
     /// holds against the threat (which an attack next door may lessen), by the box's
-    /// worth. Nothing when not defending or nothing threatens a box of worth.
+    /// worth, and for a decisive box each step its garrison falls short of `need`, by
+    /// the box's worth (which does not fade when the garrison is hopeless anyway).
+    /// Nothing when not defending or nothing threatens a box of worth.
     fn leave_cost(
         &self,
         worth: f64,
+        need: f64,
         staying: Force,
         leaving: Force,
         threat: Force,
         threat_after: Force,
     ) -> f64 {
-        if !self.style.defend || worth <= 0.0 || threat.is_empty() {
+        if !self.style.defend || worth <= 0.0 {
             return 0.0;
         }
         let after = staying.minus(leaving);
-        (hold_chance(staying, threat) - hold_chance(after, threat_after)) * worth * LEAVE
+        let mut cost = 0.0;
+        if need > 0.0 {
+            let short = |f: Force| (need - f.steps).max(0.0);
+            cost += (short(after) - short(staying)) * worth;
+        }
+        if !threat.is_empty() {
+            cost +=
+                (hold_chance(staying, threat) - hold_chance(after, threat_after)) * worth * LEAVE;
+        }
+        cost
     }
 
     fn attack_chance(&self, mine: Force, theirs: Force, entrenched: bool) -> f64 {
@@ -223,6 +327,7 @@ impl Planner {
         } else {
             Force::default()
         };
+        let need_here = field.need[at.index()];
         let mut staying = pic.own_force(at);
         let pot_here = field.potential[at.index()];
         loop {
@@ -231,7 +336,8 @@ impl Planner {
             for &i in &free {
                 let (u, paths) = &options[i];
                 let f = unit_force(module, state, *u, 0.0);
-                let leave_cost = self.leave_cost(here_worth, staying, f, threat_here, threat_here);
+                let leave_cost =
+                    self.leave_cost(here_worth, need_here, staying, f, threat_here, threat_here);
                 for p in paths {
                     let to = p.to();
                     let enemy = pic.enemy_force(to);
@@ -244,6 +350,13 @@ impl Planner {
                             0.0
                         };
                         let mut v = capture + (field.potential[to.index()] - pot_here) * 0.3;
+                        let need = field.need[to.index()];
+                        if need > 0.0 && to != at {
+                            // Garrisoning a decisive box that is short.
+                            let there = pic.own_force(to).plus(arrived(&arriving, to));
+                            let short = (need - there.steps).max(0.0);
+                            v += short.min(f.steps) * pic.worth[pic.me.index()][to.index()] * 0.5;
+                        }
                         if self.style.defend {
                             let threat = field.threat[to.index()];
                             let mine = pic.own_force(to).plus(arrived(&arriving, to)).plus(f);
@@ -306,8 +419,14 @@ impl Planner {
                     } else {
                         threat_here
                     };
-                    let leave_cost =
-                        self.leave_cost(here_worth, staying, committed, threat_here, threat_after);
+                    let leave_cost = self.leave_cost(
+                        here_worth,
+                        need_here,
+                        staying,
+                        committed,
+                        threat_here,
+                        threat_after,
+                    );
                     let value = p * prize
                         - (1.0 - p) * committed.steps * MATERIAL
                         - leave_cost
@@ -385,6 +504,13 @@ impl Planner {
                     - (1.0 - p) * mine.steps * MATERIAL
             };
             best = best.max(v / f64::from(d));
+            let need = field.need[i];
+            if need > 0.0 {
+                // Units here could help garrison a decisive box that is short.
+                let short = (need - pic.own_force(b).steps).max(0.0);
+                let help = short.min(mine.steps) * pic.worth[pic.me.index()][i] * 0.5;
+                best = best.max(help / f64::from(d));
+            }
         }
         best + field.potential[at.index()] * 0.01 + mine.steps * 0.01
     }
@@ -409,7 +535,8 @@ impl Planner {
                     .into_iter()
                     .filter(|(u, _)| a.ready.contains(u))
                     .collect();
-                let field = self.field(state, &pic);
+                let need = self.needs(module, rules, state, &pic)?;
+                let field = self.field(state, &pic, need);
                 let (_, moves) = self.plan_march(module, state, &pic, &field, a.at, &ready);
                 self.plan = moves
                     .into_iter()
@@ -425,7 +552,8 @@ impl Planner {
             return Ok(Action::EndSegment);
         }
         let pic = self.picture(module, rules, state, me)?;
-        let field = self.field(state, &pic);
+        let need = self.needs(module, rules, state, &pic)?;
+        let field = self.field(state, &pic, need);
         // Boxes with units that may still march, best first guess first.
         let mut boxes: Vec<(f64, BoxId)> = Vec::new();
         for b in module.board.box_ids() {
@@ -500,7 +628,8 @@ impl Planner {
                 let at_stake = pic.worth[me.index()][b.at.index()];
                 let threshold = if at_stake > 4.0 { 0.15 } else { 0.3 };
                 if p < threshold {
-                    let field = self.field(state, &pic);
+                    let need = self.needs(module, rules, state, &pic)?;
+                    let field = self.field(state, &pic, need);
                     let retreat = legal
                         .iter()
                         .filter_map(|a| match a {
@@ -526,7 +655,8 @@ impl Planner {
                     return Ok(Action::Pass);
                 }
                 let pic = self.picture(module, rules, state, me)?;
-                let field = self.field(state, &pic);
+                let need = self.needs(module, rules, state, &pic)?;
+                let field = self.field(state, &pic, need);
                 // Bring in the strongest unit whose box is not left open to the enemy.
                 let mut best: Option<(f64, UnitId)> = None;
                 for a in &legal {
@@ -537,10 +667,12 @@ impl Planner {
                         continue;
                     };
                     let f = unit_force(module, state, *unit, 0.0);
+                    let left = pic.own_force(from).steps - f.steps;
                     let exposed = pic.worth[me.index()][from.index()] > 0.0
-                        && pic.own_force(from).steps - f.steps <= 0.0
+                        && left <= 0.0
                         && !field.threat[from.index()].is_empty();
-                    if exposed {
+                    let need = field.need[from.index()];
+                    if exposed || (need > 0.0 && left < need) {
                         continue;
                     }
                     if best.is_none_or(|(v, _)| f.hits_per_round > v) {
@@ -561,7 +693,8 @@ impl Planner {
     ) -> Result<Action, AiError> {
         let legal = legal_actions(module, rules, state)?;
         let pic = self.picture(module, rules, state, me)?;
-        let field = self.field(state, &pic);
+        let need = self.needs(module, rules, state, &pic)?;
+        let field = self.field(state, &pic, need);
         let mut best: Option<(f64, &Action)> = None;
         for a in &legal {
             let score = match a {
@@ -571,7 +704,9 @@ impl Planner {
                     let place = if self.style.defend {
                         let threat = field.threat[at.index()];
                         let need = threat.steps - pic.own_force(*at).steps;
+                        let short = field.need[at.index()] - pic.own_force(*at).steps;
                         need.max(0.0) * pic.worth[me.index()][at.index()].max(1.0) * 0.5
+                            + short.max(0.0) * pic.worth[me.index()][at.index()]
                             + field.potential[at.index()] * 0.1
                     } else {
                         field.potential[at.index()] * 0.1
