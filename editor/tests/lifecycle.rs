@@ -107,7 +107,8 @@ fn a_broken_script_is_reported_by_file_and_the_last_good_module_stays() {
         .next()
         .expect("an error")
         .to_string();
-    assert!(error.contains("victory"), "{error}");
+    println!("broken script reported as: {error}");
+    assert!(error.contains("victory.luau:7"), "file and line: {error}");
     // The validation panel shows it, and a toast says it.
     assert!(h.query_by_label("Validation: 1 error").is_some());
     assert!(h.query_all_by_label_contains("victory").next().is_some());
@@ -141,6 +142,7 @@ fn a_broken_map_on_disk_keeps_the_last_good_map() {
         .next()
         .unwrap()
         .to_string();
+    println!("broken map reported as: {error}");
     assert!(error.contains("map.xml:"), "{error}");
     assert_eq!(richmond_x(h.state()), Some(2220));
     let last = h.state().notices().last().unwrap();
@@ -451,4 +453,34 @@ fn errors_from_the_status_line_also_toast() {
     let last = h.state().notices().last().expect("a notice");
     assert_eq!(last.level, Level::Error);
     assert_eq!(last.text, h.state().status());
+}
+
+#[test]
+fn the_autosaver_writes_changed_unsaved_edits_once_per_interval_and_they_restore() {
+    use muster_editor::autosave::Autosaver;
+    let (_tmp, dir) = common::ahd_copy();
+    let mut doc = Document::open(&dir).unwrap();
+    let richmond = doc.map().find_box("Richmond").unwrap();
+    let every = Duration::from_secs(30);
+    let mut saver = Autosaver::new(every);
+    let t0 = Instant::now();
+    assert!(saver.tick(t0, &doc).is_none(), "nothing unsaved");
+    doc.move_box(richmond, 1, 2).unwrap();
+    assert!(saver.tick(t0, &doc).is_none(), "not due yet");
+    let sidecar = match saver.tick(t0 + every, &doc) {
+        Some(Ok(p)) => p,
+        other => panic!("expected an autosave, got {other:?}"),
+    };
+    assert!(saver.tick(t0 + every * 2, &doc).is_none(), "nothing new");
+    doc.move_box(richmond, 3, 4).unwrap();
+    assert!(matches!(saver.tick(t0 + every * 3, &doc), Some(Ok(_))));
+
+    let mut reopened = Document::open(&dir).unwrap();
+    assert_eq!(reopened.map().boxes[richmond].x, 2220);
+    reopened
+        .restore_map_text(&std::fs::read_to_string(&sidecar).unwrap())
+        .unwrap();
+    assert_eq!(reopened.map(), doc.map());
+    assert!(reopened.is_dirty());
+    assert!(reopened.validation().is_ok());
 }
