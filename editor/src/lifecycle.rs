@@ -277,6 +277,9 @@ impl EditorApp {
             return self.reload_from_disk(&change.paths);
         }
         if change.touches(self.doc.map_path()) {
+            // Other files in the batch (rules, scenarios) are still checked now.
+            self.doc.revalidate();
+            self.after_document_replaced();
             self.notes.warning(format!(
                 "{} changed on disk; your unsaved edits are kept until you choose",
                 self.doc.map_path().display()
