@@ -6,14 +6,22 @@ use std::sync::Arc;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use muster_core::Module;
 
+use crate::autosave::{self, Autosaver};
 use crate::command::{Command, Selection, Tool};
 use crate::document::{Document, SaveOutcome};
+use crate::file_dialog::{FileDialog, TypedPathDialog};
 use crate::map_view::{MapInput, MapView, SideStyle};
+use crate::notify_ui::Notifier;
 use crate::overlay::Overlay;
 use crate::panels::properties::PropertiesPanel;
 use crate::panels::toolbar::{self, ScenarioChoice};
 use crate::panels::validation;
+use crate::prompts::Prompt;
+use crate::reload::Reloader;
 use crate::style::parse_color;
+
+#[path = "lifecycle.rs"]
+mod lifecycle;
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =
@@ -33,6 +41,19 @@ pub struct EditorApp {
     /// A save waiting for the user to accept dropping this many comments.
     confirm_save: Option<usize>,
     status: String,
+    /// Toasts (see `lifecycle.rs` for the fields below).
+    notes: Notifier,
+    dialog: Box<dyn FileDialog>,
+    reloader: Option<Reloader>,
+    wake: Option<lifecycle::Wake>,
+    autosaver: Autosaver,
+    prompt: Option<Prompt>,
+    /// The user agreed to close with unsaved edits.
+    close_allowed: bool,
+    /// Close the window at the end of this frame.
+    close_now: bool,
+    /// What to do once the save the comment prompt is asking about is done.
+    after_save: Option<crate::prompts::Then>,
 }
 
 impl EditorApp {
@@ -42,6 +63,7 @@ impl EditorApp {
             .as_ref()
             .and_then(|m| m.scenarios.first())
             .map(|s| s.id.clone());
+        let prompt = autosave::newer_than_map(doc.map_path()).map(Prompt::Restore);
         Self {
             doc,
             selection: None,
@@ -52,6 +74,15 @@ impl EditorApp {
             module,
             confirm_save: None,
             status: String::new(),
+            notes: Notifier::default(),
+            dialog: Box::new(TypedPathDialog::default()),
+            reloader: None,
+            wake: None,
+            autosaver: Autosaver::default(),
+            prompt,
+            close_allowed: false,
+            close_now: false,
+            after_save: None,
         }
     }
 
@@ -74,6 +105,7 @@ impl EditorApp {
 
     /// Draws one frame in `ui` and applies what the user did.
     pub fn show(&mut self, ui: &mut Ui) {
+        self.before_frame(ui);
         let mut out = Vec::new();
         self.shortcuts(ui, &mut out);
         let sides = self.side_styles(ui);
@@ -125,10 +157,12 @@ impl EditorApp {
             self.view.show(ui, &input, &mut out);
         });
         self.save_dialog(ui, &mut out);
+        self.draw_overlays(ui, &mut out);
 
         for command in out {
             self.apply(command);
         }
+        self.after_frame(ui);
     }
 
     fn shortcuts(&self, ui: &Ui, out: &mut Vec<Command>) {
@@ -229,25 +263,30 @@ impl EditorApp {
             Command::Save { drop_comments } => {
                 self.confirm_save = None;
                 match self.doc.save(drop_comments) {
-                    Ok(SaveOutcome::Saved) => {
-                        self.status = format!("saved {}", self.doc.map_path().display());
-                    }
+                    Ok(SaveOutcome::Saved) => self.on_saved(),
                     Ok(SaveOutcome::WouldDropComments(n)) => self.confirm_save = Some(n),
-                    Err(e) => {
-                        tracing::warn!("{e}");
-                        self.status = e.to_string();
-                    }
+                    Err(e) => self.report_error(e.to_string()),
                 }
                 Ok(())
             }
             Command::CancelSave => {
                 self.confirm_save = None;
+                self.after_save = None;
+                Ok(())
+            }
+            c @ (Command::OpenModuleDialog
+            | Command::OpenModule(_)
+            | Command::ReloadFromDisk
+            | Command::RestoreAutosave
+            | Command::DeleteAutosave
+            | Command::Unsaved(_)
+            | Command::DismissPrompt) => {
+                self.apply_lifecycle(c);
                 Ok(())
             }
         };
         if let Err(e) = result {
-            tracing::warn!("{e}");
-            self.status = e.to_string();
+            self.report_error(e.to_string());
         }
         if let Some(m) = &self.doc.validation().module {
             self.module = Some(m.clone());

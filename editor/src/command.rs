@@ -1,6 +1,8 @@
 //! What the UI asks for. Widgets push these during a frame; [`crate::EditorApp`] applies
 //! the list once the frame is drawn, so no widget changes the document mid-frame.
 
+use std::path::PathBuf;
+
 use crate::map_data::BoxData;
 
 /// What is selected on the map.
@@ -56,4 +58,26 @@ pub enum Command {
         drop_comments: bool,
     },
     CancelSave,
+    /// Ask the file dialog for a module folder to open.
+    OpenModuleDialog,
+    /// Switch the editor to the module in this folder (asks first about unsaved edits).
+    OpenModule(PathBuf),
+    /// The map changed on disk while edited: take the disk's version, dropping edits.
+    ReloadFromDisk,
+    /// Replace the map with its newer autosave (as unsaved edits).
+    RestoreAutosave,
+    /// Delete the autosave instead of restoring it.
+    DeleteAutosave,
+    /// The answer to "save your edits first?" before quitting or opening another module.
+    Unsaved(UnsavedChoice),
+    /// Close the open prompt doing nothing ("Keep mine").
+    DismissPrompt,
+}
+
+/// The buttons of the unsaved-edits prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnsavedChoice {
+    Save,
+    Discard,
+    Cancel,
 }

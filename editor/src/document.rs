@@ -333,6 +333,39 @@ impl Document {
     }
 }
 
+impl Document {
+    /// Reopens the module from disk, dropping undo history. On an error (a broken
+    /// file) the document is left as it was.
+    pub fn reload(&mut self) -> Result<(), DocumentError> {
+        *self = Self::open(&self.dir)?;
+        Ok(())
+    }
+
+    /// Replaces the map with `text` (an autosave being restored) as unsaved edits;
+    /// undo history is dropped, since it led to the old map.
+    pub fn restore_map_text(&mut self, text: &str) -> Result<(), DocumentError> {
+        let source = map_xml::read(text).map_err(|source| DocumentError::Map {
+            path: self.map_path.clone(),
+            source,
+        })?;
+        self.map = source.data;
+        self.prolog = source.prolog;
+        self.inner_comments = source.inner_comments;
+        self.undo.clear();
+        self.redo.clear();
+        // No state reachable from here is the file on disk.
+        self.saved_state = u64::MAX;
+        self.changed();
+        Ok(())
+    }
+
+    /// Shows `validation` (the check of what is on disk after a reload failed)
+    /// until the next change rechecks the document.
+    pub fn set_validation(&mut self, validation: Validation) {
+        self.validation = validation;
+    }
+}
+
 /// A line with every mention of box `old` (ends, downstream, water border) renamed.
 fn rename_in_line(line: &LineData, old: &str, new: &str) -> LineData {
     let swap = |s: &str| {

@@ -5,14 +5,19 @@
 //! applied once at the end of each frame; rules and checks stay in the engine.
 
 pub mod app;
+pub mod autosave;
 pub mod command;
 pub mod document;
 pub mod edit;
+pub mod file_dialog;
 pub mod map_data;
 pub mod map_view;
 pub mod map_xml;
+pub mod notify_ui;
 pub mod overlay;
 pub mod panels;
+pub mod prompts;
+pub mod reload;
 pub mod save;
 pub mod style;
 pub mod validate;

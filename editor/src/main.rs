@@ -1,9 +1,10 @@
-//! `muster-editor [MODULE_DIR]`: opens the editor window on a module (default `mods/ahd`).
+//! `muster-editor [MODULE_DIR]`: opens the editor window on a module (default `mods/ahd`),
+//! watching its files for changes made elsewhere.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use muster_editor::{Document, EditorApp};
+use muster_editor::{Document, EditorApp, file_dialog};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -30,7 +31,12 @@ fn main() -> ExitCode {
     let result = eframe::run_native(
         "muster-editor",
         options,
-        Box::new(|_cc| Ok(Box::new(EditorApp::new(doc)))),
+        Box::new(|cc| {
+            let mut app = EditorApp::new(doc).with_dialog(file_dialog::default_dialog());
+            let ctx = cc.egui_ctx.clone();
+            app.watch(move || ctx.request_repaint());
+            Ok(Box::new(app))
+        }),
     );
     match result {
         Ok(()) => ExitCode::SUCCESS,

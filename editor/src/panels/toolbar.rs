@@ -45,6 +45,13 @@ pub fn show(
         if doc.is_dirty() {
             ui.weak("(unsaved changes)");
         }
+        if ui
+            .button("Open module…")
+            .on_hover_text("Switch to another module folder")
+            .clicked()
+        {
+            out.push(Command::OpenModuleDialog);
+        }
         ui.separator();
         if ui
             .selectable_label(*tool == Tool::Select, "Select")
