@@ -11,6 +11,7 @@ use crate::document::{Document, SaveOutcome};
 use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
 use crate::panels::properties::PropertiesPanel;
+use crate::panels::scenario::{ScenarioInput, ScenarioPanel};
 use crate::panels::toolbar::{self, ScenarioChoice};
 use crate::panels::validation;
 use crate::style::parse_color;
@@ -26,6 +27,7 @@ pub struct EditorApp {
     tool: Tool,
     view: MapView,
     properties: PropertiesPanel,
+    scenario_panel: ScenarioPanel,
     /// The scenario whose setup is drawn on the map.
     scenario: Option<String>,
     /// The last module that loaded: sides, scenarios. Kept while an edit breaks it.
@@ -48,6 +50,7 @@ impl EditorApp {
             tool: Tool::Select,
             view: MapView::default(),
             properties: PropertiesPanel::default(),
+            scenario_panel: ScenarioPanel::default(),
             scenario,
             module,
             confirm_save: None,
@@ -109,6 +112,24 @@ impl EditorApp {
                             .show(ui, self.doc.map(), &sides, self.selection, &mut out);
                     });
             });
+        egui::Panel::left("scenario")
+            .default_size(300.0)
+            .resizable(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("scenario-scroll")
+                    .show(ui, |ui| {
+                        let input = ScenarioInput {
+                            doc: &self.doc,
+                            scenario: self.scenario.as_deref(),
+                            selected_box: match self.selection {
+                                Some(Selection::Box(i)) => Some(i),
+                                _ => None,
+                            },
+                        };
+                        self.scenario_panel.show(ui, &input, &mut out);
+                    });
+            });
         egui::Panel::bottom("validation")
             .default_size(140.0)
             .resizable(true)
@@ -167,9 +188,15 @@ impl EditorApp {
             .collect()
     }
 
+    /// The shown scenario's setup as edited (compiled by the engine), else as loaded.
     fn overlay(&self) -> Option<Overlay> {
+        let id = self.scenario.as_deref()?;
+        if let (Some(i), Some(module)) = (self.doc.find_scenario(id), self.doc.last_module()) {
+            let live = self.doc.live_scenario(i)?;
+            return Some(Overlay::build(module, live, self.doc.map()));
+        }
         let module = self.module.as_ref()?;
-        let scenario = module.scenario(self.scenario.as_deref()?)?;
+        let scenario = module.scenario(id)?;
         Some(Overlay::build(module, scenario, self.doc.map()))
     }
 
@@ -224,6 +251,18 @@ impl EditorApp {
                 .add_line(a, b, &kind)
                 .map(|i| self.selection = Some(Selection::Line(i))),
             Command::DeleteLine(i) => self.doc.delete_line(i).map(|()| self.selection = None),
+            Command::SetScenario {
+                index,
+                value,
+                label,
+            } => match self.doc.set_scenario(index, value, label) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    tracing::warn!("{e}");
+                    self.status = e.to_string();
+                    Ok(())
+                }
+            },
             Command::Undo => self.doc.undo().map(drop),
             Command::Redo => self.doc.redo().map(drop),
             Command::Save { drop_comments } => {

@@ -2,6 +2,7 @@
 //! the list once the frame is drawn, so no widget changes the document mid-frame.
 
 use crate::map_data::BoxData;
+use crate::scenario_data::ScenarioData;
 
 /// What is selected on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +50,13 @@ pub enum Command {
     SetTool(Tool),
     /// The scenario whose setup the map shows, by id; `None` for the bare map.
     ShowScenario(Option<String>),
+    /// Replace scenario file `index`'s content (from the scenario panel), as one undo
+    /// step called `label`.
+    SetScenario {
+        index: usize,
+        value: ScenarioData,
+        label: String,
+    },
     Undo,
     Redo,
     /// Save; `drop_comments` confirms losing comments inside the map element.

@@ -14,6 +14,9 @@ pub mod map_xml;
 pub mod overlay;
 pub mod panels;
 pub mod save;
+pub mod scenario_data;
+pub mod scenario_live;
+pub mod scenario_xml;
 pub mod style;
 pub mod validate;
 

@@ -215,22 +215,21 @@ impl MapView {
             });
             self.draw_recruits(&painter, input, b, rect, labels);
             if let Some(o) = input.overlay {
-                draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
+                let counters = draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
+                for (n, (r, name)) in counters.into_iter().enumerate() {
+                    let name = format!("{name} at {}", b.name);
+                    let id = Id::unique(("map-counter", i, n));
+                    let resp = ui.interact(r, id, Sense::hover());
+                    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &name));
+                    set_screen_bounds(ui, resp.id, to_global * r);
+                }
             }
 
             let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &b.name));
             // egui reports a widget's bounds in its layer's coordinates; assistive tools
             // (and tests) need them on screen.
-            let g = to_global * rect;
-            ui.ctx().accesskit_node_builder(response.id, |node| {
-                node.set_bounds(egui::accesskit::Rect {
-                    x0: g.min.x.into(),
-                    y0: g.min.y.into(),
-                    x1: g.max.x.into(),
-                    y1: g.max.y.into(),
-                });
-            });
+            set_screen_bounds(ui, response.id, to_global * rect);
             self.interact_box(i, b, &response, input.tool, out);
         }
     }
@@ -404,6 +403,20 @@ fn arrow(painter: &Painter, from: Pos2, to: Pos2, color: Color32) {
     ));
 }
 
+/// Gives widget `id`'s accesskit node its bounds on screen: egui reports a widget's
+/// bounds in its layer's coordinates, and assistive tools (and tests) need them on screen.
+fn set_screen_bounds(ui: &Ui, id: Id, g: Rect) {
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_bounds(egui::accesskit::Rect {
+            x0: g.min.x.into(),
+            y0: g.min.y.into(),
+            x1: g.max.x.into(),
+            y1: g.max.y.into(),
+        });
+    });
+}
+
+/// Draws box `i`'s counters; returns each one's rect and spoken name (`2 Mi (Union)`).
 fn draw_counters(
     painter: &Painter,
     sides: &[SideStyle],
@@ -412,9 +425,10 @@ fn draw_counters(
     rect: Rect,
     visuals: &egui::Visuals,
     labels: &mut Vec<Label>,
-) {
+) -> Vec<(Rect, String)> {
+    let mut out = Vec::new();
     let Some(stack) = overlay.counters.get(i) else {
-        return;
+        return out;
     };
     for (n, c) in stack.iter().enumerate() {
         let min = pos2(
@@ -441,7 +455,11 @@ fn draw_counters(
             color: text_on(fill),
             max_width: Some(COUNTER_SIZE.x),
         });
+        let side = sides.get(c.side).map_or("?", |s| s.name.as_str());
+        let dug_in = if c.entrenched { ", entrenched" } else { "" };
+        out.push((r, format!("{} {} ({side}){dug_in}", c.count, c.unit)));
     }
+    out
 }
 
 /// Paints labels in a layer above the scene, in screen coordinates at the zoomed size,
