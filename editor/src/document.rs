@@ -10,8 +10,8 @@ use std::sync::Arc;
 use muster_core::diag::FileId;
 use muster_core::format::Manifest;
 use muster_core::load::Overrides;
-use muster_core::{Module, Scenario};
 use muster_core::xml::{self, de};
+use muster_core::{Module, Scenario};
 
 use crate::edit::{Edit, EditError, apply_all};
 use crate::map_data::{BoxData, LineData, MapData};

@@ -100,7 +100,10 @@ impl ScenarioData {
 
     /// The side `side`, added (empty) if the scenario has none yet.
     pub fn side_mut(&mut self, side: &str) -> &mut SideData {
-        let at = self.sides.iter().position(|s| s.id.eq_ignore_ascii_case(side));
+        let at = self
+            .sides
+            .iter()
+            .position(|s| s.id.eq_ignore_ascii_case(side));
         let i = at.unwrap_or_else(|| {
             self.sides.push(SideData {
                 id: side.to_owned(),
@@ -140,7 +143,11 @@ impl ScenarioData {
 
     /// Removes every unit of `side` from the box.
     pub fn remove_placed(&mut self, side: &str, is_box: &dyn Fn(&str) -> bool) {
-        if let Some(s) = self.sides.iter_mut().find(|s| s.id.eq_ignore_ascii_case(side)) {
+        if let Some(s) = self
+            .sides
+            .iter_mut()
+            .find(|s| s.id.eq_ignore_ascii_case(side))
+        {
             s.places.retain(|p| !is_box(&p.at));
         }
     }
@@ -153,7 +160,11 @@ impl ScenarioData {
 
     /// Sets the entrenchment of every placement of `side` on the box.
     pub fn set_entrenched(&mut self, side: &str, is_box: &dyn Fn(&str) -> bool, on: bool) {
-        if let Some(s) = self.sides.iter_mut().find(|s| s.id.eq_ignore_ascii_case(side)) {
+        if let Some(s) = self
+            .sides
+            .iter_mut()
+            .find(|s| s.id.eq_ignore_ascii_case(side))
+        {
             for p in s.places.iter_mut().filter(|p| is_box(&p.at)) {
                 p.entrenched = on;
             }
@@ -228,7 +239,9 @@ mod tests {
     #[test]
     fn a_control_marker_moves_between_sides_and_tags_stay() {
         let mut s = ScenarioData::default();
-        s.side_mut("union").control.push(ControlData::Tag("k".into()));
+        s.side_mut("union")
+            .control
+            .push(ControlData::Tag("k".into()));
         s.set_control_marker(&is("A"), "A", Some("union"));
         assert_eq!(s.control_marker(&is("A")), Some("union"));
         s.set_control_marker(&is("A"), "A", Some("confederate"));

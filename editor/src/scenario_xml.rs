@@ -118,7 +118,12 @@ fn from_format(s: format::Scenario) -> Result<ScenarioData, ScenarioXmlError> {
 /// type ids are not checked here: the validator reports unknown ones with their line.
 fn parse_units(list: &format::Name) -> Result<Vec<UnitCount>, ScenarioXmlError> {
     let mut out = Vec::new();
-    for item in list.value.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+    for item in list
+        .value
+        .split(',')
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+    {
         let (count, unit) = match item.split_once(char::is_whitespace) {
             Some((n, t)) if n.chars().all(|c| c.is_ascii_digit()) => {
                 let count = n.parse::<u16>().map_err(|_| {
@@ -260,9 +265,17 @@ mod tests {
 
     #[test]
     fn bad_text_is_an_error_not_a_panic() {
-        assert!(matches!(read("<scenario"), Err(ScenarioXmlError::Syntax { .. })));
-        assert!(matches!(read("<map/>"), Err(ScenarioXmlError::NotAScenario(_))));
-        let big = read(r#"<scenario id="x" name="X"><side id="u"><pool units="99999 Mi"/></side></scenario>"#);
+        assert!(matches!(
+            read("<scenario"),
+            Err(ScenarioXmlError::Syntax { .. })
+        ));
+        assert!(matches!(
+            read("<map/>"),
+            Err(ScenarioXmlError::NotAScenario(_))
+        ));
+        let big = read(
+            r#"<scenario id="x" name="X"><side id="u"><pool units="99999 Mi"/></side></scenario>"#,
+        );
         assert!(matches!(big, Err(ScenarioXmlError::Format(_))), "{big:?}");
     }
 }

@@ -57,7 +57,9 @@ impl ScenarioPanel {
         };
         start_turn(ui, module, data, &mut |v, l| set(v, l, out));
         if let Some(base) = &data.setup {
-            ui.label(format!("Uses the setup of scenario '{base}'; edit that one."));
+            ui.label(format!(
+                "Uses the setup of scenario '{base}'; edit that one."
+            ));
             return;
         }
         ui.separator();
@@ -72,9 +74,8 @@ impl ScenarioPanel {
                 ui.label(&name);
                 ui.label(am.stated.map_or("none".into(), |v| v.to_string()));
                 let computed = am.computed.map_or("?".into(), |v| v.to_string());
-                ui.label(&computed).on_hover_text(
-                    "Computed by the engine from the map and this setup (rule 7.1)",
-                );
+                ui.label(&computed)
+                    .on_hover_text("Computed by the engine from the map and this setup (rule 7.1)");
                 if let Some(c) = am.computed.and_then(|c| u16::try_from(c).ok())
                     && am.stated != Some(c)
                     && ui.button(format!("State {c} for {name}")).clicked()
@@ -229,32 +230,38 @@ impl ScenarioPanel {
             .unit
             .clone()
             .or_else(|| module.units.types.first().map(|t| t.id.clone()));
-        egui::Grid::new("place-units").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Side");
-            let mut s = side.clone();
-            let combo = egui::ComboBox::from_id_salt("place-side")
-                .selected_text(s.as_deref().map_or(String::new(), |s| side_name(module, s)))
-                .show_ui(ui, |ui| {
-                    for x in &module.sides {
-                        ui.selectable_value(&mut s, Some(x.id.clone()), &x.name);
-                    }
-                });
-            let _ = combo.response.labelled_by(label.id);
-            self.side = s;
-            ui.end_row();
-            let label = ui.label("Unit type");
-            let mut u = unit.clone();
-            let combo = egui::ComboBox::from_id_salt("place-unit")
-                .selected_text(u.clone().unwrap_or_default())
-                .show_ui(ui, |ui| {
-                    for t in &module.units.types {
-                        ui.selectable_value(&mut u, Some(t.id.clone()), format!("{} {}", t.id, t.name));
-                    }
-                });
-            let _ = combo.response.labelled_by(label.id);
-            self.unit = u;
-            ui.end_row();
-        });
+        egui::Grid::new("place-units")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let label = ui.label("Side");
+                let mut s = side.clone();
+                let combo = egui::ComboBox::from_id_salt("place-side")
+                    .selected_text(s.as_deref().map_or(String::new(), |s| side_name(module, s)))
+                    .show_ui(ui, |ui| {
+                        for x in &module.sides {
+                            ui.selectable_value(&mut s, Some(x.id.clone()), &x.name);
+                        }
+                    });
+                let _ = combo.response.labelled_by(label.id);
+                self.side = s;
+                ui.end_row();
+                let label = ui.label("Unit type");
+                let mut u = unit.clone();
+                let combo = egui::ComboBox::from_id_salt("place-unit")
+                    .selected_text(u.clone().unwrap_or_default())
+                    .show_ui(ui, |ui| {
+                        for t in &module.units.types {
+                            ui.selectable_value(
+                                &mut u,
+                                Some(t.id.clone()),
+                                format!("{} {}", t.id, t.name),
+                            );
+                        }
+                    });
+                let _ = combo.response.labelled_by(label.id);
+                self.unit = u;
+                ui.end_row();
+            });
         if let (Some(side), Some(unit)) = (&side, &unit) {
             ui.horizontal(|ui| {
                 for (text, delta) in [("Place unit", 1), ("Take unit away", -1)] {
