@@ -251,6 +251,7 @@ impl EditorApp {
                 .add_line(a, b, &kind)
                 .map(|i| self.selection = Some(Selection::Line(i))),
             Command::DeleteLine(i) => self.doc.delete_line(i).map(|()| self.selection = None),
+            Command::SetLine { index, value } => self.doc.set_line(index, value),
             Command::SetScenario {
                 index,
                 value,

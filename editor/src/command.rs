@@ -1,7 +1,7 @@
 //! What the UI asks for. Widgets push these during a frame; [`crate::EditorApp`] applies
 //! the list once the frame is drawn, so no widget changes the document mid-frame.
 
-use crate::map_data::BoxData;
+use crate::map_data::{BoxData, LineData};
 use crate::scenario_data::ScenarioData;
 
 /// What is selected on the map.
@@ -47,6 +47,11 @@ pub enum Command {
         kind: String,
     },
     DeleteLine(usize),
+    /// Replace a line's properties (from the side panel).
+    SetLine {
+        index: usize,
+        value: LineData,
+    },
     SetTool(Tool),
     /// The scenario whose setup the map shows, by id; `None` for the bare map.
     ShowScenario(Option<String>),

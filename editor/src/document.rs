@@ -451,6 +451,22 @@ impl Document {
         Ok(index)
     }
 
+    /// Replaces line `index` with `value` (kind, ends, direction, water border).
+    pub fn set_line(&mut self, index: usize, value: LineData) -> Result<(), EditError> {
+        let Some(old) = self.map.lines.get(index) else {
+            return Err(EditError(Box::new(Edit::SetLine { index, value })));
+        };
+        if *old == value {
+            return Ok(());
+        }
+        let label = if old.downstream != value.downstream && old.kind == value.kind {
+            format!("reverse {} {} - {}", old.kind, old.a, old.b)
+        } else {
+            format!("edit {} {} - {}", old.kind, old.a, old.b)
+        };
+        self.change(label, vec![Edit::SetLine { index, value }])
+    }
+
     /// Deletes line `index`.
     pub fn delete_line(&mut self, index: usize) -> Result<(), EditError> {
         let Some(l) = self.map.lines.get(index) else {

@@ -1,5 +1,6 @@
 //! The side and top panels around the map.
 
+pub mod line;
 pub mod properties;
 pub mod scenario;
 pub mod toolbar;
