@@ -24,6 +24,9 @@ const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S)
 pub struct EditorApp {
     doc: Document,
     selection: Option<Selection>,
+    /// Boxes selected besides `selection` (Shift/Ctrl-click, rubber band); only when
+    /// `selection` is a box.
+    extra: Vec<usize>,
     tool: Tool,
     view: MapView,
     properties: PropertiesPanel,
@@ -47,6 +50,7 @@ impl EditorApp {
         Self {
             doc,
             selection: None,
+            extra: Vec::new(),
             tool: Tool::Select,
             view: MapView::default(),
             properties: PropertiesPanel::default(),
@@ -64,6 +68,14 @@ impl EditorApp {
 
     pub fn selection(&self) -> Option<Selection> {
         self.selection
+    }
+
+    /// Every selected box: the primary selection first, then the others.
+    pub fn selected_boxes(&self) -> Vec<usize> {
+        match self.selection {
+            Some(Selection::Box(i)) => std::iter::once(i).chain(self.extra.iter().copied()).collect(),
+            _ => Vec::new(),
+        }
     }
 
     pub fn tool(&self) -> &Tool {
@@ -141,6 +153,7 @@ impl EditorApp {
                 sides: &sides,
                 overlay: overlay.as_ref(),
                 selection: self.selection,
+                extra: &self.extra,
                 tool: &self.tool,
             };
             self.view.show(ui, &input, &mut out);
@@ -168,6 +181,9 @@ impl EditorApp {
                 out.push(Command::Save {
                     drop_comments: false,
                 });
+            }
+            if i.key_pressed(Key::Delete) {
+                out.push(Command::DeleteSelection);
             }
             if i.key_pressed(Key::Escape) {
                 out.push(Command::SetTool(Tool::Select));
@@ -229,8 +245,35 @@ impl EditorApp {
         let result = match command {
             Command::Select(s) => {
                 self.selection = s;
+                self.extra.clear();
                 Ok(())
             }
+            Command::ToggleBox(i) => {
+                self.toggle_box(i);
+                Ok(())
+            }
+            Command::AddBoxes(boxes) => {
+                for i in boxes {
+                    if !self.selected_boxes().contains(&i) {
+                        self.toggle_box(i);
+                    }
+                }
+                Ok(())
+            }
+            Command::MoveBoxes(moves) => self.doc.move_boxes(&moves),
+            Command::DeleteSelection => match self.selection {
+                Some(Selection::Box(_)) => {
+                    let boxes = self.selected_boxes();
+                    self.doc.delete_boxes(&boxes).map(|()| {
+                        self.selection = None;
+                        self.extra.clear();
+                    })
+                }
+                Some(Selection::Line(i)) => {
+                    self.doc.delete_line(i).map(|()| self.selection = None)
+                }
+                None => Ok(()),
+            },
             Command::SetTool(t) => {
                 self.tool = t;
                 Ok(())
@@ -295,14 +338,40 @@ impl EditorApp {
         self.clamp_selection();
     }
 
+    /// Adds box `i` to the box selection, or takes it out.
+    fn toggle_box(&mut self, i: usize) {
+        match self.selection {
+            Some(Selection::Box(p)) if p == i => {
+                self.selection = (!self.extra.is_empty())
+                    .then(|| Selection::Box(self.extra.remove(0)));
+            }
+            Some(Selection::Box(_)) => {
+                if let Some(at) = self.extra.iter().position(|&e| e == i) {
+                    self.extra.remove(at);
+                } else {
+                    self.extra.push(i);
+                }
+            }
+            _ => {
+                self.selection = Some(Selection::Box(i));
+                self.extra.clear();
+            }
+        }
+    }
+
     /// Drops a selection that no longer exists (after an undo or a delete).
     fn clamp_selection(&mut self) {
         let map = self.doc.map();
+        let boxes = map.boxes.len();
+        self.extra.retain(|&i| i < boxes);
         self.selection = match self.selection {
             Some(Selection::Box(i)) if i >= map.boxes.len() => None,
             Some(Selection::Line(i)) if i >= map.lines.len() => None,
             s => s,
         };
+        if !matches!(self.selection, Some(Selection::Box(_))) {
+            self.extra.clear();
+        }
         if let Tool::AddLine {
             from: Some(a),
             kind,

@@ -26,6 +26,14 @@ pub enum Tool {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Select(Option<Selection>),
+    /// Shift/Ctrl-click: add box `i` to the box selection, or take it out.
+    ToggleBox(usize),
+    /// Add these boxes to the selection (a rubber band drawn with Shift).
+    AddBoxes(Vec<usize>),
+    /// Move several boxes as one undo step: `(index, x, y)` each.
+    MoveBoxes(Vec<(usize, i32, i32)>),
+    /// Delete what is selected: every selected box (one undo step), or the line.
+    DeleteSelection,
     /// Replace a box's properties (from the side panel).
     SetBox {
         index: usize,

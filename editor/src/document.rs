@@ -402,6 +402,50 @@ impl Document {
         self.set_box(index, value)
     }
 
+    /// Moves several boxes as one change: `(index, x, y)` each.
+    pub fn move_boxes(&mut self, moves: &[(usize, i32, i32)]) -> Result<(), EditError> {
+        let mut edits = Vec::new();
+        for &(index, x, y) in moves {
+            let Some(b) = self.map.boxes.get(index) else {
+                return Err(EditError(Box::new(Edit::RemoveBox { index })));
+            };
+            if (b.x, b.y) != (x, y) {
+                let value = BoxData { x, y, ..b.clone() };
+                edits.push(Edit::SetBox { index, value });
+            }
+        }
+        let label = match moves {
+            [(i, ..)] => format!("move {}", self.map.boxes[*i].name),
+            _ => format!("move {} boxes", edits.len()),
+        };
+        self.change(label, edits)
+    }
+
+    /// Deletes several boxes and every line ending at one of them, as one change.
+    pub fn delete_boxes(&mut self, indices: &[usize]) -> Result<(), EditError> {
+        let mut indices = indices.to_vec();
+        indices.sort_unstable();
+        indices.dedup();
+        if let Some(&bad) = indices.iter().find(|&&i| i >= self.map.boxes.len()) {
+            return Err(EditError(Box::new(Edit::RemoveBox { index: bad })));
+        }
+        let names: Vec<&str> = indices
+            .iter()
+            .map(|&i| self.map.boxes[i].name.as_str())
+            .collect();
+        let label = match names.as_slice() {
+            [one] => format!("delete {one}"),
+            _ => format!("delete {} boxes", names.len()),
+        };
+        let mut edits: Vec<Edit> = (0..self.map.lines.len())
+            .rev()
+            .filter(|&i| names.iter().any(|n| self.map.lines[i].touches(n)))
+            .map(|index| Edit::RemoveLine { index })
+            .collect();
+        edits.extend(indices.iter().rev().map(|&index| Edit::RemoveBox { index }));
+        self.change(label, edits)
+    }
+
     /// Adds a neutral box with a fresh name at `(x, y)`; returns its index.
     pub fn add_box(&mut self, x: i32, y: i32) -> Result<usize, EditError> {
         let index = self.map.boxes.len();
