@@ -73,7 +73,9 @@ impl EditorApp {
     /// Every selected box: the primary selection first, then the others.
     pub fn selected_boxes(&self) -> Vec<usize> {
         match self.selection {
-            Some(Selection::Box(i)) => std::iter::once(i).chain(self.extra.iter().copied()).collect(),
+            Some(Selection::Box(i)) => std::iter::once(i)
+                .chain(self.extra.iter().copied())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -269,9 +271,7 @@ impl EditorApp {
                         self.extra.clear();
                     })
                 }
-                Some(Selection::Line(i)) => {
-                    self.doc.delete_line(i).map(|()| self.selection = None)
-                }
+                Some(Selection::Line(i)) => self.doc.delete_line(i).map(|()| self.selection = None),
                 None => Ok(()),
             },
             Command::SetTool(t) => {
@@ -342,8 +342,8 @@ impl EditorApp {
     fn toggle_box(&mut self, i: usize) {
         match self.selection {
             Some(Selection::Box(p)) if p == i => {
-                self.selection = (!self.extra.is_empty())
-                    .then(|| Selection::Box(self.extra.remove(0)));
+                self.selection =
+                    (!self.extra.is_empty()).then(|| Selection::Box(self.extra.remove(0)));
             }
             Some(Selection::Box(_)) => {
                 if let Some(at) = self.extra.iter().position(|&e| e == i) {

@@ -178,8 +178,17 @@ impl MapView {
         };
         if let Some((a, b)) = self.band {
             let band = Rect::from_two_pos(a, b);
-            painter.rect_filled(band, CornerRadius::ZERO, visuals.selection.bg_fill.gamma_multiply(0.3));
-            painter.rect_stroke(band, CornerRadius::ZERO, visuals.selection.stroke, StrokeKind::Inside);
+            painter.rect_filled(
+                band,
+                CornerRadius::ZERO,
+                visuals.selection.bg_fill.gamma_multiply(0.3),
+            );
+            painter.rect_stroke(
+                band,
+                CornerRadius::ZERO,
+                visuals.selection.stroke,
+                StrokeKind::Inside,
+            );
         }
         let by_name: HashMap<String, usize> = input
             .map
@@ -290,7 +299,9 @@ impl MapView {
         out: &mut Vec<Command>,
     ) {
         let tool = input.tool;
-        let adding = response.ctx.input(|i| i.modifiers.shift || i.modifiers.command);
+        let adding = response
+            .ctx
+            .input(|i| i.modifiers.shift || i.modifiers.command);
         if response.clicked() && adding && *tool == Tool::Select {
             out.push(Command::ToggleBox(i));
         } else if response.clicked() {

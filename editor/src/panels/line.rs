@@ -65,7 +65,10 @@ impl LinePanel {
     pub fn show(&mut self, ui: &mut Ui, map: &MapData, index: usize, out: &mut Vec<Command>) {
         let current = &map.lines[index];
         let busy = ui.ctx().memory(|m| m.focused().is_some());
-        let stale = self.base.as_ref().is_none_or(|(i, l)| *i != index || l != current);
+        let stale = self
+            .base
+            .as_ref()
+            .is_none_or(|(i, l)| *i != index || l != current);
         if self.base.as_ref().is_none_or(|(i, _)| *i != index) || (stale && !busy) {
             self.base = Some((index, current.clone()));
             self.a = current.a.clone();
@@ -102,7 +105,10 @@ impl LinePanel {
                 if kind != current.kind {
                     let flows = map.find_kind(&kind).is_some_and(|k| k.flows);
                     let downstream = if flows {
-                        current.downstream.clone().or_else(|| Some(current.b.clone()))
+                        current
+                            .downstream
+                            .clone()
+                            .or_else(|| Some(current.b.clone()))
                     } else {
                         None
                     };

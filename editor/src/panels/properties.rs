@@ -6,9 +6,9 @@
 use egui::{Response, Ui};
 
 use crate::command::{Command, Selection};
-use crate::panels::line::{LinePanel, has_water_border, with_water_border};
 use crate::map_data::{BoxData, MapData};
 use crate::map_view::SideStyle;
+use crate::panels::line::{LinePanel, has_water_border, with_water_border};
 
 /// The panel's state between frames.
 #[derive(Clone, Debug, Default)]
