@@ -223,8 +223,8 @@ impl EditorApp {
         egui::Modal::new(egui::Id::unique("confirm-save")).show(ui.ctx(), |ui| {
             ui.heading("Save and drop comments?");
             ui.label(format!(
-                "{} has {n} comment{} inside <map>. Saving rewrites the file and drops {}; \
-                 the comments before <map> are kept.",
+                "{} (or an edited scenario file) has {n} comment{} inside its root element. \
+                 Saving rewrites the file and drops {}; the comments before the root are kept.",
                 self.doc.map_path().display(),
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "it" } else { "them" },

@@ -272,7 +272,39 @@ fn control_marker_and_start_turn_are_picked_from_lists() {
     h.run();
     h.get_by_label("08/1861").click();
     h.run();
+    h.get_by_label("Last turn").click();
+    h.run();
+    h.get_by_label("06/1862").click();
+    h.run();
     let data = &h.state().document().scenarios()[i].data;
     assert_eq!(data.start.as_deref(), Some("08/1861"));
+    assert_eq!(data.end.as_deref(), Some("06/1862"));
+    assert!(h.state().document().validation().is_ok());
+}
+
+#[test]
+fn a_setup_the_engine_rejects_is_reported_in_the_panel() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    h.get_by_label("Richmond").click();
+    h.run();
+    // A 25th Union Militia Infantry: more than the counter mix has.
+    h.get_by_label("Place unit").click();
+    h.run();
+    assert!(
+        h.state()
+            .document()
+            .validation()
+            .errors()
+            .any(|d| d.message.contains("counter mix has 24"))
+    );
+    assert!(h.query_by_label("1 Mi (Union) at Richmond").is_none());
+    let warning = "The engine rejects this setup (see the errors below); the map shows no \
+                   units until it is fixed.";
+    assert!(h.query_by_label(warning).is_some());
+    h.get_by_label("Take unit away").click();
+    h.run();
+    assert!(h.query_by_label(warning).is_none());
     assert!(h.state().document().validation().is_ok());
 }

@@ -55,7 +55,21 @@ impl ScenarioPanel {
                 label,
             });
         };
-        start_turn(ui, module, data, &mut |v, l| set(v, l, out));
+        egui::Grid::new("scenario-turns")
+            .num_columns(2)
+            .show(ui, |ui| {
+                turn_choice(ui, module, data, Turn::Start, &mut |v, l| set(v, l, out));
+                ui.end_row();
+                turn_choice(ui, module, data, Turn::End, &mut |v, l| set(v, l, out));
+                ui.end_row();
+            });
+        if doc.live_scenario(index).is_none() {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "The engine rejects this setup (see the errors below); the map shows no \
+                 units until it is fixed.",
+            );
+        }
         if let Some(base) = &data.setup {
             ui.label(format!(
                 "Uses the setup of scenario '{base}'; edit that one."
@@ -277,23 +291,34 @@ impl ScenarioPanel {
     }
 }
 
-/// Lets the user pick the start turn from the calendar's labels.
-fn start_turn(
+/// Which turn of a scenario a [`turn_choice`] sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    Start,
+    End,
+}
+
+/// Lets the user pick the start or last turn from the calendar's labels.
+fn turn_choice(
     ui: &mut Ui,
     module: &Module,
     data: &ScenarioData,
+    which: Turn,
     set: &mut dyn FnMut(ScenarioData, String),
 ) {
-    let current = data.start.clone();
-    let label = ui.label("Start turn");
+    let (title, unset, current) = match which {
+        Turn::Start => ("Start turn", "from its setup", data.start.clone()),
+        Turn::End => ("Last turn", "the calendar's end", data.end.clone()),
+    };
+    let label = ui.label(title);
     let mut chosen = current.clone();
-    let shown = current.clone().unwrap_or_else(|| "from its setup".into());
-    let combo = egui::ComboBox::from_id_salt("start-turn")
-        .selected_text(shown)
+    let combo = egui::ComboBox::from_id_salt(title)
+        .selected_text(current.clone().unwrap_or_else(|| unset.into()))
         .height(300.0)
         .show_ui(ui, |ui| {
-            if data.setup.is_some() {
-                ui.selectable_value(&mut chosen, None, "from its setup");
+            // A start is required unless the setup comes from another scenario.
+            if which == Turn::End || data.setup.is_some() {
+                ui.selectable_value(&mut chosen, None, unset);
             }
             for t in &module.calendar.turns {
                 ui.selectable_value(&mut chosen, Some(t.label.clone()), &t.label);
@@ -302,8 +327,15 @@ fn start_turn(
     let _ = combo.response.labelled_by(label.id);
     if chosen != current {
         let mut v = data.clone();
-        v.start = chosen;
-        let label = format!("start turn {}", v.start.as_deref().unwrap_or("from setup"));
+        let label = format!(
+            "{} {}",
+            title.to_lowercase(),
+            chosen.as_deref().unwrap_or(unset)
+        );
+        match which {
+            Turn::Start => v.start = chosen,
+            Turn::End => v.end = chosen,
+        }
         set(v, label);
     }
 }
