@@ -189,3 +189,30 @@ fn the_army_maximum_is_computed_live_by_the_engine() {
         doc.validation().diagnostics
     );
 }
+
+#[test]
+fn every_ahd_scenario_compiles_live_and_its_computed_maxima_match_the_stated() {
+    let (_tmp, dir) = common::ahd_copy();
+    let doc = Document::open(&dir).expect("opens");
+    let module = doc.last_module().expect("AHD loads").clone();
+    assert!(
+        doc.scenario_problems().is_empty(),
+        "{:?}",
+        doc.scenario_problems()
+    );
+    for (i, file) in doc.scenarios().iter().enumerate() {
+        let live = doc.live_scenario(i);
+        assert!(live.is_some(), "{} compiles", file.data.id);
+        for am in army_maxima(&module, &file.data, live) {
+            if let Some(stated) = am.stated {
+                assert_eq!(
+                    am.computed,
+                    Some(u32::from(stated)),
+                    "{} {}",
+                    file.data.id,
+                    am.side
+                );
+            }
+        }
+    }
+}
