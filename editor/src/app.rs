@@ -14,6 +14,7 @@ use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::notify_ui::Notifier;
 use crate::overlay::Overlay;
 use crate::panels::properties::PropertiesPanel;
+use crate::panels::scenario::{ScenarioInput, ScenarioPanel};
 use crate::panels::toolbar::{self, ScenarioChoice};
 use crate::panels::validation;
 use crate::prompts::Prompt;
@@ -31,9 +32,13 @@ const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S)
 pub struct EditorApp {
     doc: Document,
     selection: Option<Selection>,
+    /// Boxes selected besides `selection` (Shift/Ctrl-click, rubber band); only when
+    /// `selection` is a box.
+    extra: Vec<usize>,
     tool: Tool,
     view: MapView,
     properties: PropertiesPanel,
+    scenario_panel: ScenarioPanel,
     /// The scenario whose setup is drawn on the map.
     scenario: Option<String>,
     /// The last module that loaded: sides, scenarios. Kept while an edit breaks it.
@@ -67,9 +72,11 @@ impl EditorApp {
         Self {
             doc,
             selection: None,
+            extra: Vec::new(),
             tool: Tool::Select,
             view: MapView::default(),
             properties: PropertiesPanel::default(),
+            scenario_panel: ScenarioPanel::default(),
             scenario,
             module,
             confirm_save: None,
@@ -92,6 +99,16 @@ impl EditorApp {
 
     pub fn selection(&self) -> Option<Selection> {
         self.selection
+    }
+
+    /// Every selected box: the primary selection first, then the others.
+    pub fn selected_boxes(&self) -> Vec<usize> {
+        match self.selection {
+            Some(Selection::Box(i)) => std::iter::once(i)
+                .chain(self.extra.iter().copied())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     pub fn tool(&self) -> &Tool {
@@ -141,6 +158,24 @@ impl EditorApp {
                             .show(ui, self.doc.map(), &sides, self.selection, &mut out);
                     });
             });
+        egui::Panel::left("scenario")
+            .default_size(300.0)
+            .resizable(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("scenario-scroll")
+                    .show(ui, |ui| {
+                        let input = ScenarioInput {
+                            doc: &self.doc,
+                            scenario: self.scenario.as_deref(),
+                            selected_box: match self.selection {
+                                Some(Selection::Box(i)) => Some(i),
+                                _ => None,
+                            },
+                        };
+                        self.scenario_panel.show(ui, &input, &mut out);
+                    });
+            });
         egui::Panel::bottom("validation")
             .default_size(140.0)
             .resizable(true)
@@ -152,6 +187,7 @@ impl EditorApp {
                 sides: &sides,
                 overlay: overlay.as_ref(),
                 selection: self.selection,
+                extra: &self.extra,
                 tool: &self.tool,
             };
             self.view.show(ui, &input, &mut out);
@@ -182,6 +218,9 @@ impl EditorApp {
                     drop_comments: false,
                 });
             }
+            if i.key_pressed(Key::Delete) {
+                out.push(Command::DeleteSelection);
+            }
             if i.key_pressed(Key::Escape) {
                 out.push(Command::SetTool(Tool::Select));
             }
@@ -201,9 +240,15 @@ impl EditorApp {
             .collect()
     }
 
+    /// The shown scenario's setup as edited (compiled by the engine), else as loaded.
     fn overlay(&self) -> Option<Overlay> {
+        let id = self.scenario.as_deref()?;
+        if let (Some(i), Some(module)) = (self.doc.find_scenario(id), self.doc.last_module()) {
+            let live = self.doc.live_scenario(i)?;
+            return Some(Overlay::build(module, live, self.doc.map()));
+        }
         let module = self.module.as_ref()?;
-        let scenario = module.scenario(self.scenario.as_deref()?)?;
+        let scenario = module.scenario(id)?;
         Some(Overlay::build(module, scenario, self.doc.map()))
     }
 
@@ -212,8 +257,8 @@ impl EditorApp {
         egui::Modal::new(egui::Id::unique("confirm-save")).show(ui.ctx(), |ui| {
             ui.heading("Save and drop comments?");
             ui.label(format!(
-                "{} has {n} comment{} inside <map>. Saving rewrites the file and drops {}; \
-                 the comments before <map> are kept.",
+                "{} (or an edited scenario file) has {n} comment{} inside its root element. \
+                 Saving rewrites the file and drops {}; the comments before the root are kept.",
                 self.doc.map_path().display(),
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "it" } else { "them" },
@@ -236,8 +281,33 @@ impl EditorApp {
         let result = match command {
             Command::Select(s) => {
                 self.selection = s;
+                self.extra.clear();
                 Ok(())
             }
+            Command::ToggleBox(i) => {
+                self.toggle_box(i);
+                Ok(())
+            }
+            Command::AddBoxes(boxes) => {
+                for i in boxes {
+                    if !self.selected_boxes().contains(&i) {
+                        self.toggle_box(i);
+                    }
+                }
+                Ok(())
+            }
+            Command::MoveBoxes(moves) => self.doc.move_boxes(&moves),
+            Command::DeleteSelection => match self.selection {
+                Some(Selection::Box(_)) => {
+                    let boxes = self.selected_boxes();
+                    self.doc.delete_boxes(&boxes).map(|()| {
+                        self.selection = None;
+                        self.extra.clear();
+                    })
+                }
+                Some(Selection::Line(i)) => self.doc.delete_line(i).map(|()| self.selection = None),
+                None => Ok(()),
+            },
             Command::SetTool(t) => {
                 self.tool = t;
                 Ok(())
@@ -258,6 +328,19 @@ impl EditorApp {
                 .add_line(a, b, &kind)
                 .map(|i| self.selection = Some(Selection::Line(i))),
             Command::DeleteLine(i) => self.doc.delete_line(i).map(|()| self.selection = None),
+            Command::SetLine { index, value } => self.doc.set_line(index, value),
+            Command::SetScenario {
+                index,
+                value,
+                label,
+            } => match self.doc.set_scenario(index, value, label) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    tracing::warn!("{e}");
+                    self.status = e.to_string();
+                    Ok(())
+                }
+            },
             Command::Undo => self.doc.undo().map(drop),
             Command::Redo => self.doc.redo().map(drop),
             Command::Save { drop_comments } => {
@@ -294,14 +377,40 @@ impl EditorApp {
         self.clamp_selection();
     }
 
+    /// Adds box `i` to the box selection, or takes it out.
+    fn toggle_box(&mut self, i: usize) {
+        match self.selection {
+            Some(Selection::Box(p)) if p == i => {
+                self.selection =
+                    (!self.extra.is_empty()).then(|| Selection::Box(self.extra.remove(0)));
+            }
+            Some(Selection::Box(_)) => {
+                if let Some(at) = self.extra.iter().position(|&e| e == i) {
+                    self.extra.remove(at);
+                } else {
+                    self.extra.push(i);
+                }
+            }
+            _ => {
+                self.selection = Some(Selection::Box(i));
+                self.extra.clear();
+            }
+        }
+    }
+
     /// Drops a selection that no longer exists (after an undo or a delete).
     fn clamp_selection(&mut self) {
         let map = self.doc.map();
+        let boxes = map.boxes.len();
+        self.extra.retain(|&i| i < boxes);
         self.selection = match self.selection {
             Some(Selection::Box(i)) if i >= map.boxes.len() => None,
             Some(Selection::Line(i)) if i >= map.lines.len() => None,
             s => s,
         };
+        if !matches!(self.selection, Some(Selection::Box(_))) {
+            self.extra.clear();
+        }
         if let Tool::AddLine {
             from: Some(a),
             kind,

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::map_data::BoxData;
+use crate::map_data::{BoxData, LineData};
+use crate::scenario_data::ScenarioData;
 
 /// What is selected on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,14 @@ pub enum Tool {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Select(Option<Selection>),
+    /// Shift/Ctrl-click: add box `i` to the box selection, or take it out.
+    ToggleBox(usize),
+    /// Add these boxes to the selection (a rubber band drawn with Shift).
+    AddBoxes(Vec<usize>),
+    /// Move several boxes as one undo step: `(index, x, y)` each.
+    MoveBoxes(Vec<(usize, i32, i32)>),
+    /// Delete what is selected: every selected box (one undo step), or the line.
+    DeleteSelection,
     /// Replace a box's properties (from the side panel).
     SetBox {
         index: usize,
@@ -48,9 +57,21 @@ pub enum Command {
         kind: String,
     },
     DeleteLine(usize),
+    /// Replace a line's properties (from the side panel).
+    SetLine {
+        index: usize,
+        value: LineData,
+    },
     SetTool(Tool),
     /// The scenario whose setup the map shows, by id; `None` for the bare map.
     ShowScenario(Option<String>),
+    /// Replace scenario file `index`'s content (from the scenario panel), as one undo
+    /// step called `label`.
+    SetScenario {
+        index: usize,
+        value: ScenarioData,
+        label: String,
+    },
     Undo,
     Redo,
     /// Save; `drop_comments` confirms losing comments inside the map element.

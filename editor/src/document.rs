@@ -5,15 +5,21 @@
 //! for undo, and checks with the engine's validator.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use muster_core::diag::FileId;
 use muster_core::format::Manifest;
+use muster_core::load::Overrides;
 use muster_core::xml::{self, de};
+use muster_core::{Module, Scenario};
 
 use crate::edit::{Edit, EditError, apply_all};
 use crate::map_data::{BoxData, LineData, MapData};
 use crate::map_xml::{self, MapXmlError};
 use crate::save::write_atomic;
+use crate::scenario_data::ScenarioData;
+use crate::scenario_live;
+use crate::scenario_xml;
 use crate::validate::{self, Validation};
 
 /// Why a module could not be opened or saved.
@@ -37,6 +43,8 @@ pub enum DocumentError {
     },
     #[error(transparent)]
     Edit(#[from] EditError),
+    #[error("no scenario file {0} in this module")]
+    NoScenario(usize),
 }
 
 /// A recorded change: a label for the UI and the edits that undo (or redo) it.
@@ -46,6 +54,32 @@ struct Change {
     id: u64,
     label: String,
     edits: Vec<Edit>,
+    /// Scenario files replaced by this change (index, content to put back).
+    scenario_edits: Vec<(usize, ScenarioData)>,
+}
+
+/// One scenario file of the module, as the editor holds it.
+#[derive(Clone, Debug)]
+pub struct ScenarioFile {
+    /// The path as the loader builds it (`dir` joined with the include).
+    pub path: PathBuf,
+    pub data: ScenarioData,
+    /// The content as last read or saved: the file is overridden and written only
+    /// when `data` differs.
+    saved: ScenarioData,
+    prolog: String,
+    inner_comments: usize,
+}
+
+impl ScenarioFile {
+    /// The file as a save would write it now.
+    pub fn text(&self) -> String {
+        scenario_xml::write(&self.data, &self.prolog)
+    }
+
+    fn is_edited(&self) -> bool {
+        self.data != self.saved
+    }
 }
 
 /// What [`Document::save`] did.
@@ -73,6 +107,14 @@ pub struct Document {
     /// The state id (see [`Document::state_id`]) last saved or opened.
     saved_state: u64,
     validation: Validation,
+    scenarios: Vec<ScenarioFile>,
+    /// Scenario files that could not be read for editing, with why.
+    scenario_problems: Vec<String>,
+    /// The last module that loaded, kept while an edit breaks the module.
+    last_module: Option<Arc<Module>>,
+    /// Each scenario file's edited setup compiled against `last_module` (stated army
+    /// maxima left out), for the overlay and the computed army maximum.
+    live: Vec<Option<Scenario>>,
 }
 
 impl Document {
@@ -88,6 +130,9 @@ impl Document {
         let root = xml::parse(FileId(0), &text)
             .map_err(|e| bad(format!("{}:{}: {}", e.pos.line, e.pos.col, e.message)))?;
         let manifest: Manifest = de::from_element(&root).map_err(|e| bad(e.message))?;
+        let mut map = None;
+        let mut scenarios = Vec::new();
+        let mut scenario_problems = Vec::new();
         for include in &manifest.include {
             let Some(rel) = muster_core::load::inside_module(&include.file.value) else {
                 continue;
@@ -96,30 +141,105 @@ impl Document {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue; // the validator reports missing files
             };
+            if scenario_xml::is_scenario(&text) {
+                match scenario_xml::read(&text) {
+                    Ok(src) => scenarios.push(ScenarioFile {
+                        path,
+                        saved: src.data.clone(),
+                        data: src.data,
+                        prolog: src.prolog,
+                        inner_comments: src.inner_comments,
+                    }),
+                    Err(e) => scenario_problems.push(format!("{}:{e}", path.display())),
+                }
+                continue;
+            }
             let is_map = xml::parse(FileId(0), &text).is_ok_and(|r| r.name == "map");
-            if !is_map {
+            if !is_map || map.is_some() {
                 continue;
             }
             let source = map_xml::read(&text).map_err(|source| DocumentError::Map {
                 path: path.clone(),
                 source,
             })?;
-            let mut doc = Self {
-                dir,
-                map_path: path,
-                map: source.data,
-                prolog: source.prolog,
-                inner_comments: source.inner_comments,
-                undo: Vec::new(),
-                redo: Vec::new(),
-                next_id: 1,
-                saved_state: 0,
-                validation: Validation::default(),
-            };
-            doc.revalidate();
-            return Ok(doc);
+            map = Some((path, source));
         }
-        Err(DocumentError::NoMap(manifest.id))
+        let Some((map_path, source)) = map else {
+            return Err(DocumentError::NoMap(manifest.id));
+        };
+        let mut doc = Self {
+            dir,
+            map_path,
+            map: source.data,
+            prolog: source.prolog,
+            inner_comments: source.inner_comments,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            next_id: 1,
+            saved_state: 0,
+            validation: Validation::default(),
+            scenarios,
+            scenario_problems,
+            last_module: None,
+            live: Vec::new(),
+        };
+        doc.revalidate();
+        Ok(doc)
+    }
+
+    /// The module's scenario files, in include order.
+    pub fn scenarios(&self) -> &[ScenarioFile] {
+        &self.scenarios
+    }
+
+    /// The index of the scenario file whose scenario has id `id`.
+    pub fn find_scenario(&self, id: &str) -> Option<usize> {
+        self.scenarios
+            .iter()
+            .position(|s| s.data.id.eq_ignore_ascii_case(id))
+    }
+
+    /// Scenario files that could not be read for editing, each with its reason.
+    pub fn scenario_problems(&self) -> &[String] {
+        &self.scenario_problems
+    }
+
+    /// The last module that loaded (the current one, or the one before a breaking edit).
+    pub fn last_module(&self) -> Option<&Arc<Module>> {
+        self.last_module.as_ref()
+    }
+
+    /// Scenario file `index` as edited, compiled by the engine against
+    /// [`Document::last_module`], without its stated army maxima; `None` while the
+    /// edited setup does not compile (the validation panel says why).
+    pub fn live_scenario(&self, index: usize) -> Option<&Scenario> {
+        self.live.get(index).and_then(Option::as_ref)
+    }
+
+    /// Replaces scenario file `index`'s content as one undoable change.
+    pub fn set_scenario(
+        &mut self,
+        index: usize,
+        value: ScenarioData,
+        label: impl Into<String>,
+    ) -> Result<(), DocumentError> {
+        let Some(file) = self.scenarios.get_mut(index) else {
+            return Err(DocumentError::NoScenario(index));
+        };
+        if file.data == value {
+            return Ok(());
+        }
+        let old = std::mem::replace(&mut file.data, value);
+        self.undo.push(Change {
+            id: self.next_id,
+            label: label.into(),
+            edits: Vec::new(),
+            scenario_edits: vec![(index, old)],
+        });
+        self.next_id += 1;
+        self.redo.clear();
+        self.changed();
+        Ok(())
     }
 
     pub fn dir(&self) -> &Path {
@@ -171,6 +291,7 @@ impl Document {
             id: self.next_id,
             label: label.into(),
             edits: undo,
+            scenario_edits: Vec::new(),
         });
         self.next_id += 1;
         self.redo.clear();
@@ -184,8 +305,24 @@ impl Document {
 
     /// Reruns the engine's validator on the current (unsaved) map.
     pub fn revalidate(&mut self) {
-        self.validation = validate::check(&self.dir, &self.map_path, &self.map_text());
+        let mut overrides = Overrides::new();
+        overrides.insert(self.map_path.clone(), self.map_text());
+        for s in self.scenarios.iter().filter(|s| s.is_edited()) {
+            overrides.insert(s.path.clone(), s.text());
+        }
+        self.validation = validate::check_with(&self.dir, &overrides);
         tracing::debug!(errors = self.validation.errors().count(), "module checked");
+        if let Some(m) = &self.validation.module {
+            self.last_module = Some(m.clone());
+        }
+        self.live = self
+            .scenarios
+            .iter()
+            .map(|s| {
+                let module = self.last_module.as_deref()?;
+                scenario_live::compile(module, &s.path, &s.data)
+            })
+            .collect();
     }
 
     pub fn undo(&mut self) -> Result<bool, EditError> {
@@ -209,11 +346,18 @@ impl Document {
                 return Err(e);
             }
         };
+        let mut scenario_inverse = Vec::with_capacity(change.scenario_edits.len());
+        for (index, value) in change.scenario_edits.into_iter().rev() {
+            if let Some(file) = self.scenarios.get_mut(index) {
+                scenario_inverse.push((index, std::mem::replace(&mut file.data, value)));
+            }
+        }
         let to = if back { &mut self.redo } else { &mut self.undo };
         to.push(Change {
             id: change.id,
             label: change.label,
             edits: inverse,
+            scenario_edits: scenario_inverse,
         });
         self.changed();
         Ok(true)
@@ -256,6 +400,50 @@ impl Document {
         };
         let value = BoxData { x, y, ..b.clone() };
         self.set_box(index, value)
+    }
+
+    /// Moves several boxes as one change: `(index, x, y)` each.
+    pub fn move_boxes(&mut self, moves: &[(usize, i32, i32)]) -> Result<(), EditError> {
+        let mut edits = Vec::new();
+        for &(index, x, y) in moves {
+            let Some(b) = self.map.boxes.get(index) else {
+                return Err(EditError(Box::new(Edit::RemoveBox { index })));
+            };
+            if (b.x, b.y) != (x, y) {
+                let value = BoxData { x, y, ..b.clone() };
+                edits.push(Edit::SetBox { index, value });
+            }
+        }
+        let label = match moves {
+            [(i, ..)] => format!("move {}", self.map.boxes[*i].name),
+            _ => format!("move {} boxes", edits.len()),
+        };
+        self.change(label, edits)
+    }
+
+    /// Deletes several boxes and every line ending at one of them, as one change.
+    pub fn delete_boxes(&mut self, indices: &[usize]) -> Result<(), EditError> {
+        let mut indices = indices.to_vec();
+        indices.sort_unstable();
+        indices.dedup();
+        if let Some(&bad) = indices.iter().find(|&&i| i >= self.map.boxes.len()) {
+            return Err(EditError(Box::new(Edit::RemoveBox { index: bad })));
+        }
+        let names: Vec<&str> = indices
+            .iter()
+            .map(|&i| self.map.boxes[i].name.as_str())
+            .collect();
+        let label = match names.as_slice() {
+            [one] => format!("delete {one}"),
+            _ => format!("delete {} boxes", names.len()),
+        };
+        let mut edits: Vec<Edit> = (0..self.map.lines.len())
+            .rev()
+            .filter(|&i| names.iter().any(|n| self.map.lines[i].touches(n)))
+            .map(|index| Edit::RemoveLine { index })
+            .collect();
+        edits.extend(indices.iter().rev().map(|&index| Edit::RemoveBox { index }));
+        self.change(label, edits)
     }
 
     /// Adds a neutral box with a fresh name at `(x, y)`; returns its index.
@@ -307,6 +495,22 @@ impl Document {
         Ok(index)
     }
 
+    /// Replaces line `index` with `value` (kind, ends, direction, water border).
+    pub fn set_line(&mut self, index: usize, value: LineData) -> Result<(), EditError> {
+        let Some(old) = self.map.lines.get(index) else {
+            return Err(EditError(Box::new(Edit::SetLine { index, value })));
+        };
+        if *old == value {
+            return Ok(());
+        }
+        let label = if old.downstream != value.downstream && old.kind == value.kind {
+            format!("reverse {} {} - {}", old.kind, old.a, old.b)
+        } else {
+            format!("edit {} {} - {}", old.kind, old.a, old.b)
+        };
+        self.change(label, vec![Edit::SetLine { index, value }])
+    }
+
     /// Deletes line `index`.
     pub fn delete_line(&mut self, index: usize) -> Result<(), EditError> {
         let Some(l) = self.map.lines.get(index) else {
@@ -319,8 +523,15 @@ impl Document {
     /// Writes the map file atomically. Refuses (without writing) when the file has
     /// comments inside `<map>` that would be lost, unless `drop_comments` is set.
     pub fn save(&mut self, drop_comments: bool) -> Result<SaveOutcome, DocumentError> {
-        if self.inner_comments > 0 && !drop_comments {
-            return Ok(SaveOutcome::WouldDropComments(self.inner_comments));
+        let scenario_comments: usize = self
+            .scenarios
+            .iter()
+            .filter(|s| s.is_edited())
+            .map(|s| s.inner_comments)
+            .sum();
+        let comments = self.inner_comments + scenario_comments;
+        if comments > 0 && !drop_comments {
+            return Ok(SaveOutcome::WouldDropComments(comments));
         }
         write_atomic(&self.map_path, &self.map_text()).map_err(|source| DocumentError::Write {
             path: self.map_path.clone(),
@@ -328,6 +539,15 @@ impl Document {
         })?;
         tracing::info!(path = %self.map_path.display(), "map saved");
         self.inner_comments = 0;
+        for s in self.scenarios.iter_mut().filter(|s| s.is_edited()) {
+            write_atomic(&s.path, &s.text()).map_err(|source| DocumentError::Write {
+                path: s.path.clone(),
+                source,
+            })?;
+            tracing::info!(path = %s.path.display(), "scenario saved");
+            s.saved = s.data.clone();
+            s.inner_comments = 0;
+        }
         self.saved_state = self.state_id();
         Ok(SaveOutcome::Saved)
     }

@@ -19,6 +19,9 @@ pub mod panels;
 pub mod prompts;
 pub mod reload;
 pub mod save;
+pub mod scenario_data;
+pub mod scenario_live;
+pub mod scenario_xml;
 pub mod style;
 pub mod validate;
 

@@ -34,7 +34,16 @@ pub struct MapInput<'a> {
     pub sides: &'a [SideStyle],
     pub overlay: Option<&'a Overlay>,
     pub selection: Option<Selection>,
+    /// Boxes selected besides `selection`.
+    pub extra: &'a [usize],
     pub tool: &'a Tool,
+}
+
+impl MapInput<'_> {
+    /// Whether box `i` is selected (alone or with others).
+    fn is_selected(&self, i: usize) -> bool {
+        self.selection == Some(Selection::Box(i)) || self.extra.contains(&i)
+    }
 }
 
 /// The map view's own state: the visible part of the board and a drag under way.
@@ -43,6 +52,10 @@ pub struct MapView {
     scene_rect: Option<Rect>,
     /// The box being dragged and how far, in map units.
     drag: Option<(usize, Vec2)>,
+    /// The boxes moving with the drag: the selection if the dragged box is in it.
+    moving: Vec<usize>,
+    /// A rubber band under way (Shift-drag on empty map): its corners in map units.
+    band: Option<(Pos2, Pos2)>,
 }
 
 /// A label to paint in screen space after the scene.
@@ -67,9 +80,17 @@ impl MapView {
         let bounds = map_bounds(input.map);
         let mut scene_rect = self.scene_rect.unwrap_or(bounds);
         let view_rect = ui.available_rect_before_wrap();
+        // With Shift held, dragging empty map draws a rubber band instead of panning.
+        let banding = *input.tool == Tool::Select && ui.input(|i| i.modifiers.shift);
+        let pan = if banding || self.band.is_some() {
+            egui::DragPanButtons::empty()
+        } else {
+            egui::DragPanButtons::all()
+        };
         let scene = egui::Scene::new()
             .zoom_range(0.02..=8.0)
             .scroll_zooms(true)
+            .drag_pan_buttons(pan)
             .max_inner_size(bounds.size().max(vec2(1.0, 1.0)));
         let mut labels = Vec::new();
         let mut scene_layer = None;
@@ -93,6 +114,27 @@ impl MapView {
                     x: p.x.round() as i32,
                     y: p.y.round() as i32,
                 });
+            }
+        } else if banding && response.drag_started() {
+            if let Some(p) = response.interact_pointer_pos() {
+                self.band = Some((p, p));
+            }
+        } else if let Some((start, _)) = self.band {
+            if let Some(p) = response.interact_pointer_pos() {
+                self.band = Some((start, p));
+            }
+            if !response.dragged() {
+                let (a, b) = self.band.take().unwrap_or((start, start));
+                let band = Rect::from_two_pos(a, b);
+                let inside: Vec<usize> = input
+                    .map
+                    .boxes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| band.contains(pos2(b.x as f32, b.y as f32)))
+                    .map(|(i, _)| i)
+                    .collect();
+                out.push(Command::AddBoxes(inside));
             }
         } else if response.clicked() {
             // A click on empty map selects the line under it, if any.
@@ -124,15 +166,30 @@ impl MapView {
             StrokeKind::Inside,
         );
         let drag = self.drag;
+        let moving = self.moving.clone();
         let centre = move |i: usize, b: &BoxData| {
             let mut p = pos2(b.x as f32, b.y as f32);
             if let Some((d, delta)) = drag
-                && d == i
+                && (d == i || moving.contains(&i))
             {
                 p += delta;
             }
             p
         };
+        if let Some((a, b)) = self.band {
+            let band = Rect::from_two_pos(a, b);
+            painter.rect_filled(
+                band,
+                CornerRadius::ZERO,
+                visuals.selection.bg_fill.gamma_multiply(0.3),
+            );
+            painter.rect_stroke(
+                band,
+                CornerRadius::ZERO,
+                visuals.selection.stroke,
+                StrokeKind::Inside,
+            );
+        }
         let by_name: HashMap<String, usize> = input
             .map
             .boxes
@@ -193,7 +250,7 @@ impl MapView {
                     StrokeKind::Inside,
                 );
             }
-            if input.selection == Some(Selection::Box(i)) {
+            if input.is_selected(i) {
                 painter.rect_stroke(
                     rect.expand(4.0),
                     CornerRadius::same(6),
@@ -215,35 +272,39 @@ impl MapView {
             });
             self.draw_recruits(&painter, input, b, rect, labels);
             if let Some(o) = input.overlay {
-                draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
+                let counters = draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
+                for (n, (r, name)) in counters.into_iter().enumerate() {
+                    let name = format!("{name} at {}", b.name);
+                    let id = Id::unique(("map-counter", i, n));
+                    let resp = ui.interact(r, id, Sense::hover());
+                    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &name));
+                    set_screen_bounds(ui, resp.id, to_global * r);
+                }
             }
 
             let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &b.name));
             // egui reports a widget's bounds in its layer's coordinates; assistive tools
             // (and tests) need them on screen.
-            let g = to_global * rect;
-            ui.ctx().accesskit_node_builder(response.id, |node| {
-                node.set_bounds(egui::accesskit::Rect {
-                    x0: g.min.x.into(),
-                    y0: g.min.y.into(),
-                    x1: g.max.x.into(),
-                    y1: g.max.y.into(),
-                });
-            });
-            self.interact_box(i, b, &response, input.tool, out);
+            set_screen_bounds(ui, response.id, to_global * rect);
+            self.interact_box(i, &response, input, out);
         }
     }
 
     fn interact_box(
         &mut self,
         i: usize,
-        b: &BoxData,
         response: &egui::Response,
-        tool: &Tool,
+        input: &MapInput<'_>,
         out: &mut Vec<Command>,
     ) {
-        if response.clicked() {
+        let tool = input.tool;
+        let adding = response
+            .ctx
+            .input(|i| i.modifiers.shift || i.modifiers.command);
+        if response.clicked() && adding && *tool == Tool::Select {
+            out.push(Command::ToggleBox(i));
+        } else if response.clicked() {
             match tool {
                 Tool::AddLine { kind, from: None } => out.push(Command::SetTool(Tool::AddLine {
                     kind: kind.clone(),
@@ -272,17 +333,44 @@ impl MapView {
         {
             // Measured from the press, so the few points before egui calls it a drag
             // are not lost.
+            if self.drag.is_none_or(|(d, _)| d != i) {
+                // Dragging a selected box drags the whole selection.
+                self.moving = if input.is_selected(i) {
+                    input
+                        .selection
+                        .iter()
+                        .filter_map(|s| match s {
+                            Selection::Box(p) => Some(*p),
+                            Selection::Line(_) => None,
+                        })
+                        .chain(input.extra.iter().copied())
+                        .collect()
+                } else {
+                    vec![i]
+                };
+            }
             self.drag = Some((i, total));
         }
         if response.drag_stopped()
             && let Some((d, v)) = self.drag.take()
             && d == i
         {
-            let (x, y) = (b.x + v.x.round() as i32, b.y + v.y.round() as i32);
-            if (x, y) != (b.x, b.y) {
-                out.push(Command::MoveBox { index: i, x, y });
+            let (dx, dy) = (v.x.round() as i32, v.y.round() as i32);
+            let moving = std::mem::take(&mut self.moving);
+            if (dx, dy) != (0, 0) {
+                let moves: Vec<(usize, i32, i32)> = moving
+                    .iter()
+                    .filter_map(|&m| input.map.boxes.get(m).map(|b| (m, b.x + dx, b.y + dy)))
+                    .collect();
+                if let [(index, x, y)] = moves[..] {
+                    out.push(Command::MoveBox { index, x, y });
+                } else {
+                    out.push(Command::MoveBoxes(moves));
+                }
             }
-            out.push(Command::Select(Some(Selection::Box(i))));
+            if moving.len() <= 1 {
+                out.push(Command::Select(Some(Selection::Box(i))));
+            }
         }
     }
 
@@ -404,6 +492,20 @@ fn arrow(painter: &Painter, from: Pos2, to: Pos2, color: Color32) {
     ));
 }
 
+/// Gives widget `id`'s accesskit node its bounds on screen: egui reports a widget's
+/// bounds in its layer's coordinates, and assistive tools (and tests) need them on screen.
+fn set_screen_bounds(ui: &Ui, id: Id, g: Rect) {
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_bounds(egui::accesskit::Rect {
+            x0: g.min.x.into(),
+            y0: g.min.y.into(),
+            x1: g.max.x.into(),
+            y1: g.max.y.into(),
+        });
+    });
+}
+
+/// Draws box `i`'s counters; returns each one's rect and spoken name (`2 Mi (Union)`).
 fn draw_counters(
     painter: &Painter,
     sides: &[SideStyle],
@@ -412,9 +514,10 @@ fn draw_counters(
     rect: Rect,
     visuals: &egui::Visuals,
     labels: &mut Vec<Label>,
-) {
+) -> Vec<(Rect, String)> {
+    let mut out = Vec::new();
     let Some(stack) = overlay.counters.get(i) else {
-        return;
+        return out;
     };
     for (n, c) in stack.iter().enumerate() {
         let min = pos2(
@@ -441,7 +544,11 @@ fn draw_counters(
             color: text_on(fill),
             max_width: Some(COUNTER_SIZE.x),
         });
+        let side = sides.get(c.side).map_or("?", |s| s.name.as_str());
+        let dug_in = if c.entrenched { ", entrenched" } else { "" };
+        out.push((r, format!("{} {} ({side}){dug_in}", c.count, c.unit)));
     }
+    out
 }
 
 /// Paints labels in a layer above the scene, in screen coordinates at the zoomed size,

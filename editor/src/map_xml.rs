@@ -119,7 +119,7 @@ fn from_format(map: format::Map) -> MapData {
 }
 
 /// Byte offset of the root element: after the declaration, comments, doctype and space.
-fn root_start(text: &str) -> usize {
+pub(crate) fn root_start(text: &str) -> usize {
     let mut at = 0;
     loop {
         let rest = &text[at..];
@@ -141,7 +141,7 @@ fn root_start(text: &str) -> usize {
     }
 }
 
-const DECLARATION: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+pub(crate) const DECLARATION: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
 /// Writes a map file: `prolog` (or an XML declaration if empty), then the map.
 pub fn write(map: &MapData, prolog: &str) -> String {
@@ -222,17 +222,17 @@ fn write_box(out: &mut String, b: &BoxData) {
     out.push_str("  </box>\n");
 }
 
-fn opt(out: &mut String, name: &str, value: Option<&str>) {
+pub(crate) fn opt(out: &mut String, name: &str, value: Option<&str>) {
     if let Some(v) = value {
         attr(out, name, v);
     }
 }
 
-fn attr(out: &mut String, name: &str, value: &str) {
+pub(crate) fn attr(out: &mut String, name: &str, value: &str) {
     let _ = write!(out, " {name}=\"{}\"", escape(value));
 }
 
-fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     let mut s = String::with_capacity(value.len());
     for c in value.chars() {
         match c {

@@ -37,7 +37,13 @@ impl Validation {
 pub fn check(dir: &Path, map_path: &Path, map_text: &str) -> Validation {
     let mut overrides = Overrides::new();
     overrides.insert(map_path.to_path_buf(), map_text.to_owned());
-    match load_module_with(dir, &overrides) {
+    check_with(dir, &overrides)
+}
+
+/// Loads the module in `dir`, reading every file in `overrides` from there (the map and
+/// edited scenarios).
+pub fn check_with(dir: &Path, overrides: &Overrides) -> Validation {
+    match load_module_with(dir, overrides) {
         Ok(module) => {
             let mut diagnostics = module.warnings.clone();
             if let Err(e) = ScriptRules::load(&module, Limits::default()) {

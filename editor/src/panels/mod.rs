@@ -1,5 +1,7 @@
 //! The side and top panels around the map.
 
+pub mod line;
 pub mod properties;
+pub mod scenario;
 pub mod toolbar;
 pub mod validation;

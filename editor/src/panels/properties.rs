@@ -8,6 +8,7 @@ use egui::{Response, Ui};
 use crate::command::{Command, Selection};
 use crate::map_data::{BoxData, MapData};
 use crate::map_view::SideStyle;
+use crate::panels::line::{LinePanel, has_water_border, with_water_border};
 
 /// The panel's state between frames.
 #[derive(Clone, Debug, Default)]
@@ -17,6 +18,7 @@ pub struct PropertiesPanel {
     /// The box as it was when the buffer was filled from it.
     base: BoxData,
     form: Form,
+    line: LinePanel,
 }
 
 /// A box's fields as the widgets edit them (optional text as possibly-empty strings).
@@ -88,12 +90,7 @@ impl PropertiesPanel {
             }
             Some(Selection::Line(i)) if i < map.lines.len() => {
                 self.index = None;
-                let l = &map.lines[i];
-                ui.heading("Line");
-                ui.label(format!("{} from {} to {}", l.kind, l.a, l.b));
-                if ui.button("Delete line").clicked() {
-                    out.push(Command::DeleteLine(i));
-                }
+                self.line.show(ui, map, i, out);
             }
             _ => {
                 self.index = None;
@@ -190,12 +187,29 @@ impl PropertiesPanel {
             } else {
                 &l.a
             };
-            if ui
-                .selectable_label(false, format!("{} to {other}", l.kind))
-                .clicked()
-            {
-                out.push(Command::Select(Some(Selection::Line(li))));
-            }
+            ui.horizontal(|ui| {
+                if ui
+                    .selectable_label(false, format!("{} to {other}", l.kind))
+                    .clicked()
+                {
+                    out.push(Command::Select(Some(Selection::Line(li))));
+                }
+                // The box's water-border side of this line.
+                let mut on = has_water_border(l, &current.name);
+                if ui
+                    .checkbox(&mut on, "water border")
+                    .on_hover_text(format!(
+                        "Entering {} from {other} crosses its water border",
+                        current.name
+                    ))
+                    .changed()
+                {
+                    out.push(Command::SetLine {
+                        index: li,
+                        value: with_water_border(l, &current.name, on),
+                    });
+                }
+            });
         }
     }
 

@@ -1,0 +1,59 @@
+//! The edited setup as the engine sees it: compiled by the core's own scenario loader,
+//! and the army maximum the engine computes from it.
+//!
+//! The compiled scenario feeds the map overlay and the computed army maximum while the
+//! user edits. Its stated army maxima are left out of the text compiled here: placing a
+//! unit changes control and so the computed maximum, and a mismatch with the stated one
+//! (which the validation panel reports) must not hide the setup being edited.
+
+use std::path::Path;
+
+use muster_core::{Module, Scenario};
+
+use crate::scenario_data::ScenarioData;
+use crate::scenario_xml;
+
+/// Compiles `data` (read from `path`) against `module`; `None` if the engine rejects it.
+pub fn compile(module: &Module, path: &Path, data: &ScenarioData) -> Option<Scenario> {
+    let text = scenario_xml::write_with(data, "", false);
+    match muster_core::load::load_scenario_str(module, &path.display().to_string(), &text) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::debug!(
+                errors = e.diagnostics.len(),
+                "edited scenario does not compile"
+            );
+            None
+        }
+    }
+}
+
+/// One side's army maximum: stated in the file, and computed by the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmyMaximum {
+    pub side: String,
+    pub stated: Option<u16>,
+    /// `None` when the edited setup does not compile.
+    pub computed: Option<u32>,
+}
+
+/// Every side's stated and computed army maximum for a scenario being edited. The
+/// computed value is the engine's ([`Scenario::army_maximum`], the same the rule
+/// scripts read through `game:army_maximum`), never worked out by the editor.
+pub fn army_maxima(
+    module: &Module,
+    data: &ScenarioData,
+    live: Option<&Scenario>,
+) -> Vec<ArmyMaximum> {
+    module
+        .side_ids()
+        .map(|side| {
+            let id = &module.side(side).id;
+            ArmyMaximum {
+                side: id.clone(),
+                stated: data.side(id).and_then(|s| s.army_max),
+                computed: live.map(|s| s.army_maximum(module, side)),
+            }
+        })
+        .collect()
+}
