@@ -6,13 +6,14 @@ use std::sync::Arc;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use muster_core::Module;
 
-use crate::command::{Command, Selection, Tool};
+use crate::command::{Command, Mode, Selection, Tool};
 use crate::document::{Document, SaveOutcome};
 use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
 use crate::panels::properties::PropertiesPanel;
 use crate::panels::toolbar::{self, ScenarioChoice};
 use crate::panels::validation;
+use crate::play::{Play, PlayCommand, PlayInput};
 use crate::style::parse_color;
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -33,6 +34,10 @@ pub struct EditorApp {
     /// A save waiting for the user to accept dropping this many comments.
     confirm_save: Option<usize>,
     status: String,
+    /// Editing the module or playing it.
+    mode: Mode,
+    /// The play client (its game survives a switch back to editing).
+    play: Play,
 }
 
 impl EditorApp {
@@ -52,6 +57,8 @@ impl EditorApp {
             module,
             confirm_save: None,
             status: String::new(),
+            mode: Mode::Edit,
+            play: Play::new(),
         }
     }
 
@@ -72,11 +79,36 @@ impl EditorApp {
         &self.status
     }
 
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The play client: the game under way, if any.
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+
+    pub fn play_mut(&mut self) -> &mut Play {
+        &mut self.play
+    }
+
     /// Draws one frame in `ui` and applies what the user did.
     pub fn show(&mut self, ui: &mut Ui) {
         let mut out = Vec::new();
         self.shortcuts(ui, &mut out);
         let sides = self.side_styles(ui);
+        egui::Panel::top("mode").show(ui, |ui| crate::play::mode_bar(ui, self.mode, &mut out));
+        if self.mode == Mode::Play {
+            let input = PlayInput {
+                map: self.doc.map(),
+                sides: &sides,
+            };
+            self.play.show(ui, &input, &mut self.view, &mut out);
+            for command in out {
+                self.apply(command);
+            }
+            return;
+        }
         let scenarios: Vec<ScenarioChoice> = self
             .module
             .iter()
@@ -199,6 +231,39 @@ impl EditorApp {
 
     /// Applies one command. Errors become the status message, never a panic.
     pub fn apply(&mut self, command: Command) {
+        let command = match (self.mode, command) {
+            (_, Command::SetMode(mode)) => {
+                self.set_mode(mode);
+                return;
+            }
+            (_, Command::Play(c)) => {
+                let module = self.doc.validation().module.clone();
+                self.play.apply(c, module.as_ref(), self.doc.map());
+                return;
+            }
+            (_, Command::SaveGame(path)) => {
+                self.play.save_game(&path);
+                return;
+            }
+            (_, Command::LoadGame(path)) => {
+                let module = self.doc.validation().module.clone();
+                self.play.load_game(&path, module.as_ref());
+                return;
+            }
+            (Mode::Play, c) => {
+                // The map is not edited while playing: clicks go to the game, Ctrl+Z
+                // takes back a move.
+                let module = self.doc.validation().module.clone();
+                let play = match c {
+                    Command::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
+                    Command::Undo => PlayCommand::Undo,
+                    _ => return,
+                };
+                self.play.apply(play, module.as_ref(), self.doc.map());
+                return;
+            }
+            (Mode::Edit, c) => c,
+        };
         let result = match command {
             Command::Select(s) => {
                 self.selection = s;
@@ -244,6 +309,12 @@ impl EditorApp {
                 self.confirm_save = None;
                 Ok(())
             }
+            Command::SetMode(_)
+            | Command::Play(_)
+            | Command::SaveGame(_)
+            | Command::LoadGame(_) => {
+                Ok(()) // handled above
+            }
         };
         if let Err(e) = result {
             tracing::warn!("{e}");
@@ -253,6 +324,21 @@ impl EditorApp {
             self.module = Some(m.clone());
         }
         self.clamp_selection();
+    }
+
+    /// Switches mode; entering play without a game opens the new-game dialog.
+    fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        if mode == Mode::Play && self.play.session().is_none() && !self.play.dialog_open() {
+            let validation = self.doc.validation();
+            let why = || {
+                validation
+                    .errors()
+                    .next()
+                    .map_or("the module does not load".to_string(), |d| d.to_string())
+            };
+            self.play.open_dialog(validation.module.as_ref(), why);
+        }
     }
 
     /// Drops a selection that no longer exists (after an undo or a delete).

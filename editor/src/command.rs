@@ -1,7 +1,10 @@
 //! What the UI asks for. Widgets push these during a frame; [`crate::EditorApp`] applies
 //! the list once the frame is drawn, so no widget changes the document mid-frame.
 
+use std::path::PathBuf;
+
 use crate::map_data::BoxData;
+use crate::play::PlayCommand;
 
 /// What is selected on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +23,8 @@ pub enum Tool {
     AddBox,
     /// Click two boxes to join them with a line of `kind`; `from` is the first.
     AddLine { kind: String, from: Option<usize> },
+    /// Play mode: a click on a box only reports it; nothing is dragged or added.
+    Play,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -56,4 +61,20 @@ pub enum Command {
         drop_comments: bool,
     },
     CancelSave,
+    /// Switch between editing the module and playing it.
+    SetMode(Mode),
+    /// What the play client asks for (see [`crate::play`]).
+    Play(PlayCommand),
+    /// Save the game being played to this file.
+    SaveGame(PathBuf),
+    /// Load a saved game from this file, replacing the one being played if it loads.
+    LoadGame(PathBuf),
+}
+
+/// Whether the app edits the module or plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Edit,
+    Play,
 }

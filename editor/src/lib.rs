@@ -13,6 +13,7 @@ pub mod map_view;
 pub mod map_xml;
 pub mod overlay;
 pub mod panels;
+pub mod play;
 pub mod save;
 pub mod style;
 pub mod validate;
