@@ -163,7 +163,8 @@ impl Play {
                 out.push(Command::Play(PlayCommand::AiStep));
                 ui.ctx().request_repaint();
             }
-            if self.show_odds {
+            // Not while the computers play on: each position would be simulated anew.
+            if self.show_odds && !(self.auto && session.computer_to_act()) {
                 self.odds.show(ui.ctx(), session, self.selected, out);
             }
             if session.outcome().is_some() && !self.victory_closed {
