@@ -158,6 +158,20 @@ fn start_a_game_activate_move_by_clicking_and_undo() {
         .expect("the unit is listed")
         .click();
     h.run();
+    // The map rings exactly where the engine lets that unit go.
+    let mut ends: Vec<BoxId> = legal_actions(&module, &mut r, &activated)
+        .expect("legal")
+        .iter()
+        .filter_map(|a| match a {
+            Action::Move { unit: u, path } if *u == unit => Some(path.to()),
+            _ => None,
+        })
+        .collect();
+    let mut shown = h.state_mut().play_mut().highlighted();
+    ends.sort();
+    shown.sort();
+    assert_eq!(shown, ends);
+    assert!(shown.contains(&to));
     h.get_by_role_and_label(Role::Button, &to_name).click();
     h.run();
     let (moved, _) = apply(&module, &mut r, &activated, &mv).expect("engine");
@@ -390,4 +404,66 @@ fn a_module_that_does_not_load_starts_no_game() {
     assert!(h.state().play().session().is_none());
     let status = h.state().play().status();
     assert!(status.contains("rules"), "the reason is shown: {status}");
+}
+
+#[test]
+fn several_moves_to_one_box_are_offered_as_a_list() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 3, &[], None);
+    let module = module();
+    let mut r = rules(&module);
+    let start = state(&h);
+    // A box whose activation gives more than one legal move into some box.
+    let legal = legal_actions(&module, &mut r, &start).expect("legal");
+    let (at, to, activated, candidates) = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Activate { at } => Some(*at),
+            _ => None,
+        })
+        .find_map(|at| {
+            let (activated, _) =
+                apply(&module, &mut r, &start, &Action::Activate { at }).expect("activates");
+            let moves = legal_actions(&module, &mut r, &activated).expect("legal");
+            let ends = |to: BoxId| -> Vec<Action> {
+                moves
+                    .iter()
+                    .filter(|m| matches!(m, Action::Move { path, .. } if path.to() == to))
+                    .cloned()
+                    .collect()
+            };
+            moves.iter().find_map(|m| match m {
+                Action::Move { path, .. } if path.to() != at && ends(path.to()).len() > 1 => {
+                    Some((at, path.to(), activated.clone(), ends(path.to())))
+                }
+                _ => None,
+            })
+        })
+        .expect("some box has several moves into one destination");
+
+    h.get_by_role_and_label(Role::Button, &module.board.get(at).name)
+        .click();
+    h.run();
+    let text = describe::action(&module, &start, &Action::Activate { at });
+    h.get_all_by_label(&text).next().expect("offered").click();
+    h.run();
+    assert_eq!(state(&h), activated);
+    // No unit chosen: the destination offers every move that ends there.
+    h.get_by_role_and_label(Role::Button, &module.board.get(to).name)
+        .click();
+    h.run();
+    assert_eq!(h.state().play().pick(), candidates.as_slice());
+    assert_eq!(state(&h), activated, "nothing moves before the pick");
+    assert!(
+        h.query_by_label("Several moves lead there; pick one:")
+            .is_some()
+    );
+    let chosen = candidates.last().expect("a candidate").clone();
+    let text = describe::action(&module, &activated, &chosen);
+    h.get_all_by_label(&text).next().expect("listed").click();
+    h.run();
+    let (moved, _) = apply(&module, &mut r, &activated, &chosen).expect("engine");
+    assert_eq!(state(&h), moved);
+    assert!(h.state().play().pick().is_empty());
 }

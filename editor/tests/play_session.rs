@@ -233,3 +233,35 @@ fn odds_match_the_ai_crates_api() {
     assert_eq!(report, direct);
     assert!(report.attacker.win_pct + report.defender.win_pct > 0.0);
 }
+
+#[test]
+fn the_map_overlay_shows_every_unit_on_the_board_and_control() {
+    let module = ahd();
+    let doc = muster_editor::Document::open(common::ahd()).expect("opens");
+    let s = Session::new(module.clone(), &game("1861", HUMANS, 3)).expect("starts");
+    let overlay = muster_editor::overlay::Overlay::from_state(&module, s.state(), doc.map());
+    let on_board = s
+        .state()
+        .units
+        .iter()
+        .filter(|u| matches!(u.place, muster_core::game::Place::Board(_)))
+        .count();
+    let counted: usize = overlay
+        .counters
+        .iter()
+        .flatten()
+        .map(|c| usize::from(c.count))
+        .sum();
+    assert_eq!(counted, on_board);
+    let richmond = doc.map().find_box("Richmond").expect("box");
+    let id = module
+        .board
+        .box_ids()
+        .find(|&b| module.board.get(b).name == "Richmond")
+        .expect("engine box");
+    assert_eq!(
+        overlay.control[richmond],
+        s.state().controller(id).map(|c| c.index())
+    );
+    assert!(overlay.control[richmond].is_some());
+}

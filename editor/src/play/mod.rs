@@ -195,16 +195,26 @@ impl Play {
     /// The game position over the map, with the legal destinations highlighted.
     fn overlay(&mut self, map: &MapData, index: Option<&BoxIndex>) -> Option<Overlay> {
         let index = index?;
-        let (selected, unit) = (self.selected, self.unit);
-        let session = self.session.as_mut()?;
+        let highlighted = self.highlighted();
+        let session = self.session.as_ref()?;
         let mut overlay = Overlay::from_state(session.module(), session.state(), map);
         overlay.highlight = vec![false; map.boxes.len()];
-        for to in destinations(session, selected, unit) {
+        for to in highlighted {
             if let Some(i) = index.doc(to) {
                 overlay.highlight[i] = true;
             }
         }
         Some(overlay)
+    }
+
+    /// The boxes ringed on the map: where the legal moves of the selected box's units
+    /// (or of the chosen unit) end.
+    pub fn highlighted(&mut self) -> Vec<BoxId> {
+        let (selected, unit) = (self.selected, self.unit);
+        match self.session.as_mut() {
+            Some(session) => destinations(session, selected, unit),
+            None => Vec::new(),
+        }
     }
 
     /// Applies a command; errors become the status line, the game is left as it was.
