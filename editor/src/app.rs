@@ -256,7 +256,11 @@ impl EditorApp {
                 let module = self.doc.validation().module.clone();
                 let play = match c {
                     Command::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
-                    Command::Undo => PlayCommand::Undo,
+                    Command::Undo
+                        if self.play.session().is_some_and(|s| s.history().can_undo()) =>
+                    {
+                        PlayCommand::Undo
+                    }
                     _ => return,
                 };
                 self.play.apply(play, module.as_ref(), self.doc.map());

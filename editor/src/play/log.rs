@@ -5,7 +5,8 @@ use egui::Ui;
 
 pub fn show(ui: &mut Ui, lines: &[String]) {
     ui.strong("Game log");
-    egui::ScrollArea::vertical()
+    // One line per row (no wrapping), so `show_rows` only lays out the visible ones.
+    egui::ScrollArea::both()
         .id_salt("play-log-scroll")
         .auto_shrink([false, false])
         .stick_to_bottom(true)
@@ -15,7 +16,7 @@ pub fn show(ui: &mut Ui, lines: &[String]) {
             lines.len(),
             |ui, rows| {
                 for line in &lines[rows] {
-                    ui.label(line);
+                    ui.add(egui::Label::new(line).wrap_mode(egui::TextWrapMode::Extend));
                 }
             },
         );
