@@ -307,7 +307,9 @@ impl Play {
         };
         let moves: Vec<Action> = moves(session, self.selected, self.unit)
             .into_iter()
+            // The selected box itself only selects: a round trip is for the panel.
             .filter(|a| matches!(a, Action::Move { path, .. } if path.to() == at))
+            .filter(|_| self.selected != Some(at))
             .collect();
         match moves.len() {
             0 => {
@@ -402,7 +404,7 @@ fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) 
     moves(session, at, unit)
         .iter()
         .filter_map(|a| match a {
-            Action::Move { path, .. } => Some(path.to()),
+            Action::Move { path, .. } if Some(path.to()) != at => Some(path.to()),
             _ => None,
         })
         .collect()

@@ -113,7 +113,11 @@ impl OddsView {
         }
         let module = session.module();
         let place = &module.board.get(at).name;
+        // Over the map's right side, clear of the toolbar and the action panel.
+        let corner = ctx.content_rect().right_top() + egui::vec2(-400.0, 80.0);
         egui::Window::new("Battle odds")
+            .pivot(egui::Align2::RIGHT_TOP)
+            .default_pos(corner)
             .default_width(320.0)
             .resizable(true)
             .show(ctx, |ui| {
