@@ -467,3 +467,49 @@ fn several_moves_to_one_box_are_offered_as_a_list() {
     assert_eq!(state(&h), moved);
     assert!(h.state().play().pick().is_empty());
 }
+
+#[test]
+fn a_bad_ending_date_or_seed_keeps_the_dialog_open_with_the_reason() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    retype(&mut h, "Seed", "not a number");
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().dialog_open());
+    assert!(
+        h.query_all(by().label_contains("is not a whole number"))
+            .next()
+            .is_some()
+    );
+    retype(&mut h, "Seed", "9");
+    retype(&mut h, "Ending date", "13/1999");
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().dialog_open());
+    assert!(h.state().play().session().is_none());
+    // The engine's own reason for refusing the date.
+    let module = module();
+    let mut r = rules(&module);
+    let scenario = module.scenario("1861").expect("scenario").clone();
+    let (mut s, _) = muster_core::game::start(
+        &module,
+        &mut r,
+        &scenario,
+        Vec::new(),
+        muster_core::game::Dice::seeded(9),
+    )
+    .expect("start");
+    let why = muster_core::game::set_end(&module, &mut s, "13/1999").expect_err("refused");
+    assert!(
+        h.query_all(by().label_contains(&why)).next().is_some(),
+        "the dialog shows '{why}'"
+    );
+    // Cancel leaves play mode without a game.
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().play().dialog_open());
+    assert!(h.state().play().session().is_none());
+}
