@@ -513,3 +513,57 @@ fn a_bad_ending_date_or_seed_keeps_the_dialog_open_with_the_reason() {
     assert!(!h.state().play().dialog_open());
     assert!(h.state().play().session().is_none());
 }
+
+/// Two humans play a short game through the action panel alone: each action (chosen
+/// by a computer player, so battles, promotions and recruitment all come up) is found
+/// with the filter and clicked, until the victory screen.
+#[test]
+fn the_action_panel_alone_plays_a_whole_game() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 11, &[], Some("09/1861"));
+    let module = module();
+    let mut r = rules(&module);
+    let mut chooser = muster_ai::player(muster_ai::Level::Greedy, 11);
+    let mut kinds = std::collections::BTreeSet::new();
+    for _ in 0..2_000 {
+        let s = state(&h);
+        if s.outcome.is_some() {
+            break;
+        }
+        let legal = legal_actions(&module, &mut r, &s).expect("legal");
+        let mut action = chooser.choose(&module, &mut r, &s).expect("choice");
+        if !legal.contains(&action) {
+            chooser.forget();
+            action = chooser.choose(&module, &mut r, &s).expect("choice");
+        }
+        if !legal.contains(&action) {
+            action = legal[0].clone();
+        }
+        kinds.insert(muster_editor::play::panel::kind(&action));
+        let text = describe::action(&module, &s, &action);
+        retype(&mut h, "Filter", &text);
+        h.get_all(by().label(&text).role(Role::Button))
+            .next()
+            .unwrap_or_else(|| panic!("the panel offers '{text}'"))
+            .click();
+        h.run();
+        let (next, _) = apply(&module, &mut r, &s, &action).expect("engine");
+        assert_eq!(state(&h), next, "after '{text}'");
+    }
+    assert!(state(&h).outcome.is_some(), "the game ended");
+    assert!(h.query_by_label("Game over").is_some());
+    for k in [
+        "Activate",
+        "Move",
+        "End march",
+        "Fight",
+        "Target",
+        "Pass",
+        "Promote",
+        "Recruit",
+        "End segment",
+    ] {
+        assert!(kinds.contains(k), "a '{k}' was played; played: {kinds:?}");
+    }
+}
