@@ -515,7 +515,8 @@ fn a_bad_ending_date_or_seed_keeps_the_dialog_open_with_the_reason() {
 }
 
 /// Two humans play a short game through the action panel alone: each action (chosen
-/// by a computer player, so battles, promotions and recruitment all come up) is found
+/// by the AI player, so battles with retreats and reinforcements, promotions and
+/// recruitment all come up) is found
 /// with the filter and clicked, until the victory screen.
 #[test]
 fn the_action_panel_alone_plays_a_whole_game() {
@@ -524,7 +525,7 @@ fn the_action_panel_alone_plays_a_whole_game() {
     new_game(&mut h, "1861 Campaign Game", 11, &[], Some("09/1861"));
     let module = module();
     let mut r = rules(&module);
-    let mut chooser = muster_ai::player(muster_ai::Level::Greedy, 11);
+    let mut chooser = muster_ai::player(muster_ai::Level::Ai, 11);
     let mut kinds = std::collections::BTreeSet::new();
     for _ in 0..2_000 {
         let s = state(&h);
@@ -560,6 +561,8 @@ fn the_action_panel_alone_plays_a_whole_game() {
         "Fight",
         "Target",
         "Pass",
+        "Retreat",
+        "Reinforce",
         "Promote",
         "Recruit",
         "End segment",
