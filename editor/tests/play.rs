@@ -516,8 +516,8 @@ fn a_bad_ending_date_or_seed_keeps_the_dialog_open_with_the_reason() {
 
 /// Two humans play a short game through the action panel alone: each action (chosen
 /// by the AI player, so battles with retreats and reinforcements, promotions and
-/// recruitment all come up) is found
-/// with the filter and clicked, until the victory screen.
+/// recruitment all come up) is found with the filter and clicked, until the victory
+/// screen.
 #[test]
 fn the_action_panel_alone_plays_a_whole_game() {
     let (_tmp, dir) = common::ahd_copy();
