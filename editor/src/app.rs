@@ -7,7 +7,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use muster_core::Module;
 
 use crate::autosave::{self, Autosaver};
-use crate::command::{Command, Selection, Tool};
+use crate::command::{Command, Mode, Selection, Tool};
 use crate::document::{Document, SaveOutcome};
 use crate::file_dialog::{FileDialog, TypedPathDialog};
 use crate::map_view::{MapInput, MapView, SideStyle};
@@ -17,6 +17,7 @@ use crate::panels::properties::PropertiesPanel;
 use crate::panels::scenario::{ScenarioInput, ScenarioPanel};
 use crate::panels::toolbar::{self, ScenarioChoice};
 use crate::panels::validation;
+use crate::play::{Play, PlayCommand, PlayInput};
 use crate::prompts::Prompt;
 use crate::reload::Reloader;
 use crate::style::parse_color;
@@ -59,6 +60,10 @@ pub struct EditorApp {
     close_now: bool,
     /// What to do once the save the comment prompt is asking about is done.
     after_save: Option<crate::prompts::Then>,
+    /// Editing the module or playing it.
+    mode: Mode,
+    /// The play client (its game survives a switch back to editing).
+    play: Play,
 }
 
 impl EditorApp {
@@ -90,6 +95,8 @@ impl EditorApp {
             close_allowed: false,
             close_now: false,
             after_save: None,
+            mode: Mode::Edit,
+            play: Play::new(),
         }
     }
 
@@ -120,12 +127,40 @@ impl EditorApp {
         &self.status
     }
 
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The play client: the game under way, if any.
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+
+    pub fn play_mut(&mut self) -> &mut Play {
+        &mut self.play
+    }
+
     /// Draws one frame in `ui` and applies what the user did.
     pub fn show(&mut self, ui: &mut Ui) {
         self.before_frame(ui);
         let mut out = Vec::new();
         self.shortcuts(ui, &mut out);
         let sides = self.side_styles(ui);
+        egui::Panel::top("mode").show(ui, |ui| crate::play::mode_bar(ui, self.mode, &mut out));
+        if self.mode == Mode::Play {
+            let input = PlayInput {
+                map: self.doc.map(),
+                sides: &sides,
+            };
+            self.play.show(ui, &input, &mut self.view, &mut out);
+            self.save_dialog(ui, &mut out);
+            self.draw_overlays(ui, &mut out);
+            for command in out {
+                self.apply(command);
+            }
+            self.after_frame(ui);
+            return;
+        }
         let scenarios: Vec<ScenarioChoice> = self
             .module
             .iter()
@@ -278,6 +313,56 @@ impl EditorApp {
 
     /// Applies one command. Errors become the status message, never a panic.
     pub fn apply(&mut self, command: Command) {
+        let command = match (self.mode, command) {
+            (_, Command::SetMode(mode)) => {
+                self.set_mode(mode);
+                return;
+            }
+            (_, Command::Play(c)) => {
+                let module = self.doc.validation().module.clone();
+                self.play.apply(c, module.as_ref(), self.doc.map());
+                return;
+            }
+            (_, Command::SaveGame(path)) => {
+                self.play.save_game(&path);
+                return;
+            }
+            (_, Command::LoadGame(path)) => {
+                let module = self.doc.validation().module.clone();
+                self.play.load_game(&path, module.as_ref());
+                return;
+            }
+            // Files, prompts and closing work the same in both modes.
+            (
+                Mode::Play,
+                c @ (Command::OpenModuleDialog
+                | Command::OpenModule(_)
+                | Command::ReloadFromDisk
+                | Command::RestoreAutosave
+                | Command::DeleteAutosave
+                | Command::Unsaved(_)
+                | Command::DismissPrompt
+                | Command::Save { .. }
+                | Command::CancelSave),
+            ) => c,
+            (Mode::Play, c) => {
+                // The map is not edited while playing: clicks go to the game, Ctrl+Z
+                // takes back a move.
+                let module = self.doc.validation().module.clone();
+                let play = match c {
+                    Command::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
+                    Command::Undo
+                        if self.play.session().is_some_and(|s| s.history().can_undo()) =>
+                    {
+                        PlayCommand::Undo
+                    }
+                    _ => return,
+                };
+                self.play.apply(play, module.as_ref(), self.doc.map());
+                return;
+            }
+            (Mode::Edit, c) => c,
+        };
         let result = match command {
             Command::Select(s) => {
                 self.selection = s;
@@ -367,6 +452,12 @@ impl EditorApp {
                 self.apply_lifecycle(c);
                 Ok(())
             }
+            Command::SetMode(_)
+            | Command::Play(_)
+            | Command::SaveGame(_)
+            | Command::LoadGame(_) => {
+                Ok(()) // handled above
+            }
         };
         if let Err(e) = result {
             self.report_error(e.to_string());
@@ -395,6 +486,21 @@ impl EditorApp {
                 self.selection = Some(Selection::Box(i));
                 self.extra.clear();
             }
+        }
+    }
+
+    /// Switches mode; entering play without a game opens the new-game dialog.
+    fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        if mode == Mode::Play && self.play.session().is_none() && !self.play.dialog_open() {
+            let validation = self.doc.validation();
+            let why = || {
+                validation
+                    .errors()
+                    .next()
+                    .map_or("the module does not load".to_string(), |d| d.to_string())
+            };
+            self.play.open_dialog(validation.module.as_ref(), why);
         }
     }
 

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::map_data::{BoxData, LineData};
+use crate::play::PlayCommand;
 use crate::scenario_data::ScenarioData;
 
 /// What is selected on the map.
@@ -23,6 +24,8 @@ pub enum Tool {
     AddBox,
     /// Click two boxes to join them with a line of `kind`; `from` is the first.
     AddLine { kind: String, from: Option<usize> },
+    /// Play mode: a click on a box only reports it; nothing is dragged or added.
+    Play,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +96,14 @@ pub enum Command {
     Unsaved(UnsavedChoice),
     /// Close the open prompt doing nothing ("Keep mine").
     DismissPrompt,
+    /// Switch between editing the module and playing it.
+    SetMode(Mode),
+    /// What the play client asks for (see [`crate::play`]).
+    Play(PlayCommand),
+    /// Save the game being played to this file.
+    SaveGame(PathBuf),
+    /// Load a saved game from this file, replacing the one being played if it loads.
+    LoadGame(PathBuf),
 }
 
 /// The buttons of the unsaved-edits prompt.
@@ -101,4 +112,12 @@ pub enum UnsavedChoice {
     Save,
     Discard,
     Cancel,
+}
+
+/// Whether the app edits the module or plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Edit,
+    Play,
 }

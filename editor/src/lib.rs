@@ -16,6 +16,7 @@ pub mod map_xml;
 pub mod notify_ui;
 pub mod overlay;
 pub mod panels;
+pub mod play;
 pub mod prompts;
 pub mod reload;
 pub mod save;

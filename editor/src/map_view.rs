@@ -250,6 +250,17 @@ impl MapView {
                     StrokeKind::Inside,
                 );
             }
+            if input
+                .overlay
+                .is_some_and(|o| o.highlight.get(i).copied().unwrap_or(false))
+            {
+                painter.rect_stroke(
+                    rect.expand(9.0),
+                    CornerRadius::same(8),
+                    Stroke::new(4.0, visuals.warn_fg_color),
+                    StrokeKind::Outside,
+                );
+            }
             if input.is_selected(i) {
                 painter.rect_stroke(
                     rect.expand(4.0),

@@ -1,0 +1,144 @@
+//! The new-game dialog: scenario, optional rules, ending date, players and seed. It
+//! only gathers the settings; [`super::Session::new`] checks them, and its error is
+//! shown here with the dialog left open.
+
+use std::sync::Arc;
+
+use muster_core::Module;
+
+use super::PlayCommand;
+use super::session::{NewGame, PlayerKind};
+use crate::command::Command;
+
+pub struct NewGameDialog {
+    /// (id, name) of the module's scenarios.
+    scenarios: Vec<(String, String)>,
+    pub scenario: String,
+    /// (id, "rule title") of the optional rules, with whether each is on.
+    options: Vec<(String, String, bool)>,
+    pub end: String,
+    /// (side name, who plays it).
+    players: Vec<(String, PlayerKind)>,
+    pub seed: String,
+    /// Why the last start failed.
+    pub error: Option<String>,
+}
+
+/// A seed that differs from game to game.
+pub fn seed_from_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}
+
+impl NewGameDialog {
+    pub fn new(module: &Arc<Module>) -> Self {
+        let scenarios: Vec<(String, String)> = module
+            .scenarios
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect();
+        Self {
+            scenario: scenarios.first().map(|s| s.0.clone()).unwrap_or_default(),
+            scenarios,
+            options: module
+                .options
+                .iter()
+                .map(|o| {
+                    (
+                        o.id.clone(),
+                        format!("{} {}", o.rule, o.title),
+                        o.default_on,
+                    )
+                })
+                .collect(),
+            end: String::new(),
+            players: module
+                .sides
+                .iter()
+                .map(|s| (s.name.clone(), PlayerKind::Human))
+                .collect(),
+            seed: seed_from_clock().to_string(),
+            error: None,
+        }
+    }
+
+    /// The settings as entered, or why they cannot be used.
+    pub fn game(&self) -> Result<NewGame, String> {
+        let seed = self
+            .seed
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| format!("the seed '{}' is not a whole number", self.seed.trim()))?;
+        let end = self.end.trim();
+        Ok(NewGame {
+            scenario: self.scenario.clone(),
+            options: self
+                .options
+                .iter()
+                .filter(|o| o.2)
+                .map(|o| o.0.clone())
+                .collect(),
+            end: (!end.is_empty()).then(|| end.to_owned()),
+            players: self.players.iter().map(|p| p.1).collect(),
+            seed,
+        })
+    }
+
+    pub fn show(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        egui::Modal::new(egui::Id::unique("new-game")).show(ctx, |ui| {
+            ui.heading("New game");
+            ui.label("Scenario");
+            for (id, name) in &self.scenarios {
+                ui.radio_value(&mut self.scenario, id.clone(), name);
+            }
+            ui.separator();
+            ui.label("Optional rules");
+            egui::ScrollArea::vertical()
+                .id_salt("new-game-options")
+                .max_height(180.0)
+                .show(ui, |ui| {
+                    for (_, title, on) in &mut self.options {
+                        ui.checkbox(on, title.as_str());
+                    }
+                });
+            ui.separator();
+            egui::Grid::new("new-game-grid").show(ui, |ui| {
+                let l = ui.label("Ending date");
+                ui.add(egui::TextEdit::singleline(&mut self.end).hint_text("MM/YYYY"))
+                    .labelled_by(l.id);
+                ui.end_row();
+                for (i, (side, kind)) in self.players.iter_mut().enumerate() {
+                    let l = ui.label(side.as_str());
+                    egui::ComboBox::from_id_salt(("player", i))
+                        .selected_text(kind.label())
+                        .show_ui(ui, |ui| {
+                            for k in PlayerKind::ALL {
+                                ui.selectable_value(kind, k, k.label());
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
+                let l = ui.label("Seed");
+                ui.text_edit_singleline(&mut self.seed).labelled_by(l.id);
+                ui.end_row();
+            });
+            if let Some(e) = &self.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Start").clicked() {
+                    match self.game() {
+                        Ok(g) => out.push(Command::Play(PlayCommand::Start(g))),
+                        Err(e) => self.error = Some(e),
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Command::Play(PlayCommand::CancelNewGame));
+                }
+            });
+        });
+    }
+}

@@ -1,0 +1,424 @@
+//! The play client: a game of the edited module, played on the same map view.
+//!
+//! [`Play`] holds the UI's side of a game (the selected box and unit, the dialogs) and
+//! the [`Session`]; the panels only read it and push [`PlayCommand`]s, which the app
+//! hands back to [`Play::apply`] at the end of the frame. Every action offered comes
+//! from the engine's `legal_actions`; the UI never decides what is legal.
+
+pub mod board;
+pub mod dialog;
+pub mod log;
+pub mod odds;
+pub mod panel;
+pub mod session;
+pub mod toolbar;
+pub mod victory;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use egui::Ui;
+use muster_core::Module;
+use muster_core::game::{Action, Place};
+use muster_core::ids::{BoxId, UnitId};
+
+use crate::command::{Command, Selection, Tool};
+use crate::map_data::MapData;
+use crate::map_view::{MapInput, MapView, SideStyle};
+use crate::overlay::Overlay;
+use board::BoxIndex;
+pub use dialog::NewGameDialog;
+pub use session::{NewGame, PlayerKind, Session, SessionError};
+
+/// What the play client's widgets ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayCommand {
+    /// Open the new-game dialog.
+    OpenNewGame,
+    CancelNewGame,
+    /// Start a game with these settings (from the dialog).
+    Start(NewGame),
+    /// Take this legal action.
+    Act(Action),
+    Undo,
+    /// One computer action.
+    AiStep,
+    /// Let the computers play on until a human must decide.
+    SetAuto(bool),
+    /// A click on the map, by the map's box index.
+    ClickBox(usize),
+    /// Restrict the highlighted moves to this unit of the selected box.
+    SelectUnit(Option<UnitId>),
+    /// Drop the list of paths offered for one destination.
+    CancelPick,
+    ShowOdds(bool),
+    CloseVictory,
+}
+
+/// The play client's state.
+#[derive(Default)]
+pub struct Play {
+    session: Option<Session>,
+    dialog: Option<NewGameDialog>,
+    /// The box whose units and actions the panel shows.
+    selected: Option<BoxId>,
+    /// The unit whose moves are highlighted; all of the box's when `None`.
+    unit: Option<UnitId>,
+    /// Several legal moves lead to the clicked box: the user picks one.
+    pick: Vec<Action>,
+    auto: bool,
+    show_odds: bool,
+    victory_closed: bool,
+    panel: panel::PanelState,
+    odds: odds::OddsView,
+    /// The path typed in the toolbar for saving and loading games.
+    pub game_path: String,
+    status: String,
+}
+
+/// What the play client needs from the app to draw a frame.
+pub struct PlayInput<'a> {
+    pub map: &'a MapData,
+    pub sides: &'a [SideStyle],
+}
+
+impl Play {
+    pub fn new() -> Self {
+        Self {
+            show_odds: true,
+            game_path: "game.json".into(),
+            ..Self::default()
+        }
+    }
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    pub fn auto(&self) -> bool {
+        self.auto
+    }
+
+    pub fn dialog_open(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    pub fn selected(&self) -> Option<BoxId> {
+        self.selected
+    }
+
+    /// The paths offered for the last clicked destination, if several.
+    pub fn pick(&self) -> &[Action] {
+        &self.pick
+    }
+
+    /// Opens the new-game dialog for `module` (the document's, as compiled now).
+    pub fn open_dialog(&mut self, module: Option<&Arc<Module>>, why_not: impl FnOnce() -> String) {
+        match module {
+            Some(m) => self.dialog = Some(NewGameDialog::new(m)),
+            None => self.status = format!("cannot start a game: {}", why_not()),
+        }
+    }
+
+    /// Draws the play mode's panels and map.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        input: &PlayInput<'_>,
+        view: &mut MapView,
+        out: &mut Vec<Command>,
+    ) {
+        egui::Panel::top("play-toolbar").show(ui, |ui| toolbar::show(ui, self, out));
+        let mut index = None;
+        if let Some(session) = self.session.as_mut() {
+            let module = session.module().clone();
+            index = Some(BoxIndex::new(&module, input.map));
+            egui::Panel::right("play-actions")
+                .default_size(380.0)
+                .resizable(true)
+                .show(ui, |ui| {
+                    panel::show(
+                        ui,
+                        session,
+                        &mut self.panel,
+                        self.selected,
+                        self.unit,
+                        &self.pick,
+                        out,
+                    );
+                });
+            egui::Panel::bottom("play-log")
+                .default_size(160.0)
+                .resizable(true)
+                .show(ui, |ui| log::show(ui, session.log()));
+            if self.auto && session.computer_to_act() {
+                out.push(Command::Play(PlayCommand::AiStep));
+                ui.ctx().request_repaint();
+            }
+            // Not while the computers play on: each position would be simulated anew.
+            if self.show_odds && !(self.auto && session.computer_to_act()) {
+                self.odds.show(ui.ctx(), session, self.selected, out);
+            }
+            if session.outcome().is_some() && !self.victory_closed {
+                victory::show(ui.ctx(), session, out);
+            }
+        }
+        let overlay = self.overlay(input.map, index.as_ref());
+        let selection = index
+            .as_ref()
+            .zip(self.selected)
+            .and_then(|(ix, b)| ix.doc(b))
+            .map(Selection::Box);
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let map_input = MapInput {
+                map: input.map,
+                sides: input.sides,
+                overlay: overlay.as_ref(),
+                selection,
+                extra: &[],
+                tool: &Tool::Play,
+            };
+            view.show(ui, &map_input, out);
+        });
+        if let Some(dialog) = self.dialog.as_mut() {
+            dialog.show(ui.ctx(), out);
+        }
+    }
+
+    /// The game position over the map, with the legal destinations highlighted.
+    fn overlay(&mut self, map: &MapData, index: Option<&BoxIndex>) -> Option<Overlay> {
+        let index = index?;
+        let highlighted = self.highlighted();
+        let session = self.session.as_ref()?;
+        let mut overlay = Overlay::from_state(session.module(), session.state(), map);
+        overlay.highlight = vec![false; map.boxes.len()];
+        for to in highlighted {
+            if let Some(i) = index.doc(to) {
+                overlay.highlight[i] = true;
+            }
+        }
+        Some(overlay)
+    }
+
+    /// The boxes ringed on the map: where the legal moves of the selected box's units
+    /// (or of the chosen unit) end.
+    pub fn highlighted(&mut self) -> Vec<BoxId> {
+        let (selected, unit) = (self.selected, self.unit);
+        match self.session.as_mut() {
+            Some(session) => destinations(session, selected, unit),
+            None => Vec::new(),
+        }
+    }
+
+    /// Applies a command; errors become the status line, the game is left as it was.
+    pub fn apply(&mut self, command: PlayCommand, module: Option<&Arc<Module>>, map: &MapData) {
+        let result = self.try_apply(command, module, map);
+        if let Err(e) = result {
+            tracing::warn!("{e}");
+            self.status = e;
+        }
+    }
+
+    fn try_apply(
+        &mut self,
+        command: PlayCommand,
+        module: Option<&Arc<Module>>,
+        map: &MapData,
+    ) -> Result<(), String> {
+        match command {
+            PlayCommand::OpenNewGame => {
+                self.open_dialog(module, || "the module does not load".into());
+            }
+            PlayCommand::CancelNewGame => self.dialog = None,
+            PlayCommand::Start(game) => {
+                let Some(module) = module else {
+                    return Err("cannot start a game: the module does not load".into());
+                };
+                match Session::new(module.clone(), &game) {
+                    Ok(s) => {
+                        self.dialog = None;
+                        self.install(s);
+                        self.status = format!("new game, seed {}", game.seed);
+                    }
+                    Err(e) => {
+                        // The dialog stays open with the reason.
+                        if let Some(d) = self.dialog.as_mut() {
+                            d.error = Some(e.to_string());
+                        }
+                        return Err(e.to_string());
+                    }
+                }
+            }
+            PlayCommand::Act(action) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                session.apply(action.clone()).map_err(|e| e.to_string())?;
+                self.pick.clear();
+                if let Action::Activate { at } = action {
+                    self.selected = Some(at);
+                    self.unit = None;
+                }
+                if let Some(u) = self.unit
+                    && !has_moves(session, self.selected, Some(u))
+                {
+                    self.unit = None;
+                }
+                self.status.clear();
+            }
+            PlayCommand::Undo => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                session.undo().map_err(|e| e.to_string())?;
+                self.pick.clear();
+                self.status = session.log().last().cloned().unwrap_or_default();
+            }
+            PlayCommand::AiStep => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                if let Err(e) = session.ai_step() {
+                    self.auto = false;
+                    return Err(e.to_string());
+                }
+                self.pick.clear();
+            }
+            PlayCommand::SetAuto(on) => self.auto = on,
+            PlayCommand::ClickBox(i) => self.click_box(i, map),
+            PlayCommand::SelectUnit(u) => self.unit = u,
+            PlayCommand::CancelPick => self.pick.clear(),
+            PlayCommand::ShowOdds(on) => self.show_odds = on,
+            PlayCommand::CloseVictory => self.victory_closed = true,
+        }
+        Ok(())
+    }
+
+    /// A click on a highlighted box moves there (or offers the paths, if several);
+    /// any other click selects the box.
+    fn click_box(&mut self, i: usize, map: &MapData) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let Some(at) = BoxIndex::new(session.module(), map).engine(i) else {
+            self.status = format!("{} is not a box of the game", map.boxes[i].name);
+            return;
+        };
+        let moves: Vec<Action> = moves(session, self.selected, self.unit)
+            .into_iter()
+            // The selected box itself only selects: a round trip is for the panel.
+            .filter(|a| matches!(a, Action::Move { path, .. } if path.to() == at))
+            .filter(|_| self.selected != Some(at))
+            .collect();
+        match moves.len() {
+            0 => {
+                self.selected = Some(at);
+                self.unit = None;
+                self.pick.clear();
+            }
+            1 => {
+                let action = moves.into_iter().next().expect("one move");
+                self.apply(PlayCommand::Act(action), None, map);
+            }
+            _ => self.pick = moves,
+        }
+    }
+
+    /// Replaces the game (a new one or a loaded one).
+    fn install(&mut self, session: Session) {
+        self.session = Some(session);
+        self.selected = None;
+        self.unit = None;
+        self.pick.clear();
+        self.auto = false;
+        self.victory_closed = false;
+        self.odds = odds::OddsView::default();
+    }
+
+    /// Saves the game under way.
+    pub fn save_game(&mut self, path: &Path) {
+        let result = match self.session.as_ref() {
+            Some(s) => s.save(path).map_err(|e| e.to_string()),
+            None => Err("no game to save".into()),
+        };
+        self.status = match result {
+            Ok(()) => format!("game saved to {}", path.display()),
+            Err(e) => {
+                tracing::warn!("{e}");
+                e
+            }
+        };
+    }
+
+    /// Loads a game with `module`; on any error the game under way is kept.
+    pub fn load_game(&mut self, path: &Path, module: Option<&Arc<Module>>) {
+        let Some(module) = module else {
+            self.status = "cannot load a game: the module does not load".into();
+            return;
+        };
+        let players = self
+            .session
+            .as_ref()
+            .map(|s| s.players().to_vec())
+            .filter(|p| p.len() == module.sides.len())
+            .unwrap_or_else(|| vec![PlayerKind::Human; module.sides.len()]);
+        match Session::load(module.clone(), path, players) {
+            Ok(s) => {
+                self.install(s);
+                self.status = format!("game loaded from {}", path.display());
+            }
+            Err(e) => {
+                tracing::warn!("{e}");
+                self.status = format!("cannot load {}: {e}", path.display());
+            }
+        }
+    }
+}
+
+/// The legal moves of the units in `at` (only `unit`'s, if given).
+pub fn moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> Vec<Action> {
+    let Some(at) = at else { return Vec::new() };
+    let state = session.state().clone();
+    let Ok(legal) = session.legal() else {
+        return Vec::new();
+    };
+    legal
+        .iter()
+        .filter(|a| match a {
+            Action::Move { unit: u, .. } => {
+                unit.is_none_or(|x| x == *u) && state.unit(*u).place == Place::Board(at)
+            }
+            _ => false,
+        })
+        .cloned()
+        .collect()
+}
+
+fn has_moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> bool {
+    !moves(session, at, unit).is_empty()
+}
+
+/// Where the legal moves of the selected box (or unit) lead.
+fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> Vec<BoxId> {
+    moves(session, at, unit)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Move { path, .. } if Some(path.to()) != at => Some(path.to()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Edit / Play switch above both modes.
+pub fn mode_bar(ui: &mut Ui, mode: crate::command::Mode, out: &mut Vec<Command>) {
+    use crate::command::Mode;
+    ui.horizontal(|ui| {
+        for (m, label) in [(Mode::Edit, "Edit"), (Mode::Play, "Play")] {
+            if ui.selectable_label(mode == m, label).clicked() && mode != m {
+                out.push(Command::SetMode(m));
+            }
+        }
+    });
+}

@@ -1,0 +1,209 @@
+//! The action panel: the situation, the selected box (its units and the actions about
+//! it), and every legal action as a button, filtered by text and by kind so the long
+//! march lists stay usable. All of it comes from `legal_actions` and `describe`.
+
+use egui::Ui;
+use muster_core::game::{Action, Place, describe};
+use muster_core::ids::{BoxId, UnitId};
+
+use super::PlayCommand;
+use super::session::{PlayerKind, Session};
+use crate::command::Command;
+
+/// At most this many action buttons are drawn; the filter narrows the rest.
+const MAX_SHOWN: usize = 400;
+
+/// The panel's own widgets' state.
+#[derive(Default)]
+pub struct PanelState {
+    pub filter: String,
+    /// Only actions of this kind (see [`kind`]); all when `None`.
+    pub kind: Option<&'static str>,
+}
+
+/// An action's kind, as the filter buttons name it.
+pub fn kind(a: &Action) -> &'static str {
+    match a {
+        Action::Activate { .. } => "Activate",
+        Action::Move { .. } => "Move",
+        Action::Entrench { .. } => "Entrench",
+        Action::EndMarch => "End march",
+        Action::SeaMove { .. } => "Sea move",
+        Action::Fight { .. } => "Fight",
+        Action::Retreat { .. } => "Retreat",
+        Action::Pass => "Pass",
+        Action::Reinforce { .. } => "Reinforce",
+        Action::Target { .. } => "Target",
+        Action::Promote { .. } => "Promote",
+        Action::Recruit { .. } => "Recruit",
+        Action::Recover { .. } => "Recover",
+        Action::EndSegment => "End segment",
+    }
+}
+
+/// Whether `a` is about box `at` or a unit standing there.
+fn concerns(session: &Session, a: &Action, at: BoxId) -> bool {
+    let here = |u: &UnitId| session.state().unit(*u).place == Place::Board(at);
+    match a {
+        Action::Activate { at: b } | Action::Fight { at: b } | Action::Recruit { at: b, .. } => {
+            *b == at
+        }
+        Action::Entrench { unit }
+        | Action::SeaMove { unit, .. }
+        | Action::Promote { unit }
+        | Action::Recover { unit } => here(unit),
+        _ => false,
+    }
+}
+
+pub fn show(
+    ui: &mut Ui,
+    session: &mut Session,
+    state: &mut PanelState,
+    selected: Option<BoxId>,
+    unit: Option<UnitId>,
+    pick: &[Action],
+    out: &mut Vec<Command>,
+) {
+    let module = session.module().clone();
+    let game = session.state().clone();
+    ui.heading("Game");
+    ui.label(describe::situation(&module, &game));
+    let side = session.decider();
+    let player = session.players()[side.index()];
+    if session.outcome().is_none() {
+        ui.strong(format!(
+            "To act: {} ({})",
+            module.side(side).name,
+            player.label()
+        ));
+    }
+    let legal = match session.legal() {
+        Ok(l) => l.to_vec(),
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("rules error: {e}"));
+            return;
+        }
+    };
+    let human = player == PlayerKind::Human;
+    if !pick.is_empty() {
+        ui.separator();
+        ui.strong("Several moves lead there; pick one:");
+        for a in pick {
+            if ui.button(describe::action(&module, &game, a)).clicked() {
+                out.push(Command::Play(PlayCommand::Act(a.clone())));
+            }
+        }
+        if ui.button("Cancel move").clicked() {
+            out.push(Command::Play(PlayCommand::CancelPick));
+        }
+    }
+    if let Some(at) = selected {
+        ui.separator();
+        ui.strong(describe::place(&module, at));
+        let units: Vec<UnitId> = game.units_at(at).collect();
+        if units.is_empty() {
+            ui.label("no units");
+        }
+        // A box may hold dozens of units, and a port dozens of sea moves: this part
+        // scrolls, so the full action list below stays on screen.
+        egui::ScrollArea::vertical()
+            .id_salt("play-box-units")
+            .max_height(260.0)
+            .show(ui, |ui| {
+                for u in units {
+                    let moves = legal
+                        .iter()
+                        .filter(|a| matches!(a, Action::Move { unit: m, .. } if *m == u))
+                        .count();
+                    let side = &module.side(game.unit(u).side).name;
+                    let entrenched = if game.unit(u).entrenched {
+                        ", entrenched"
+                    } else {
+                        ""
+                    };
+                    let text = format!("{side}: {}{entrenched}", describe::unit(&module, &game, u));
+                    if moves > 0 && human {
+                        let chosen = unit == Some(u);
+                        if ui
+                            .selectable_label(chosen, format!("{text} - {moves} moves"))
+                            .clicked()
+                        {
+                            out.push(Command::Play(PlayCommand::SelectUnit(
+                                (!chosen).then_some(u),
+                            )));
+                        }
+                    } else {
+                        ui.label(text);
+                    }
+                }
+                if human {
+                    for a in legal.iter().filter(|a| concerns(session, a, at)) {
+                        if ui.button(describe::action(&module, &game, a)).clicked() {
+                            out.push(Command::Play(PlayCommand::Act(a.clone())));
+                        }
+                    }
+                }
+            });
+    }
+    ui.separator();
+    if !human {
+        if session.outcome().is_none() {
+            ui.label("A computer is to act: press AI step, or tick AI auto.");
+        }
+        return;
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label("Filter");
+        ui.text_edit_singleline(&mut state.filter).labelled_by(l.id);
+    });
+    let mut kinds: Vec<(&'static str, usize)> = Vec::new();
+    for a in &legal {
+        match kinds.iter_mut().find(|k| k.0 == kind(a)) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((kind(a), 1)),
+        }
+    }
+    if state.kind.is_some_and(|k| !kinds.iter().any(|x| x.0 == k)) {
+        state.kind = None;
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .selectable_label(state.kind.is_none(), format!("All ({})", legal.len()))
+            .clicked()
+        {
+            state.kind = None;
+        }
+        for (k, n) in &kinds {
+            if ui
+                .selectable_label(state.kind == Some(k), format!("{k} ({n})"))
+                .clicked()
+            {
+                state.kind = Some(k);
+            }
+        }
+    });
+    let needle = state.filter.trim().to_lowercase();
+    let shown: Vec<(&Action, String)> = legal
+        .iter()
+        .filter(|a| state.kind.is_none_or(|k| kind(a) == k))
+        .map(|a| (a, describe::action(&module, &game, a)))
+        .filter(|(_, text)| needle.is_empty() || text.to_lowercase().contains(&needle))
+        .collect();
+    egui::ScrollArea::vertical()
+        .id_salt("play-actions-scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for (a, text) in shown.iter().take(MAX_SHOWN) {
+                if ui.button(text.as_str()).clicked() {
+                    out.push(Command::Play(PlayCommand::Act((*a).clone())));
+                }
+            }
+            if shown.len() > MAX_SHOWN {
+                ui.label(format!(
+                    "{} more: narrow the filter",
+                    shown.len() - MAX_SHOWN
+                ));
+            }
+        });
+}

@@ -1,0 +1,374 @@
+//! A game being played in the editor, without any UI: the module and its rules, the
+//! [`History`], who plays each side, and the log. Every change goes through the
+//! engine's `apply` (all-or-nothing); saves and loads use the engine's [`Save`], and a
+//! load replays the save and checks it as `muster replay` does.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use muster_ai::{AiError, Level, Player};
+use muster_core::Module;
+use muster_core::game::flow::StartError;
+use muster_core::game::save::SavedScenario;
+use muster_core::game::{
+    Action, ActionError, Dice, GameState, History, Outcome, Save, SaveError, decider, describe,
+    legal_actions, set_end, start,
+};
+use muster_core::ids::SideId;
+use muster_scripting::{Limits, ScriptError, ScriptRules};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    Human,
+    Computer(Level),
+}
+
+impl PlayerKind {
+    /// The choices offered in the new-game dialog, in order.
+    pub const ALL: [PlayerKind; 4] = [
+        PlayerKind::Human,
+        PlayerKind::Computer(Level::Random),
+        PlayerKind::Computer(Level::Greedy),
+        PlayerKind::Computer(Level::Ai),
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PlayerKind::Human => "Human",
+            PlayerKind::Computer(Level::Random) => "Random",
+            PlayerKind::Computer(Level::Greedy) => "Greedy",
+            PlayerKind::Computer(Level::Ai) => "AI",
+        }
+    }
+}
+
+/// Everything a new game needs besides the module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    pub scenario: String,
+    /// Optional rules in force, by id.
+    pub options: Vec<String>,
+    /// An agreed ending turn (`MM/YYYY`), instead of the scenario's.
+    pub end: Option<String>,
+    /// One per side of the module, in its order.
+    pub players: Vec<PlayerKind>,
+    pub seed: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("the module's rules do not load: {0}")]
+    Rules(#[from] ScriptError),
+    #[error("no scenario '{0}' in the module")]
+    UnknownScenario(String),
+    #[error("no optional rule '{0}' in the module")]
+    UnknownOption(String),
+    #[error("the module has {sides} sides but {players} players were given")]
+    Players { sides: usize, players: usize },
+    #[error("cannot start the game: {0}")]
+    Start(#[from] StartError),
+    #[error("ending date: {0}")]
+    End(String),
+    #[error("{0}")]
+    Action(#[from] ActionError),
+    #[error("computer player: {0}")]
+    Ai(#[from] AiError),
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    #[error("the game is over")]
+    Over,
+}
+
+/// A game in progress.
+pub struct Session {
+    module: Arc<Module>,
+    rules: ScriptRules,
+    history: History,
+    players: Vec<PlayerKind>,
+    computers: Vec<Option<Box<dyn Player>>>,
+    log: Vec<String>,
+    seed: u64,
+    scenario: SavedScenario,
+    options: Vec<String>,
+    end: Option<String>,
+    /// The legal actions of the current state, computed once per state.
+    legal: Option<Result<Vec<Action>, String>>,
+}
+
+/// Computer players for `players`, seeded as `muster play` seeds them.
+fn computers(players: &[PlayerKind], seed: u64) -> Vec<Option<Box<dyn Player>>> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, k)| match k {
+            PlayerKind::Human => None,
+            PlayerKind::Computer(level) => Some(muster_ai::player(*level, seed ^ i as u64)),
+        })
+        .collect()
+}
+
+impl Session {
+    /// Starts `game` with `module`; nothing is kept if any part fails.
+    pub fn new(module: Arc<Module>, game: &NewGame) -> Result<Self, SessionError> {
+        if game.players.len() != module.sides.len() {
+            return Err(SessionError::Players {
+                sides: module.sides.len(),
+                players: game.players.len(),
+            });
+        }
+        let mut rules = ScriptRules::load(&module, Limits::default())?;
+        let scenario = module
+            .scenario(&game.scenario)
+            .cloned()
+            .ok_or_else(|| SessionError::UnknownScenario(game.scenario.clone()))?;
+        let option_ids = game
+            .options
+            .iter()
+            .map(|o| {
+                module
+                    .find_option(o)
+                    .ok_or_else(|| SessionError::UnknownOption(o.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (mut first, log) = start(
+            &module,
+            &mut rules,
+            &scenario,
+            option_ids,
+            Dice::seeded(game.seed),
+        )?;
+        let end = game.end.as_deref().map(str::trim).filter(|e| !e.is_empty());
+        if let Some(end) = end {
+            set_end(&module, &mut first, end).map_err(SessionError::End)?;
+        }
+        let mut header = vec![format!(
+            "{} - {} (seed {})",
+            module.name, scenario.name, game.seed
+        )];
+        header.extend(log.into_iter().map(|l| format!("  {l}")));
+        Ok(Session {
+            computers: computers(&game.players, game.seed),
+            players: game.players.clone(),
+            rules,
+            history: History::new(first),
+            log: header,
+            seed: game.seed,
+            scenario: SavedScenario {
+                id: scenario.id.clone(),
+                xml: None,
+            },
+            options: game.options.clone(),
+            end: end.map(str::to_owned),
+            legal: None,
+            module,
+        })
+    }
+
+    /// Reads a save and replays it with `module`, checking it as `muster replay` does.
+    /// `players` says who plays each side from here on (a save does not record it).
+    pub fn load(
+        module: Arc<Module>,
+        path: &Path,
+        players: Vec<PlayerKind>,
+    ) -> Result<Self, SessionError> {
+        if players.len() != module.sides.len() {
+            return Err(SessionError::Players {
+                sides: module.sides.len(),
+                players: players.len(),
+            });
+        }
+        let save = Save::read(path)?;
+        let mut rules = ScriptRules::load(&module, Limits::default())?;
+        // The engine's replay checks the module, the options and the snapshot.
+        save.replay(&module, &mut rules)?;
+        // Played again into a history, so the log and undo work as in a new game.
+        let scenario = save.scenario(&module)?;
+        let (mut first, start_log) = start(
+            &module,
+            &mut rules,
+            &scenario,
+            save.option_ids(&module)?,
+            Dice::seeded(save.seed),
+        )?;
+        if let Some(end) = &save.end {
+            set_end(&module, &mut first, end).map_err(SessionError::End)?;
+        }
+        let mut session = Session {
+            computers: computers(&players, save.seed),
+            players,
+            rules,
+            history: History::new(first),
+            log: vec![format!(
+                "{} - {} (seed {}), loaded from {}",
+                module.name,
+                scenario.name,
+                save.seed,
+                path.display()
+            )],
+            seed: save.seed,
+            scenario: save.scenario.clone(),
+            options: save.options.clone(),
+            end: save.end.clone(),
+            legal: None,
+            module,
+        };
+        session
+            .log
+            .extend(start_log.into_iter().map(|l| format!("  {l}")));
+        for action in save.actions {
+            session.record(action)?;
+        }
+        Ok(session)
+    }
+
+    /// Writes the game to `path` (atomically, as the engine's saves are).
+    pub fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let mut save = Save::new(
+            &self.module,
+            self.scenario.clone(),
+            self.options.clone(),
+            self.seed,
+            self.history.actions().to_vec(),
+            self.state().clone(),
+        );
+        save.end = self.end.clone();
+        save.write(path)?;
+        Ok(())
+    }
+
+    pub fn module(&self) -> &Arc<Module> {
+        &self.module
+    }
+
+    pub fn state(&self) -> &GameState {
+        self.history.state()
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn log(&self) -> &[String] {
+        &self.log
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn players(&self) -> &[PlayerKind] {
+        &self.players
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.state().outcome.as_ref()
+    }
+
+    /// The side to act now.
+    pub fn decider(&self) -> SideId {
+        decider(&self.module, self.state())
+    }
+
+    /// Whether a computer plays the side to act (and the game is not over).
+    pub fn computer_to_act(&self) -> bool {
+        self.outcome().is_none() && self.players[self.decider().index()] != PlayerKind::Human
+    }
+
+    /// The rules, for the odds calculator.
+    pub fn rules_mut(&mut self) -> &mut ScriptRules {
+        &mut self.rules
+    }
+
+    /// The legal actions now, as the engine lists them (empty once the game is over).
+    pub fn legal(&mut self) -> Result<&[Action], String> {
+        if self.legal.is_none() {
+            let list = if self.outcome().is_some() {
+                Ok(Vec::new())
+            } else {
+                legal_actions(&self.module, &mut self.rules, self.history.state())
+                    .map_err(|e| e.to_string())
+            };
+            self.legal = Some(list);
+        }
+        match self.legal.as_ref() {
+            Some(Ok(list)) => Ok(list),
+            Some(Err(e)) => Err(e.clone()),
+            None => Ok(&[]),
+        }
+    }
+
+    /// Applies `action` for the side to act; on error nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<(), SessionError> {
+        if self.outcome().is_some() {
+            return Err(SessionError::Over);
+        }
+        self.record(action)?;
+        // A human move may spoil a computer's plan.
+        for c in self.computers.iter_mut().flatten() {
+            c.forget();
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, action: Action) -> Result<(), SessionError> {
+        let before = self.state().clone();
+        let side = decider(&self.module, &before);
+        let log = self
+            .history
+            .apply(&self.module, &mut self.rules, action.clone())?;
+        self.note(side, &before, &action, log);
+        Ok(())
+    }
+
+    fn note(&mut self, side: SideId, before: &GameState, action: &Action, log: Vec<String>) {
+        self.legal = None;
+        self.log.push(format!(
+            "[{}] {}",
+            self.module.side(side).name,
+            describe::action(&self.module, before, action)
+        ));
+        self.log.extend(log.into_iter().map(|l| format!("  {l}")));
+        let script = self.rules.take_output();
+        self.log
+            .extend(script.into_iter().map(|l| format!("  (script) {l}")));
+    }
+
+    /// Takes back the last action, while the engine allows it.
+    pub fn undo(&mut self) -> Result<Action, SessionError> {
+        let undone = self.history.undo()?;
+        self.legal = None;
+        for c in self.computers.iter_mut().flatten() {
+            c.forget();
+        }
+        self.log.push(format!(
+            "undone: {}",
+            describe::action(&self.module, self.state(), &undone)
+        ));
+        Ok(undone)
+    }
+
+    /// One computer decision, if a computer is to act: the action taken, or `None` when
+    /// a human must decide or the game is over.
+    pub fn ai_step(&mut self) -> Result<Option<Action>, SessionError> {
+        if !self.computer_to_act() {
+            return Ok(None);
+        }
+        let before = self.state().clone();
+        let side = decider(&self.module, &before);
+        let Some(computer) = self.computers[side.index()].as_mut() else {
+            return Ok(None);
+        };
+        let history = &mut self.history;
+        let module = &self.module;
+        let (action, log) = muster_ai::decide(
+            computer.as_mut(),
+            module,
+            &mut self.rules,
+            &before,
+            |r, a| history.apply(module, r, a.clone()),
+        )?;
+        self.note(side, &before, &action, log);
+        Ok(Some(action))
+    }
+}

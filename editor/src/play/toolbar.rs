@@ -1,0 +1,65 @@
+//! The play mode's toolbar: new game, undo, the computers' controls, the odds window,
+//! and saving or loading a game by path.
+
+use std::path::PathBuf;
+
+use egui::Ui;
+
+use super::{Play, PlayCommand};
+use crate::command::Command;
+
+pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("New game").clicked() {
+            out.push(Command::Play(PlayCommand::OpenNewGame));
+        }
+        let session = play.session();
+        let can_undo = session.is_some_and(|s| s.history().can_undo());
+        if ui
+            .add_enabled(can_undo, egui::Button::new("Undo move"))
+            .clicked()
+        {
+            out.push(Command::Play(PlayCommand::Undo));
+        }
+        let computer = session.is_some_and(|s| s.computer_to_act());
+        if ui
+            .add_enabled(computer, egui::Button::new("AI step"))
+            .clicked()
+        {
+            out.push(Command::Play(PlayCommand::AiStep));
+        }
+        let mut auto = play.auto;
+        if ui.checkbox(&mut auto, "AI auto").changed() {
+            out.push(Command::Play(PlayCommand::SetAuto(auto)));
+        }
+        let mut odds = play.show_odds;
+        if ui.checkbox(&mut odds, "Odds").changed() {
+            out.push(Command::Play(PlayCommand::ShowOdds(odds)));
+        }
+        ui.separator();
+        let l = ui.label("Game file");
+        ui.add(egui::TextEdit::singleline(&mut play.game_path).desired_width(200.0))
+            .labelled_by(l.id);
+        let path = PathBuf::from(play.game_path.trim());
+        let has_path = !play.game_path.trim().is_empty();
+        if ui
+            .add_enabled(
+                has_path && play.session.is_some(),
+                egui::Button::new("Save game"),
+            )
+            .clicked()
+        {
+            out.push(Command::SaveGame(path.clone()));
+        }
+        if ui
+            .add_enabled(has_path, egui::Button::new("Load game"))
+            .clicked()
+        {
+            out.push(Command::LoadGame(path));
+        }
+        if !play.status.is_empty() {
+            ui.separator();
+            ui.label(play.status.as_str());
+        }
+    });
+}

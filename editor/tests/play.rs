@@ -1,0 +1,572 @@
+//! The play client driven like a player would, through egui_kittest, and compared
+//! with the engine and the ai crate driven directly.
+
+mod common;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{Queryable, by};
+use muster_core::game::{Action, GameState, apply, describe, legal_actions};
+use muster_core::ids::{BoxId, UnitId};
+use muster_core::{Module, load_module};
+use muster_editor::command::Mode;
+use muster_editor::play::odds;
+use muster_editor::{Document, EditorApp};
+use muster_scripting::{Limits, ScriptRules};
+
+fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let doc = Document::open(dir).expect("module opens");
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc))
+}
+
+fn module() -> Module {
+    load_module(common::ahd()).expect("AHD loads")
+}
+
+fn rules(module: &Module) -> ScriptRules {
+    ScriptRules::load(module, Limits::default()).expect("rules load")
+}
+
+/// Replaces the text of the text field labelled `label`.
+fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run();
+}
+
+fn state(h: &Harness<'_, EditorApp>) -> GameState {
+    h.state()
+        .play()
+        .session()
+        .expect("a game is under way")
+        .state()
+        .clone()
+}
+
+/// Opens play mode and starts a game through the dialog.
+fn new_game(
+    h: &mut Harness<'_, EditorApp>,
+    scenario: &str,
+    seed: u64,
+    players: &[(&str, &str)],
+    end: Option<&str>,
+) {
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Play);
+    assert!(
+        h.state().play().dialog_open(),
+        "entering play opens the dialog"
+    );
+    h.get_by_label(scenario).click();
+    h.run();
+    for (side, kind) in players {
+        h.get_by_role_and_label(Role::ComboBox, side).click();
+        h.run();
+        h.get_by_label(kind).click();
+        h.run();
+    }
+    if let Some(end) = end {
+        retype(h, "Ending date", end);
+    }
+    retype(h, "Seed", &seed.to_string());
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(
+        !h.state().play().dialog_open(),
+        "{}",
+        h.state().play().status()
+    );
+    let session = h.state().play().session().expect("the game started");
+    assert_eq!(session.seed(), seed);
+}
+
+/// A box whose activation is legal now, a unit there and a destination only one of
+/// that unit's legal moves reaches.
+fn march_to_try(module: &Module, start: &GameState) -> (BoxId, UnitId, BoxId, Action) {
+    let mut r = rules(module);
+    let legal = legal_actions(module, &mut r, start).expect("legal");
+    for a in &legal {
+        let Action::Activate { at } = a else { continue };
+        let (activated, _) = apply(module, &mut r, start, a).expect("activates");
+        let moves = legal_actions(module, &mut r, &activated).expect("legal");
+        for m in &moves {
+            let Action::Move { unit, path } = m else {
+                continue;
+            };
+            let same: Vec<&Action> = moves
+                .iter()
+                .filter(|x| {
+                    matches!(x, Action::Move { unit: u, path: p } if u == unit && p.to() == path.to())
+                })
+                .collect();
+            if same.len() == 1 && path.to() != *at {
+                return (*at, *unit, path.to(), m.clone());
+            }
+        }
+    }
+    panic!("no march with a single-path move at the start");
+}
+
+#[test]
+fn start_a_game_activate_move_by_clicking_and_undo() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 3, &[], None);
+    let module = module();
+    let start = state(&h);
+    assert_eq!(start.scenario, "1861");
+
+    // The action panel lists the engine's first legal actions.
+    let mut r = rules(&module);
+    let legal = legal_actions(&module, &mut r, &start).expect("legal");
+    for a in legal.iter().take(3) {
+        let text = describe::action(&module, &start, a);
+        assert!(
+            h.query_all_by_label(&text).next().is_some(),
+            "the panel offers '{text}'"
+        );
+    }
+
+    let (at, unit, to, mv) = march_to_try(&module, &start);
+    let from_name = module.board.get(at).name.clone();
+    let to_name = module.board.get(to).name.clone();
+
+    // Click the box, then the activation it offers.
+    h.get_by_role_and_label(Role::Button, &from_name).click();
+    h.run();
+    assert_eq!(h.state().play().selected(), Some(at));
+    let activate = Action::Activate { at };
+    let text = describe::action(&module, &start, &activate);
+    h.get_all_by_label(&text).next().expect("offered").click();
+    h.run();
+    let (activated, _) = apply(&module, &mut r, &start, &activate).expect("engine");
+    assert_eq!(state(&h), activated);
+
+    // Pick the unit, then click the destination on the map.
+    let unit_text = describe::unit(&module, &activated, unit);
+    h.get_all(by().label_contains(&unit_text).role(Role::Button))
+        .next()
+        .expect("the unit is listed")
+        .click();
+    h.run();
+    // The map rings exactly where the engine lets that unit go.
+    let mut ends: Vec<BoxId> = legal_actions(&module, &mut r, &activated)
+        .expect("legal")
+        .iter()
+        .filter_map(|a| match a {
+            Action::Move { unit: u, path } if *u == unit => Some(path.to()),
+            _ => None,
+        })
+        .collect();
+    let mut shown = h.state_mut().play_mut().highlighted();
+    ends.sort();
+    shown.sort();
+    assert_eq!(shown, ends);
+    assert!(shown.contains(&to));
+    h.get_by_role_and_label(Role::Button, &to_name).click();
+    h.run();
+    let (moved, _) = apply(&module, &mut r, &activated, &mv).expect("engine");
+    assert_eq!(state(&h), moved, "{}", h.state().play().status());
+    let session = h.state().play().session().expect("game");
+    assert_eq!(session.history().actions().last(), Some(&mv));
+    assert!(
+        session.log().iter().any(|l| l.contains(&to_name)),
+        "the log tells of the move"
+    );
+
+    // Undo: the button takes back the move, Ctrl+Z the activation.
+    h.get_by_label("Undo move").click();
+    h.run();
+    assert_eq!(state(&h), activated);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(state(&h), start);
+    assert!(
+        !h.state()
+            .play()
+            .session()
+            .expect("game")
+            .history()
+            .can_undo()
+    );
+}
+
+#[test]
+fn two_computers_play_to_the_victory_screen_with_the_engines_result() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(
+        &mut h,
+        "1861 Campaign Game",
+        7,
+        &[("Union", "AI"), ("Confederacy", "Greedy")],
+        Some("09/1861"),
+    );
+    assert!(h.query_by_label("Game over").is_none());
+    h.get_by_label("AI auto").click();
+    for _ in 0..5_000 {
+        h.step();
+        if h.query_by_label("Game over").is_some() {
+            break;
+        }
+    }
+    assert!(
+        h.query_by_label("Game over").is_some(),
+        "the victory screen shows"
+    );
+    let end = state(&h);
+    let outcome = end.outcome.clone().expect("the game is over");
+
+    // The same game headless.
+    let module = module();
+    let mut r = rules(&module);
+    let scenario = module.scenario("1861").expect("scenario").clone();
+    let (mut s, _) = muster_core::game::start(
+        &module,
+        &mut r,
+        &scenario,
+        Vec::new(),
+        muster_core::game::Dice::seeded(7),
+    )
+    .expect("start");
+    muster_core::game::set_end(&module, &mut s, "09/1861").expect("end");
+    let mut players = [
+        muster_ai::player(muster_ai::Level::Ai, 7),
+        muster_ai::player(muster_ai::Level::Greedy, 7 ^ 1),
+    ];
+    while s.outcome.is_none() {
+        let side = muster_core::game::decider(&module, &s);
+        s = muster_ai::step(players[side.index()].as_mut(), &module, &mut r, &s)
+            .expect("step")
+            .1;
+    }
+    assert_eq!(s.outcome, Some(outcome.clone()));
+    assert_eq!(s, end);
+    let winner = outcome
+        .winner
+        .map_or("Nobody wins: a draw".to_string(), |w| {
+            format!("{} wins", module.side(w).name)
+        });
+    assert!(
+        h.query_by_label(&winner).is_some(),
+        "the screen names '{winner}'"
+    );
+    assert!(h.query_by_label(&outcome.reason).is_some());
+
+    h.get_by_label("Back to editor").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().mode(), Mode::Edit);
+}
+
+#[test]
+fn save_then_load_gives_the_same_state_and_a_corrupt_save_changes_nothing() {
+    let (tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 5, &[], None);
+    // Two moves through the panel: the first legal action each time.
+    let module = module();
+    let mut r = rules(&module);
+    for _ in 0..2 {
+        let s = state(&h);
+        let a = legal_actions(&module, &mut r, &s).expect("legal")[0].clone();
+        let text = describe::action(&module, &s, &a);
+        h.get_all_by_label(&text).next().expect("offered").click();
+        h.run();
+    }
+    let saved = state(&h);
+    let path = tmp.path().join("game.json");
+    retype(&mut h, "Game file", path.to_str().expect("utf-8 path"));
+    h.get_by_label("Save game").click();
+    h.run();
+    assert!(path.exists(), "{}", h.state().play().status());
+
+    // One more action, then load: back to the saved position, byte for byte.
+    let s = state(&h);
+    let a = legal_actions(&module, &mut r, &s).expect("legal")[0].clone();
+    let text = describe::action(&module, &s, &a);
+    h.get_all_by_label(&text).next().expect("offered").click();
+    h.run();
+    assert_ne!(state(&h), saved);
+    h.get_by_label("Load game").click();
+    h.run();
+    assert_eq!(
+        serde_json::to_vec(&state(&h)).expect("json"),
+        serde_json::to_vec(&saved).expect("json"),
+        "{}",
+        h.state().play().status()
+    );
+
+    // A damaged save: a message, and the game under way untouched.
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, b"{\"format\": 1, \"engine\": [").expect("write");
+    retype(&mut h, "Game file", bad.to_str().expect("utf-8 path"));
+    h.get_by_label("Load game").click();
+    h.run();
+    let status = h.state().play().status().to_string();
+    assert!(status.contains("damaged"), "{status}");
+    assert!(h.query_all(by().label_contains("damaged")).next().is_some());
+    assert_eq!(state(&h), saved);
+}
+
+#[test]
+fn the_odds_window_shows_the_odds_apis_numbers() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(
+        &mut h,
+        "1861 Short Game",
+        7,
+        &[("Union", "AI"), ("Confederacy", "AI")],
+        None,
+    );
+    // The computers play until a battle may be fought.
+    let at = loop {
+        let play = h.state_mut().play_mut();
+        let session = play.session_mut().expect("game");
+        if let Some(at) = odds::target(session, None) {
+            break at;
+        }
+        assert!(
+            session.ai_step().expect("step").is_some(),
+            "no battle came up"
+        );
+    };
+    h.run();
+    let module = module();
+    let mut r = rules(&module);
+    let s = state(&h);
+    let setup = match odds::battle_at(&s) {
+        Some(_) => muster_ai::odds::Setup::from_battle(&module, &s),
+        None => {
+            let (begun, _) = apply(&module, &mut r, &s, &Action::Fight { at }).expect("fight");
+            muster_ai::odds::Setup::from_battle(&module, &begun)
+        }
+    }
+    .expect("setup");
+    let report = muster_ai::odds::simulate(
+        &module,
+        &mut r,
+        &setup,
+        &muster_ai::odds::Config {
+            runs: 2_000,
+            seed: 1,
+            ..Default::default()
+        },
+        None,
+    )
+    .expect("simulate");
+    assert!(
+        h.query_by_label("Battle odds").is_some(),
+        "the window is open"
+    );
+    let place = format!("Battle at {}", module.board.get(at).name);
+    assert!(h.query_by_label(&place).is_some(), "{place}");
+    let attacker = module
+        .side(module.find_side(&report.attacker.side).expect("side"))
+        .name
+        .clone();
+    let line = format!("{attacker} (attacker) wins {:.1}%", report.attacker.win_pct);
+    assert!(
+        h.query_by_label(&line).is_some(),
+        "the window shows '{line}'"
+    );
+    for line in odds::lines(&module, &report) {
+        assert!(
+            h.query_by_label(&line).is_some(),
+            "the window shows '{line}'"
+        );
+    }
+}
+
+#[test]
+fn a_module_that_does_not_load_starts_no_game() {
+    let (_tmp, dir) = common::ahd_copy();
+    // A rule script that does not compile: the module's rules fail to load.
+    std::fs::write(dir.join("rules/init.luau"), "this is not luau (").expect("write");
+    let mut h = harness(&dir);
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    if h.state().play().dialog_open() {
+        h.get_by_label("Start").click();
+        h.run();
+    }
+    assert!(h.state().play().session().is_none());
+    let status = h.state().play().status();
+    assert!(status.contains("rules"), "the reason is shown: {status}");
+}
+
+#[test]
+fn several_moves_to_one_box_are_offered_as_a_list() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 3, &[], None);
+    let module = module();
+    let mut r = rules(&module);
+    let start = state(&h);
+    // A box whose activation gives more than one legal move into some box.
+    let legal = legal_actions(&module, &mut r, &start).expect("legal");
+    let (at, to, activated, candidates) = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Activate { at } => Some(*at),
+            _ => None,
+        })
+        .find_map(|at| {
+            let (activated, _) =
+                apply(&module, &mut r, &start, &Action::Activate { at }).expect("activates");
+            let moves = legal_actions(&module, &mut r, &activated).expect("legal");
+            let ends = |to: BoxId| -> Vec<Action> {
+                moves
+                    .iter()
+                    .filter(|m| matches!(m, Action::Move { path, .. } if path.to() == to))
+                    .cloned()
+                    .collect()
+            };
+            moves.iter().find_map(|m| match m {
+                Action::Move { path, .. } if path.to() != at && ends(path.to()).len() > 1 => {
+                    Some((at, path.to(), activated.clone(), ends(path.to())))
+                }
+                _ => None,
+            })
+        })
+        .expect("some box has several moves into one destination");
+
+    h.get_by_role_and_label(Role::Button, &module.board.get(at).name)
+        .click();
+    h.run();
+    let text = describe::action(&module, &start, &Action::Activate { at });
+    h.get_all_by_label(&text).next().expect("offered").click();
+    h.run();
+    assert_eq!(state(&h), activated);
+    // No unit chosen: the destination offers every move that ends there.
+    h.get_by_role_and_label(Role::Button, &module.board.get(to).name)
+        .click();
+    h.run();
+    assert_eq!(h.state().play().pick(), candidates.as_slice());
+    assert_eq!(state(&h), activated, "nothing moves before the pick");
+    assert!(
+        h.query_by_label("Several moves lead there; pick one:")
+            .is_some()
+    );
+    let chosen = candidates.last().expect("a candidate").clone();
+    let text = describe::action(&module, &activated, &chosen);
+    h.get_all_by_label(&text).next().expect("listed").click();
+    h.run();
+    let (moved, _) = apply(&module, &mut r, &activated, &chosen).expect("engine");
+    assert_eq!(state(&h), moved);
+    assert!(h.state().play().pick().is_empty());
+}
+
+#[test]
+fn a_bad_ending_date_or_seed_keeps_the_dialog_open_with_the_reason() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    retype(&mut h, "Seed", "not a number");
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().dialog_open());
+    assert!(
+        h.query_all(by().label_contains("is not a whole number"))
+            .next()
+            .is_some()
+    );
+    retype(&mut h, "Seed", "9");
+    retype(&mut h, "Ending date", "13/1999");
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().dialog_open());
+    assert!(h.state().play().session().is_none());
+    // The engine's own reason for refusing the date.
+    let module = module();
+    let mut r = rules(&module);
+    let scenario = module.scenario("1861").expect("scenario").clone();
+    let (mut s, _) = muster_core::game::start(
+        &module,
+        &mut r,
+        &scenario,
+        Vec::new(),
+        muster_core::game::Dice::seeded(9),
+    )
+    .expect("start");
+    let why = muster_core::game::set_end(&module, &mut s, "13/1999").expect_err("refused");
+    assert!(
+        h.query_all(by().label_contains(&why)).next().is_some(),
+        "the dialog shows '{why}'"
+    );
+    // Cancel leaves play mode without a game.
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().play().dialog_open());
+    assert!(h.state().play().session().is_none());
+}
+
+/// Two humans play a short game through the action panel alone: each action (chosen
+/// by the AI player, so battles with retreats and reinforcements, promotions and
+/// recruitment all come up) is found with the filter and clicked, until the victory
+/// screen.
+#[test]
+fn the_action_panel_alone_plays_a_whole_game() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 11, &[], Some("10/1861"));
+    let module = module();
+    let mut r = rules(&module);
+    let mut chooser = muster_ai::player(muster_ai::Level::Ai, 11);
+    let mut kinds = std::collections::BTreeSet::new();
+    for _ in 0..2_000 {
+        let s = state(&h);
+        if s.outcome.is_some() {
+            break;
+        }
+        let legal = legal_actions(&module, &mut r, &s).expect("legal");
+        let mut action = chooser.choose(&module, &mut r, &s).expect("choice");
+        if !legal.contains(&action) {
+            chooser.forget();
+            action = chooser.choose(&module, &mut r, &s).expect("choice");
+        }
+        if !legal.contains(&action) {
+            action = legal[0].clone();
+        }
+        kinds.insert(muster_editor::play::panel::kind(&action));
+        let text = describe::action(&module, &s, &action);
+        retype(&mut h, "Filter", &text);
+        h.get_all(by().label(&text).role(Role::Button))
+            .next()
+            .unwrap_or_else(|| panic!("the panel offers '{text}'"))
+            .click();
+        h.run();
+        let (next, _) = apply(&module, &mut r, &s, &action).expect("engine");
+        assert_eq!(state(&h), next, "after '{text}'");
+    }
+    assert!(state(&h).outcome.is_some(), "the game ended");
+    assert!(h.query_by_label("Game over").is_some());
+    for k in [
+        "Activate",
+        "Move",
+        "End march",
+        "Fight",
+        "Target",
+        "Pass",
+        "Retreat",
+        "Reinforce",
+        "Promote",
+        "Recruit",
+        "End segment",
+    ] {
+        assert!(kinds.contains(k), "a '{k}' was played; played: {kinds:?}");
+    }
+}
