@@ -113,8 +113,12 @@ impl EditorApp {
         if let Some(p) = &self.prompt {
             prompts::show(ui, p, self.doc.map_path(), out);
         }
-        if let Some((Ask::Folder, path)) = self.dialog.show(ui) {
-            out.push(Command::OpenModule(path));
+        match self.dialog.show(ui) {
+            Some((Ask::Folder, path)) => out.push(Command::OpenModule(path)),
+            // Only game files are asked for (see `game_files`).
+            Some((Ask::SaveFile, path)) => out.push(Command::SaveGame(path)),
+            Some((Ask::OpenFile, path)) => out.push(Command::LoadGame(path)),
+            None => {}
         }
         self.notes.show(ui.ctx());
     }
@@ -135,6 +139,8 @@ impl EditorApp {
         autosave::remove(&path);
         self.status = format!("saved {}", path.display());
         self.notes.success(self.status.clone());
+        // A game under way plays on the saved map from now on.
+        self.reload_game();
         if let Some(then) = self.after_save.take() {
             self.proceed(then);
         }
@@ -262,11 +268,11 @@ impl EditorApp {
         match event {
             ReloadEvent::Changed(change) => {
                 if change.rules_changed() {
-                    // The hook for a play session: its rules are no longer the ones
-                    // on disk. The editor itself only rechecks them below.
                     tracing::info!("rule scripts changed on disk");
                 }
                 self.on_files_changed(&change);
+                // A game under way is played again on what now loads, or kept.
+                self.reload_game();
             }
             ReloadEvent::WatchError(e) => self.report_error(format!("watching files: {e}")),
         }

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod dialog;
+pub mod hot;
 pub mod log;
 pub mod odds;
 pub mod panel;
@@ -28,7 +29,8 @@ use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
 use board::BoxIndex;
 pub use dialog::NewGameDialog;
-pub use session::{NewGame, PlayerKind, Session, SessionError};
+pub use hot::Reloaded;
+pub use session::{NewGame, PlayerKind, RebuildError, Session, SessionError};
 
 /// What the play client's widgets ask for.
 #[derive(Clone, Debug, PartialEq)]
