@@ -139,7 +139,10 @@ impl EditorApp {
         autosave::remove(&path);
         self.status = format!("saved {}", path.display());
         self.notes.success(self.status.clone());
-        // A game under way plays on the saved map from now on.
+        // The last check hashed the files as they were before the save; a game's
+        // saves record the module's hash, so check again, then replay any game on it.
+        self.doc.revalidate();
+        self.after_document_replaced();
         self.reload_game();
         if let Some(then) = self.after_save.take() {
             self.proceed(then);

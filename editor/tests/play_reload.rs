@@ -303,3 +303,93 @@ fn a_broken_script_keeps_the_old_game_and_shows_the_error_with_its_file() {
         .to_vec();
     assert!(!legal.is_empty());
 }
+
+#[test]
+fn saving_the_map_in_the_editor_replays_the_game_on_it() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = watched(&dir);
+    let n = app_game(&mut h);
+    let (state, _, hash) = snapshot(&h);
+
+    h.state_mut().apply(Command::SetMode(Mode::Edit));
+    let map = h.state().document().map();
+    let i = map.find_box("Richmond").expect("Richmond");
+    let (x, y) = (map.boxes[i].x + 10, map.boxes[i].y);
+    h.state_mut().apply(Command::MoveBox { index: i, x, y });
+    // map.xml has comments inside its root: confirmed here, as "Save anyway" does.
+    h.state_mut().apply(Command::Save {
+        drop_comments: true,
+    });
+    h.run();
+    assert!(!h.state().document().is_dirty(), "saved");
+    let s = session(&h);
+    assert_ne!(
+        s.module().content_hash,
+        hash,
+        "the game runs on the saved map"
+    );
+    // Its saves name the module as it is on disk, so `muster replay` accepts them.
+    assert_eq!(s.module().content_hash, load(&dir).content_hash);
+    assert_eq!(s.state(), &state);
+    let message = format!("rules reloaded: {n} actions replayed");
+    assert!(has_notice(h.state(), Level::Success, &message));
+}
+
+// Game files through the app's file dialog (the typed-path one here).
+
+fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
+    use egui::accesskit::Role;
+    use egui::{Key, Modifiers};
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run();
+}
+
+#[test]
+fn save_as_and_load_go_through_the_file_dialog() {
+    let (tmp, dir) = common::ahd_copy();
+    let mut h = watched(&dir);
+    app_game(&mut h);
+    let saved = session(&h).state().clone();
+
+    // Save as: the dialog suggests the game file's name; a typed path saves there.
+    h.get_by_label("Save game as…").click();
+    h.run();
+    assert_eq!(
+        h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
+            .value()
+            .as_deref(),
+        Some("game.json")
+    );
+    let path = tmp.path().join("through-dialog.json");
+    retype(&mut h, "Path", path.to_str().expect("utf-8 path"));
+    h.get_by_label("Save").click();
+    h.run();
+    assert!(path.exists(), "{}", h.state().play().status());
+    assert_eq!(h.state().play().game_path, path.display().to_string());
+
+    // One more action, then load through the dialog: back to the saved position.
+    let next = h.legal()[0].clone();
+    h.act(next);
+    assert_ne!(session(&h).state(), &saved);
+
+    // A path that is no file: the dialog says so and nothing is loaded.
+    h.get_by_label("Load game…").click();
+    h.run();
+    let missing = tmp.path().join("missing.json");
+    retype(&mut h, "Path", missing.to_str().expect("utf-8 path"));
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.query_by_label_contains("is not a file").is_some());
+    assert_ne!(session(&h).state(), &saved);
+
+    retype(&mut h, "Path", path.to_str().expect("utf-8 path"));
+    h.get_by_label("Open").click();
+    h.run();
+    assert_eq!(session(&h).state(), &saved, "{}", h.state().play().status());
+    assert!(h.query_by_label("Open").is_none(), "the dialog closed");
+}
