@@ -276,6 +276,17 @@ fn a_change_that_refuses_a_taken_action_keeps_the_old_game_and_names_it() {
     );
     assert_eq!(snapshot(&h), before, "the old game goes on unchanged");
     assert!(h.state().play().status().contains("old rules"));
+    assert!(h.state().play().is_stale());
+
+    // The toolbar offers to start the game anew on the new rules.
+    h.get_by_label("Restart with new rules").click();
+    h.run();
+    let s = session(&h);
+    assert!(s.history().actions().is_empty(), "a fresh start");
+    assert_eq!(s.seed(), 5);
+    assert_eq!(s.module().content_hash, load(&dir).content_hash);
+    assert!(!h.state().play().is_stale());
+    assert!(h.query_by_label("Restart with new rules").is_none());
 }
 
 #[test]

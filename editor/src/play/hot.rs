@@ -5,14 +5,15 @@
 //!
 //! Invariant: the game switches only when every action taken still applies; otherwise
 //! the old game keeps running, unchanged, and the answer says why (the action's number
-//! and the engine's reason, or the script's load error with its file and line).
+//! and the engine's reason, or the script's load error with its file and line), and
+//! the toolbar offers to restart the game on the new rules instead.
 
 use std::sync::Arc;
 
 use muster_core::Module;
 
-use super::Play;
 use super::session::RebuildError;
+use super::{Play, Session};
 
 /// What a reload did to the game under way.
 #[derive(Debug, PartialEq, Eq)]
@@ -24,6 +25,24 @@ pub enum Reloaded {
 }
 
 impl Play {
+    /// Whether the game runs on old rules because a reload could not replay it.
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// Starts the game under way anew (same settings) on `module`; on an error the
+    /// old game goes on.
+    pub(super) fn restart(&mut self, module: Option<&Arc<Module>>) -> Result<(), String> {
+        let session = self.session.as_ref().ok_or("no game under way")?;
+        let module = module.ok_or("cannot restart: the module does not load")?;
+        let settings = session.settings();
+        let fresh = Session::new(module.clone(), &settings)
+            .map_err(|e| format!("cannot restart with the new rules: {e}"))?;
+        self.install(fresh);
+        self.status = format!("restarted with the new rules, seed {}", settings.seed);
+        Ok(())
+    }
+
     /// Plays the game under way again on `module` (the module as it loads now, `None`
     /// when it does not). `None` when there is no game.
     pub fn reload_rules(
@@ -53,10 +72,12 @@ impl Play {
                 self.unit = None;
                 self.pick.clear();
                 self.odds = super::odds::OddsView::default();
+                self.stale = false;
                 Reloaded::Switched(format!("rules reloaded: {n} actions replayed"))
             }
             Err(why) => {
                 tracing::warn!("{why}");
+                self.stale = true;
                 Reloaded::Kept(why)
             }
         };

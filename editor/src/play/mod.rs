@@ -55,6 +55,9 @@ pub enum PlayCommand {
     CancelPick,
     ShowOdds(bool),
     CloseVictory,
+    /// Start the game under way anew on the module as it loads now (offered when a
+    /// reload could not replay it, see [`hot`]).
+    RestartWithNewRules,
 }
 
 /// The play client's state.
@@ -76,6 +79,9 @@ pub struct Play {
     /// The path typed in the toolbar for saving and loading games.
     pub game_path: String,
     status: String,
+    /// The module changed but the game could not be replayed on it: it runs on the
+    /// old rules.
+    stale: bool,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -294,6 +300,7 @@ impl Play {
             PlayCommand::CancelPick => self.pick.clear(),
             PlayCommand::ShowOdds(on) => self.show_odds = on,
             PlayCommand::CloseVictory => self.victory_closed = true,
+            PlayCommand::RestartWithNewRules => self.restart(module)?,
         }
         Ok(())
     }
@@ -337,6 +344,7 @@ impl Play {
         self.auto = false;
         self.victory_closed = false;
         self.odds = odds::OddsView::default();
+        self.stale = false;
     }
 
     /// Saves the game under way.

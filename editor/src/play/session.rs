@@ -318,6 +318,18 @@ impl Session {
         })
     }
 
+    /// The settings this game was started with, to start it anew (a scenario that a
+    /// save carried inside it is looked up by id in the module).
+    pub fn settings(&self) -> NewGame {
+        NewGame {
+            scenario: self.scenario.id.clone(),
+            options: self.options.clone(),
+            end: self.end.clone(),
+            players: self.players.clone(),
+            seed: self.seed,
+        }
+    }
+
     pub fn module(&self) -> &Arc<Module> {
         &self.module
     }

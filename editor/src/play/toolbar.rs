@@ -67,6 +67,14 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         if ui.button("Load game…").clicked() {
             out.push(Command::LoadGameDialog);
         }
+        if play.stale
+            && ui
+                .button("Restart with new rules")
+                .on_hover_text("the game could not be replayed on the changed module")
+                .clicked()
+        {
+            out.push(Command::Play(PlayCommand::RestartWithNewRules));
+        }
         if !play.status.is_empty() {
             ui.separator();
             ui.label(play.status.as_str());
