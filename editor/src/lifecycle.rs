@@ -5,7 +5,9 @@
 //!
 //! Invariants: unsaved edits are never overwritten without the user's yes (a conflict
 //! prompt, the unsaved prompt); a reload that fails keeps the last document that
-//! loaded and shows the error; the editor's own writes never trigger a reload.
+//! loaded and shows the error; the editor's own writes never trigger a reload; after a
+//! change or a save, a game under way is replayed on the new module or kept with a
+//! warning (`game_files.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -316,6 +316,32 @@ fn a_broken_script_keeps_the_old_game_and_shows_the_error_with_its_file() {
 }
 
 #[test]
+fn a_map_that_no_longer_loads_keeps_the_old_game() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = watched(&dir);
+    app_game(&mut h);
+    let before = snapshot(&h);
+
+    edit_file(
+        &dir.join("map.xml"),
+        "<box name=\"Richmond\"",
+        "<box name=\"Richmond\" <<",
+    );
+    assert!(
+        run_until(&mut h, |a| has_notice(
+            a,
+            Level::Warning,
+            "the module does not load"
+        )),
+        "no warning; notices: {:?}",
+        h.state().notices()
+    );
+    let last = h.state().notices().last().expect("a notice");
+    assert!(last.text.contains("map.xml:"), "{}", last.text);
+    assert_eq!(snapshot(&h), before, "the old game goes on unchanged");
+}
+
+#[test]
 fn saving_the_map_in_the_editor_replays_the_game_on_it() {
     let (_tmp, dir) = common::ahd_copy();
     let mut h = watched(&dir);

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use muster_core::Module;
 
-use super::session::RebuildError;
 use super::{Play, Session};
 
 /// What a reload did to the game under way.
@@ -56,12 +55,9 @@ impl Play {
                 "the module does not load ({}); the game goes on with the old rules",
                 why_not()
             )),
-            Some(m) => session.rebuild(m.clone()).map_err(|e| match e {
-                RebuildError::Action { .. } => {
-                    format!("{e}; the game goes on with the old rules")
-                }
-                other => format!("rules not reloaded, the game goes on with the old ones: {other}"),
-            }),
+            Some(m) => session
+                .rebuild(m.clone())
+                .map_err(|e| format!("{e}; the game goes on with the old rules")),
         };
         let answer = match result {
             Ok(rebuilt) => {
