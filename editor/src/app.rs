@@ -22,6 +22,8 @@ use crate::prompts::Prompt;
 use crate::reload::Reloader;
 use crate::style::parse_color;
 
+#[path = "game_files.rs"]
+mod game_files;
 #[path = "lifecycle.rs"]
 mod lifecycle;
 
@@ -324,10 +326,20 @@ impl EditorApp {
                 return;
             }
             (_, Command::SaveGame(path)) => {
+                self.play.game_path = path.display().to_string();
                 self.play.save_game(&path);
                 return;
             }
+            (_, Command::SaveGameDialog) => {
+                self.ask_game_file(true);
+                return;
+            }
+            (_, Command::LoadGameDialog) => {
+                self.ask_game_file(false);
+                return;
+            }
             (_, Command::LoadGame(path)) => {
+                self.play.game_path = path.display().to_string();
                 let module = self.doc.validation().module.clone();
                 self.play.load_game(&path, module.as_ref());
                 return;
@@ -455,6 +467,8 @@ impl EditorApp {
             Command::SetMode(_)
             | Command::Play(_)
             | Command::SaveGame(_)
+            | Command::SaveGameDialog
+            | Command::LoadGameDialog
             | Command::LoadGame(_) => {
                 Ok(()) // handled above
             }

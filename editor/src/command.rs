@@ -104,6 +104,10 @@ pub enum Command {
     SaveGame(PathBuf),
     /// Load a saved game from this file, replacing the one being played if it loads.
     LoadGame(PathBuf),
+    /// Ask the file dialog where to save the game, then save it there.
+    SaveGameDialog,
+    /// Ask the file dialog for a saved game, then load it.
+    LoadGameDialog,
 }
 
 /// The buttons of the unsaved-edits prompt.

@@ -5,7 +5,9 @@
 //!
 //! Invariants: unsaved edits are never overwritten without the user's yes (a conflict
 //! prompt, the unsaved prompt); a reload that fails keeps the last document that
-//! loaded and shows the error; the editor's own writes never trigger a reload.
+//! loaded and shows the error; the editor's own writes never trigger a reload; after a
+//! change or a save, a game under way is replayed on the new module or kept with a
+//! warning (`game_files.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -113,8 +115,12 @@ impl EditorApp {
         if let Some(p) = &self.prompt {
             prompts::show(ui, p, self.doc.map_path(), out);
         }
-        if let Some((Ask::Folder, path)) = self.dialog.show(ui) {
-            out.push(Command::OpenModule(path));
+        match self.dialog.show(ui) {
+            Some((Ask::Folder, path)) => out.push(Command::OpenModule(path)),
+            // Only game files are asked for (see `game_files`).
+            Some((Ask::SaveFile, path)) => out.push(Command::SaveGame(path)),
+            Some((Ask::OpenFile, path)) => out.push(Command::LoadGame(path)),
+            None => {}
         }
         self.notes.show(ui.ctx());
     }
@@ -135,6 +141,11 @@ impl EditorApp {
         autosave::remove(&path);
         self.status = format!("saved {}", path.display());
         self.notes.success(self.status.clone());
+        // The last check hashed the files as they were before the save; a game's
+        // saves record the module's hash, so check again, then replay any game on it.
+        self.doc.revalidate();
+        self.after_document_replaced();
+        self.reload_game();
         if let Some(then) = self.after_save.take() {
             self.proceed(then);
         }
@@ -262,11 +273,11 @@ impl EditorApp {
         match event {
             ReloadEvent::Changed(change) => {
                 if change.rules_changed() {
-                    // The hook for a play session: its rules are no longer the ones
-                    // on disk. The editor itself only rechecks them below.
                     tracing::info!("rule scripts changed on disk");
                 }
                 self.on_files_changed(&change);
+                // A game under way is played again on what now loads, or kept.
+                self.reload_game();
             }
             ReloadEvent::WatchError(e) => self.report_error(format!("watching files: {e}")),
         }

@@ -46,8 +46,8 @@ pub struct FileChange {
 }
 
 impl FileChange {
-    /// Whether a rule script changed: the hook a play session uses to learn that the
-    /// rules it runs are no longer the ones on disk.
+    /// Whether a rule script changed (logged; a game under way is replayed after any
+    /// change, XML or Luau, see `play::hot`).
     pub fn rules_changed(&self) -> bool {
         self.paths.iter().any(|p| has_ext(p, "luau"))
     }

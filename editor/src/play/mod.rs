@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod dialog;
+pub mod hot;
 pub mod log;
 pub mod odds;
 pub mod panel;
@@ -28,7 +29,8 @@ use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
 use board::BoxIndex;
 pub use dialog::NewGameDialog;
-pub use session::{NewGame, PlayerKind, Session, SessionError};
+pub use hot::Reloaded;
+pub use session::{NewGame, PlayerKind, RebuildError, Session, SessionError};
 
 /// What the play client's widgets ask for.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +55,9 @@ pub enum PlayCommand {
     CancelPick,
     ShowOdds(bool),
     CloseVictory,
+    /// Start the game under way anew on the module as it loads now (offered when a
+    /// reload could not replay it, see [`hot`]).
+    RestartWithNewRules,
 }
 
 /// The play client's state.
@@ -74,6 +79,9 @@ pub struct Play {
     /// The path typed in the toolbar for saving and loading games.
     pub game_path: String,
     status: String,
+    /// The module changed but the game could not be replayed on it: it runs on the
+    /// old rules.
+    stale: bool,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -292,6 +300,7 @@ impl Play {
             PlayCommand::CancelPick => self.pick.clear(),
             PlayCommand::ShowOdds(on) => self.show_odds = on,
             PlayCommand::CloseVictory => self.victory_closed = true,
+            PlayCommand::RestartWithNewRules => self.restart(module)?,
         }
         Ok(())
     }
@@ -335,6 +344,7 @@ impl Play {
         self.auto = false;
         self.victory_closed = false;
         self.odds = odds::OddsView::default();
+        self.stale = false;
     }
 
     /// Saves the game under way.

@@ -80,6 +80,23 @@ pub enum SessionError {
     Over,
 }
 
+/// Why a game could not be played again on reloaded rules ([`Session::rebuild`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    #[error("the new rules do not load: {0}")]
+    Rules(ScriptError),
+    #[error("the game cannot start again: {0}")]
+    Start(SessionError),
+    /// `number` counts from 1, as the log does.
+    #[error("action {number} of {total} ({action}) fails with the new rules: {error}")]
+    Action {
+        number: usize,
+        total: usize,
+        action: String,
+        error: ActionError,
+    },
+}
+
 /// A game in progress.
 pub struct Session {
     module: Arc<Module>,
@@ -224,6 +241,12 @@ impl Session {
 
     /// Writes the game to `path` (atomically, as the engine's saves are).
     pub fn save(&self, path: &Path) -> Result<(), SessionError> {
+        self.to_save().write(path)?;
+        Ok(())
+    }
+
+    /// The game as the engine's save record.
+    fn to_save(&self) -> Save {
         let mut save = Save::new(
             &self.module,
             self.scenario.clone(),
@@ -233,8 +256,78 @@ impl Session {
             self.state().clone(),
         );
         save.end = self.end.clone();
-        save.write(path)?;
-        Ok(())
+        save
+    }
+
+    /// The same game played again from its start on `module` and its rules as they
+    /// are on disk now (hot reload): same scenario, options, end and seed, every action
+    /// applied again through the engine. `self` is untouched; on any error nothing is
+    /// built. Unlike [`Session::load`] the module's content hash is not checked (it is
+    /// expected to differ) and neither is the final state: the new rules may change it.
+    pub fn rebuild(&self, module: Arc<Module>) -> Result<Session, RebuildError> {
+        let save = self.to_save();
+        let mut rules =
+            ScriptRules::load(&module, Limits::default()).map_err(RebuildError::Rules)?;
+        let scenario = save
+            .scenario(&module)
+            .map_err(|e| RebuildError::Start(e.into()))?;
+        let options = save
+            .option_ids(&module)
+            .map_err(|e| RebuildError::Start(e.into()))?;
+        let (mut first, _) = start(
+            &module,
+            &mut rules,
+            &scenario,
+            options,
+            Dice::seeded(self.seed),
+        )
+        .map_err(|e| RebuildError::Start(e.into()))?;
+        if let Some(end) = &self.end {
+            set_end(&module, &mut first, end)
+                .map_err(|e| RebuildError::Start(SessionError::End(e)))?;
+        }
+        let mut history = History::new(first);
+        let total = save.actions.len();
+        for (index, action) in save.actions.into_iter().enumerate() {
+            let before = history.state().clone();
+            if let Err(error) = history.apply(&module, &mut rules, action.clone()) {
+                return Err(RebuildError::Action {
+                    number: index + 1,
+                    total,
+                    action: describe::action(&module, &before, &action),
+                    error,
+                });
+            }
+        }
+        // The replay's script output was printed the first time round.
+        rules.take_output();
+        let mut log = self.log.clone();
+        log.push(format!("rules reloaded: {total} actions replayed"));
+        Ok(Session {
+            computers: computers(&self.players, self.seed),
+            players: self.players.clone(),
+            rules,
+            history,
+            log,
+            seed: self.seed,
+            scenario: self.scenario.clone(),
+            options: self.options.clone(),
+            end: self.end.clone(),
+            legal: None,
+            module,
+        })
+    }
+
+    /// The settings this game was started with, to start it anew (a scenario that a
+    /// save carried inside it is looked up by id in the module).
+    pub fn settings(&self) -> NewGame {
+        NewGame {
+            scenario: self.scenario.id.clone(),
+            options: self.options.clone(),
+            end: self.end.clone(),
+            players: self.players.clone(),
+            seed: self.seed,
+        }
     }
 
     pub fn module(&self) -> &Arc<Module> {

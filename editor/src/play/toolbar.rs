@@ -1,5 +1,5 @@
 //! The play mode's toolbar: new game, undo, the computers' controls, the odds window,
-//! and saving or loading a game by path.
+//! and saving or loading a game by the typed path or through the file dialog.
 
 use std::path::PathBuf;
 
@@ -56,6 +56,24 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             .clicked()
         {
             out.push(Command::LoadGame(path));
+        }
+        // The same through the file dialog (native where there is one).
+        if ui
+            .add_enabled(play.session.is_some(), egui::Button::new("Save game as…"))
+            .clicked()
+        {
+            out.push(Command::SaveGameDialog);
+        }
+        if ui.button("Load game…").clicked() {
+            out.push(Command::LoadGameDialog);
+        }
+        if play.stale
+            && ui
+                .button("Restart with new rules")
+                .on_hover_text("the game could not be replayed on the changed module")
+                .clicked()
+        {
+            out.push(Command::Play(PlayCommand::RestartWithNewRules));
         }
         if !play.status.is_empty() {
             ui.separator();
