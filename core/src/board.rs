@@ -95,6 +95,17 @@ impl Line {
     }
 }
 
+/// A module-relative image under the map, placed at `(x, y)` in map units.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Background {
+    /// Path relative to the module folder, checked to exist when loading.
+    pub image: String,
+    pub x: f32,
+    pub y: f32,
+    pub scale: f32,
+    pub opacity: f32,
+}
+
 /// The whole map, with adjacency lists for fast movement generation.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Board {
@@ -102,6 +113,8 @@ pub struct Board {
     pub height: u32,
     /// Display colour of boxes no side owns, `#rrggbb`.
     pub neutral_color: Option<String>,
+    /// A scan of the board drawn under the map by the editor; display only.
+    pub background: Option<Background>,
     pub kinds: Vec<LineKind>,
     pub boxes: Vec<MapBox>,
     pub lines: Vec<Line>,
@@ -152,6 +165,7 @@ impl Board {
             width,
             height,
             neutral_color: None,
+            background: None,
             kinds,
             boxes,
             lines,

@@ -96,12 +96,28 @@ pub struct Map {
     /// Display colour of boxes that no side owns, `#rrggbb`.
     #[serde(rename = "neutral-color")]
     pub neutral_color: Option<String>,
+    /// A scan of the printed board to trace over in the editor.
+    pub background: Option<Background>,
     #[serde(default, rename = "line-kind")]
     pub line_kind: Vec<LineKind>,
     #[serde(default, rename = "box")]
     pub boxes: Vec<BoxDef>,
     #[serde(default)]
     pub line: Vec<Line>,
+}
+
+/// `<background image x? y? scale? opacity?>`: an image drawn under the map.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Background {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// Module-relative path of the image.
+    pub image: Name,
+    pub x: Option<f32>,
+    pub y: Option<f32>,
+    pub scale: Option<f32>,
+    pub opacity: Option<f32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

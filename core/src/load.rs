@@ -26,6 +26,8 @@ pub(crate) struct Parts {
     pub sides: Vec<format::Side>,
     pub map_size: Option<(u32, u32)>,
     pub map_neutral_color: Option<String>,
+    /// The map's background scan; its file is checked to exist by [`read_module`].
+    pub map_background: Option<format::Background>,
     pub kinds: Vec<format::LineKind>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
@@ -306,8 +308,33 @@ fn read_module(
             add_file(&root, files, report, &mut own);
         }
     }
+    if let Some(bg) = &own.map_background {
+        check_background(dir, bg, files, report);
+    }
     merge(&mut parts, own);
     Some((manifest, extends, parts))
+}
+
+/// Reports a background image path that leaves the module or names no file.
+fn check_background(dir: &Path, bg: &format::Background, files: &SourceFiles, report: &mut Report) {
+    let path = &bg.image;
+    match inside_module(&path.value) {
+        Some(rel) if dir.join(&rel).is_file() => {}
+        Some(rel) => report.push(
+            files,
+            Severity::Error,
+            Some(path.pos),
+            format!("background image '{}' does not exist", path.value),
+            sibling_hint(dir, &rel),
+        ),
+        None => report.push(
+            files,
+            Severity::Error,
+            Some(path.pos),
+            format!("'{}' is not a path inside the module folder", path.value),
+            Some("use a path relative to the module folder, without ..".into()),
+        ),
+    }
 }
 
 /// A relative path with no `..` (and without `.` parts), or `None`: where an include
@@ -478,6 +505,9 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
                 if m.neutral_color.is_some() {
                     parts.map_neutral_color = m.neutral_color;
                 }
+                if m.background.is_some() {
+                    parts.map_background = m.background;
+                }
                 parts.kinds.extend(m.line_kind);
                 parts.boxes.extend(m.boxes);
                 parts.lines.extend(m.line);
@@ -545,6 +575,9 @@ fn merge(base: &mut Parts, own: Parts) {
     }
     if own.map_neutral_color.is_some() {
         base.map_neutral_color = own.map_neutral_color;
+    }
+    if own.map_background.is_some() {
+        base.map_background = own.map_background;
     }
     merge_by(&mut base.kinds, own.kinds, |k| lower(&k.id));
     merge_by(&mut base.boxes, own.boxes, |b| lower(&b.name));

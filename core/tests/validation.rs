@@ -1426,3 +1426,80 @@ fn resolve_a_file_that_is_not_a_scenario() {
         ["map.xml:3:1: error: expected a <scenario> file, found <map>"]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Background scan
+// ---------------------------------------------------------------------------------------
+
+const MAP_OPEN: &str = "<map width=\"600\" height=\"400\">";
+
+#[test]
+fn map_background_loads_and_is_exposed() {
+    let m = TempModule::mini();
+    m.write("scans/board.png", "not decoded by the core");
+    m.edit(
+        "map.xml",
+        MAP_OPEN,
+        "<map width=\"600\" height=\"400\">\n  <background image=\"scans/board.png\" x=\"-5\" y=\"2.5\" scale=\"2\"/>",
+    );
+    let module = m.load().expect("module with a background loads");
+    let bg = module.board.background.as_ref().expect("background exposed");
+    assert_eq!(bg.image, "scans/board.png");
+    assert_eq!((bg.x, bg.y, bg.scale, bg.opacity), (-5.0, 2.5, 2.0, 0.5));
+}
+
+#[test]
+fn map_without_background_has_none() {
+    let module = TempModule::mini().load().expect("mini loads");
+    assert!(module.board.background.is_none());
+}
+
+#[test]
+fn missing_background_file_is_located() {
+    let got = diagnostics(&[(
+        "map.xml",
+        MAP_OPEN,
+        "<map width=\"600\" height=\"400\"><background image=\"scans/nope.png\"/>",
+    )]);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("map.xml:3:")
+            && got[0].contains("error: background image 'scans/nope.png' does not exist"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn background_path_escaping_the_module_is_located() {
+    let m = TempModule::mini();
+    m.write("../outside.png", "x");
+    m.edit(
+        "map.xml",
+        MAP_OPEN,
+        "<map width=\"600\" height=\"400\"><background image=\"../outside.png\"/>",
+    );
+    let got = m.errors();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("map.xml:3:")
+            && got[0].contains("'../outside.png' is not a path inside the module folder"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn unknown_background_attribute_is_an_error() {
+    let m = TempModule::mini();
+    m.write("b.png", "x");
+    m.edit(
+        "map.xml",
+        MAP_OPEN,
+        "<map width=\"600\" height=\"400\"><background image=\"b.png\" opactiy=\"1\"/>",
+    );
+    let got = m.errors();
+    assert!(
+        got.iter()
+            .any(|e| e.starts_with("map.xml:3:") && e.contains("unknown attribute 'opactiy'")),
+        "{got:?}"
+    );
+}

@@ -24,6 +24,7 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
     let (width, height) = parts.map_size.unwrap_or_else(|| extent(&boxes));
     let mut board = Board::new(width, height, kinds, boxes, lines, names, kind_names);
     board.neutral_color = parts.map_neutral_color.clone();
+    board.background = parts.map_background.as_ref().map(|b| background(cx, b));
     for id in board.box_ids() {
         if board.neighbours(id).is_empty() {
             let b = board.get(id);
@@ -35,6 +36,25 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
         }
     }
     board
+}
+
+/// Fills the defaults (origin, scale 1, opacity 0.5) and checks the numbers.
+fn background(cx: &mut Ctx<'_>, b: &format::Background) -> crate::board::Background {
+    let scale = b.scale.unwrap_or(1.0);
+    if !(scale.is_finite() && scale > 0.0) {
+        cx.error(b.pos, "background scale must be a positive number", None);
+    }
+    let opacity = b.opacity.unwrap_or(0.5);
+    if !(0.0..=1.0).contains(&opacity) {
+        cx.error(b.pos, "background opacity must be between 0 and 1", None);
+    }
+    crate::board::Background {
+        image: b.image.value.clone(),
+        x: b.x.unwrap_or(0.0),
+        y: b.y.unwrap_or(0.0),
+        scale,
+        opacity,
+    }
 }
 
 fn extent(boxes: &[MapBox]) -> (u32, u32) {
