@@ -1443,7 +1443,11 @@ fn map_background_loads_and_is_exposed() {
         "<map width=\"600\" height=\"400\">\n  <background image=\"scans/board.png\" x=\"-5\" y=\"2.5\" scale=\"2\"/>",
     );
     let module = m.load().expect("module with a background loads");
-    let bg = module.board.background.as_ref().expect("background exposed");
+    let bg = module
+        .board
+        .background
+        .as_ref()
+        .expect("background exposed");
     assert_eq!(bg.image, "scans/board.png");
     assert_eq!((bg.x, bg.y, bg.scale, bg.opacity), (-5.0, 2.5, 2.0, 0.5));
 }

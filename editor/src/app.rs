@@ -66,6 +66,8 @@ pub struct EditorApp {
     mode: Mode,
     /// The play client (its game survives a switch back to editing).
     play: Play,
+    /// The map's background scan as a texture.
+    scan: crate::background::BackgroundScan,
 }
 
 impl EditorApp {
@@ -99,6 +101,7 @@ impl EditorApp {
             after_save: None,
             mode: Mode::Edit,
             play: Play::new(),
+            scan: Default::default(),
         }
     }
 
@@ -218,6 +221,10 @@ impl EditorApp {
             .resizable(true)
             .show(ui, |ui| validation::show(ui, self.doc.validation()));
         let overlay = self.overlay();
+        let background = self.doc.map().background.as_ref();
+        if let Some(message) = self.scan.sync(ui.ctx(), self.doc.dir(), background) {
+            self.status = message;
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let input = MapInput {
                 map: self.doc.map(),
@@ -226,6 +233,7 @@ impl EditorApp {
                 selection: self.selection,
                 extra: &self.extra,
                 tool: &self.tool,
+                background: self.doc.map().background.as_ref().zip(self.scan.texture()),
             };
             self.view.show(ui, &input, &mut out);
         });

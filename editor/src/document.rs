@@ -14,7 +14,7 @@ use muster_core::xml::{self, de};
 use muster_core::{Module, Scenario};
 
 use crate::edit::{Edit, EditError, apply_all};
-use crate::map_data::{BoxData, LineData, MapData};
+use crate::map_data::{BackgroundData, BoxData, LineData, MapData};
 use crate::map_xml::{self, MapXmlError};
 use crate::save::write_atomic;
 use crate::scenario_data::ScenarioData;
@@ -391,6 +391,14 @@ impl Document {
         }
         edits.push(Edit::SetBox { index, value });
         self.change(label, edits)
+    }
+
+    /// Sets (or with `None` clears) the background scan, as one undoable change.
+    pub fn set_background(&mut self, value: Option<BackgroundData>) -> Result<(), EditError> {
+        if self.map.background == value {
+            return Ok(());
+        }
+        self.change("edit background", vec![Edit::SetBackground(value)])
     }
 
     /// Moves box `index` to `(x, y)`.

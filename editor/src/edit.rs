@@ -3,17 +3,35 @@
 //! Every change the user makes is a list of these. Applying one returns its exact
 //! inverse, so undo never has to guess what an edit did.
 
-use crate::map_data::{BoxData, LineData, MapData};
+use crate::map_data::{BackgroundData, BoxData, LineData, MapData};
 
 /// One primitive change to [`MapData`], by index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
-    SetBox { index: usize, value: BoxData },
-    InsertBox { index: usize, value: BoxData },
-    RemoveBox { index: usize },
-    SetLine { index: usize, value: LineData },
-    InsertLine { index: usize, value: LineData },
-    RemoveLine { index: usize },
+    SetBox {
+        index: usize,
+        value: BoxData,
+    },
+    InsertBox {
+        index: usize,
+        value: BoxData,
+    },
+    RemoveBox {
+        index: usize,
+    },
+    SetLine {
+        index: usize,
+        value: LineData,
+    },
+    InsertLine {
+        index: usize,
+        value: LineData,
+    },
+    RemoveLine {
+        index: usize,
+    },
+    /// Sets or clears the background scan.
+    SetBackground(Option<BackgroundData>),
 }
 
 /// An edit that does not fit the map (a stale index): a bug in the caller, reported
@@ -63,6 +81,9 @@ impl Edit {
                 index: *index,
                 value: map.lines.remove(*index),
             },
+            Edit::SetBackground(value) => {
+                Edit::SetBackground(std::mem::replace(&mut map.background, value.clone()))
+            }
             _ => return Err(EditError(Box::new(self))),
         };
         Ok(inverse)

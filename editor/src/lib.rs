@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod autosave;
+pub mod background;
 pub mod command;
 pub mod document;
 pub mod edit;

@@ -97,6 +97,32 @@ impl LineData {
     }
 }
 
+/// `<background>`: a module-relative image drawn under the map. Attributes left out
+/// stay `None` so a save writes back only what the file had.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BackgroundData {
+    pub image: String,
+    pub x: Option<f32>,
+    pub y: Option<f32>,
+    pub scale: Option<f32>,
+    pub opacity: Option<f32>,
+}
+
+/// The numbers are finite (non-finite ones are dropped when read), so equality is total.
+impl Eq for BackgroundData {}
+
+impl BackgroundData {
+    /// Scale with its default (1).
+    pub fn scale(&self) -> f32 {
+        self.scale.unwrap_or(1.0)
+    }
+
+    /// Opacity with its default (0.5), clamped to 0..1.
+    pub fn opacity(&self) -> f32 {
+        self.opacity.unwrap_or(0.5).clamp(0.0, 1.0)
+    }
+}
+
 /// The whole map file's content.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MapData {
@@ -104,6 +130,8 @@ pub struct MapData {
     pub height: Option<u32>,
     /// Display colour of boxes no side owns, `#rrggbb`.
     pub neutral_color: Option<String>,
+    /// A scan of the board drawn under the map.
+    pub background: Option<BackgroundData>,
     pub kinds: Vec<KindData>,
     pub boxes: Vec<BoxData>,
     pub lines: Vec<LineData>,

@@ -37,6 +37,8 @@ pub struct MapInput<'a> {
     /// Boxes selected besides `selection`.
     pub extra: &'a [usize],
     pub tool: &'a Tool,
+    /// The background scan and its uploaded texture, drawn under everything else.
+    pub background: Option<(&'a crate::map_data::BackgroundData, &'a egui::TextureHandle)>,
 }
 
 impl MapInput<'_> {
@@ -165,6 +167,9 @@ impl MapView {
             visuals.widgets.noninteractive.bg_stroke,
             StrokeKind::Inside,
         );
+        if let Some((bg, texture)) = input.background {
+            crate::background::draw(ui, &painter, bg, texture);
+        }
         let drag = self.drag;
         let moving = self.moving.clone();
         let centre = move |i: usize, b: &BoxData| {

@@ -13,7 +13,7 @@ use muster_core::diag::FileId;
 use muster_core::format;
 use muster_core::xml::{self, de};
 
-use crate::map_data::{BoxData, KindData, LineData, MapData, RecruitData};
+use crate::map_data::{BackgroundData, BoxData, KindData, LineData, MapData, RecruitData};
 
 /// Why a map file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -70,6 +70,16 @@ fn from_format(map: format::Map) -> MapData {
         width: map.width,
         height: map.height,
         neutral_color: map.neutral_color,
+        background: map.background.map(|b| {
+            let finite = |v: Option<f32>| v.filter(|v| v.is_finite());
+            BackgroundData {
+                image: b.image.value,
+                x: finite(b.x),
+                y: finite(b.y),
+                scale: finite(b.scale),
+                opacity: finite(b.opacity),
+            }
+        }),
         kinds: map
             .line_kind
             .into_iter()
@@ -160,6 +170,21 @@ pub fn write(map: &MapData, prolog: &str) -> String {
     }
     opt(&mut out, "neutral-color", map.neutral_color.as_deref());
     out.push_str(">\n");
+    if let Some(bg) = &map.background {
+        out.push_str("  <background");
+        attr(&mut out, "image", &bg.image);
+        for (name, v) in [
+            ("x", bg.x),
+            ("y", bg.y),
+            ("scale", bg.scale),
+            ("opacity", bg.opacity),
+        ] {
+            if let Some(v) = v {
+                attr(&mut out, name, &v.to_string());
+            }
+        }
+        out.push_str("/>\n\n");
+    }
     for k in &map.kinds {
         out.push_str("  <line-kind");
         attr(&mut out, "id", &k.id);

@@ -193,6 +193,7 @@ impl Play {
                 selection,
                 extra: &[],
                 tool: &Tool::Play,
+                background: None,
             };
             view.show(ui, &map_input, out);
         });
