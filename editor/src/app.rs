@@ -422,6 +422,7 @@ impl EditorApp {
                 Ok(())
             }
             Command::SetBox { index, value } => self.doc.set_box(index, value),
+            Command::SetBackground(value) => self.doc.set_background(value),
             Command::MoveBox { index, x, y } => self.doc.move_box(index, x, y),
             Command::AddBox { x, y } => self.doc.add_box(x, y).map(|i| {
                 self.selection = Some(Selection::Box(i));

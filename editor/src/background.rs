@@ -157,3 +157,89 @@ pub fn draw(ui: &mut Ui, painter: &Painter, bg: &BackgroundData, texture: &Textu
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
     rect
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(path: &Path, w: u32) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        image::RgbaImage::new(w, 2).save(path).unwrap();
+    }
+
+    fn bg(image: &str) -> BackgroundData {
+        BackgroundData {
+            image: image.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn uploads_once_and_again_only_when_path_or_file_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = egui::Context::default();
+        png(&tmp.path().join("a.png"), 3);
+        png(&tmp.path().join("b.png"), 5);
+        let mut scan = BackgroundScan::default();
+        assert_eq!(scan.sync(&ctx, tmp.path(), Some(&bg("a.png"))), None);
+        let first = scan.texture().unwrap().id();
+        assert_eq!(scan.texture().unwrap().size(), [3, 2]);
+        scan.sync(&ctx, tmp.path(), Some(&bg("a.png")));
+        assert_eq!(
+            scan.texture().unwrap().id(),
+            first,
+            "same file: no re-upload"
+        );
+
+        scan.sync(&ctx, tmp.path(), Some(&bg("b.png")));
+        assert_eq!(scan.texture().unwrap().size(), [5, 2]);
+
+        // The file changes on disk (a different size, so the stamp differs).
+        png(&tmp.path().join("b.png"), 7);
+        scan.sync(&ctx, tmp.path(), Some(&bg("b.png")));
+        assert_eq!(scan.texture().unwrap().size(), [7, 2]);
+
+        scan.sync(&ctx, tmp.path(), None);
+        assert!(scan.texture().is_none());
+    }
+
+    #[test]
+    fn bad_paths_and_files_are_messages_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = egui::Context::default();
+        let mut scan = BackgroundScan::default();
+        let msg = scan.sync(&ctx, tmp.path(), Some(&bg("../x.png"))).unwrap();
+        assert!(msg.contains("not a path inside the module"), "{msg}");
+        assert_eq!(scan.sync(&ctx, tmp.path(), Some(&bg("../x.png"))), None);
+        assert_eq!(scan.error(), Some(msg.as_str()));
+
+        let msg = scan.sync(&ctx, tmp.path(), Some(&bg("gone.png"))).unwrap();
+        assert!(msg.contains("cannot read 'gone.png'"), "{msg}");
+
+        std::fs::write(tmp.path().join("junk.jpg"), b"junk").unwrap();
+        let msg = scan.sync(&ctx, tmp.path(), Some(&bg("junk.jpg"))).unwrap();
+        assert!(msg.contains("cannot decode 'junk.jpg'"), "{msg}");
+        assert!(scan.texture().is_none());
+    }
+
+    #[test]
+    fn placement_follows_offset_and_scale() {
+        let ctx = egui::Context::default();
+        let texture = ctx.load_texture(
+            "t",
+            egui::ColorImage::filled([10, 4], Color32::WHITE),
+            TextureOptions::LINEAR,
+        );
+        let b = BackgroundData {
+            image: "a.png".into(),
+            x: Some(5.0),
+            y: Some(-2.0),
+            scale: Some(3.0),
+            opacity: None,
+        };
+        assert_eq!(
+            placement(&b, &texture),
+            Rect::from_min_size(pos2(5.0, -2.0), egui::vec2(30.0, 12.0))
+        );
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::map_data::{BoxData, LineData};
+use crate::map_data::{BackgroundData, BoxData, LineData};
 use crate::play::PlayCommand;
 use crate::scenario_data::ScenarioData;
 
@@ -54,6 +54,8 @@ pub enum Command {
         y: i32,
     },
     DeleteBox(usize),
+    /// Set or (with `None`) remove the map's background scan.
+    SetBackground(Option<BackgroundData>),
     AddLine {
         a: usize,
         b: usize,

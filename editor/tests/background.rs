@@ -135,3 +135,52 @@ fn a_broken_png_is_reported_and_the_map_still_draws() {
     );
     h.get_by_label("Richmond");
 }
+
+#[test]
+fn the_map_section_sets_the_background_path_as_one_undo_step() {
+    use egui::{Key, Modifiers, Role};
+    let (_tmp, dir) = common::ahd_copy();
+    write_png(&dir, "scans/board.png");
+    let doc = Document::open(&dir).expect("module opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc));
+    h.run();
+    assert!(
+        h.query_by_label("background scan scans/board.png")
+            .is_none()
+    );
+    h.get_by_role_and_label(Role::TextInput, "Background image")
+        .focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Background image")
+        .type_text("scans/board.png");
+    h.run();
+    // Nothing is committed while the field has focus.
+    assert_eq!(h.state().document().map().background, None);
+    h.key_press(Key::Enter);
+    h.run();
+    h.run();
+    let bg = h.state().document().map().background.clone().expect("set");
+    assert_eq!(
+        bg,
+        BackgroundData {
+            image: "scans/board.png".into(),
+            ..Default::default()
+        }
+    );
+    assert_eq!(h.state().document().undo_label(), Some("edit background"));
+    h.get_by_label("background scan scans/board.png");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.run();
+    assert_eq!(h.state().document().map().background, None);
+    assert!(
+        h.query_by_label("background scan scans/board.png")
+            .is_none()
+    );
+    // The form follows the undo instead of putting the path back.
+    h.run();
+    assert_eq!(h.state().document().map().background, None);
+}

@@ -1,6 +1,7 @@
 //! The side and top panels around the map.
 
 pub mod line;
+pub mod map_props;
 pub mod properties;
 pub mod scenario;
 pub mod toolbar;

@@ -19,6 +19,7 @@ pub struct PropertiesPanel {
     base: BoxData,
     form: Form,
     line: LinePanel,
+    map: crate::panels::map_props::MapPanel,
 }
 
 /// A box's fields as the widgets edit them (optional text as possibly-empty strings).
@@ -95,6 +96,8 @@ impl PropertiesPanel {
             _ => {
                 self.index = None;
                 ui.label("Click a box to see and edit it.");
+                ui.separator();
+                self.map.show(ui, map, out);
             }
         }
     }
