@@ -176,6 +176,10 @@ impl EditorApp {
             })
             .collect();
 
+        let background = self.doc.map().background.as_ref();
+        if let Some(message) = self.scan.sync(ui.ctx(), self.doc.dir(), background) {
+            self.status = message;
+        }
         egui::Panel::top("toolbar").show(ui, |ui| {
             toolbar::show(
                 ui,
@@ -219,12 +223,13 @@ impl EditorApp {
         egui::Panel::bottom("validation")
             .default_size(140.0)
             .resizable(true)
-            .show(ui, |ui| validation::show(ui, self.doc.validation()));
+            .show(ui, |ui| {
+                if let Some(e) = self.scan.error() {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                validation::show(ui, self.doc.validation());
+            });
         let overlay = self.overlay();
-        let background = self.doc.map().background.as_ref();
-        if let Some(message) = self.scan.sync(ui.ctx(), self.doc.dir(), background) {
-            self.status = message;
-        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let input = MapInput {
                 map: self.doc.map(),

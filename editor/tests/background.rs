@@ -133,6 +133,13 @@ fn a_broken_png_is_reported_and_the_map_still_draws() {
             .is_none(),
         "no image node for an image that did not load"
     );
+    // The validation panel keeps showing it after the status line moves on (so the
+    // status line and the panel both show it now).
+    assert_eq!(
+        h.query_all_by_label(&status).count(),
+        2,
+        "error shown in the panel"
+    );
     h.get_by_label("Richmond");
 }
 
