@@ -113,7 +113,9 @@ pub struct Board {
     pub height: u32,
     /// Display colour of boxes no side owns, `#rrggbb`.
     pub neutral_color: Option<String>,
-    /// A scan of the board drawn under the map by the editor; display only.
+    /// A scan of the board drawn under the map by the editor; display only (left out
+    /// of serialized boards without one, so their dumps are unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
     pub kinds: Vec<LineKind>,
     pub boxes: Vec<MapBox>,

@@ -191,3 +191,46 @@ fn the_map_section_sets_the_background_path_as_one_undo_step() {
     h.run();
     assert_eq!(h.state().document().map().background, None);
 }
+
+/// Where map point `p` is on screen, from two boxes' map and screen positions.
+fn screen_of(h: &Harness<'_, EditorApp>, p: egui::Pos2, refs: [&str; 2]) -> egui::Pos2 {
+    let map = h.state().document().map();
+    let at = |name: &str| {
+        let b = &map.boxes[map.find_box(name).unwrap()];
+        (
+            egui::pos2(b.x as f32, b.y as f32),
+            h.get_by_label(name).rect().center(),
+        )
+    };
+    let (m1, s1) = at(refs[0]);
+    let (m2, s2) = at(refs[1]);
+    let scale = (s2.x - s1.x) / (m2.x - m1.x);
+    s1 + (p - m1) * scale
+}
+
+#[test]
+fn clicks_on_the_map_pass_through_the_scan() {
+    let (_tmp, dir) = common::ahd_copy();
+    write_png(&dir, "scans/board.png");
+    // A scan covering the whole board.
+    let cover = BackgroundData {
+        image: "scans/board.png".into(),
+        x: Some(-100.0),
+        y: Some(-100.0),
+        scale: Some(5000.0),
+        opacity: None,
+    };
+    let mut h = harness_with(&dir, cover);
+    h.run();
+    h.get_by_label("background scan scans/board.png");
+    let n = h.state().document().map().boxes.len();
+    h.get_by_label("Add box").click();
+    h.run();
+    let at = screen_of(&h, egui::pos2(2500.0, 1600.0), ["Richmond", "Raleigh"]);
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    assert_eq!(h.state().document().map().boxes.len(), n + 1);
+}
