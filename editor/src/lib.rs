@@ -7,6 +7,7 @@
 pub mod app;
 pub mod autosave;
 pub mod background;
+pub mod box_index;
 pub mod command;
 pub mod document;
 pub mod edit;

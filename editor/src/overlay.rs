@@ -1,11 +1,10 @@
 //! What a scenario's setup puts on the map: who controls each box and the unit counters
 //! stacked there, keyed by the editor's box indices (boxes are matched by name).
 
-use std::collections::HashMap;
-
 use muster_core::game::{GameState, Place};
 use muster_core::{Module, Scenario};
 
+use crate::box_index::BoxIndex;
 use crate::map_data::MapData;
 
 /// One stack of identical units on a box.
@@ -30,31 +29,27 @@ pub struct Overlay {
 }
 
 impl Overlay {
+    /// Nothing on `boxes` boxes yet.
+    fn empty(boxes: usize) -> Self {
+        Self {
+            control: vec![None; boxes],
+            counters: vec![Vec::new(); boxes],
+            highlight: Vec::new(),
+        }
+    }
+
     /// The setup of `scenario` laid over `map`, using the compiled `module` it came from.
     pub fn build(module: &Module, scenario: &Scenario, map: &MapData) -> Self {
-        let by_name: HashMap<String, usize> = map
-            .boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name.to_lowercase(), i))
-            .collect();
-        let doc_index = |id: muster_core::ids::BoxId| {
-            let name = &module.board.get(id).name;
-            by_name.get(&name.to_lowercase()).copied()
-        };
-        let mut overlay = Self {
-            control: vec![None; map.boxes.len()],
-            counters: vec![Vec::new(); map.boxes.len()],
-            highlight: Vec::new(),
-        };
+        let index = BoxIndex::new(module, map);
+        let mut overlay = Self::empty(map.boxes.len());
         for (id, side) in module.board.box_ids().zip(scenario.initial_control(module)) {
-            if let Some(i) = doc_index(id) {
+            if let Some(i) = index.doc(id) {
                 overlay.control[i] = side.map(|s| s.index());
             }
         }
         for (side, setup) in scenario.sides.iter().enumerate() {
             for p in &setup.placements {
-                let Some(i) = doc_index(p.at) else { continue };
+                let Some(i) = index.doc(p.at) else { continue };
                 overlay.counters[i].push(Counter {
                     side,
                     unit: module.units.get(p.unit).id.clone(),
@@ -69,23 +64,15 @@ impl Overlay {
     /// A game position laid over `map`: control and the units on the board, stacked by
     /// side, type, entrenchment and strength (a reduced stack shows its type with `'`).
     pub fn from_state(module: &Module, state: &GameState, map: &MapData) -> Self {
-        let by_name: HashMap<String, usize> = map
-            .boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name.to_lowercase(), i))
-            .collect();
-        let doc_index = |id: muster_core::ids::BoxId| {
-            let name = &module.board.get(id).name;
-            by_name.get(&name.to_lowercase()).copied()
-        };
-        let mut overlay = Self {
-            control: vec![None; map.boxes.len()],
-            counters: vec![Vec::new(); map.boxes.len()],
-            highlight: Vec::new(),
-        };
+        Self::from_state_with(module, state, &BoxIndex::new(module, map))
+    }
+
+    /// [`Overlay::from_state`] with the boxes already matched (the play client keeps
+    /// its index for the frame).
+    pub fn from_state_with(module: &Module, state: &GameState, index: &BoxIndex) -> Self {
+        let mut overlay = Self::empty(index.len());
         for id in module.board.box_ids() {
-            if let Some(i) = doc_index(id) {
+            if let Some(i) = index.doc(id) {
                 overlay.control[i] = state.controller(id).map(|s| s.index());
             }
         }
@@ -93,7 +80,7 @@ impl Overlay {
             let Place::Board(at) = unit.place else {
                 continue;
             };
-            let Some(i) = doc_index(at) else { continue };
+            let Some(i) = index.doc(at) else { continue };
             let mut name = module.units.get(unit.kind).id.clone();
             if unit.hits > 0 {
                 name.push('\'');

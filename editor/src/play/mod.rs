@@ -5,7 +5,6 @@
 //! hands back to [`Play::apply`] at the end of the frame. Every action offered comes
 //! from the engine's `legal_actions`; the UI never decides what is legal.
 
-pub mod board;
 pub mod dialog;
 pub mod hot;
 pub mod log;
@@ -23,11 +22,11 @@ use muster_core::Module;
 use muster_core::game::{Action, Place};
 use muster_core::ids::{BoxId, UnitId};
 
+use crate::box_index::BoxIndex;
 use crate::command::{Command, Selection, Tool};
 use crate::map_data::MapData;
 use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
-use board::BoxIndex;
 pub use dialog::NewGameDialog;
 pub use hot::Reloaded;
 pub use session::{NewGame, PlayerKind, RebuildError, Session, SessionError};
@@ -207,7 +206,7 @@ impl Play {
         let index = index?;
         let highlighted = self.highlighted();
         let session = self.session.as_ref()?;
-        let mut overlay = Overlay::from_state(session.module(), session.state(), map);
+        let mut overlay = Overlay::from_state_with(session.module(), session.state(), index);
         overlay.highlight = vec![false; map.boxes.len()];
         for to in highlighted {
             if let Some(i) = index.doc(to) {
@@ -322,17 +321,14 @@ impl Play {
             .filter(|a| matches!(a, Action::Move { path, .. } if path.to() == at))
             .filter(|_| self.selected != Some(at))
             .collect();
-        match moves.len() {
-            0 => {
+        match <[Action; 1]>::try_from(moves) {
+            Ok([action]) => self.apply(PlayCommand::Act(action), None, map),
+            Err(moves) if moves.is_empty() => {
                 self.selected = Some(at);
                 self.unit = None;
                 self.pick.clear();
             }
-            1 => {
-                let action = moves.into_iter().next().expect("one move");
-                self.apply(PlayCommand::Act(action), None, map);
-            }
-            _ => self.pick = moves,
+            Err(moves) => self.pick = moves,
         }
     }
 

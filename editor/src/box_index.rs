@@ -1,5 +1,6 @@
-//! The map's boxes and the engine's, matched by name (as the scenario overlay does):
-//! the edited map is indexed by position in the file, the game by `BoxId`.
+//! The map's boxes and the engine's, matched by name: the edited map is indexed by
+//! position in the file, the compiled module by `BoxId`. Overlays and the play client
+//! both go through it.
 
 use std::collections::HashMap;
 
@@ -38,6 +39,15 @@ impl BoxIndex {
     /// The engine's box for map box `i`, if the module knows it.
     pub fn engine(&self, i: usize) -> Option<BoxId> {
         self.to_engine.get(i).copied().flatten()
+    }
+
+    /// How many boxes the map has.
+    pub fn len(&self) -> usize {
+        self.to_engine.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.to_engine.is_empty()
     }
 
     /// The map's index of an engine box.
