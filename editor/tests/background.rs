@@ -93,9 +93,7 @@ fn a_missing_background_file_is_a_validation_error() {
 fn harness_with(dir: &Path, bg: BackgroundData) -> Harness<'static, EditorApp> {
     let mut doc = Document::open(dir).expect("module opens");
     doc.set_background(Some(bg)).unwrap();
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc))
+    common::app_harness(EditorApp::new(doc), common::SMALL)
 }
 
 #[test]

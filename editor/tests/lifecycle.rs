@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{PATIENCE, edit_file, run_until};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,48 +18,17 @@ use muster_editor::prompts::{Prompt, Then};
 use muster_editor::reload::{ReloadEvent, Reloader};
 use muster_editor::{Document, EditorApp, autosave};
 
-/// How long a test waits for the watcher before giving up.
-const PATIENCE: Duration = Duration::from_secs(10);
+fn watched(dir: &Path) -> Harness<'static, EditorApp> {
+    common::watched(dir, common::SMALL)
+}
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
-}
-
-fn watched(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(Document::open(dir).expect("module opens"));
-    app.watch(|| {});
-    assert!(app.is_watching());
-    let mut h = harness(app);
-    h.run();
-    h
-}
-
-/// Runs frames until `done` holds; false after [`PATIENCE`].
-fn run_until(h: &mut Harness<'_, EditorApp>, done: impl Fn(&EditorApp) -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        h.step();
-        if done(h.state()) {
-            h.run();
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
+    common::app_harness(app, common::SMALL)
 }
 
 fn richmond_x(app: &EditorApp) -> Option<i32> {
     let map = app.document().map();
     map.find_box("Richmond").map(|i| map.boxes[i].x)
-}
-
-/// Rewrites `path` with `from` replaced by `to`.
-fn edit_file(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).expect("read");
-    assert!(text.contains(from), "{from} in {}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
 }
 
 const RICHMOND: &str = r#"state="VA" permanent-entrenchment="true" x="2220""#;

@@ -10,36 +10,19 @@ use egui_kittest::kittest::{Queryable, by};
 use muster_core::game::{Action, GameState, apply, describe, legal_actions};
 use muster_core::ids::{BoxId, UnitId};
 use muster_core::{Module, load_module};
+use muster_editor::EditorApp;
 use muster_editor::command::Mode;
 use muster_editor::play::odds;
-use muster_editor::{Document, EditorApp};
-use muster_scripting::{Limits, ScriptRules};
 
 fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let doc = Document::open(dir).expect("module opens");
-    Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc))
+    common::harness(dir, common::LARGE)
 }
 
 fn module() -> Module {
     load_module(common::ahd()).expect("AHD loads")
 }
 
-fn rules(module: &Module) -> ScriptRules {
-    ScriptRules::load(module, Limits::default()).expect("rules load")
-}
-
-/// Replaces the text of the text field labelled `label`.
-fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.run();
-}
+use common::{retype, rules};
 
 fn state(h: &Harness<'_, EditorApp>) -> GameState {
     h.state()
@@ -345,26 +328,7 @@ fn the_odds_window_shows_the_odds_apis_numbers() {
     let module = module();
     let mut r = rules(&module);
     let s = state(&h);
-    let setup = match odds::battle_at(&s) {
-        Some(_) => muster_ai::odds::Setup::from_battle(&module, &s),
-        None => {
-            let (begun, _) = apply(&module, &mut r, &s, &Action::Fight { at }).expect("fight");
-            muster_ai::odds::Setup::from_battle(&module, &begun)
-        }
-    }
-    .expect("setup");
-    let report = muster_ai::odds::simulate(
-        &module,
-        &mut r,
-        &setup,
-        &muster_ai::odds::Config {
-            runs: 2_000,
-            seed: 1,
-            ..Default::default()
-        },
-        None,
-    )
-    .expect("simulate");
+    let report = common::direct_odds(&module, &mut r, &s, at);
     assert!(
         h.query_by_label("Battle odds").is_some(),
         "the window is open"

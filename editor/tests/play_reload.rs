@@ -6,20 +6,19 @@
 
 mod common;
 
+use common::{edit_file, retype, run_until};
+
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use muster_core::game::{Action, GameState};
 use muster_core::{Module, load_module};
+use muster_editor::EditorApp;
 use muster_editor::command::{Command, Mode};
 use muster_editor::notify_ui::Level;
 use muster_editor::play::{NewGame, PlayCommand, PlayerKind, RebuildError, Session};
-use muster_editor::{Document, EditorApp};
-
-const PATIENCE: Duration = Duration::from_secs(10);
 
 fn load(dir: &Path) -> Arc<Module> {
     Arc::new(load_module(dir).expect("module loads"))
@@ -102,13 +101,6 @@ fn session_with_a_move(module: Arc<Module>) -> (Session, usize) {
     (s, n)
 }
 
-/// Rewrites `path` with `from` replaced by `to`.
-fn edit_file(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).expect("read");
-    assert!(text.contains(from), "{from} in {}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
-}
-
 const MAY_ENTER: &str = "function M.may_enter(game, unit: number, path): boolean\n";
 const NEVER_ENTER: &str = "function M.may_enter(game, unit: number, path): boolean\n\tif unit >= 0 then\n\t\treturn false\n\tend\n";
 
@@ -177,14 +169,7 @@ fn a_script_that_does_not_load_names_its_file_and_line() {
 // The app, watching its files.
 
 fn watched(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(Document::open(dir).expect("module opens"));
-    app.watch(|| {});
-    assert!(app.is_watching());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run();
-    h
+    common::watched(dir, common::LARGE)
 }
 
 /// A game in play mode with a move among its actions; the move's number.
@@ -207,20 +192,6 @@ fn snapshot(h: &Harness<'_, EditorApp>) -> (GameState, usize, u64) {
         s.history().actions().len(),
         s.module().content_hash,
     )
-}
-
-/// Runs frames until `done` holds; false after [`PATIENCE`].
-fn run_until(h: &mut Harness<'_, EditorApp>, done: impl Fn(&EditorApp) -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        h.step();
-        if done(h.state()) {
-            h.run();
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
 }
 
 fn has_notice(app: &EditorApp, level: Level, text: &str) -> bool {
@@ -373,18 +344,6 @@ fn saving_the_map_in_the_editor_replays_the_game_on_it() {
 }
 
 // Game files through the app's file dialog (the typed-path one here).
-
-fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
-    use egui::accesskit::Role;
-    use egui::{Key, Modifiers};
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.run();
-}
 
 #[test]
 fn save_as_and_load_go_through_the_file_dialog() {

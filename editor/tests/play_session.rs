@@ -10,15 +10,12 @@ use muster_core::game::{Action, Dice, apply, legal_actions, set_end, start};
 use muster_core::{Module, load_module};
 use muster_editor::play::odds;
 use muster_editor::play::{NewGame, PlayerKind, Session, SessionError};
-use muster_scripting::{Limits, ScriptRules};
 
 fn ahd() -> Arc<Module> {
     Arc::new(load_module(common::ahd()).expect("AHD loads"))
 }
 
-fn rules(module: &Module) -> ScriptRules {
-    ScriptRules::load(module, Limits::default()).expect("rules load")
-}
+use common::rules;
 
 fn game(scenario: &str, players: [PlayerKind; 2], seed: u64) -> NewGame {
     NewGame {
@@ -210,26 +207,7 @@ fn odds_match_the_ai_crates_api() {
     let state = s.state().clone();
     let report = odds::battle_odds(&module, &mut r, &state, at, &odds::config()).expect("odds");
     // The same battle set up by hand with the ai crate.
-    let setup = match odds::battle_at(&state) {
-        Some(_) => muster_ai::odds::Setup::from_battle(&module, &state),
-        None => {
-            let (begun, _) = apply(&module, &mut r, &state, &Action::Fight { at }).expect("fight");
-            muster_ai::odds::Setup::from_battle(&module, &begun)
-        }
-    }
-    .expect("setup");
-    let direct = muster_ai::odds::simulate(
-        &module,
-        &mut r,
-        &setup,
-        &muster_ai::odds::Config {
-            runs: 2_000,
-            seed: 1,
-            ..Default::default()
-        },
-        None,
-    )
-    .expect("simulate");
+    let direct = common::direct_odds(&module, &mut r, &state, at);
     assert_eq!(report, direct);
     assert!(report.attacker.win_pct + report.defender.win_pct > 0.0);
 }

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::box_index;
+
 use egui::{Key, Modifiers, Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -10,29 +12,12 @@ use muster_editor::command::Selection;
 use muster_editor::{Document, EditorApp};
 
 fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let doc = Document::open(dir).expect("module opens");
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc))
-}
-
-fn box_index(h: &Harness<'_, EditorApp>, name: &str) -> usize {
-    h.state()
-        .document()
-        .map()
-        .find_box(name)
-        .expect("box exists")
+    common::harness(dir, common::SMALL)
 }
 
 /// Replaces the text of the text field labelled `label` and presses Enter.
 fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.run();
+    common::retype(h, label, text);
     h.key_press(Key::Enter);
     h.run();
 }

@@ -3,25 +3,16 @@
 
 mod common;
 
+use common::box_index;
+
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use muster_editor::EditorApp;
 use muster_editor::command::{Command, Selection};
-use muster_editor::{Document, EditorApp};
 
 fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let doc = Document::open(dir).expect("module opens");
-    Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), EditorApp::new(doc))
-}
-
-fn box_index(h: &Harness<'_, EditorApp>, name: &str) -> usize {
-    h.state()
-        .document()
-        .map()
-        .find_box(name)
-        .expect("box exists")
+    common::harness(dir, common::LARGE)
 }
 
 fn position(h: &Harness<'_, EditorApp>, i: usize) -> (i32, i32) {

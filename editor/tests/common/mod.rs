@@ -28,3 +28,123 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use muster_core::Module;
+use muster_core::game::{Action, GameState, apply};
+use muster_core::ids::BoxId;
+use muster_editor::{Document, EditorApp};
+use muster_scripting::{Limits, ScriptRules};
+
+/// Window sizes the UI tests use, in points.
+pub const SMALL: egui::Vec2 = egui::vec2(1400.0, 900.0);
+pub const LARGE: egui::Vec2 = egui::vec2(1600.0, 1000.0);
+
+/// How long a test waits for the file watcher before giving up.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// `app` in a test harness of `size`.
+pub fn app_harness(app: EditorApp, size: egui::Vec2) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size(size)
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
+}
+
+/// The app on the module in `dir`, in a harness of `size`.
+pub fn harness(dir: &Path, size: egui::Vec2) -> Harness<'static, EditorApp> {
+    app_harness(
+        EditorApp::new(Document::open(dir).expect("module opens")),
+        size,
+    )
+}
+
+/// As [`harness`], with the module folder watched for changes, one frame run.
+pub fn watched(dir: &Path, size: egui::Vec2) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(Document::open(dir).expect("module opens"));
+    app.watch(|| {});
+    assert!(app.is_watching());
+    let mut h = app_harness(app, size);
+    h.run();
+    h
+}
+
+/// Runs frames until `done` holds; false after [`PATIENCE`].
+pub fn run_until(h: &mut Harness<'_, EditorApp>, done: impl Fn(&EditorApp) -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE {
+        h.step();
+        if done(h.state()) {
+            h.run();
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// The map index of the box called `name`.
+pub fn box_index(h: &Harness<'_, EditorApp>, name: &str) -> usize {
+    h.state()
+        .document()
+        .map()
+        .find_box(name)
+        .expect("box exists")
+}
+
+/// Replaces the text of the text field labelled `label`.
+pub fn retype(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run();
+}
+
+/// Rewrites `path` with `from` replaced by `to`.
+pub fn edit_file(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    assert!(text.contains(from), "{from} in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
+}
+
+/// The module's rule scripts, with the default limits.
+pub fn rules(module: &Module) -> ScriptRules {
+    ScriptRules::load(module, Limits::default()).expect("rules load")
+}
+
+/// The odds of the battle at `at` computed with the ai crate directly (2,000 runs, seed 1):
+/// the battle under way, or the one `Fight` would begin now.
+pub fn direct_odds(
+    module: &Module,
+    rules: &mut ScriptRules,
+    state: &GameState,
+    at: BoxId,
+) -> muster_ai::odds::Report {
+    let setup = match muster_editor::play::odds::battle_at(state) {
+        Some(_) => muster_ai::odds::Setup::from_battle(module, state),
+        None => {
+            let (begun, _) = apply(module, rules, state, &Action::Fight { at }).expect("fight");
+            muster_ai::odds::Setup::from_battle(module, &begun)
+        }
+    }
+    .expect("setup");
+    muster_ai::odds::simulate(
+        module,
+        rules,
+        &setup,
+        &muster_ai::odds::Config {
+            runs: 2_000,
+            seed: 1,
+            ..Default::default()
+        },
+        None,
+    )
+    .expect("simulate")
+}
