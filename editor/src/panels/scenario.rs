@@ -47,7 +47,9 @@ impl ScenarioPanel {
         };
         let file = &doc.scenarios()[index];
         let data = &file.data;
-        ui.label(format!("{} ({})", data.name, file.path.display()));
+        // The file as the module names it: short, and the same on every machine.
+        let path = file.path.strip_prefix(doc.dir()).unwrap_or(&file.path);
+        ui.label(format!("{} ({})", data.name, path.display()));
         let set = |value: ScenarioData, label: String, out: &mut Vec<Command>| {
             out.push(Command::SetScenario {
                 index,
