@@ -68,6 +68,8 @@ pub struct EditorApp {
     play: Play,
     /// The map's background scan as a texture.
     scan: crate::background::BackgroundScan,
+    /// The window title last sent (see [`EditorApp::title`]).
+    title: String,
 }
 
 impl EditorApp {
@@ -102,6 +104,7 @@ impl EditorApp {
             mode: Mode::Edit,
             play: Play::new(),
             scan: Default::default(),
+            title: String::new(),
         }
     }
 
@@ -143,6 +146,22 @@ impl EditorApp {
 
     pub fn play_mut(&mut self) -> &mut Play {
         &mut self.play
+    }
+
+    /// The window title: the game's situation while playing, the module otherwise, with
+    /// a mark for unsaved edits. Task bars show it, and the Xvfb smoke run reads it back
+    /// to check that its clicks reached the game.
+    pub fn title(&self) -> String {
+        let dirty = if self.doc.is_dirty() { "* " } else { "" };
+        let module = self.doc.dir().display();
+        match self.play.session().filter(|_| self.mode == Mode::Play) {
+            Some(s) => {
+                let situation = muster_core::game::describe::situation(s.module(), s.state());
+                let first = situation.lines().next().unwrap_or_default();
+                format!("{dirty}{first} - muster: {module}")
+            }
+            None => format!("{dirty}muster editor: {module}"),
+        }
     }
 
     /// Draws one frame in `ui` and applies what the user did.

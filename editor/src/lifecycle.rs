@@ -127,6 +127,11 @@ impl EditorApp {
 
     /// End of a frame: closes the window once the user agreed to.
     pub(super) fn after_frame(&mut self, ui: &Ui) {
+        let title = self.title();
+        if title != self.title {
+            ui.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
         if std::mem::take(&mut self.close_now) {
             ui.send_viewport_cmd(ViewportCommand::Close);
         }
