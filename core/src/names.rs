@@ -27,9 +27,10 @@ impl NameIndex {
         self.map.get(&name.trim().to_lowercase()).copied()
     }
 
-    /// `did you mean 'X'?` for a name that is not here.
+    /// `did you mean 'X'?` for a name that is not here, or else the names sharing its
+    /// start.
     pub fn hint(&self, name: &str) -> Option<String> {
-        suggest::did_you_mean(name, self.names.iter().map(String::as_str))
+        suggest::hint(name, self.names.iter().map(String::as_str))
     }
 
     /// The first name given for an index.

@@ -333,6 +333,21 @@ fn misspelled_box_in_scenario_place() {
 }
 
 #[test]
+fn an_unknown_box_far_from_any_name_lists_the_names_sharing_its_start() {
+    let got = diagnostics(&[(
+        "scenarios/opening.xml",
+        "box=\"Millbrook\"",
+        "box=\"Radford\"",
+    )]);
+    assert_eq!(
+        got,
+        [
+            "scenarios/opening.xml:8:17: error: unknown box 'Radford'; known names starting with 'R': Rivertown"
+        ]
+    );
+}
+
+#[test]
 fn misspelled_unit_type_points_at_list_item() {
     let got = diagnostics(&[(
         "scenarios/opening.xml",
