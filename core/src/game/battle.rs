@@ -581,6 +581,9 @@ fn fire(
                     ReturnsTo::Stock => Place::Stock,
                 };
                 b.own_mut(enemy).retain(|&x| x != target);
+                // The rules see the battle as it is now, for this event and the next
+                // shots' questions.
+                store(state, b.clone());
                 log.push(format!("{target_name} is eliminated"));
                 log.extend(notify(
                     module,
@@ -674,4 +677,114 @@ fn close_battle(
         c.battle = None;
     }
     Ok(log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Answer, Command, Dice};
+    use crate::load_module;
+
+    /// Every shot hits; records, whenever the rules are consulted during a part, how
+    /// many units the battle still lists that are no longer in the battle box.
+    #[derive(Default)]
+    struct Recorder {
+        stale: Vec<usize>,
+    }
+
+    fn stale(view: View<'_>) -> usize {
+        let b = view.state.combat.as_ref().and_then(|c| c.battle.as_ref());
+        b.map_or(0, |b| {
+            b.attackers
+                .iter()
+                .chain(&b.defenders)
+                .filter(|&&u| view.state.unit(u).place != Place::Board(b.at))
+                .count()
+        })
+    }
+
+    impl Rules for Recorder {
+        fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            Ok(match q {
+                Question::ShotModifier { .. } => {
+                    self.stale.push(stale(view));
+                    Answer::Int(10)
+                }
+                Question::MayTarget { .. } => Answer::Bool(true),
+                _ => Answer::Bool(false),
+            })
+        }
+        fn notify(
+            &mut self,
+            view: View<'_>,
+            _: &mut Dice,
+            e: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
+            if let Event::UnitEliminated { .. } = e {
+                self.stale.push(stale(view));
+            }
+            Ok(Vec::new())
+        }
+    }
+
+    /// Within one part, a unit eliminated by one shot is out of the battle's lists before
+    /// the rules are asked about the next shot or told of the elimination (5.1: the
+    /// shots of a part are resolved one by one).
+    #[test]
+    fn the_rules_never_see_an_eliminated_unit_still_in_the_battle() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+        let m = load_module(dir).unwrap();
+        let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(7)).unwrap();
+        let sides: Vec<SideId> = m.side_ids().collect();
+        let (north, south) = (sides[0], sides[1]);
+        let at = BoxId(0);
+        let mut of = |side: SideId, n: usize| -> Vec<UnitId> {
+            let units: Vec<UnitId> = g
+                .unit_ids()
+                .filter(|&u| g.unit(u).side == side)
+                .take(n)
+                .collect();
+            assert_eq!(units.len(), n, "the fixture has the units");
+            for &u in &units {
+                let steps = m.units.get(g.unit(u).kind).steps;
+                let unit = &mut g.units[u.index()];
+                unit.place = Place::Board(at);
+                // One more hit eliminates each of them.
+                unit.hits = steps - 1;
+            }
+            units
+        };
+        let attackers = of(north, 2);
+        let defenders = of(south, 3);
+        g.combat = Some(CombatSegment {
+            fought_at: Vec::new(),
+            battle: Some(Battle {
+                at,
+                attacker: north,
+                defender: south,
+                round: 1,
+                firing: north,
+                stage: Stage::Target,
+                attackers: attackers.clone(),
+                defenders: defenders.clone(),
+                entries: Vec::new(),
+                entered_from: Vec::new(),
+                shots: vec![(attackers[0], defenders[0])],
+                reinforced_from: Vec::new(),
+                winner: None,
+            }),
+        });
+        let mut rules = Recorder::default();
+        let last = Action::Target {
+            shooter: attackers[1],
+            target: defenders[1],
+        };
+        let log = apply(&m, &mut rules, &mut g, &last).unwrap();
+        let eliminated = log.iter().filter(|l| l.ends_with("is eliminated")).count();
+        assert_eq!(eliminated, 2, "both shots hit and eliminate: {log:?}");
+        // Two shot modifiers and two eliminations were seen, none with a stale list.
+        assert_eq!(rules.stale, [0, 0, 0, 0], "{log:?}");
+        let b = g.combat.as_ref().and_then(|c| c.battle.as_ref()).unwrap();
+        assert_eq!(b.defenders, [defenders[2]]);
+    }
 }
