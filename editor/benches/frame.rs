@@ -30,10 +30,11 @@ fn frame(ctx: &egui::Context, app: &mut EditorApp) -> usize {
 fn frames(c: &mut Criterion) {
     let ctx = egui::Context::default();
     let mut editing = app();
+    editing.apply(Command::ShowScenario(Some("1864".into())));
     for _ in 0..3 {
         frame(&ctx, &mut editing);
     }
-    c.bench_function("frame: editing AHD, 1861 setup shown", |b| {
+    c.bench_function("frame: editing AHD, 1864 setup shown", |b| {
         b.iter(|| frame(&ctx, &mut editing))
     });
 
@@ -41,7 +42,7 @@ fn frames(c: &mut Criterion) {
     let mut playing = app();
     playing.apply(Command::SetMode(Mode::Play));
     playing.apply(Command::Play(PlayCommand::Start(NewGame {
-        scenario: "1861".into(),
+        scenario: "1864".into(),
         options: Vec::new(),
         end: None,
         players: vec![PlayerKind::Human; 2],
@@ -51,7 +52,7 @@ fn frames(c: &mut Criterion) {
     for _ in 0..3 {
         frame(&ctx, &mut playing);
     }
-    c.bench_function("frame: playing AHD 1861, first march", |b| {
+    c.bench_function("frame: playing AHD 1864, first march", |b| {
         b.iter(|| frame(&ctx, &mut playing))
     });
 }
