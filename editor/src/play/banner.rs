@@ -13,8 +13,11 @@ use muster_core::game::flow::segment_kind;
 pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
     let turn = &module.calendar.turn(state.turn).label;
     let mut out = vec![format!("Turn: {turn} (turn {})", state.turn.0 + 1)];
-    if state.outcome.is_some() {
-        out.push("Game over".into());
+    if let Some(o) = &state.outcome {
+        let who = o.winner.map_or("a draw".to_string(), |w| {
+            format!("{} won", module.side(w).name)
+        });
+        out.push(format!("Game ended: {who}"));
     } else {
         let side = &module.side(state.active_side(module)).name;
         out.push(format!("Side: {side}"));
