@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use muster_core::format::SegmentKind;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::segment_kind;
-use muster_core::game::{Action, GameState, legal_actions};
+use muster_core::game::{Action, GameState, describe, legal_actions};
 use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
 use muster_editor::play::battle::{battle, counter, dice_lines};
@@ -327,4 +327,76 @@ fn ai_auto_keeps_the_chosen_delay() {
         acted |= actions(&h).len() == n + 2;
     }
     assert!(acted, "the computer acts once the delay has passed");
+}
+
+/// In a battle with several units a side, the shots announced show in the window before
+/// they are fired; while a computer decides, the window says so and offers no button.
+#[test]
+fn announced_shots_show_and_a_computers_turn_offers_no_choice() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 11, &[("Confederacy", "Random")]);
+    let module = module();
+    let union = module.find_side("union").expect("union side");
+    let firing_own = |s: &GameState, human: bool| {
+        battle(s).is_some_and(|b| {
+            let own = if b.firing == b.attacker {
+                &b.attackers
+            } else {
+                &b.defenders
+            };
+            b.stage == Stage::Target
+                && own.len() >= 2
+                && b.shots.is_empty()
+                && (b.firing == union) == human
+        })
+    };
+    // The human side is to name targets for two units or more.
+    play_until(&mut h, 11, |s| firing_own(s, true));
+    let s = state(&h);
+    let b = battle(&s).expect("battle").clone();
+    let mut r = rules(&module);
+    let legal = legal_actions(&module, &mut r, &s).expect("legal");
+    let Some(Action::Target { shooter, target }) = legal.first().cloned() else {
+        panic!("a target is to be named: {legal:?}")
+    };
+    h.get_by_role_and_label(Role::Button, &counter(&module, &s, &b, target))
+        .click();
+    h.run();
+    let after = state(&h);
+    let b = battle(&after).expect("battle goes on");
+    assert_eq!(b.shots, vec![(shooter, target)], "the engine took the shot");
+    let shot = format!(
+        "{} -> {}",
+        describe::unit(&module, &after, shooter),
+        describe::unit(&module, &after, target)
+    );
+    assert!(h.query_by_label("Shots announced").is_some());
+    assert!(
+        h.query_by_label(&shot).is_some(),
+        "the window shows '{shot}'"
+    );
+
+    // The computer's side to name targets: no buttons, the window says who decides.
+    play_until(&mut h, 11, |s| firing_own(s, false));
+    let s = state(&h);
+    let b = battle(&s).expect("battle").clone();
+    assert!(
+        h.query_by_label("A computer decides: press AI step, or tick AI auto.")
+            .is_some()
+    );
+    for &u in b.attackers.iter().chain(&b.defenders) {
+        let text = counter(&module, &s, &b, u);
+        assert!(
+            h.query_by_role_and_label(Role::Button, &text).is_none(),
+            "'{text}' is not clickable"
+        );
+        assert!(h.query_by_label(&text).is_some(), "'{text}' is shown");
+    }
+    h.get_by_label("AI step").click();
+    h.run();
+    assert!(
+        matches!(actions(&h).last(), Some(Action::Target { .. })),
+        "the computer named a target"
+    );
 }

@@ -222,14 +222,13 @@ pub fn dice_lines(log: &[String], start: usize, end: Option<usize>) -> Vec<Strin
         .collect()
 }
 
-/// The battle's result line from the engine's log, for a battle that is over.
+/// The battle's result as the engine logged it: the winner, else the withdrawal.
 fn result(lines: &[String]) -> String {
-    lines
-        .iter()
-        .rev()
-        .find(|l| l.contains(" wins the battle at "))
-        .cloned()
-        .unwrap_or_else(|| "No winner: the defender withdrew".into())
+    let find = |needle: &str| lines.iter().rev().find(|l| l.contains(needle)).cloned();
+    find(" wins the battle at ")
+        .or_else(|| find(" withdraws from "))
+        .or_else(|| find(" evacuates from "))
+        .unwrap_or_else(|| "No winner".into())
 }
 
 /// One unit as a counter: type and number, reduced or not, combat value, and where it
