@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use muster_core::format::SegmentKind;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::segment_kind;
-use muster_core::game::{Action, GameState, describe, legal_actions};
+use muster_core::game::{Action, GameState, Place, describe, legal_actions};
 use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
 use muster_editor::play::battle::{battle, counter, dice_lines};
@@ -115,6 +115,7 @@ fn a_battle_is_fought_through_its_window() {
     );
 
     let (mut clicked_targets, mut passes, mut retreats, mut fought_on) = (0, 0, 0, 0);
+    let (mut reinforced, mut promoted) = (0, 0);
     let mut r = rules(&module);
     for _ in 0..300 {
         let s = state(&h);
@@ -169,8 +170,34 @@ fn a_battle_is_fought_through_its_window() {
                 fought_on += 1;
                 ("Fight on".to_string(), Action::Pass)
             }
-            Stage::Reinforce => ("No more reinforcements".to_string(), Action::Pass),
-            Stage::Promote => ("No promotion".to_string(), Action::Pass),
+            // A reinforcement once if offered, then no more; a promotion if offered.
+            Stage::Reinforce => {
+                match legal.iter().find(|a| matches!(a, Action::Reinforce { .. })) {
+                    Some(a @ Action::Reinforce { unit }) if reinforced == 0 => {
+                        reinforced += 1;
+                        let Place::Board(from) = s.unit(*unit).place else {
+                            panic!("a reinforcement on the board")
+                        };
+                        let text = format!(
+                            "Reinforce with {} from {}",
+                            describe::unit(&module, &s, *unit),
+                            module.board.get(from).name
+                        );
+                        (text, a.clone())
+                    }
+                    _ => ("No more reinforcements".to_string(), Action::Pass),
+                }
+            }
+            Stage::Promote => match legal.iter().find(|a| matches!(a, Action::Promote { .. })) {
+                Some(a @ Action::Promote { unit }) => {
+                    promoted += 1;
+                    (
+                        format!("Promote {}", describe::unit(&module, &s, *unit)),
+                        a.clone(),
+                    )
+                }
+                _ => ("No promotion".to_string(), Action::Pass),
+            },
         };
         if action == Action::Pass {
             passes += 1;
@@ -197,6 +224,8 @@ fn a_battle_is_fought_through_its_window() {
     assert!(fought_on > 0, "'Fight on' was clicked");
     assert!(passes > fought_on, "other passes were clicked");
     assert_eq!(retreats, 1, "a retreat was clicked");
+    // With this seed the engine offers no reinforcement, and a promotion to the winner.
+    assert_eq!((reinforced, promoted), (0, 1), "the promotion was clicked");
 
     // The window stays with the result and the engine's dice.
     assert!(h.state().play().battle_open());
@@ -229,6 +258,15 @@ fn a_battle_is_fought_through_its_window() {
     h.run();
     assert!(!h.state().play().battle_open());
     assert!(h.query_by_label("Battle over").is_none());
+
+    // The next battle opens the window again, without the last one's dice.
+    play_until(&mut h, 11, |s| battle(s).is_some());
+    assert!(h.state().play().battle_open());
+    assert!(h.query_by_label("Round 1").is_some());
+    assert!(h.query_by_label("Battle over").is_none());
+    for line in &rolls {
+        assert_eq!(label_count(&h, line), 0, "'{line}' was the last battle's");
+    }
 }
 
 /// The banner's fields are the engine's numbers, after a march and in Recruitment.

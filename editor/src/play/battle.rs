@@ -335,3 +335,57 @@ fn choices(
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log() -> Vec<String> {
+        [
+            "[Union] fight the battle at Cairo",
+            "  battle at Cairo: Union attacks Confederacy",
+            "[Confederacy] Infantry #3 fires at Infantry #1",
+            "  Infantry fires at Infantry needing 3 or less: rolls 2, hit",
+            "  (script) a script's note",
+            "  Union wins the battle at Cairo",
+            "[Union] end this segment",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    #[test]
+    fn the_dice_are_the_engines_lines_since_the_battle_began() {
+        let log = log();
+        assert_eq!(battle_start(&log), Some(1));
+        let lines = dice_lines(&log, 1, Some(6));
+        assert_eq!(
+            lines,
+            [
+                "battle at Cairo: Union attacks Confederacy",
+                "Infantry fires at Infantry needing 3 or less: rolls 2, hit",
+                "Union wins the battle at Cairo",
+            ]
+        );
+        assert_eq!(result(&lines), "Union wins the battle at Cairo");
+        // An end or start past the log is cut to it, not a panic.
+        assert_eq!(dice_lines(&log, 1, Some(99)).len(), 3);
+        assert!(dice_lines(&log, 50, None).is_empty());
+        assert_eq!(battle_start(&log[..1]), None);
+    }
+
+    #[test]
+    fn a_withdrawal_is_the_result_when_nobody_won() {
+        let lines = ["Confederacy withdraws from Cairo to Paducah".to_string()];
+        assert_eq!(result(&lines), lines[0]);
+        assert_eq!(result(&[]), "No winner");
+    }
+
+    #[test]
+    fn pass_is_named_by_what_it_means() {
+        assert_eq!(pass_label(Stage::Withdraw), "Stand");
+        assert_eq!(pass_label(Stage::Retreat), "Fight on");
+        assert_eq!(pass_label(Stage::Reinforce), "No more reinforcements");
+        assert_eq!(pass_label(Stage::Promote), "No promotion");
+    }
+}
