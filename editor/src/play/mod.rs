@@ -338,7 +338,10 @@ impl Play {
             PlayCommand::ShowOdds(on) => self.show_odds = on,
             PlayCommand::CloseVictory => self.victory_closed = true,
             PlayCommand::RestartWithNewRules => self.restart(module)?,
-            PlayCommand::SetAiDelay(s) => self.ai_delay = s.clamp(0.0, pace::MAX_DELAY),
+            PlayCommand::SetAiDelay(s) if s.is_finite() => {
+                self.ai_delay = s.clamp(0.0, pace::MAX_DELAY);
+            }
+            PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
             PlayCommand::CloseBattle => self.battle.close(),
         }
         Ok(())
