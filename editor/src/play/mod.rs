@@ -5,10 +5,13 @@
 //! hands back to [`Play::apply`] at the end of the frame. Every action offered comes
 //! from the engine's `legal_actions`; the UI never decides what is legal.
 
+pub mod banner;
+pub mod battle;
 pub mod dialog;
 pub mod hot;
 pub mod log;
 pub mod odds;
+pub mod pace;
 pub mod panel;
 pub mod session;
 pub mod toolbar;
@@ -57,6 +60,10 @@ pub enum PlayCommand {
     /// Start the game under way anew on the module as it loads now (offered when a
     /// reload could not replay it, see [`hot`]).
     RestartWithNewRules,
+    /// Seconds "AI auto" waits between computer actions (see [`pace`]).
+    SetAiDelay(f64),
+    /// Close the window of a battle that is over.
+    CloseBattle,
 }
 
 /// The play client's state.
@@ -81,6 +88,11 @@ pub struct Play {
     /// The module changed but the game could not be replayed on it: it runs on the
     /// old rules.
     stale: bool,
+    /// Seconds between computer actions under "AI auto".
+    ai_delay: f64,
+    /// Frame time (`InputState::time`) of the last computer action "AI auto" asked for.
+    last_ai: Option<f64>,
+    battle: battle::BattleView,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -112,6 +124,15 @@ impl Play {
 
     pub fn auto(&self) -> bool {
         self.auto
+    }
+
+    pub fn ai_delay(&self) -> f64 {
+        self.ai_delay
+    }
+
+    /// Whether the battle window is shown.
+    pub fn battle_open(&self) -> bool {
+        self.battle.is_open()
     }
 
     pub fn dialog_open(&self) -> bool {
@@ -147,6 +168,8 @@ impl Play {
         let mut index = None;
         if let Some(session) = self.session.as_mut() {
             let module = session.module().clone();
+            egui::Panel::top("play-banner")
+                .show(ui, |ui| banner::show(ui, &module, session.state()));
             index = Some(BoxIndex::new(&module, input.map));
             egui::Panel::right("play-actions")
                 .default_size(380.0)
@@ -167,9 +190,19 @@ impl Play {
                 .resizable(true)
                 .show(ui, |ui| log::show(ui, session.log()));
             if self.auto && session.computer_to_act() {
-                out.push(Command::Play(PlayCommand::AiStep));
-                ui.ctx().request_repaint();
+                let now = ui.input(|i| i.time);
+                match pace::wait(now, self.last_ai, self.ai_delay) {
+                    None => {
+                        out.push(Command::Play(PlayCommand::AiStep));
+                        self.last_ai = Some(now);
+                        ui.ctx().request_repaint();
+                    }
+                    Some(left) => ui
+                        .ctx()
+                        .request_repaint_after(std::time::Duration::from_secs_f64(left)),
+                }
             }
+            self.battle.show(ui.ctx(), session, out);
             // Not while the computers play on: each position would be simulated anew.
             if self.show_odds && !(self.auto && session.computer_to_act()) {
                 self.odds.show(ui.ctx(), session, self.selected, out);
@@ -294,13 +327,22 @@ impl Play {
                 }
                 self.pick.clear();
             }
-            PlayCommand::SetAuto(on) => self.auto = on,
+            PlayCommand::SetAuto(on) => {
+                self.auto = on;
+                // Switched on, the computers start at once, whatever the delay.
+                self.last_ai = None;
+            }
             PlayCommand::ClickBox(i) => self.click_box(i, map),
             PlayCommand::SelectUnit(u) => self.unit = u,
             PlayCommand::CancelPick => self.pick.clear(),
             PlayCommand::ShowOdds(on) => self.show_odds = on,
             PlayCommand::CloseVictory => self.victory_closed = true,
             PlayCommand::RestartWithNewRules => self.restart(module)?,
+            PlayCommand::SetAiDelay(s) if s.is_finite() => {
+                self.ai_delay = s.clamp(0.0, pace::MAX_DELAY);
+            }
+            PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
+            PlayCommand::CloseBattle => self.battle.close(),
         }
         Ok(())
     }
@@ -341,6 +383,8 @@ impl Play {
         self.auto = false;
         self.victory_closed = false;
         self.odds = odds::OddsView::default();
+        self.battle = battle::BattleView::default();
+        self.last_ai = None;
         self.stale = false;
     }
 

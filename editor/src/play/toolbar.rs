@@ -32,6 +32,18 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         if ui.checkbox(&mut auto, "AI auto").changed() {
             out.push(Command::Play(PlayCommand::SetAuto(auto)));
         }
+        let mut delay = play.ai_delay;
+        let slider = egui::Slider::new(&mut delay, 0.0..=super::pace::MAX_DELAY)
+            .text("AI delay")
+            .suffix(" s")
+            .step_by(0.05);
+        if ui
+            .add(slider)
+            .on_hover_text("seconds between computer actions under AI auto")
+            .changed()
+        {
+            out.push(Command::Play(PlayCommand::SetAiDelay(delay)));
+        }
         let mut odds = play.show_odds;
         if ui.checkbox(&mut odds, "Odds").changed() {
             out.push(Command::Play(PlayCommand::ShowOdds(odds)));

@@ -1,0 +1,391 @@
+//! The battle window: the battle under way (or the last one, until closed or the next
+//! begins) with both lines of units, the shots announced, the dice as the engine logged
+//! them, and the choices the battle waits for. Every choice is a legal action from
+//! `Session::legal`; a target is named by clicking the enemy unit, and only units the
+//! engine offers as targets are clickable.
+
+use egui::Ui;
+use muster_core::Module;
+use muster_core::game::battle::{Battle, Stage};
+use muster_core::game::{Action, GameState, Place, describe};
+use muster_core::ids::{SideId, UnitId};
+
+use super::PlayCommand;
+use super::session::{PlayerKind, Session};
+use crate::command::Command;
+
+/// How the engine's log begins a battle (`battle::start_battle`, indented by the session).
+const BATTLE_BEGINS: &str = "  battle at ";
+
+/// The window's memory of the last battle, so its result stays on screen after the
+/// engine has closed it.
+#[derive(Default)]
+pub struct BattleView {
+    last: Option<Seen>,
+}
+
+struct Seen {
+    battle: Battle,
+    /// Where this battle's lines begin in the session log.
+    start: usize,
+    /// Where they end, once the battle is over.
+    end: Option<usize>,
+    closed: bool,
+}
+
+impl BattleView {
+    /// Closes the window of a battle that is over.
+    pub fn close(&mut self) {
+        if let Some(seen) = self.last.as_mut().filter(|s| s.end.is_some()) {
+            seen.closed = true;
+        }
+    }
+
+    /// Whether the window is shown now.
+    pub fn is_open(&self) -> bool {
+        self.last.as_ref().is_some_and(|s| !s.closed)
+    }
+
+    /// Follows the game: a battle under way is remembered, one that ended keeps its lines.
+    fn update(&mut self, session: &Session) {
+        let log = session.log();
+        match battle(session.state()) {
+            Some(b) => {
+                let start = battle_start(log).unwrap_or(log.len());
+                let new = self
+                    .last
+                    .as_ref()
+                    .is_none_or(|s| s.end.is_some() || s.start != start);
+                if new {
+                    self.last = Some(Seen {
+                        battle: b.clone(),
+                        start,
+                        end: None,
+                        closed: false,
+                    });
+                } else if let Some(s) = self.last.as_mut() {
+                    s.battle = b.clone();
+                }
+            }
+            None => {
+                if let Some(s) = self.last.as_mut().filter(|s| s.end.is_none()) {
+                    s.end = Some(log.len());
+                }
+            }
+        }
+    }
+
+    pub fn show(&mut self, ctx: &egui::Context, session: &mut Session, out: &mut Vec<Command>) {
+        self.update(session);
+        let Some(seen) = self.last.as_ref().filter(|s| !s.closed) else {
+            return;
+        };
+        let module = session.module().clone();
+        let state = session.state().clone();
+        let under_way = seen.end.is_none();
+        let human = session.players()[session.decider().index()] == PlayerKind::Human;
+        let legal = if under_way {
+            session.legal().map(<[Action]>::to_vec)
+        } else {
+            Ok(Vec::new())
+        };
+        // The unit to name a target for, as the engine offers it.
+        let shooter = legal.as_ref().ok().and_then(|l| {
+            l.iter().find_map(|a| match a {
+                Action::Target { shooter, .. } => Some(*shooter),
+                _ => None,
+            })
+        });
+        let lines = dice_lines(session.log(), seen.start, seen.end);
+        let b = &seen.battle;
+        let title = format!("Battle at {}", describe::place(&module, b.at));
+        // Over the map's left side, clear of the action panel and the odds window.
+        let corner = ctx.content_rect().left_top() + egui::vec2(12.0, 90.0);
+        egui::Window::new(title)
+            .id(egui::Id::unique("play-battle-window"))
+            .default_pos(corner)
+            .default_width(460.0)
+            .resizable(true)
+            .show(ctx, |ui| {
+                if under_way {
+                    ui.strong(format!("Round {}", b.round));
+                    ui.label(format!("{} firing", module.side(b.firing).name));
+                    ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
+                } else {
+                    ui.strong("Battle over");
+                    ui.label(result(&lines));
+                }
+                let targets: Vec<(UnitId, Action)> = match &legal {
+                    Ok(l) if human => l
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Target { target, .. } => Some((*target, a.clone())),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                ui.separator();
+                ui.columns_const(|[left, right]| {
+                    for (ui, side, role, units) in [
+                        (left, b.attacker, "Attackers", &b.attackers),
+                        (right, b.defender, "Defenders", &b.defenders),
+                    ] {
+                        ui.strong(format!("{role}: {}", module.side(side).name));
+                        for &u in units {
+                            let text = counter(&module, &state, b, u);
+                            match targets.iter().find(|(t, _)| *t == u) {
+                                Some((_, action)) => {
+                                    if ui
+                                        .button(text)
+                                        .on_hover_text("name this unit as the target")
+                                        .clicked()
+                                    {
+                                        out.push(Command::Play(PlayCommand::Act(action.clone())));
+                                    }
+                                }
+                                None => {
+                                    ui.label(text);
+                                }
+                            }
+                        }
+                    }
+                });
+                if !b.shots.is_empty() {
+                    ui.separator();
+                    ui.strong("Shots announced");
+                    for &(shooter, target) in &b.shots {
+                        ui.label(format!(
+                            "{} -> {}",
+                            describe::unit(&module, &state, shooter),
+                            describe::unit(&module, &state, target)
+                        ));
+                    }
+                }
+                if under_way {
+                    ui.separator();
+                    match &legal {
+                        Ok(l) if human => choices(ui, &module, &state, b, l, out),
+                        Ok(_) => {}
+                        Err(e) => {
+                            ui.colored_label(
+                                ui.visuals().error_fg_color,
+                                format!("rules error: {e}"),
+                            );
+                        }
+                    }
+                    if !human {
+                        ui.label("A computer decides: press AI step, or tick AI auto.");
+                    }
+                }
+                ui.separator();
+                ui.strong("Dice and results");
+                egui::ScrollArea::vertical()
+                    .id_salt("play-battle-dice")
+                    .max_height(200.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        if lines.is_empty() {
+                            ui.weak("no shots fired yet");
+                        }
+                        for line in &lines {
+                            ui.label(line.as_str());
+                        }
+                    });
+                if !under_way && ui.button("Close battle").clicked() {
+                    out.push(Command::Play(PlayCommand::CloseBattle));
+                }
+            });
+    }
+}
+
+/// The battle under way, if any.
+pub fn battle(state: &GameState) -> Option<&Battle> {
+    state.combat.as_ref().and_then(|c| c.battle.as_ref())
+}
+
+/// Where the last battle's lines begin in the session log.
+pub fn battle_start(log: &[String]) -> Option<usize> {
+    log.iter().rposition(|l| l.starts_with(BATTLE_BEGINS))
+}
+
+/// What the engine reported during the battle (the dice of every shot, eliminations,
+/// the result), without the indentation the session adds; the choices themselves are
+/// left out, they show as the battle's state.
+pub fn dice_lines(log: &[String], start: usize, end: Option<usize>) -> Vec<String> {
+    let end = end.unwrap_or(log.len()).min(log.len());
+    log.get(start.min(end)..end)
+        .unwrap_or_default()
+        .iter()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("  (script)"))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// The battle's result as the engine logged it: the winner, else the withdrawal.
+fn result(lines: &[String]) -> String {
+    let find = |needle: &str| lines.iter().rev().find(|l| l.contains(needle)).cloned();
+    find(" wins the battle at ")
+        .or_else(|| find(" withdraws from "))
+        .or_else(|| find(" evacuates from "))
+        .unwrap_or_else(|| "No winner".into())
+}
+
+/// One unit as a counter: type and number, reduced or not, combat value, and where it
+/// went if it is no longer in the battle's box.
+pub fn counter(module: &Module, state: &GameState, b: &Battle, u: UnitId) -> String {
+    let unit = state.unit(u);
+    let combat = module.units.get(unit.kind).combat;
+    let mut text = format!("{}, combat {combat}", describe::unit(module, state, u));
+    if unit.entrenched {
+        text.push_str(", entrenched");
+    }
+    if unit.place != Place::Board(b.at) {
+        text.push_str(", gone");
+    }
+    text
+}
+
+/// What the battle waits for, in words.
+fn waiting_for(
+    module: &Module,
+    state: &GameState,
+    b: &Battle,
+    decider: SideId,
+    shooter: Option<UnitId>,
+) -> String {
+    let side = &module.side(decider).name;
+    match b.stage {
+        Stage::Withdraw => format!("{side} may withdraw before the battle, or stand"),
+        Stage::Retreat => format!("{side} may retreat, or fight on"),
+        Stage::Reinforce => format!("{side} may bring in reinforcements"),
+        Stage::Target => match shooter {
+            Some(u) => format!(
+                "{side} names a target for {}",
+                describe::unit(module, state, u)
+            ),
+            None => format!("{side} names targets"),
+        },
+        Stage::Promote => format!("{side} may promote a unit"),
+    }
+}
+
+/// What `Pass` means at this stage.
+pub fn pass_label(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Withdraw => "Stand",
+        Stage::Retreat => "Fight on",
+        Stage::Reinforce => "No more reinforcements",
+        Stage::Promote => "No promotion",
+        Stage::Target => "Pass",
+    }
+}
+
+/// The button for a legal battle choice other than a target (those are the units).
+pub fn choice_label(module: &Module, state: &GameState, b: &Battle, a: &Action) -> Option<String> {
+    let text = match a {
+        Action::Pass => pass_label(b.stage).to_string(),
+        Action::Retreat { to } => {
+            // The engine's words tell a retreat from an evacuation by sea.
+            let engine = describe::action(module, state, a);
+            let verb = if b.stage == Stage::Withdraw {
+                "Withdraw"
+            } else if engine.starts_with("evacuate") {
+                "Evacuate"
+            } else {
+                "Retreat"
+            };
+            format!("{verb} to {}", describe::place(module, *to))
+        }
+        Action::Reinforce { .. } | Action::Promote { .. } => {
+            capitalized(&describe::action(module, state, a))
+        }
+        _ => return None,
+    };
+    Some(text)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn choices(
+    ui: &mut Ui,
+    module: &Module,
+    state: &GameState,
+    b: &Battle,
+    legal: &[Action],
+    out: &mut Vec<Command>,
+) {
+    if legal.iter().any(|a| matches!(a, Action::Target { .. })) {
+        ui.label("Click an enemy unit to name it as the target.");
+    }
+    ui.horizontal_wrapped(|ui| {
+        for a in legal {
+            let Some(text) = choice_label(module, state, b, a) else {
+                continue;
+            };
+            if ui.button(text).clicked() {
+                out.push(Command::Play(PlayCommand::Act(a.clone())));
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log() -> Vec<String> {
+        [
+            "[Union] fight the battle at Cairo",
+            "  battle at Cairo: Union attacks Confederacy",
+            "[Confederacy] Infantry #3 fires at Infantry #1",
+            "  Infantry fires at Infantry needing 3 or less: rolls 2, hit",
+            "  (script) a script's note",
+            "  Union wins the battle at Cairo",
+            "[Union] end this segment",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    #[test]
+    fn the_dice_are_the_engines_lines_since_the_battle_began() {
+        let log = log();
+        assert_eq!(battle_start(&log), Some(1));
+        let lines = dice_lines(&log, 1, Some(6));
+        assert_eq!(
+            lines,
+            [
+                "battle at Cairo: Union attacks Confederacy",
+                "Infantry fires at Infantry needing 3 or less: rolls 2, hit",
+                "Union wins the battle at Cairo",
+            ]
+        );
+        assert_eq!(result(&lines), "Union wins the battle at Cairo");
+        // An end or start past the log is cut to it, not a panic.
+        assert_eq!(dice_lines(&log, 1, Some(99)).len(), 3);
+        assert!(dice_lines(&log, 50, None).is_empty());
+        assert_eq!(battle_start(&log[..1]), None);
+    }
+
+    #[test]
+    fn a_withdrawal_is_the_result_when_nobody_won() {
+        let lines = ["Confederacy withdraws from Cairo to Paducah".to_string()];
+        assert_eq!(result(&lines), lines[0]);
+        assert_eq!(result(&[]), "No winner");
+    }
+
+    #[test]
+    fn pass_is_named_by_what_it_means() {
+        assert_eq!(pass_label(Stage::Withdraw), "Stand");
+        assert_eq!(pass_label(Stage::Retreat), "Fight on");
+        assert_eq!(pass_label(Stage::Reinforce), "No more reinforcements");
+        assert_eq!(pass_label(Stage::Promote), "No promotion");
+    }
+}

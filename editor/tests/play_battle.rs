@@ -1,0 +1,440 @@
+//! The play client's battle window, banner and AI pace, driven through egui_kittest and
+//! checked against the engine.
+
+mod common;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use muster_core::format::SegmentKind;
+use muster_core::game::battle::Stage;
+use muster_core::game::flow::segment_kind;
+use muster_core::game::{Action, GameState, Place, describe, legal_actions};
+use muster_core::{Module, load_module};
+use muster_editor::EditorApp;
+use muster_editor::play::battle::{battle, counter, dice_lines};
+
+use common::{retype, rules};
+
+fn module() -> Module {
+    load_module(common::ahd()).expect("AHD loads")
+}
+
+fn state(h: &Harness<'_, EditorApp>) -> GameState {
+    h.state()
+        .play()
+        .session()
+        .expect("a game is under way")
+        .state()
+        .clone()
+}
+
+fn actions(h: &Harness<'_, EditorApp>) -> Vec<Action> {
+    h.state()
+        .play()
+        .session()
+        .expect("a game is under way")
+        .history()
+        .actions()
+        .to_vec()
+}
+
+/// Play mode, a game started through the dialog with these players, the odds window
+/// off (it would simulate every position).
+fn new_game(h: &mut Harness<'_, EditorApp>, seed: u64, players: &[(&str, &str)]) {
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("1861 Campaign Game").click();
+    h.run();
+    for (side, kind) in players {
+        h.get_by_role_and_label(Role::ComboBox, side).click();
+        h.run();
+        h.get_by_label(kind).click();
+        h.run();
+    }
+    retype(h, "Seed", &seed.to_string());
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().session().is_some(), "the game started");
+    h.get_by_label("Odds").click();
+    h.run();
+}
+
+/// Plays the AI player's choices for both (human) sides straight into the session until
+/// `stop` holds.
+fn play_until(h: &mut Harness<'_, EditorApp>, seed: u64, stop: impl Fn(&GameState) -> bool) {
+    let module = module();
+    let mut r = rules(&module);
+    let mut chooser = muster_ai::player(muster_ai::Level::Ai, seed);
+    for _ in 0..3_000 {
+        let s = state(h);
+        if stop(&s) {
+            h.run();
+            return;
+        }
+        assert!(s.outcome.is_none(), "the game ended first");
+        let legal = legal_actions(&module, &mut r, &s).expect("legal");
+        let mut action = chooser.choose(&module, &mut r, &s).expect("choice");
+        if !legal.contains(&action) {
+            chooser.forget();
+            action = chooser.choose(&module, &mut r, &s).expect("choice");
+        }
+        h.state_mut()
+            .play_mut()
+            .session_mut()
+            .expect("game")
+            .apply(action)
+            .expect("legal action");
+    }
+    panic!("the position never came");
+}
+
+fn label_count(h: &Harness<'_, EditorApp>, text: &str) -> usize {
+    h.query_all_by_label(text).count()
+}
+
+/// A whole battle fought in its window alone: targets by clicking enemy units, the
+/// other choices by their buttons; the dice shown are the engine's.
+#[test]
+fn a_battle_is_fought_through_its_window() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 11, &[]);
+    play_until(&mut h, 11, |s| battle(s).is_some());
+    let module = module();
+    let start =
+        muster_editor::play::battle::battle_start(h.state().play().session().expect("game").log())
+            .expect("the log tells of the battle");
+    assert!(h.state().play().battle_open());
+    let at = battle(&state(&h)).expect("battle").at;
+    let title = format!("Battle at {}", module.board.get(at).name);
+    assert!(
+        h.query_all_by_label(&title).next().is_some(),
+        "the window '{title}' is open"
+    );
+
+    let (mut clicked_targets, mut passes, mut retreats, mut fought_on) = (0, 0, 0, 0);
+    let (mut reinforced, mut promoted) = (0, 0);
+    let mut r = rules(&module);
+    for _ in 0..300 {
+        let s = state(&h);
+        let Some(b) = battle(&s).cloned() else { break };
+        let legal = legal_actions(&module, &mut r, &s).expect("legal");
+        assert!(
+            h.query_all_by_label(&format!("Round {}", b.round))
+                .next()
+                .is_some()
+        );
+        let (label, action) = match b.stage {
+            Stage::Target => {
+                // The last target offered: not simply the first button of the line.
+                let a = legal.last().expect("a target").clone();
+                let Action::Target { target, .. } = a else {
+                    panic!("only targets are legal now: {legal:?}")
+                };
+                // Units the engine does not offer are not buttons.
+                let enemies = if b.firing == b.attacker {
+                    &b.defenders
+                } else {
+                    &b.attackers
+                };
+                for &e in enemies {
+                    let offered = legal
+                        .iter()
+                        .any(|x| matches!(x, Action::Target { target: t, .. } if *t == e));
+                    let text = counter(&module, &s, &b, e);
+                    assert_eq!(
+                        h.query_by_role_and_label(Role::Button, &text).is_some(),
+                        offered,
+                        "'{text}' is clickable exactly when the engine offers it"
+                    );
+                }
+                (counter(&module, &s, &b, target), a)
+            }
+            // Fight on the first time, retreat the next (if the engine allows it).
+            Stage::Retreat if fought_on > 0 => {
+                match legal.iter().find(|a| matches!(a, Action::Retreat { .. })) {
+                    Some(a @ Action::Retreat { to }) => {
+                        retreats += 1;
+                        (
+                            format!("Retreat to {}", module.board.get(*to).name),
+                            a.clone(),
+                        )
+                    }
+                    _ => ("Fight on".to_string(), Action::Pass),
+                }
+            }
+            Stage::Withdraw => ("Stand".to_string(), Action::Pass),
+            Stage::Retreat => {
+                fought_on += 1;
+                ("Fight on".to_string(), Action::Pass)
+            }
+            // A reinforcement once if offered, then no more; a promotion if offered.
+            Stage::Reinforce => {
+                match legal.iter().find(|a| matches!(a, Action::Reinforce { .. })) {
+                    Some(a @ Action::Reinforce { unit }) if reinforced == 0 => {
+                        reinforced += 1;
+                        let Place::Board(from) = s.unit(*unit).place else {
+                            panic!("a reinforcement on the board")
+                        };
+                        let text = format!(
+                            "Reinforce with {} from {}",
+                            describe::unit(&module, &s, *unit),
+                            module.board.get(from).name
+                        );
+                        (text, a.clone())
+                    }
+                    _ => ("No more reinforcements".to_string(), Action::Pass),
+                }
+            }
+            Stage::Promote => match legal.iter().find(|a| matches!(a, Action::Promote { .. })) {
+                Some(a @ Action::Promote { unit }) => {
+                    promoted += 1;
+                    (
+                        format!("Promote {}", describe::unit(&module, &s, *unit)),
+                        a.clone(),
+                    )
+                }
+                _ => ("No promotion".to_string(), Action::Pass),
+            },
+        };
+        if action == Action::Pass {
+            passes += 1;
+        }
+        let log_before = h.state().play().session().expect("game").log().len();
+        h.get_by_role_and_label(Role::Button, &label).click();
+        h.run();
+        assert_eq!(
+            actions(&h).last(),
+            Some(&action),
+            "after clicking '{label}'"
+        );
+        if let Action::Target { shooter, target } = action {
+            clicked_targets += 1;
+            // Announced, or (the last of the part) already fired with its die roll.
+            let shot = battle(&state(&h)).is_some_and(|b| b.shots.contains(&(shooter, target)));
+            let log = h.state().play().session().expect("game").log();
+            let fired = log[log_before..].iter().any(|l| l.contains(" fires at "));
+            assert!(shot || fired, "the engine took the shot");
+        }
+    }
+    assert!(battle(&state(&h)).is_none(), "the battle ended");
+    assert!(clicked_targets > 0);
+    assert!(fought_on > 0, "'Fight on' was clicked");
+    assert!(passes > fought_on, "other passes were clicked");
+    assert_eq!(retreats, 1, "a retreat was clicked");
+    // With this seed the engine offers no reinforcement, and a promotion to the winner.
+    assert_eq!((reinforced, promoted), (0, 1), "the promotion was clicked");
+
+    // The window stays with the result and the engine's dice.
+    assert!(h.state().play().battle_open());
+    assert!(h.query_by_label("Battle over").is_some());
+    let log = h.state().play().session().expect("game").log().to_vec();
+    let rolls: Vec<String> = log[start..]
+        .iter()
+        .filter(|l| l.contains(": rolls "))
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert!(!rolls.is_empty(), "dice were rolled");
+    for line in &rolls {
+        let times = rolls.iter().filter(|l| *l == line).count();
+        assert_eq!(label_count(&h, line), times, "the window shows '{line}'");
+    }
+    assert_eq!(
+        dice_lines(&log, start, None)
+            .iter()
+            .filter(|l| l.contains(": rolls "))
+            .count(),
+        rolls.len()
+    );
+    if let Some(won) = log[start..]
+        .iter()
+        .find(|l| l.contains(" wins the battle at "))
+    {
+        assert!(label_count(&h, won.trim()) >= 1, "the result '{won}' shows");
+    }
+    h.get_by_label("Close battle").click();
+    h.run();
+    assert!(!h.state().play().battle_open());
+    assert!(h.query_by_label("Battle over").is_none());
+
+    // The next battle opens the window again, without the last one's dice.
+    play_until(&mut h, 11, |s| battle(s).is_some());
+    assert!(h.state().play().battle_open());
+    assert!(h.query_by_label("Round 1").is_some());
+    assert!(h.query_by_label("Battle over").is_none());
+    for line in &rolls {
+        assert_eq!(label_count(&h, line), 0, "'{line}' was the last battle's");
+    }
+}
+
+/// The banner's fields are the engine's numbers, after a march and in Recruitment.
+#[test]
+fn the_banner_shows_the_engines_numbers() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 5, &[]);
+    let module = module();
+    let check = |h: &Harness<'_, EditorApp>| {
+        let s = state(h);
+        let turn = &module.calendar.turn(s.turn).label;
+        let mut want = vec![
+            format!("Turn: {turn} (turn {})", s.turn.0 + 1),
+            format!("Side: {}", module.side(s.active_side(&module)).name),
+            format!(
+                "Segment: {}",
+                module.calendar.segments[usize::from(s.segment)].name
+            ),
+        ];
+        for side in module.side_ids() {
+            want.push(format!(
+                "{} army maximum: {}",
+                module.side(side).name,
+                s.army_maximum(&module, side)
+            ));
+        }
+        if let Some(m) = &s.march {
+            want.push(format!("Marches left: {}", m.left));
+        }
+        if segment_kind(&module, &s) == Some(SegmentKind::Recruitment) {
+            want.push(format!("Recruitment points: {}", s.budget));
+        }
+        for w in &want {
+            assert!(h.query_by_label(w).is_some(), "the banner shows '{w}'");
+        }
+    };
+    // A march: activate a box through the action panel, then one move.
+    let before = state(&h).march.as_ref().expect("a march segment").left;
+    let mut r = rules(&module);
+    for _ in 0..2 {
+        let s = state(&h);
+        let a = legal_actions(&module, &mut r, &s).expect("legal")[0].clone();
+        let text = muster_core::game::describe::action(&module, &s, &a);
+        h.get_all_by_label(&text).next().expect("offered").click();
+        h.run();
+    }
+    let left = state(&h).march.as_ref().expect("marching").left;
+    assert_eq!(left + 1, before, "the activation spent a march");
+    assert!(h.query_by_label(&format!("Marches left: {left}")).is_some());
+    check(&h);
+    play_until(&mut h, 5, |s| {
+        segment_kind(&module, s) == Some(SegmentKind::Recruitment) && s.budget > 0
+    });
+    check(&h);
+}
+
+/// "AI auto" acts every frame with no delay, and waits the delay (in frame time, which
+/// the harness advances by a quarter second a step) between computer actions.
+#[test]
+fn ai_auto_keeps_the_chosen_delay() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 3, &[("Union", "Random"), ("Confederacy", "Random")]);
+    assert_eq!(h.state().play().ai_delay(), 0.0);
+    h.get_by_label("AI auto").click();
+    h.step();
+    assert!(h.state().play().auto());
+    let n = actions(&h).len();
+    for i in 1..=4 {
+        h.step();
+        assert_eq!(actions(&h).len(), n + i, "one computer action a frame");
+    }
+    h.get_by_label("AI auto").click();
+    h.step();
+    assert!(!h.state().play().auto());
+
+    h.get_by_role_and_label(Role::Slider, "AI delay")
+        .set_value_accesskit(2.0);
+    h.step();
+    assert_eq!(h.state().play().ai_delay(), 2.0);
+    h.get_by_label("AI auto").click();
+    h.step();
+    let n = actions(&h).len();
+    // The first waits for nothing (no computer action under AI auto yet)...
+    h.step();
+    assert_eq!(actions(&h).len(), n + 1);
+    // ...the next for two seconds: eight steps of a quarter second.
+    for _ in 0..7 {
+        h.step();
+        assert_eq!(actions(&h).len(), n + 1, "the computer waits");
+    }
+    let mut acted = false;
+    for _ in 0..3 {
+        h.step();
+        acted |= actions(&h).len() == n + 2;
+    }
+    assert!(acted, "the computer acts once the delay has passed");
+}
+
+/// In a battle with several units a side, the shots announced show in the window before
+/// they are fired; while a computer decides, the window says so and offers no button.
+#[test]
+fn announced_shots_show_and_a_computers_turn_offers_no_choice() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 11, &[("Confederacy", "Random")]);
+    let module = module();
+    let union = module.find_side("union").expect("union side");
+    let firing_own = |s: &GameState, human: bool| {
+        battle(s).is_some_and(|b| {
+            let own = if b.firing == b.attacker {
+                &b.attackers
+            } else {
+                &b.defenders
+            };
+            b.stage == Stage::Target
+                && own.len() >= 2
+                && b.shots.is_empty()
+                && (b.firing == union) == human
+        })
+    };
+    // The human side is to name targets for two units or more.
+    play_until(&mut h, 11, |s| firing_own(s, true));
+    let s = state(&h);
+    let b = battle(&s).expect("battle").clone();
+    let mut r = rules(&module);
+    let legal = legal_actions(&module, &mut r, &s).expect("legal");
+    let Some(Action::Target { shooter, target }) = legal.first().cloned() else {
+        panic!("a target is to be named: {legal:?}")
+    };
+    h.get_by_role_and_label(Role::Button, &counter(&module, &s, &b, target))
+        .click();
+    h.run();
+    let after = state(&h);
+    let b = battle(&after).expect("battle goes on");
+    assert_eq!(b.shots, vec![(shooter, target)], "the engine took the shot");
+    let shot = format!(
+        "{} -> {}",
+        describe::unit(&module, &after, shooter),
+        describe::unit(&module, &after, target)
+    );
+    assert!(h.query_by_label("Shots announced").is_some());
+    assert!(
+        h.query_by_label(&shot).is_some(),
+        "the window shows '{shot}'"
+    );
+
+    // The computer's side to name targets: no buttons, the window says who decides.
+    play_until(&mut h, 11, |s| firing_own(s, false));
+    let s = state(&h);
+    let b = battle(&s).expect("battle").clone();
+    assert!(
+        h.query_by_label("A computer decides: press AI step, or tick AI auto.")
+            .is_some()
+    );
+    for &u in b.attackers.iter().chain(&b.defenders) {
+        let text = counter(&module, &s, &b, u);
+        assert!(
+            h.query_by_role_and_label(Role::Button, &text).is_none(),
+            "'{text}' is not clickable"
+        );
+        assert!(h.query_by_label(&text).is_some(), "'{text}' is shown");
+    }
+    h.get_by_label("AI step").click();
+    h.run();
+    assert!(
+        matches!(actions(&h).last(), Some(Action::Target { .. })),
+        "the computer named a target"
+    );
+}
