@@ -534,3 +534,36 @@ fn the_action_panel_alone_plays_a_whole_game() {
         assert!(kinds.contains(k), "a '{k}' was played; played: {kinds:?}");
     }
 }
+
+/// The checklist gives each optional rule's balance note from the module (1.2 marks
+/// each rule pro-Union, pro-Confederate or neutral), and a ticked rule is in the game.
+#[test]
+fn the_optional_rules_checklist_shows_balance_notes_and_ticked_rules_apply() {
+    let module = module();
+    let mut h = harness(&common::ahd());
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    for side in module.side_ids() {
+        let note = format!("favours the {}", module.side(side).name);
+        let expected = module
+            .options
+            .iter()
+            .filter(|o| o.favours == Some(side))
+            .count();
+        assert!(expected > 0, "AHD has rules favouring the {note}");
+        assert_eq!(h.query_all_by_label(&note).count(), expected, "{note}");
+    }
+    let rail = module
+        .options
+        .iter()
+        .find(|o| o.rule == "4.9")
+        .expect("4.9 is in the catalogue");
+    h.get_by_label(&format!("{} {}", rail.rule, rail.title))
+        .click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    let session = h.state().play().session().expect("the game started");
+    assert_eq!(session.settings().options, std::slice::from_ref(&rail.id));
+}

@@ -14,14 +14,25 @@ pub struct NewGameDialog {
     /// (id, name) of the module's scenarios.
     scenarios: Vec<(String, String)>,
     pub scenario: String,
-    /// (id, "rule title") of the optional rules, with whether each is on.
-    options: Vec<(String, String, bool)>,
+    /// The optional rules, with whether each is on.
+    options: Vec<RuleChoice>,
     pub end: String,
     /// (side name, who plays it).
     players: Vec<(String, PlayerKind)>,
     pub seed: String,
     /// Why the last start failed.
     pub error: Option<String>,
+}
+
+/// One optional rule in the checklist.
+struct RuleChoice {
+    id: String,
+    /// "rule title", e.g. "4.9 Union Rail Movement Bonus".
+    label: String,
+    /// The designer's balance note: which side the rule favours.
+    balance: String,
+    description: Option<String>,
+    on: bool,
 }
 
 /// A seed that differs from game to game.
@@ -44,12 +55,14 @@ impl NewGameDialog {
             options: module
                 .options
                 .iter()
-                .map(|o| {
-                    (
-                        o.id.clone(),
-                        format!("{} {}", o.rule, o.title),
-                        o.default_on,
-                    )
+                .map(|o| RuleChoice {
+                    id: o.id.clone(),
+                    label: format!("{} {}", o.rule, o.title),
+                    balance: o.favours.map_or("neutral".to_string(), |s| {
+                        format!("favours the {}", module.side(s).name)
+                    }),
+                    description: o.description.clone(),
+                    on: o.default_on,
                 })
                 .collect(),
             end: String::new(),
@@ -76,8 +89,8 @@ impl NewGameDialog {
             options: self
                 .options
                 .iter()
-                .filter(|o| o.2)
-                .map(|o| o.0.clone())
+                .filter(|o| o.on)
+                .map(|o| o.id.clone())
                 .collect(),
             end: (!end.is_empty()).then(|| end.to_owned()),
             players: self.players.iter().map(|p| p.1).collect(),
@@ -98,8 +111,14 @@ impl NewGameDialog {
                 .id_salt("new-game-options")
                 .max_height(180.0)
                 .show(ui, |ui| {
-                    for (_, title, on) in &mut self.options {
-                        ui.checkbox(on, title.as_str());
+                    for o in &mut self.options {
+                        ui.horizontal(|ui| {
+                            let r = ui.checkbox(&mut o.on, o.label.as_str());
+                            if let Some(d) = &o.description {
+                                r.on_hover_text(d.as_str());
+                            }
+                            ui.weak(o.balance.as_str());
+                        });
                     }
                 });
             ui.separator();
