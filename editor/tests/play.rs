@@ -7,7 +7,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{Queryable, by};
-use muster_core::game::{Action, GameState, apply, describe, legal_actions};
+use muster_core::game::{Action, GameState, Place, apply, describe, legal_actions};
 use muster_core::ids::{BoxId, UnitId};
 use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
@@ -147,6 +147,7 @@ fn start_a_game_activate_move_by_clicking_and_undo() {
         .iter()
         .filter_map(|a| match a {
             Action::Move { unit: u, path } if *u == unit => Some(path.to()),
+            Action::SeaMove { unit: u, to } if *u == unit => Some(*to),
             _ => None,
         })
         .collect();
@@ -566,4 +567,61 @@ fn the_optional_rules_checklist_shows_balance_notes_and_ticked_rules_apply() {
     h.run();
     let session = h.state().play().session().expect("the game started");
     assert_eq!(session.settings().options, std::slice::from_ref(&rail.id));
+}
+
+/// 4.6: a unit in a port may move by sea to another port. Its sea destinations are
+/// ringed with its other moves, and clicking one makes the sea move.
+#[test]
+fn a_sea_move_is_made_by_clicking_the_ringed_port() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    new_game(&mut h, "1861 Campaign Game", 5, &[], None);
+    let module = module();
+    let start = state(&h);
+    let mut r = rules(&module);
+    let legal = legal_actions(&module, &mut r, &start).expect("legal");
+    // A sea move to a port the unit cannot also reach by land.
+    let (unit, to, sea) = legal
+        .iter()
+        .find_map(|a| {
+            match a {
+            Action::SeaMove { unit, to }
+                if !legal.iter().any(|b| {
+                    matches!(b, Action::Move { unit: u, path } if u == unit && path.to() == *to)
+                }) =>
+            {
+                Some((*unit, *to, a.clone()))
+            }
+            _ => None,
+        }
+        })
+        .expect("the Union has a sea move on its first turn");
+    let Place::Board(at) = start.unit(unit).place else {
+        panic!("a unit that moves by sea is on the board")
+    };
+    h.get_by_role_and_label(Role::Button, &module.board.get(at).name)
+        .click();
+    h.run();
+    let unit_text = describe::unit(&module, &start, unit);
+    h.get_all(by().label_contains(&unit_text).role(Role::Button))
+        .next()
+        .expect("the unit is listed with its moves")
+        .click();
+    h.run();
+    assert!(
+        h.state_mut().play_mut().highlighted().contains(&to),
+        "the port is ringed"
+    );
+    h.get_by_role_and_label(Role::Button, &module.board.get(to).name)
+        .click();
+    h.run();
+    let session = h.state().play().session().expect("game");
+    assert_eq!(
+        session.history().actions().last(),
+        Some(&sea),
+        "{}",
+        h.state().play().status()
+    );
+    let (moved, _) = apply(&module, &mut r, &start, &sea).expect("engine");
+    assert_eq!(state(&h), moved);
 }

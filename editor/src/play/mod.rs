@@ -360,7 +360,11 @@ impl Play {
         let moves: Vec<Action> = moves(session, self.selected, self.unit)
             .into_iter()
             // The selected box itself only selects: a round trip is for the panel.
-            .filter(|a| matches!(a, Action::Move { path, .. } if path.to() == at))
+            .filter(|a| match a {
+                Action::Move { path, .. } => path.to() == at,
+                Action::SeaMove { to, .. } => *to == at,
+                _ => false,
+            })
             .filter(|_| self.selected != Some(at))
             .collect();
         match <[Action; 1]>::try_from(moves) {
@@ -428,7 +432,7 @@ impl Play {
     }
 }
 
-/// The legal moves of the units in `at` (only `unit`'s, if given).
+/// The legal moves (by line or by sea) of the units in `at` (only `unit`'s, if given).
 pub fn moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> Vec<Action> {
     let Some(at) = at else { return Vec::new() };
     let state = session.state().clone();
@@ -438,7 +442,7 @@ pub fn moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> 
     legal
         .iter()
         .filter(|a| match a {
-            Action::Move { unit: u, .. } => {
+            Action::Move { unit: u, .. } | Action::SeaMove { unit: u, .. } => {
                 unit.is_none_or(|x| x == *u) && state.unit(*u).place == Place::Board(at)
             }
             _ => false,
@@ -457,6 +461,7 @@ fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) 
         .iter()
         .filter_map(|a| match a {
             Action::Move { path, .. } if Some(path.to()) != at => Some(path.to()),
+            Action::SeaMove { to, .. } => Some(*to),
             _ => None,
         })
         .collect()

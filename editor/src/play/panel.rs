@@ -114,7 +114,9 @@ pub fn show(
                 for u in units {
                     let moves = legal
                         .iter()
-                        .filter(|a| matches!(a, Action::Move { unit: m, .. } if *m == u))
+                        .filter(|a| {
+                            matches!(a, Action::Move { unit: m, .. } | Action::SeaMove { unit: m, .. } if *m == u)
+                        })
                         .count();
                     let side = &module.side(game.unit(u).side).name;
                     let entrenched = if game.unit(u).entrenched {
