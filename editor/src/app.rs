@@ -246,7 +246,7 @@ impl EditorApp {
                 if let Some(e) = self.scan.error() {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
-                validation::show(ui, self.doc.validation());
+                validation::show(ui, &self.doc, &mut out);
             });
         let overlay = self.overlay();
         egui::CentralPanel::no_frame().show(ui, |ui| {

@@ -13,6 +13,7 @@ use muster_core::load::Overrides;
 use muster_core::xml::{self, de};
 use muster_core::{Module, Scenario};
 
+use crate::command::Selection;
 use crate::edit::{Edit, EditError, apply_all};
 use crate::map_data::{BackgroundData, BoxData, LineData, MapData};
 use crate::map_xml::{self, MapXmlError};
@@ -107,6 +108,9 @@ pub struct Document {
     /// The state id (see [`Document::state_id`]) last saved or opened.
     saved_state: u64,
     validation: Validation,
+    /// Where each box and line sits in the map text `validation` checked; empty when
+    /// the validation is of another text (see [`Document::set_validation`]).
+    map_spans: Vec<map_xml::Span>,
     scenarios: Vec<ScenarioFile>,
     /// Scenario files that could not be read for editing, with why.
     scenario_problems: Vec<String>,
@@ -178,6 +182,7 @@ impl Document {
             next_id: 1,
             saved_state: 0,
             validation: Validation::default(),
+            map_spans: Vec::new(),
             scenarios,
             scenario_problems,
             last_module: None,
@@ -306,7 +311,9 @@ impl Document {
     /// Reruns the engine's validator on the current (unsaved) map.
     pub fn revalidate(&mut self) {
         let mut overrides = Overrides::new();
-        overrides.insert(self.map_path.clone(), self.map_text());
+        let (text, spans) = map_xml::write_spans(&self.map, &self.prolog);
+        overrides.insert(self.map_path.clone(), text);
+        self.map_spans = spans;
         for s in self.scenarios.iter().filter(|s| s.is_edited()) {
             overrides.insert(s.path.clone(), s.text());
         }
@@ -591,6 +598,20 @@ impl Document {
     /// until the next change rechecks the document.
     pub fn set_validation(&mut self, validation: Validation) {
         self.validation = validation;
+        self.map_spans.clear();
+    }
+
+    /// The box or line of the map a diagnostic points at, if it points into the map
+    /// text the current validation checked.
+    pub fn object_at(&self, at: &muster_core::diag::Location) -> Option<Selection> {
+        let file = self.dir.join(&at.file);
+        if file != self.map_path && !self.map_path.ends_with(&at.file) {
+            return None;
+        }
+        self.map_spans
+            .iter()
+            .find(|s| (s.first..=s.last).contains(&at.line))
+            .map(|s| s.object)
     }
 }
 

@@ -13,6 +13,7 @@ use muster_core::diag::FileId;
 use muster_core::format;
 use muster_core::xml::{self, de};
 
+use crate::command::Selection;
 use crate::map_data::{BackgroundData, BoxData, KindData, LineData, MapData, RecruitData};
 
 /// Why a map file could not be read.
@@ -155,6 +156,22 @@ pub(crate) const DECLARATION: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>
 
 /// Writes a map file: `prolog` (or an XML declaration if empty), then the map.
 pub fn write(map: &MapData, prolog: &str) -> String {
+    write_spans(map, prolog).0
+}
+
+/// The text lines (1-based, inclusive) one box or line of the map occupies in the file
+/// [`write`] produces: the engine's diagnostics name such lines, and the validation
+/// panel turns them back into the object to select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub first: u32,
+    pub last: u32,
+    pub object: Selection,
+}
+
+/// [`write`], with where each box and line was written.
+pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
+    let mut spans = Vec::new();
     let mut out = String::new();
     if prolog.trim().is_empty() {
         out.push_str(DECLARATION);
@@ -198,13 +215,26 @@ pub fn write(map: &MapData, prolog: &str) -> String {
     if !map.kinds.is_empty() {
         out.push('\n');
     }
-    for b in &map.boxes {
+    // The 1-based number of the line the next text starts on, counted as text is added.
+    let newlines = |text: &str| text.bytes().filter(|&c| c == b'\n').count() as u32;
+    let mut line = newlines(&out) + 1;
+    for (i, b) in map.boxes.iter().enumerate() {
+        let start = out.len();
         write_box(&mut out, b);
+        let first = line;
+        line += newlines(&out[start..]);
+        spans.push(Span {
+            first,
+            last: line - 1,
+            object: Selection::Box(i),
+        });
     }
     if !map.boxes.is_empty() {
         out.push('\n');
+        line += 1;
     }
-    for l in &map.lines {
+    for (i, l) in map.lines.iter().enumerate() {
+        let start = out.len();
         out.push_str("  <line");
         attr(&mut out, "a", &l.a);
         attr(&mut out, "b", &l.b);
@@ -213,9 +243,16 @@ pub fn write(map: &MapData, prolog: &str) -> String {
         opt(&mut out, "downstream", l.downstream.as_deref());
         opt(&mut out, "water-border", l.water_border.as_deref());
         out.push_str("/>\n");
+        let first = line;
+        line += newlines(&out[start..]);
+        spans.push(Span {
+            first,
+            last: line - 1,
+            object: Selection::Line(i),
+        });
     }
     out.push_str("</map>\n");
-    out
+    (out, spans)
 }
 
 fn write_box(out: &mut String, b: &BoxData) {
@@ -290,6 +327,31 @@ mod tests {
   <line a="A &amp; B" b="C" kind="river" name="Big &quot;One&quot;" downstream="C" water-border="C"/>
 </map>
 "##;
+
+    #[test]
+    fn spans_name_the_lines_each_box_and_line_was_written_on() {
+        let src = read(SAMPLE).unwrap();
+        let (text, spans) = write_spans(&src.data, &src.prolog);
+        let lines: Vec<&str> = text.lines().collect();
+        let at = |n: u32| lines[n as usize - 1];
+        assert_eq!(spans.len(), 3);
+        let [a, c, l] = [spans[0], spans[1], spans[2]];
+        assert_eq!(a.object, Selection::Box(0));
+        assert!(at(a.first).contains("name=\"A &amp; B\""));
+        assert_eq!(
+            at(a.last),
+            "  </box>",
+            "a box with recruits spans its element"
+        );
+        assert_eq!(
+            (c.object, c.first, c.last),
+            (Selection::Box(1), a.last + 1, a.last + 1)
+        );
+        assert!(at(c.first).contains("name=\"C\""));
+        assert_eq!(l.object, Selection::Line(0));
+        assert_eq!(l.first, l.last);
+        assert!(at(l.first).starts_with("  <line a="));
+    }
 
     #[test]
     fn write_then_read_gives_the_same_data_and_keeps_the_prolog() {

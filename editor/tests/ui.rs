@@ -192,7 +192,11 @@ fn the_validation_panel_shows_a_duplicate_name_until_undo() {
         "validation panel lists the duplicate"
     );
     let error = h.get_by_label_contains("duplicate box name 'Petersburg'");
-    let text = error.value().unwrap_or_default();
+    // A label keeps its text in `value`; a link (an error that selects its box) in `label`.
+    let text = error
+        .value()
+        .or_else(|| egui_kittest::kittest::NodeT::accesskit_node(&error).label())
+        .unwrap_or_default();
     assert!(text.contains("map.xml:"), "file:line:col is shown: {text}");
     assert!(h.query_by_label("Validation: no errors").is_none());
 
@@ -307,4 +311,29 @@ fn click_a_line_to_select_it_and_delete_it() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().document().map().lines.len(), lines);
+}
+
+#[test]
+fn clicking_an_error_selects_the_box_it_is_about() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = harness(&dir);
+    h.run();
+    h.get_by_label("Richmond").click();
+    h.run();
+    retype(&mut h, "Name", "Petersburg");
+    h.key_press(Key::Escape);
+    h.run();
+    // Select something else, then follow the error back.
+    h.get_by_label("Nashville").click();
+    h.run();
+    let nashville = h.state().selection();
+    h.get_by_label_contains("duplicate box name 'Petersburg'")
+        .click();
+    h.run();
+    let selected = h.state().selection();
+    assert_ne!(selected, nashville, "the click selected something else");
+    let Some(Selection::Box(i)) = selected else {
+        panic!("a box is selected: {selected:?}")
+    };
+    assert_eq!(h.state().document().map().boxes[i].name, "Petersburg");
 }
