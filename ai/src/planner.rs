@@ -69,6 +69,10 @@ const DECISIVE: f64 = 10.0;
 /// fighting from an entrenchment behind a water border holds against more than itself.
 const GUARD_RATIO: f64 = 0.7;
 
+/// How much of a capture's worth is discounted by the chance the enemy next door
+/// takes it straight back.
+const COUNTER: f64 = 0.6;
+
 pub struct Planner {
     style: Style,
     dist: Option<Distances>,
@@ -390,7 +394,17 @@ impl Planner {
             for to in targets {
                 let enemy = pic.enemy_force(to);
                 let entrenched = pic.enemy_entrenched(to);
-                let prize = pic.capture_value(state, to) + enemy.steps * MATERIAL;
+                let capture = pic.capture_value(state, to);
+                // What else of the enemy's could strike the box once it is mine.
+                let counter = if self.style.defend {
+                    let t = field.threat[to.index()].minus(enemy);
+                    Force {
+                        hits_per_round: t.hits_per_round.max(0.0),
+                        steps: t.steps.max(0.0),
+                    }
+                } else {
+                    Force::default()
+                };
                 let mut group: Vec<(usize, Force, &Path)> = free
                     .iter()
                     .filter_map(|&i| {
@@ -427,6 +441,15 @@ impl Planner {
                         threat_here,
                         threat_after,
                     );
+                    // A box taken next to a stronger enemy is likely lost again, and
+                    // the units in it with it.
+                    let lost = if counter.is_empty() {
+                        0.0
+                    } else {
+                        win_chance(counter, force)
+                    };
+                    let prize = capture * (1.0 - COUNTER * lost) + enemy.steps * MATERIAL
+                        - lost * committed.steps * MATERIAL * 0.5;
                     let value = p * prize
                         - (1.0 - p) * committed.steps * MATERIAL
                         - leave_cost
