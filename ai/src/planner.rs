@@ -302,13 +302,13 @@ impl Planner {
     /// What leaving `at` with `leaving` costs: the drop in the chance that what stays
     /// holds against the threat (which an attack next door may lessen), by the box's
     /// worth, and for a decisive box each step its garrison falls short of `need`, by
-    /// the box's worth (which does not fade when the garrison is hopeless anyway).
+    /// the box's worth (which does not fade when the garrison is hopeless anyway). The
+    /// need is given before and after the job: an attack may beat what calls for it.
     /// Nothing when not defending or nothing threatens a box of worth.
     fn leave_cost(
         &self,
         worth: f64,
-        need: f64,
-        need_after: f64,
+        (need, need_after): (f64, f64),
         staying: Force,
         leaving: Force,
         threat: Force,
@@ -376,8 +376,14 @@ impl Planner {
             for &i in &free {
                 let (u, paths) = &options[i];
                 let f = unit_force(module, state, *u, 0.0);
-                let leave_cost =
-                    self.leave_cost(here_worth, need_here, need_here, staying, f, threat_here, threat_here);
+                let leave_cost = self.leave_cost(
+                    here_worth,
+                    (need_here, need_here),
+                    staying,
+                    f,
+                    threat_here,
+                    threat_here,
+                );
                 for p in paths {
                     let to = p.to();
                     let enemy = pic.enemy_force(to);
@@ -493,8 +499,7 @@ impl Planner {
                         .sum();
                     let leave_cost = self.leave_cost(
                         here_worth,
-                        need_before,
-                        need_after,
+                        (need_before, need_after),
                         staying,
                         committed,
                         threat_here,
