@@ -198,16 +198,15 @@ fn balance_names_a_bad_level_or_option() {
     assert!(err.contains("did you mean 'fort-monroe'?"), "{err}");
 }
 
-/// The Union `ai` plays one Movement segment (six marches) from a position where it
-/// holds Washington with five Veteran Infantry and the Confederacy has four Veteran
-/// Infantry in `confederate_at`; returns the Union steps left in Washington.
-fn union_garrison_after_movement(confederate_at: &str) -> u32 {
+/// The Union `ai` plays one Movement segment (six marches) of 08/1861 from a position
+/// with these `<place>` elements for each side; returns the module and the state after.
+fn union_movement(union: &str, confederate: &str) -> (Module, muster_core::game::GameState) {
     use muster_core::game::{GameState, march};
     let (m, mut rules) = ahd();
     let xml = format!(
         r#"<scenario id="guard" name="guard" start="08/1861">
-             <side id="union"><place box="Washington" units="5 Vi"/></side>
-             <side id="confederate"><place box="{confederate_at}" units="4 Vi"/></side>
+             <side id="union">{union}</side>
+             <side id="confederate">{confederate}</side>
            </scenario>"#
     );
     let scenario = muster_core::load_scenario_str(&m, "<test>", &xml).unwrap();
@@ -224,12 +223,28 @@ fn union_garrison_after_movement(confederate_at: &str) -> u32 {
             .unwrap()
             .0;
     }
-    let washington = m.board.find("Washington").unwrap();
+    (m, state)
+}
+
+/// The steps of `side`'s units in the box named `at`.
+fn steps_at(m: &Module, state: &muster_core::game::GameState, side: &str, at: &str) -> u32 {
+    let at = m.board.find(at).unwrap();
     state
-        .units_at(washington)
-        .filter(|&u| m.sides[state.unit(u).side.index()].id == "union")
+        .units_at(at)
+        .filter(|&u| m.sides[state.unit(u).side.index()].id == side)
         .map(|u| u32::from(m.units.get(state.unit(u).kind).steps - state.unit(u).hits))
         .sum()
+}
+
+/// The Union `ai` plays one Movement segment from a position where it holds Washington
+/// with five Veteran Infantry and the Confederacy has four Veteran Infantry in
+/// `confederate_at`; returns the Union steps left in Washington.
+fn union_garrison_after_movement(confederate_at: &str) -> u32 {
+    let (m, state) = union_movement(
+        r#"<place box="Washington" units="5 Vi"/>"#,
+        &format!(r#"<place box="{confederate_at}" units="4 Vi"/>"#),
+    );
+    steps_at(&m, &state, "union", "Washington")
 }
 
 /// 10.0: "If the Confederate player gains control of Washington D.C., play stops
@@ -249,4 +264,26 @@ fn the_ai_union_keeps_washington_garrisoned_against_an_army_two_marches_away() {
         safe < threatened,
         "with no threat the garrison ({safe} steps) should be smaller than under threat ({threatened})"
     );
+}
+
+/// 10.0(1) and (2): a Confederate raid (a Veteran and a Militia Infantry) into
+/// Baltimore, next to Washington, while three Veteran Infantry stand at Richmond. Both
+/// call for a garrison in Washington, but beating the raiders lowers what Washington
+/// must keep, so the `ai` Union attacks them from Washington with enough to win and
+/// keeps two units there against the army. (Counting the raiders' threat as if it
+/// stayed, the planner did not attack at all and left the raiders to go on to the
+/// North's cities.)
+#[test]
+fn the_ai_union_beats_raiders_next_to_washington_and_keeps_it_garrisoned() {
+    let (m, state) = union_movement(
+        r#"<place box="Washington" units="1 Vi, 4 Mi"/>"#,
+        r#"<place box="Baltimore" units="1 Vi, 1 Mi"/><place box="Richmond" units="3 Vi"/>"#,
+    );
+    let attackers = steps_at(&m, &state, "union", "Baltimore");
+    let garrison = steps_at(&m, &state, "union", "Washington");
+    assert!(
+        attackers >= 4,
+        "{attackers} steps sent against the 4 steps of raiders in Baltimore"
+    );
+    assert!(garrison >= 4, "Washington left with {garrison} steps");
 }

@@ -69,6 +69,14 @@ const DECISIVE: f64 = 10.0;
 /// fighting from an entrenchment behind a water border holds against more than itself.
 const GUARD_RATIO: f64 = 0.7;
 
+/// How much of a capture's worth is discounted by the chance the enemy next door
+/// takes it straight back.
+const COUNTER: f64 = 0.6;
+
+/// What each garrison step spared in a short decisive box elsewhere is worth, per unit
+/// of its worth, when an attack beats the enemy that threatens it.
+const RELIEF: f64 = 0.5;
+
 pub struct Planner {
     style: Style,
     dist: Option<Distances>,
@@ -77,7 +85,7 @@ pub struct Planner {
     plan: VecDeque<Action>,
     plan_for: Option<(TurnKey, u8, BoxId)>,
     /// Garrison steps each box needs (see [`DECISIVE`]), for one segment of one turn.
-    needs: Option<((TurnKey, u8), Vec<f64>)>,
+    needs: Option<((TurnKey, u8), Guard)>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -89,6 +97,26 @@ struct Field {
     /// Garrison steps a decisive box of mine needs against the enemy's reach; 0 for
     /// other boxes.
     need: Vec<f64>,
+    /// Where the enemy behind each need stands (see [`Guard`]).
+    sources: Vec<(BoxId, BoxId, f64)>,
+}
+
+/// Garrison steps each box needs, and where the enemy steps behind each need stand:
+/// `(enemy box, guarded box, garrison steps they call for)`, so that beating them
+/// can be seen to lower it.
+#[derive(Clone, Default)]
+struct Guard {
+    need: Vec<f64>,
+    sources: Vec<(BoxId, BoxId, f64)>,
+}
+
+/// Garrison steps the enemy in `from` calls for in `guarded`.
+fn called_for(sources: &[(BoxId, BoxId, f64)], from: BoxId, guarded: BoxId) -> f64 {
+    sources
+        .iter()
+        .filter(|(f, g, _)| *f == from && *g == guarded)
+        .map(|(_, _, s)| s)
+        .sum()
 }
 
 /// A march's worth, its box and its moves.
@@ -122,7 +150,7 @@ impl Planner {
         rules: &mut dyn Rules,
         state: &GameState,
         pic: &Picture,
-    ) -> Result<Vec<f64>, RuleError> {
+    ) -> Result<Guard, RuleError> {
         let key = ((state.turn, state.player), state.segment);
         if let Some((k, n)) = &self.needs
             && *k == key
@@ -131,9 +159,14 @@ impl Planner {
         }
         let n = module.board.boxes.len();
         let mut need = vec![0.0; n];
+        let mut sources: Vec<(BoxId, BoxId, f64)> = Vec::new();
         if !self.style.defend {
-            self.needs = Some((key, need.clone()));
-            return Ok(need);
+            let guard = Guard {
+                need,
+                sources: Vec::new(),
+            };
+            self.needs = Some((key, guard.clone()));
+            return Ok(guard);
         }
         let decisive: Vec<BoxId> = module
             .board
@@ -169,6 +202,10 @@ impl Planner {
                             .any(|(b, _)| reach[b.index()]);
                     if near {
                         need[x.index()] += steps * GUARD_RATIO;
+                        match sources.iter_mut().find(|(f, g, _)| *f == from && *g == x) {
+                            Some(s) => s.2 += steps * GUARD_RATIO,
+                            None => sources.push((from, x, steps * GUARD_RATIO)),
+                        }
                     }
                 }
             }
@@ -181,8 +218,9 @@ impl Planner {
                 pic.own_force(x).steps
             );
         }
-        self.needs = Some((key, need.clone()));
-        Ok(need)
+        let guard = Guard { need, sources };
+        self.needs = Some((key, guard.clone()));
+        Ok(guard)
     }
 
     fn picture(
@@ -246,13 +284,14 @@ impl Planner {
         f
     }
 
-    fn field(&self, state: &GameState, pic: &Picture, need: Vec<f64>) -> Field {
+    fn field(&self, state: &GameState, pic: &Picture, guard: Guard) -> Field {
         let n = pic.worth[0].len();
         let threat = (0..n).map(|i| self.threat(pic, BoxId(i as u16))).collect();
         let mut field = Field {
             threat,
             potential: Vec::new(),
-            need,
+            need: guard.need,
+            sources: guard.sources,
         };
         field.potential = (0..n)
             .map(|i| self.potential(state, pic, &field, BoxId(i as u16)))
@@ -263,12 +302,13 @@ impl Planner {
     /// What leaving `at` with `leaving` costs: the drop in the chance that what stays
     /// holds against the threat (which an attack next door may lessen), by the box's
     /// worth, and for a decisive box each step its garrison falls short of `need`, by
-    /// the box's worth (which does not fade when the garrison is hopeless anyway).
+    /// the box's worth (which does not fade when the garrison is hopeless anyway). The
+    /// need is given before and after the job: an attack may beat what calls for it.
     /// Nothing when not defending or nothing threatens a box of worth.
     fn leave_cost(
         &self,
         worth: f64,
-        need: f64,
+        (need, need_after): (f64, f64),
         staying: Force,
         leaving: Force,
         threat: Force,
@@ -280,8 +320,8 @@ impl Planner {
         let after = staying.minus(leaving);
         let mut cost = 0.0;
         if need > 0.0 {
-            let short = |f: Force| (need - f.steps).max(0.0);
-            cost += (short(after) - short(staying)) * worth;
+            let short = |need: f64, f: Force| (need - f.steps).max(0.0);
+            cost += (short(need_after, after) - short(need, staying)) * worth;
         }
         if !threat.is_empty() {
             cost +=
@@ -336,8 +376,14 @@ impl Planner {
             for &i in &free {
                 let (u, paths) = &options[i];
                 let f = unit_force(module, state, *u, 0.0);
-                let leave_cost =
-                    self.leave_cost(here_worth, need_here, staying, f, threat_here, threat_here);
+                let leave_cost = self.leave_cost(
+                    here_worth,
+                    (need_here, need_here),
+                    staying,
+                    f,
+                    threat_here,
+                    threat_here,
+                );
                 for p in paths {
                     let to = p.to();
                     let enemy = pic.enemy_force(to);
@@ -390,7 +436,17 @@ impl Planner {
             for to in targets {
                 let enemy = pic.enemy_force(to);
                 let entrenched = pic.enemy_entrenched(to);
-                let prize = pic.capture_value(state, to) + enemy.steps * MATERIAL;
+                let capture = pic.capture_value(state, to);
+                // What else of the enemy's could strike the box once it is mine.
+                let counter = if self.style.defend {
+                    let t = field.threat[to.index()].minus(enemy);
+                    Force {
+                        hits_per_round: t.hits_per_round.max(0.0),
+                        steps: t.steps.max(0.0),
+                    }
+                } else {
+                    Force::default()
+                };
                 let mut group: Vec<(usize, Force, &Path)> = free
                     .iter()
                     .filter_map(|&i| {
@@ -403,6 +459,13 @@ impl Planner {
                     .collect();
                 group.sort_by(|a, b| b.1.hits_per_round.total_cmp(&a.1.hits_per_round));
                 let mut force = pic.own_force(to).plus(arrived(&arriving, to));
+                // Units already sent here by an earlier job: more of them only add
+                // to its chance (for `ai`; `greedy` counts the prize again).
+                let p_before = if self.style.defend && !force.is_empty() {
+                    self.attack_chance(force, enemy, entrenched)
+                } else {
+                    0.0
+                };
                 let mut committed = Force::default();
                 let mut best_here: Option<(f64, usize)> = None;
                 for (k, (_, f, _)) in group.iter().enumerate() {
@@ -419,15 +482,39 @@ impl Planner {
                     } else {
                         threat_here
                     };
+                    // Beating the enemy that calls for garrisons lowers those needs: here,
+                    // and in the decisive boxes it threatens that are short.
+                    let called = called_for(&field.sources, to, at);
+                    let need_before = (need_here - p_before * called).max(0.0);
+                    let need_after = (need_here - p * called).max(0.0);
+                    let relief: f64 = field
+                        .sources
+                        .iter()
+                        .filter(|(f, g, _)| *f == to && *g != at)
+                        .map(|&(_, g, s)| {
+                            let there = pic.own_force(g).plus(arrived(&arriving, g));
+                            let short = (field.need[g.index()] - there.steps).max(0.0);
+                            s.min(short) * pic.worth[pic.me.index()][g.index()] * RELIEF
+                        })
+                        .sum();
                     let leave_cost = self.leave_cost(
                         here_worth,
-                        need_here,
+                        (need_before, need_after),
                         staying,
                         committed,
                         threat_here,
                         threat_after,
                     );
-                    let value = p * prize
+                    // A box taken next to a stronger enemy is likely lost again, and
+                    // the units in it with it.
+                    let lost = if counter.is_empty() {
+                        0.0
+                    } else {
+                        win_chance(counter, force)
+                    };
+                    let prize = capture * (1.0 - COUNTER * lost) + enemy.steps * MATERIAL
+                        - lost * committed.steps * MATERIAL * 0.5;
+                    let value = (p - p_before) * (prize + relief)
                         - (1.0 - p) * committed.steps * MATERIAL
                         - leave_cost
                         - 0.2 * (k as f64 + 1.0);
