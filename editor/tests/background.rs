@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::screen_of;
+
 use std::path::Path;
 
 use egui_kittest::Harness;
@@ -188,22 +190,6 @@ fn the_map_section_sets_the_background_path_as_one_undo_step() {
     // The form follows the undo instead of putting the path back.
     h.run();
     assert_eq!(h.state().document().map().background, None);
-}
-
-/// Where map point `p` is on screen, from two boxes' map and screen positions.
-fn screen_of(h: &Harness<'_, EditorApp>, p: egui::Pos2, refs: [&str; 2]) -> egui::Pos2 {
-    let map = h.state().document().map();
-    let at = |name: &str| {
-        let b = &map.boxes[map.find_box(name).unwrap()];
-        (
-            egui::pos2(b.x as f32, b.y as f32),
-            h.get_by_label(name).rect().center(),
-        )
-    };
-    let (m1, s1) = at(refs[0]);
-    let (m2, s2) = at(refs[1]);
-    let scale = (s2.x - s1.x) / (m2.x - m1.x);
-    s1 + (p - m1) * scale
 }
 
 #[test]

@@ -7,9 +7,9 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{Queryable, by};
+use muster_core::Module;
 use muster_core::game::{Action, GameState, Place, apply, describe, legal_actions};
 use muster_core::ids::{BoxId, UnitId};
-use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
 use muster_editor::command::Mode;
 use muster_editor::play::odds;
@@ -18,20 +18,7 @@ fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
     common::harness(dir, common::LARGE)
 }
 
-fn module() -> Module {
-    load_module(common::ahd()).expect("AHD loads")
-}
-
-use common::{retype, rules};
-
-fn state(h: &Harness<'_, EditorApp>) -> GameState {
-    h.state()
-        .play()
-        .session()
-        .expect("a game is under way")
-        .state()
-        .clone()
-}
+use common::{ahd_module as module, game_state as state, retype, rules};
 
 /// Opens play mode and starts a game through the dialog.
 fn new_game(

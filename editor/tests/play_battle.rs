@@ -10,24 +10,10 @@ use muster_core::format::SegmentKind;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::segment_kind;
 use muster_core::game::{Action, GameState, Place, describe, legal_actions};
-use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
 use muster_editor::play::battle::{battle, counter, dice_lines};
 
-use common::{retype, rules};
-
-fn module() -> Module {
-    load_module(common::ahd()).expect("AHD loads")
-}
-
-fn state(h: &Harness<'_, EditorApp>) -> GameState {
-    h.state()
-        .play()
-        .session()
-        .expect("a game is under way")
-        .state()
-        .clone()
-}
+use common::{ahd_module as module, game_state as state, retype, rules};
 
 fn actions(h: &Harness<'_, EditorApp>) -> Vec<Action> {
     h.state()

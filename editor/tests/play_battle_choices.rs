@@ -5,12 +5,14 @@
 
 mod common;
 
+use common::game_state as state;
+
 use std::path::Path;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use muster_core::game::{Action, GameState, Place};
+use muster_core::game::{Action, Place};
 use muster_core::ids::BoxId;
 use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
@@ -43,10 +45,6 @@ fn module_with(dir: &Path, defenders: &str) -> Module {
     );
     std::fs::write(&manifest, text).expect("write module.xml");
     load_module(dir).expect("the module with the test scenario loads")
-}
-
-fn state(h: &Harness<'_, EditorApp>) -> GameState {
-    h.state().play().session().expect("a game").state().clone()
 }
 
 fn legal(h: &mut Harness<'_, EditorApp>) -> Vec<Action> {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::box_index;
+use common::{box_index, screen_of};
 
 use egui::{Key, Modifiers, Role};
 use egui_kittest::Harness;
@@ -90,16 +90,7 @@ fn dragging_a_box_moves_it_as_one_undoable_step() {
     };
     let start = h.get_by_label("Richmond").rect().center();
     let end = start + egui::vec2(60.0, 40.0);
-    h.hover_at(start);
-    h.run();
-    h.drag_at(start);
-    h.run();
-    for t in 1..=6 {
-        h.hover_at(start.lerp(end, t as f32 / 6.0));
-        h.run();
-    }
-    h.drop_at(end);
-    h.run();
+    common::drag(&mut h, start, end);
     let b = &h.state().document().map().boxes[i];
     assert!(
         b.x > x0 + 20 && b.y > y0 + 10,
@@ -237,22 +228,6 @@ fn add_box_tool_adds_a_box_where_clicked_and_delete_removes_it() {
     h.run();
     assert_eq!(h.state().document().map().boxes.len(), n);
     assert!(h.query_by_label("New box").is_none());
-}
-
-/// Where map point `p` is on screen, from the screen positions of two boxes `refs`.
-fn screen_of(h: &Harness<'_, EditorApp>, p: egui::Pos2, refs: [&str; 2]) -> egui::Pos2 {
-    let map = h.state().document().map();
-    let at = |name: &str| {
-        let b = &map.boxes[map.find_box(name).unwrap()];
-        (
-            egui::pos2(b.x as f32, b.y as f32),
-            h.get_by_label(name).rect().center(),
-        )
-    };
-    let (m1, s1) = at(refs[0]);
-    let (m2, s2) = at(refs[1]);
-    let scale = (s2.x - s1.x) / (m2.x - m1.x);
-    s1 + (p - m1) * scale
 }
 
 #[test]

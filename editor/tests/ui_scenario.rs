@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::box_index;
+use common::{box_index, drag};
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -18,20 +18,6 @@ fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
 fn position(h: &Harness<'_, EditorApp>, i: usize) -> (i32, i32) {
     let b = &h.state().document().map().boxes[i];
     (b.x, b.y)
-}
-
-/// Drags from `start` to `end` in small steps, as a hand would.
-fn drag(h: &mut Harness<'_, EditorApp>, start: egui::Pos2, end: egui::Pos2) {
-    h.hover_at(start);
-    h.run();
-    h.drag_at(start);
-    h.run();
-    for t in 1..=6 {
-        h.hover_at(start.lerp(end, t as f32 / 6.0));
-        h.run();
-    }
-    h.drop_at(end);
-    h.run();
 }
 
 #[test]

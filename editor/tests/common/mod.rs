@@ -148,3 +148,48 @@ pub fn direct_odds(
     )
     .expect("simulate")
 }
+
+/// The AHD module of the repository, compiled.
+pub fn ahd_module() -> Module {
+    muster_core::load_module(ahd()).expect("AHD loads")
+}
+
+/// The state of the game under way in the play client.
+pub fn game_state(h: &Harness<'_, EditorApp>) -> GameState {
+    h.state()
+        .play()
+        .session()
+        .expect("a game is under way")
+        .state()
+        .clone()
+}
+
+/// Where map point `p` is on screen, from the screen positions of two boxes `refs`.
+pub fn screen_of(h: &Harness<'_, EditorApp>, p: egui::Pos2, refs: [&str; 2]) -> egui::Pos2 {
+    let map = h.state().document().map();
+    let at = |name: &str| {
+        let b = &map.boxes[map.find_box(name).unwrap()];
+        (
+            egui::pos2(b.x as f32, b.y as f32),
+            h.get_by_label(name).rect().center(),
+        )
+    };
+    let (m1, s1) = at(refs[0]);
+    let (m2, s2) = at(refs[1]);
+    let scale = (s2.x - s1.x) / (m2.x - m1.x);
+    s1 + (p - m1) * scale
+}
+
+/// Drags from `start` to `end` in small steps, as a hand would.
+pub fn drag(h: &mut Harness<'_, EditorApp>, start: egui::Pos2, end: egui::Pos2) {
+    h.hover_at(start);
+    h.run();
+    h.drag_at(start);
+    h.run();
+    for t in 1..=6 {
+        h.hover_at(start.lerp(end, t as f32 / 6.0));
+        h.run();
+    }
+    h.drop_at(end);
+    h.run();
+}
