@@ -78,7 +78,7 @@ fn legal_actions_1864(c: &mut Criterion) {
         })
         .expect("boxes");
     let units = state.units_at(biggest).count();
-    let activated = apply(&m, &mut rules, &state, &Action::Activate { at: biggest })
+    let activated = apply(&m, &mut rules, &state, &Action::Select { at: biggest })
         .expect("the biggest box activates")
         .0;
     let name = format!(

@@ -386,7 +386,7 @@ fn rules_3_0_and_9_0_calendar_and_sequence() {
         "9.1 writes winter turns as 01/02"
     );
     assert_eq!(cal.sides, vec![side("union"), side("confederate")]);
-    let segments: Vec<&str> = cal.segments.iter().map(|s| s.id.as_str()).collect();
+    let segments: Vec<&str> = cal.steps.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(segments, ["movement", "combat", "promotion", "recruitment"]);
 }
 

@@ -114,14 +114,14 @@ impl Game {
 
     /// One march: `units` go from `from` to `to` along lines of `kinds`.
     fn march(&mut self, from: &str, units: &[UnitId], to: &str, kinds: &[&str]) {
-        self.act(Action::Activate { at: self.id(from) });
+        self.act(Action::Select { at: self.id(from) });
         for &u in units {
             let a = self
                 .move_to(u, to, kinds)
                 .unwrap_or_else(|| panic!("{u:?} cannot go to {to} by {kinds:?}"));
             self.act(a);
         }
-        self.act(Action::EndMarch);
+        self.act(Action::Release);
     }
 
     /// Ends the Movement segment and starts the battle at `at`.
@@ -138,8 +138,8 @@ impl Game {
         Place::Board(self.id(name))
     }
 
-    fn marches_left(&self) -> u8 {
-        self.g.march.as_ref().map_or(0, |m| m.left)
+    fn marches_left(&self) -> i64 {
+        self.g.step_left(&self.m)
     }
 }
 
@@ -161,7 +161,7 @@ fn rule_4_0_movement_example() {
 
     // 1st March: Shreveport. The cavalry goes two boxes by road and rail to Vicksburg;
     // the infantry one box by road (its maximum) to Monroe.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Shreveport"),
     });
     assert!(
@@ -174,19 +174,19 @@ fn rule_4_0_movement_example() {
     t.act(a);
     let a = t.move_to(mil, "Monroe", &["road"]).unwrap();
     t.act(a);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
 
     // 2nd March: Monroe. The militia goes one box by rail to Vicksburg but not on to
     // Jackson: Monroe and Jackson are not Union controlled, so the railroad is unfriendly.
-    t.act(Action::Activate { at: t.id("Monroe") });
+    t.act(Action::Select { at: t.id("Monroe") });
     assert!(t.move_to(mil, "Jackson", &["rail", "rail"]).is_none());
     let a = t.move_to(mil, "Vicksburg", &["rail"]).unwrap();
     t.act(a);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
 
     // 3rd March: Vicksburg. The veteran goes two boxes by river to Alexandria, the
     // cavalry by rail to McComb; the militia cannot move, having marched twice.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Vicksburg"),
     });
     assert!(t.destinations(mil).is_empty(), "already in two marches");
@@ -194,16 +194,14 @@ fn rule_4_0_movement_example() {
     t.act(a);
     let a = t.move_to(cav, "McComb", &["rail", "rail"]).unwrap();
     t.act(a);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     assert_eq!(
         (t.place(cav), t.place(mil), t.place(vet)),
         (t.at("McComb"), t.at("Vicksburg"), t.at("Alexandria"))
     );
     assert_eq!(t.marches_left(), 0);
     assert!(
-        !t.legal()
-            .iter()
-            .any(|a| matches!(a, Action::Activate { .. })),
+        !t.legal().iter().any(|a| matches!(a, Action::Select { .. })),
         "no marches left"
     );
 }
@@ -231,7 +229,7 @@ fn rules_4_4_and_4_5_jump_move_example() {
     let mut t = Game::at_movement(&xml, "union", &[4]);
     let fhd = "Forts Henry and Donelson";
     let (cav, mil) = (t.unit("Mc", fhd), t.unit("Mi", fhd));
-    t.act(Action::Activate { at: t.id(fhd) });
+    t.act(Action::Select { at: t.id(fhd) });
     let cav_dest = t.destinations(cav);
     // Not to Corinth through Humbolt (Confederate cavalry screen it), nor through
     // Pittsburg Landing (part of that jump would be by river).
@@ -263,7 +261,7 @@ fn rules_4_4_and_4_5_one_jump_and_downriver_only() {
     </scenario>"#;
     let mut t = Game::at_movement(xml, "union", &[6]);
     let inf = t.unit("Vi", "Cairo");
-    t.act(Action::Activate { at: t.id("Cairo") });
+    t.act(Action::Select { at: t.id("Cairo") });
     // Down the Mississippi through Island No. 10 to Memphis: a river jump.
     let down = t
         .move_to(inf, "Memphis", &["river", "river"])
@@ -274,10 +272,10 @@ fn rules_4_4_and_4_5_one_jump_and_downriver_only() {
         "4.5: not up river"
     );
     t.act(down);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     // From Memphis, on down through Arkansas Post would be a second jump: refused; the
     // unit may still march into Arkansas Post and stop there.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Memphis"),
     });
     assert!(
@@ -303,7 +301,7 @@ fn rule_4_0_a_unit_entering_enemy_units_stops_there() {
     );
     t.march("Manassas Junction", &[inf], "Harper's Ferry", &["road"]);
     // A second march from Harper's Ferry: the infantry is stopped there, with the enemy.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Harper's Ferry"),
     });
     assert!(
@@ -311,13 +309,13 @@ fn rule_4_0_a_unit_entering_enemy_units_stops_there() {
         "stopped among the enemy: {:?}",
         t.destinations(inf)
     );
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     // The rule stops the unit, not its side: the cavalry still marches from Manassas.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Manassas Junction"),
     });
     assert!(!t.destinations(cav).is_empty());
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     to_combat(&mut t);
     assert!(
         t.legal()
@@ -336,13 +334,13 @@ fn rule_4_2_potomac_closed_to_the_confederacy() {
     </scenario>"#;
     let mut t = Game::at_movement(xml, "confederate", &[3]);
     let csa = t.unit("Vi", "Fredericksburg");
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Fredericksburg"),
     });
     assert!(t.move_to(csa, "Washington", &["river"]).is_none());
     let mut u = Game::at_movement(xml, "union", &[3]);
     let usa = u.unit("Vi", "Washington");
-    u.act(Action::Activate {
+    u.act(Action::Select {
         at: u.id("Washington"),
     });
     assert!(
@@ -362,7 +360,7 @@ fn rule_4_3_entrenchment_examples() {
     </scenario>"#;
     let mut t = Game::at_movement(xml, "union", &[3]);
     let five = t.units("Mi", "Cincinnati");
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Cincinnati"),
     });
     for &u in &five[..3] {
@@ -378,7 +376,7 @@ fn rule_4_3_entrenchment_examples() {
 
     let mut c = Game::at_movement(xml, "confederate", &[3]);
     let vet = c.unit("Vi", "Manassas Junction");
-    c.act(Action::Activate {
+    c.act(Action::Select {
         at: c.id("Manassas Junction"),
     });
     c.act(Action::Entrench { unit: vet });
@@ -388,26 +386,26 @@ fn rule_4_3_entrenchment_examples() {
         "two marches: the activation and one more"
     );
     assert_eq!(c.g.unit(vet).marches, 2);
-    c.act(Action::EndMarch);
+    c.act(Action::Release);
     // Front Royal's militia moves into Manassas: it cannot entrench there this turn.
     let mil = c.unit("Mi", "Front Royal");
-    c.act(Action::Activate {
+    c.act(Action::Select {
         at: c.id("Front Royal"),
     });
     let a = c.move_to(mil, "Manassas Junction", &["rail"]).unwrap();
     c.act(a);
-    c.act(Action::EndMarch);
+    c.act(Action::Release);
     assert_eq!(c.marches_left(), 0);
     // Even with marches left it would need three in all: refused.
     let mut d = Game::at_movement(xml, "confederate", &[6]);
     let mil = d.unit("Mi", "Front Royal");
-    d.act(Action::Activate {
+    d.act(Action::Select {
         at: d.id("Front Royal"),
     });
     let a = d.move_to(mil, "Manassas Junction", &["rail"]).unwrap();
     d.act(a);
-    d.act(Action::EndMarch);
-    d.act(Action::Activate {
+    d.act(Action::Release);
+    d.act(Action::Select {
         at: d.id("Manassas Junction"),
     });
     assert!(!d.legal().contains(&Action::Entrench { unit: mil }));
@@ -423,7 +421,7 @@ fn rule_4_3_entrenchment_examples() {
 
 /// Runs a Movement segment's moves, then ends it: the Combat segment begins.
 fn to_combat(t: &mut Game) {
-    t.act(Action::EndSegment);
+    t.act(Action::EndStep);
     assert!(t.g.combat.is_some(), "in the Combat segment");
 }
 
@@ -557,14 +555,14 @@ fn rule_5_7_comprehensive_combat_example() {
     let umi = t.units("Mi", "St. Louis");
 
     // One march: both cavalry go two boxes down the river through Paducah to Cairo.
-    t.act(Action::Activate { at: t.id(fhd) });
+    t.act(Action::Select { at: t.id(fhd) });
     for u in [cvc, cmc] {
         let a = t
             .move_to(u, "Cairo", &["river", "river"])
             .expect("down the Tennessee and the Ohio");
         t.act(a);
     }
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     t.battle_at("Cairo");
     // With only cavalry attacking, the defending cavalry may not withdraw (5.6).
     assert_eq!(battle(&t).stage, Stage::Target);
@@ -655,7 +653,7 @@ fn fight_out(t: &mut Game, at: &str) {
         };
         let next = match b.stage {
             Stage::Target => legal[0].clone(),
-            Stage::Promote => return,
+            Stage::Upgrade => return,
             _ => Action::Pass,
         };
         t.act(next);
@@ -681,17 +679,17 @@ fn rule_6_0_promotions() {
     // The battle is won: one promotion of a participant is offered.
     let offered: Vec<Action> = t.legal();
     assert!(
-        offered.contains(&Action::Promote { unit: mi[0] }),
+        offered.contains(&Action::Upgrade { unit: mi[0] }),
         "{offered:?}"
     );
     assert!(
-        !offered.contains(&Action::Promote {
+        !offered.contains(&Action::Upgrade {
             unit: t.unit("Mi", "Philadelphia")
         }),
         "did not take part"
     );
     t.g.units[mi[0].index()].entrenched = true; // status is kept by promotion
-    t.act(Action::Promote { unit: mi[0] });
+    t.act(Action::Upgrade { unit: mi[0] });
     let vet = t.unit("Vi", "Gettysburg");
     assert!(
         t.g.unit(vet).entrenched,
@@ -708,18 +706,18 @@ fn rule_6_0_promotions() {
     let promotions: Vec<Action> = t
         .legal()
         .into_iter()
-        .filter(|a| matches!(a, Action::Promote { .. }))
+        .filter(|a| matches!(a, Action::Upgrade { .. }))
         .collect();
     assert!(
-        !promotions.contains(&Action::Promote { unit: vet }),
+        !promotions.contains(&Action::Upgrade { unit: vet }),
         "6.0: not twice in a player turn"
     );
-    assert!(promotions.contains(&Action::Promote { unit: mi[1] }));
-    t.act(Action::Promote { unit: mi[1] });
+    assert!(promotions.contains(&Action::Upgrade { unit: mi[1] }));
+    t.act(Action::Upgrade { unit: mi[1] });
     assert!(
         !t.legal()
             .iter()
-            .any(|a| matches!(a, Action::Promote { .. })),
+            .any(|a| matches!(a, Action::Upgrade { .. })),
         "only one in the segment"
     );
 }
@@ -782,7 +780,7 @@ fn rule_8_0_control_example() {
     let mut t = Game::at_movement(xml, "confederate", &[6]);
     let csa = t.side("confederate");
     // At the end of the Confederate Combat segment the occupied boxes are captured.
-    t.act(Action::EndSegment);
+    t.act(Action::EndStep);
     assert!(
         t.g.combat.is_none(),
         "no battles: the Combat segment ends by itself"
@@ -792,21 +790,21 @@ fn rule_8_0_control_example() {
     }
     // A later Confederate Movement segment: both units leave.
     let mut t2 = t;
-    t2.g.segment = 0;
+    t2.g.step = 0;
     t2.g.dice = Dice::fixed([6]);
     march::begin(&t2.m, &mut t2.rules, &mut t2.g).unwrap();
     let (vi, vc) = (t2.unit("Vi", "Cairo"), t2.unit("Vc", "St. Louis"));
-    t2.act(Action::Activate { at: t2.id("Cairo") });
+    t2.act(Action::Select { at: t2.id("Cairo") });
     let a = t2.move_to(vi, "Humbolt", &["rail"]).unwrap();
     t2.act(a);
-    t2.act(Action::EndMarch);
+    t2.act(Action::Release);
     let cairo = t2.id("Cairo");
     assert_eq!(t2.g.controller(cairo), Some(csa), "still Confederate");
     assert!(
         t2.g.boxes[cairo.index()].marker,
         "shown by a Control marker"
     );
-    t2.act(Action::Activate {
+    t2.act(Action::Select {
         at: t2.id("St. Louis"),
     });
     let a = t2.move_to(vc, "Jefferson City", &["rail"]).unwrap();
@@ -863,7 +861,7 @@ fn rule_4_1_first_turn_marches() {
             Dice::fixed([]),
         )
         .unwrap();
-        assert_eq!(g.march.as_ref().unwrap().left, 2, "{id}");
+        assert_eq!(g.step_left(&m), 2, "{id}");
     }
 }
 
@@ -940,7 +938,7 @@ fn rule_5_4_retreat() {
     t.act(Action::Retreat { to });
     assert_eq!(t.place(cvi), Place::Board(to));
     assert!(
-        t.legal().contains(&Action::Promote { unit: uvi }),
+        t.legal().contains(&Action::Upgrade { unit: uvi }),
         "the Union won the battle"
     );
 }
@@ -955,7 +953,7 @@ fn rule_10_0_capturing_washington_wins() {
     let mut t = Game::at_movement(xml, "confederate", &[3]);
     let vi = t.unit("Vi", "Manassas Junction");
     t.march("Manassas Junction", &[vi], "Washington", &["rail"]);
-    let log = t.act(Action::EndSegment);
+    let log = t.act(Action::EndStep);
     let outcome =
         t.g.outcome
             .clone()
@@ -997,7 +995,7 @@ fn a_failing_script_leaves_the_game_untouched() {
     let activate = legal_actions(&m, &mut rules, &g)
         .unwrap()
         .into_iter()
-        .find(|a| matches!(a, Action::Activate { .. }))
+        .find(|a| matches!(a, Action::Select { .. }))
         .unwrap();
     let (g2, _) = apply(&m, &mut rules, &g, &activate).unwrap();
     let mv = legal_actions(&m, &mut rules, &g2)
@@ -1076,7 +1074,7 @@ fn rule_4_6_sea_movement() {
         }),
         "not to an enemy port"
     );
-    t.act(Action::Activate { at: ny });
+    t.act(Action::Select { at: ny });
     assert!(
         t.destinations(mi[0]).is_empty(),
         "no other movement after a sea move"
@@ -1086,14 +1084,14 @@ fn rule_4_6_sea_movement() {
         t.g.unit(mi[0]).entrenched,
         "New York is a Recruitment City: entrenched with a second march"
     );
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     // A unit that marched along lines may not then move by sea.
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Baltimore"),
     });
     let a = t.move_to(mi[3], "Harrisburg", &["rail"]).unwrap();
     t.act(a);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     assert!(
         !t.legal()
             .iter()
@@ -1199,16 +1197,16 @@ fn rule_3_0_sequence_of_play() {
         Dice::seeded(9),
     )
     .unwrap();
-    let segment = |g: &GameState| m.calendar.segments[usize::from(g.segment)].id.clone();
+    let segment = |g: &GameState| m.calendar.steps[usize::from(g.step)].id.clone();
     let mut seen = Vec::new();
     while m.calendar.turn(g.turn).label == "07/1861" {
         seen.push((m.side(g.active_side(&m)).id.clone(), segment(&g)));
         let legal = legal_actions(&m, &mut rules, &g).unwrap();
         assert!(
-            legal.contains(&Action::EndSegment),
+            legal.contains(&Action::EndStep),
             "each segment can be ended: {legal:?}"
         );
-        g = apply(&m, &mut rules, &g, &Action::EndSegment).unwrap().0;
+        g = apply(&m, &mut rules, &g, &Action::EndStep).unwrap().0;
     }
     let expected: Vec<(String, String)> = ["union", "confederate"]
         .iter()
@@ -1238,14 +1236,14 @@ fn rule_5_34_crossing_crack_infantry_cancels() {
     let mut t = Game::at_movement(xml, "confederate", &[3, 3]);
     let ci = t.unit("Ci", "Lexington");
     let vi = t.unit("Vi", "Cincinnati");
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Lexington"),
     });
     let a = t
         .move_to(ci, "Cincinnati", &["rail"])
         .expect("Lexington-Cincinnati crosses the Ohio");
     t.act(a);
-    t.act(Action::EndMarch);
+    t.act(Action::Release);
     t.battle_at("Cincinnati");
     let log = target(&mut t, &[(vi, ci)]);
     assert!(
@@ -1286,8 +1284,8 @@ fn rule_5_7_recovery_after_the_combat_segment() {
 
 /// Plays from the current position to the Recruitment segment, passing.
 fn to_recruitment(t: &mut Game) {
-    while t.m.calendar.segments[usize::from(t.g.segment)].id != "recruitment" {
-        t.act(Action::EndSegment);
+    while t.m.calendar.steps[usize::from(t.g.step)].id != "recruitment" {
+        t.act(Action::EndStep);
     }
 }
 
@@ -1303,17 +1301,17 @@ fn rules_7_0_and_7_1_recruitment() {
     // Marches 2, then recruitment rolls a 1: two points.
     let mut t = Game::at_movement(xml, "union", &[2, 1]);
     to_recruitment(&mut t);
-    assert_eq!(t.g.budget, 2, "7.0: a 1 counts as 2");
+    assert_eq!(t.g.step_left(&t.m), 2, "7.0: a 1 counts as 2");
     let mi = t.m.units.find("Mi").unwrap();
     let mc = t.m.units.find("Mc").unwrap();
     let legal = t.legal();
     let pittsburgh = t.id("Pittsburgh");
-    assert!(legal.contains(&Action::Recruit {
+    assert!(legal.contains(&Action::Place {
         kind: mi,
         at: pittsburgh
     }));
     assert!(
-        legal.contains(&Action::Recruit {
+        legal.contains(&Action::Place {
             kind: mc,
             at: pittsburgh
         }),
@@ -1322,44 +1320,40 @@ fn rules_7_0_and_7_1_recruitment() {
     assert!(
         !legal
             .iter()
-            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Richmond"))),
+            .any(|a| matches!(a, Action::Place { at, .. } if *at == t.id("Richmond"))),
         "enemy city"
     );
     assert!(
         !legal
             .iter()
-            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Chillicothe"))),
+            .any(|a| matches!(a, Action::Place { at, .. } if *at == t.id("Chillicothe"))),
         "red shield only"
     );
     assert!(
         !legal
             .iter()
-            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == t.id("Harrisburg"))),
+            .any(|a| matches!(a, Action::Place { at, .. } if *at == t.id("Harrisburg"))),
         "no shield"
     );
     assert!(!legal.iter().any(
-        |a| matches!(a, Action::Recruit { kind, .. } if *kind == t.m.units.find("Vi").unwrap())
+        |a| matches!(a, Action::Place { kind, .. } if *kind == t.m.units.find("Vi").unwrap())
     ));
-    t.act(Action::Recruit {
+    t.act(Action::Place {
         kind: mi,
         at: pittsburgh,
     });
     assert!(
         !t.legal()
             .iter()
-            .any(|a| matches!(a, Action::Recruit { at, .. } if *at == pittsburgh)),
+            .any(|a| matches!(a, Action::Place { at, .. } if *at == pittsburgh)),
         "one per city"
     );
-    t.act(Action::Recruit {
+    t.act(Action::Place {
         kind: mc,
         at: t.id("New York"),
     });
-    assert_eq!(t.g.budget, 0);
-    assert!(
-        !t.legal()
-            .iter()
-            .any(|a| matches!(a, Action::Recruit { .. }))
-    );
+    assert_eq!(t.g.step_left(&t.m), 0);
+    assert!(!t.legal().iter().any(|a| matches!(a, Action::Place { .. })));
 
     // 7.1: at the Army Maximum no recruit is allowed, whatever the roll.
     let xml = r#"<scenario id="t" name="t" start="08/1861">
@@ -1368,11 +1362,9 @@ fn rules_7_0_and_7_1_recruitment() {
     let mut t = Game::at_movement(xml, "confederate", &[2, 6]);
     assert_eq!(t.g.army_maximum(&t.m, t.side("confederate")), 29);
     to_recruitment(&mut t);
-    assert_eq!(t.g.budget, 6);
+    assert_eq!(t.g.step_left(&t.m), 6);
     assert!(
-        !t.legal()
-            .iter()
-            .any(|a| matches!(a, Action::Recruit { .. })),
+        !t.legal().iter().any(|a| matches!(a, Action::Place { .. })),
         "29 units on the board, maximum 29"
     );
 }
@@ -1396,7 +1388,7 @@ fn rule_10_0_union_victory_and_army_maximum_victory() {
         t.g.outcome.is_none(),
         "not before the end of the Combat segment (8.0)"
     );
-    t.act(Action::EndSegment);
+    t.act(Action::EndStep);
     let outcome = t.g.outcome.clone().expect("the Union has won");
     assert_eq!(outcome.winner, Some(t.side("union")));
     assert!(outcome.reason.contains("seven"), "{}", outcome.reason);
@@ -1423,7 +1415,7 @@ fn rule_10_0_union_victory_and_army_maximum_victory() {
     );
     assert!(t.g.boxes[harrisburg.index()].marker);
     assert!(t.g.outcome.is_none());
-    t.act(Action::EndSegment);
+    t.act(Action::EndStep);
     let outcome = t.g.outcome.clone().expect("the Confederacy has won");
     assert_eq!(outcome.winner, Some(csa));
     assert!(
@@ -1451,7 +1443,7 @@ fn undo_within_the_movement_segment() {
     let activate = legal_actions(&m, &mut rules, h.state())
         .unwrap()
         .into_iter()
-        .find(|a| matches!(a, Action::Activate { .. }))
+        .find(|a| matches!(a, Action::Select { .. }))
         .unwrap();
     h.apply(&m, &mut rules, activate.clone()).unwrap();
     let mv = legal_actions(&m, &mut rules, h.state())
@@ -1465,7 +1457,7 @@ fn undo_within_the_movement_segment() {
     assert_eq!(h.state(), &g, "back where it started");
     assert!(h.undo().is_err());
     // Ending the segment rolls no dice on the first turn but moves on: not undoable.
-    h.apply(&m, &mut rules, Action::EndSegment).unwrap();
+    h.apply(&m, &mut rules, Action::EndStep).unwrap();
     assert!(!h.can_undo());
 }
 
@@ -1480,7 +1472,7 @@ fn option_4_8_crack_infantry() {
     let xml_free = xml.replace("Monroe\" units=\"1 Mi", "Alexandria\" units=\"1 Mi");
     let mut plain = Game::at_movement(&xml_free, "union", &[3]);
     let ci = plain.unit("Ci", "Shreveport");
-    plain.act(Action::Activate {
+    plain.act(Action::Select {
         at: plain.id("Shreveport"),
     });
     assert!(plain.move_to(ci, "Monroe", &["road"]).is_some());
@@ -1489,7 +1481,7 @@ fn option_4_8_crack_infantry() {
         "basic: infantry do not mix lines"
     );
     let mut with = Game::with_options(&xml_free, "union", &[3], &["crack-infantry"]);
-    with.act(Action::Activate {
+    with.act(Action::Select {
         at: with.id("Shreveport"),
     });
     assert!(
@@ -1497,7 +1489,7 @@ fn option_4_8_crack_infantry() {
         "road and rail combined"
     );
     let mut blocked = Game::with_options(xml, "union", &[3], &["crack-infantry"]);
-    blocked.act(Action::Activate {
+    blocked.act(Action::Select {
         at: blocked.id("Shreveport"),
     });
     assert!(
@@ -1522,18 +1514,18 @@ fn option_4_9_union_rail_bonus() {
     };
     let mut plain = Game::at_movement(xml, "union", &[3]);
     let mi = plain.unit("Mi", "Philadelphia");
-    plain.act(Action::Activate {
+    plain.act(Action::Select {
         at: plain.id("Philadelphia"),
     });
     assert!(!three(&mut plain, mi));
     let mut with = Game::with_options(xml, "union", &[3], &["union-rail-bonus"]);
-    with.act(Action::Activate {
+    with.act(Action::Select {
         at: with.id("Philadelphia"),
     });
     assert!(three(&mut with, mi), "three boxes of friendly rail");
     let mut csa = Game::with_options(xml, "confederate", &[3], &["union-rail-bonus"]);
     let cmi = csa.unit("Mi", "Richmond");
-    csa.act(Action::Activate {
+    csa.act(Action::Select {
         at: csa.id("Richmond"),
     });
     assert!(!three(&mut csa, cmi), "Union units only");
@@ -1559,7 +1551,7 @@ fn option_4_11_first_turn_restrictions() {
         "no sea movement"
     );
     let cincinnati = m.board.find("Cincinnati").unwrap();
-    let (g, _) = apply(&m, &mut rules, &g, &Action::Activate { at: cincinnati }).unwrap();
+    let (g, _) = apply(&m, &mut rules, &g, &Action::Select { at: cincinnati }).unwrap();
     let moves = legal_actions(&m, &mut rules, &g).unwrap();
     let kentucky = |b: BoxId| m.board.get(b).has_tag("kentucky");
     for a in &moves {
@@ -1587,7 +1579,7 @@ fn option_4_11_first_turn_restrictions() {
         Dice::seeded(1),
     )
     .unwrap();
-    let (g, _) = apply(&m, &mut rules, &g, &Action::Activate { at: cincinnati }).unwrap();
+    let (g, _) = apply(&m, &mut rules, &g, &Action::Select { at: cincinnati }).unwrap();
     let louisville = m.board.find("Louisville").unwrap();
     assert!(
         legal_actions(&m, &mut rules, &g)
@@ -1607,7 +1599,7 @@ fn option_4_12_kentucky_neutrality() {
     </scenario>"#;
     let mut t = Game::with_options(xml, "union", &[3], &["kentucky-neutrality"]);
     let mi = t.unit("Mi", "Cincinnati");
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Cincinnati"),
     });
     assert!(
@@ -1621,7 +1613,7 @@ fn option_4_12_kentucky_neutrality() {
     assert_eq!(c.g.var("kentucky-violated"), 1);
     let mut u = Game::with_options(xml, "union", &[3], &["kentucky-neutrality"]);
     u.g.vars.insert("kentucky-violated".into(), 1);
-    u.act(Action::Activate {
+    u.act(Action::Select {
         at: u.id("Cincinnati"),
     });
     assert!(u.destinations(mi).contains(&"Louisville".to_string()));
@@ -1702,11 +1694,11 @@ fn option_6_1_combat_experience() {
         to_combat(&mut t);
         fight_out(&mut t, "Gettysburg");
         assert!(
-            t.legal().contains(&Action::Promote { unit: vis[0] }),
+            t.legal().contains(&Action::Upgrade { unit: vis[0] }),
             "the victor may always be promoted"
         );
         t.act(Action::Pass);
-        let segment_offer = t.legal().contains(&Action::Promote { unit: vis[1] });
+        let segment_offer = t.legal().contains(&Action::Upgrade { unit: vis[1] });
         assert_eq!(segment_offer, free_promotion, "{options:?}");
     }
 }
@@ -1721,8 +1713,12 @@ fn option_6_2_replacement_training() {
     for (roll, losses, promotions) in [(1, 0, 2), (3, 0, 1), (3, 2, 2), (2, 0, 1)] {
         let mut t = Game::with_options(xml, "confederate", &[2, roll], &["replacement-training"]);
         t.g.vars.insert("confederate-elite-losses".into(), losses);
-        t.act(Action::EndSegment); // movement; the empty Combat segment ends by itself
-        assert_eq!(t.g.budget, promotions, "roll {roll}, {losses} losses");
+        t.act(Action::EndStep); // movement; the empty Combat segment ends by itself
+        assert_eq!(
+            t.g.step_left(&t.m),
+            promotions,
+            "roll {roll}, {losses} losses"
+        );
     }
 }
 
@@ -1769,13 +1765,13 @@ fn option_7_4_increasing_union_forces() {
             Dice::seeded(2),
         )
         .unwrap();
-        while m.calendar.segments[usize::from(g.segment)].id != "recruitment" {
-            g = apply(&m, &mut rules, &g, &Action::EndSegment).unwrap().0;
+        while m.calendar.steps[usize::from(g.step)].id != "recruitment" {
+            g = apply(&m, &mut rules, &g, &Action::EndStep).unwrap().0;
         }
         let any = legal_actions(&m, &mut rules, &g)
             .unwrap()
             .iter()
-            .any(|a| matches!(a, Action::Recruit { .. }));
+            .any(|a| matches!(a, Action::Place { .. }));
         assert_eq!(any, may_recruit);
         // 7.4 is economic only: the Army Maximum Size itself stays 36 (10.0).
         assert_eq!(g.army_maximum(&m, m.find_side("union").unwrap()), 36);
@@ -1792,26 +1788,30 @@ fn option_7_5_historical_recruitment() {
     </scenario>"#;
     let mut t = Game::with_options(xml, "union", &[2, 1], &["historical-recruitment"]);
     to_recruitment(&mut t);
-    assert_eq!(t.g.budget, 3, "a 1 (counting 2) becomes 3 for the Union");
+    assert_eq!(
+        t.g.step_left(&t.m),
+        3,
+        "a 1 (counting 2) becomes 3 for the Union"
+    );
     let mi = t.m.units.find("Mi").unwrap();
     let pittsburgh = t.id("Pittsburgh");
-    t.act(Action::Recruit {
+    t.act(Action::Place {
         kind: mi,
         at: pittsburgh,
     });
     assert!(
-        t.legal().contains(&Action::Recruit {
+        t.legal().contains(&Action::Place {
             kind: mi,
             at: pittsburgh
         }),
         "a second in a city of value 3"
     );
-    t.act(Action::Recruit {
+    t.act(Action::Place {
         kind: mi,
         at: pittsburgh,
     });
     assert!(
-        !t.legal().contains(&Action::Recruit {
+        !t.legal().contains(&Action::Place {
             kind: mi,
             at: pittsburgh
         }),
@@ -1819,7 +1819,7 @@ fn option_7_5_historical_recruitment() {
     );
     let mut c = Game::with_options(xml, "confederate", &[2, 6], &["historical-recruitment"]);
     to_recruitment(&mut c);
-    assert_eq!(c.g.budget, 4, "a 6 becomes 4 for the Confederacy");
+    assert_eq!(c.g.step_left(&c.m), 4, "a 6 becomes 4 for the Confederacy");
 }
 
 /// 9.1 (optional): the campaign may run to 11-12/1865, turn 45.
@@ -1872,7 +1872,7 @@ fn option_10_1_helping_a_novice_union_player() {
     let mut t = Game::with_options(xml, "confederate", &[3, 2, 3], &["novice-union"]);
     let mi = t.unit("Mi", "Manassas Junction");
     t.march("Manassas Junction", &[mi], "Washington", &["rail"]);
-    t.act(Action::EndSegment);
+    t.act(Action::EndStep);
     assert!(
         t.g.outcome.is_none(),
         "Washington taken, but the Union plays first"
@@ -1883,10 +1883,10 @@ fn option_10_1_helping_a_novice_union_player() {
     );
     // On to the Union player turn: its army in Baltimore retakes Washington.
     while t.g.active_side(&t.m) != t.side("union") {
-        t.act(Action::EndSegment);
+        t.act(Action::EndStep);
     }
     let vis = t.units("Vi", "Baltimore");
-    t.act(Action::Activate {
+    t.act(Action::Select {
         at: t.id("Baltimore"),
     });
     for &u in &vis {
@@ -1902,9 +1902,9 @@ fn end_last_turn(m: &Module, rules: &mut ScriptRules, g: &GameState) -> GameStat
     let mut g = g.clone();
     g.turn = g.end;
     g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
-    g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+    g.step = u8::try_from(m.calendar.steps.len() - 1).unwrap();
     g.march = None;
-    apply(m, rules, &g, &Action::EndSegment).unwrap().0
+    apply(m, rules, &g, &Action::EndStep).unwrap().0
 }
 
 /// 11.1: at the end of the Short Game's 10th turn the Union wins if its Army Maximum
@@ -1958,7 +1958,7 @@ fn option_4_8_crack_infantry_do_not_block_jumps() {
     for options in [&[][..], &["crack-infantry"][..]] {
         let mut t = Game::with_options(xml, "union", &[3], options);
         let vc = t.unit("Vc", "Shreveport");
-        t.act(Action::Activate {
+        t.act(Action::Select {
             at: t.id("Shreveport"),
         });
         assert!(
@@ -2098,7 +2098,7 @@ fn option_5_41_evacuation_from_a_naval_invasion() {
         );
         assert_eq!(t.place(vi), Place::Board(washington));
         assert!(
-            t.legal().contains(&Action::Promote { unit: mi }),
+            t.legal().contains(&Action::Upgrade { unit: mi }),
             "the Confederacy won the battle"
         );
         assert_eq!(t.g.controller(wilmington), Some(t.side("confederate")));
@@ -2243,7 +2243,7 @@ fn option_5_71_refitting_by_recruitment_point() {
         target(&mut t, &[(umi, cmi), (uvi, cmi)]);
         // 6.0: the winner promotes the reduced militia; the veteran that replaces it is
         // reduced too ("A promoted unit that is ... reduced (5.71) remains ... reduced").
-        t.act(Action::Promote { unit: umi });
+        t.act(Action::Upgrade { unit: umi });
         let promoted = t
             .units("Vi", "Gettysburg")
             .into_iter()
@@ -2262,7 +2262,7 @@ fn option_5_71_refitting_by_recruitment_point() {
             "no recovery in the Promotion segment"
         );
         to_recruitment(&mut t);
-        assert_eq!(t.g.budget, 3);
+        assert_eq!(t.g.step_left(&t.m), 3);
         let recover = Action::Recover { unit: promoted };
         if !on {
             assert!(!t.legal().contains(&recover));
@@ -2272,7 +2272,7 @@ fn option_5_71_refitting_by_recruitment_point() {
         let legal = t.legal();
         assert!(legal.contains(&recover), "{legal:?}");
         assert!(
-            legal.iter().any(|a| matches!(a, Action::Recruit { .. })),
+            legal.iter().any(|a| matches!(a, Action::Place { .. })),
             "recruiting is still possible"
         );
         assert!(
@@ -2285,7 +2285,7 @@ fn option_5_71_refitting_by_recruitment_point() {
             "{log:?}"
         );
         assert_eq!(t.g.unit(promoted).hits, 0);
-        assert_eq!(t.g.budget, 2, "one recruitment point spent");
+        assert_eq!(t.g.step_left(&t.m), 2, "one recruitment point spent");
         assert!(
             !t.legal()
                 .iter()
@@ -2328,7 +2328,7 @@ fn option_5_71_refitting_by_march() {
             "nothing to recover"
         );
         // Not while a march is under way.
-        t.act(Action::Activate {
+        t.act(Action::Select {
             at: t.id("Harrisburg"),
         });
         assert!(!t.legal().contains(&Action::Recover { unit: p }));
@@ -2337,11 +2337,11 @@ fn option_5_71_refitting_by_march() {
             .move_to(h, "Gettysburg", &["rail"])
             .expect("to Gettysburg");
         t.act(a);
-        t.act(Action::EndMarch);
+        t.act(Action::Release);
         // Recovered and moved: two marches, so it may not march again.
         assert_eq!(t.g.unit(h).marches, 2);
         assert!(
-            t.try_act(Action::Activate {
+            t.try_act(Action::Select {
                 at: t.id("Gettysburg")
             })
             .is_err(),
@@ -2352,14 +2352,14 @@ fn option_5_71_refitting_by_march() {
             let Place::Board(at) = t.place(p) else {
                 unreachable!()
             };
-            t.act(Action::Activate { at });
+            t.act(Action::Select { at });
             let mv = t
                 .legal()
                 .into_iter()
                 .find(|a| matches!(a, Action::Move { unit, .. } if *unit == p))
                 .expect("a move");
             t.act(mv);
-            t.act(Action::EndMarch);
+            t.act(Action::Release);
         }
         assert_eq!(t.g.unit(p).marches, 2);
         assert_eq!(t.marches_left(), 2);
@@ -2375,9 +2375,9 @@ fn end_turn(m: &Module, rules: &mut ScriptRules, g: &GameState, label: &str) -> 
     let mut g = g.clone();
     g.turn = m.calendar.find(label).unwrap();
     g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
-    g.segment = u8::try_from(m.calendar.segments.len() - 1).unwrap();
+    g.step = u8::try_from(m.calendar.steps.len() - 1).unwrap();
     g.march = None;
-    apply(m, rules, &g, &Action::EndSegment).unwrap().0
+    apply(m, rules, &g, &Action::EndStep).unwrap().0
 }
 
 /// 11.3 Sudden Death Victory (optional): played to the Campaign Game ending, the game

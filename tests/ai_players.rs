@@ -216,7 +216,7 @@ fn union_movement(union: &str, confederate: &str) -> (Module, muster_core::game:
     let mut ai = player(Level::Ai, 1);
     loop {
         let action = ai.choose(&m, &mut rules, &state).unwrap();
-        if action == muster_core::game::Action::EndSegment {
+        if action == muster_core::game::Action::EndStep {
             break;
         }
         state = muster_core::game::apply(&m, &mut rules, &state, &action)

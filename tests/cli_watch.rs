@@ -105,8 +105,8 @@ fn saving_a_file_rechecks_the_module() {
     let script = dir.join("rules/marches.luau");
     edit(
         &script,
-        "function M.march_limit(game, unit: number): number\n\treturn 2",
-        "function M.march_limit(game, unit: number): number\n\treturn 2 +",
+        "function M.move_limit(game, unit: number): number\n\treturn 2",
+        "function M.move_limit(game, unit: number): number\n\treturn 2 +",
     );
     let seen = w.until("errors:");
     assert!(

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use muster_core::Module;
-use muster_core::format::SegmentKind;
+use muster_core::format::Procedure;
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::dice::Pcg32;
 use muster_core::game::save::{Save, SavedScenario};
@@ -143,9 +143,14 @@ impl Ahd {
         &self.m.board.get(b).name
     }
 
-    /// The segment the state is in, game over or not.
-    fn segment(&self, state: &GameState) -> SegmentKind {
-        self.m.calendar.segments[usize::from(state.segment)].kind
+    /// What the mover has left of the resource the current step spends.
+    fn left(&self, state: &GameState) -> i64 {
+        state.step_left(&self.m)
+    }
+
+    /// The procedure of the step the state is in, game over or not.
+    fn step(&self, state: &GameState) -> Procedure {
+        self.m.calendar.steps[usize::from(state.step)].procedure
     }
 
     /// Index of the Combat segment in a player turn.
@@ -153,9 +158,9 @@ impl Ahd {
         let i = self
             .m
             .calendar
-            .segments
+            .steps
             .iter()
-            .position(|s| s.kind == SegmentKind::Battle)
+            .position(|s| s.procedure == Procedure::Battles)
             .expect("a combat segment");
         u8::try_from(i).expect("few segments")
     }
@@ -264,7 +269,7 @@ fn own(b: &Battle, side: SideId) -> &[UnitId] {
 
 /// (game turn, player turn, segment): where in the sequence of play (3.0) a state is.
 fn position(state: &GameState) -> (u16, u8, u8) {
-    (state.turn.0, state.player, state.segment)
+    (state.turn.0, state.player, state.step)
 }
 
 /// What the checks remember from one action to the next.
@@ -275,7 +280,7 @@ struct Track {
     /// Promotions made in the current Promotion segment.
     promotions: u32,
     /// Marches the current Movement segment began with (4.7: six allow an invasion).
-    marches: u8,
+    marches: i64,
     /// Boxes the attacker's reinforcements came from in the battle under way (5.4).
     reinforced_from: Vec<BoxId>,
 }
@@ -468,7 +473,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             );
         }
     }
-    let kind = ahd.segment(state);
+    let kind = ahd.step(state);
     for (i, u) in state.units.iter().enumerate() {
         let t = m.units.get(u.kind);
         if u.hits >= t.steps {
@@ -497,7 +502,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
         }
         // 5.7: reduced units recover when their side's Combat segment is over, and only
         // battles reduce them (5.71: they stay reduced until recovered).
-        if on_board && u.hits > 0 && kind != SegmentKind::Battle && !g.option("refitting") {
+        if on_board && u.hits > 0 && kind != Procedure::Battles && !g.option("refitting") {
             g.flag(
                 step,
                 "5.7: no unit is reduced outside a Combat segment",
@@ -511,7 +516,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
     match kind {
         // 5.0: every box holding both sides' units at the end of movement is fought
         // over, so none is left once the Combat segment is over.
-        SegmentKind::Promotion | SegmentKind::Recruitment => {
+        Procedure::Upgrade | Procedure::Place => {
             if let Some(&b) = shared.first() {
                 g.flag(
                     step,
@@ -540,7 +545,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
         }
         // 4.0: only the moving player's units move, and a unit entering a box with
         // enemy units stops there; so a shared box holds a unit that moved into it.
-        SegmentKind::March => {
+        Procedure::Move => {
             for &b in &shared {
                 let moved_in = state.turn_log.moves.iter().any(|mv| {
                     mv.to() == b
@@ -557,7 +562,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             }
         }
         // 5.0: a battle goes on until one side is eliminated, retreats or withdraws.
-        SegmentKind::Battle => {
+        Procedure::Battles => {
             for b in state.combat.iter().flat_map(|c| &c.fought_at) {
                 if shared.contains(b) {
                     g.flag(
@@ -568,6 +573,8 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
                 }
             }
         }
+        // AHD declares no script steps.
+        Procedure::Script => g.flag(step, "3.0: AHD's four segments", "a script step".into()),
     }
     // 8.0: "Any box without a unit or Control marker in it is deemed to belong to its
     // original owner"; tan boxes without markers are uncontrolled.
@@ -602,7 +609,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
         Some(o) => {
             // 11.3: a sudden death ends the game at the end of the March turn, before
             // the next turn begins.
-            let sudden_death = (state.player == 0 && state.segment == 0)
+            let sudden_death = (state.player == 0 && state.step == 0)
                 .then(|| g.decisive(state))
                 .flatten();
             let expected = sudden.or(sudden_death).or_else(|| {
@@ -666,10 +673,10 @@ fn check_step(
     let same_player_turn = (before.turn, before.player) == (after.turn, after.player);
     let new_player_turn = !same_player_turn && after.outcome.is_none();
     // The action finished the mover's Combat segment (capture 8.0, recovery 5.7).
-    let combat_ended = before.segment <= combat
+    let combat_ended = before.step <= combat
         && (!same_player_turn
-            || after.segment > combat
-            || (after.outcome.is_some() && after.segment == combat && after.combat.is_none()));
+            || after.step > combat
+            || (after.outcome.is_some() && after.step == combat && after.combat.is_none()));
     let b0 = battle(before);
     let (wb, wa) = (Where::new(ahd, before), Where::new(ahd, after));
 
@@ -702,11 +709,11 @@ fn check_step(
                             b.at == x && (b.attackers.contains(&id) || b.defenders.contains(&id))
                         })
                         .map(|_| "5.1"),
-                    Action::Promote { unit } => (*unit == id).then_some("6.0"),
+                    Action::Upgrade { unit } => (*unit == id).then_some("6.0"),
                     _ => None,
                 },
                 (Place::Stock, Place::Board(y)) => match action {
-                    Action::Promote { unit } => {
+                    Action::Upgrade { unit } => {
                         let old = before.unit(*unit);
                         (old.place == Place::Board(y)
                             && old.side == u0.side
@@ -716,7 +723,7 @@ fn check_step(
                     _ => None,
                 },
                 (Place::Pool, Place::Board(y)) => match action {
-                    Action::Recruit { kind, at } => (*kind == u0.kind && *at == y).then_some("7.0"),
+                    Action::Place { kind, at } => (*kind == u0.kind && *at == y).then_some("7.0"),
                     _ => None,
                 },
                 (Place::SetAside, Place::Pool) => {
@@ -878,10 +885,10 @@ fn check_step(
     }
     // 5.0: the battles of a Combat segment are in the boxes shared when it began; no
     // new box becomes shared during it (retreats never enter enemy boxes, 5.4).
-    if ahd.segment(before) == SegmentKind::March && ahd.segment(after) == SegmentKind::Battle {
+    if ahd.step(before) == Procedure::Move && ahd.step(after) == Procedure::Battles {
         track.combat_boxes = ahd.shared(after);
     }
-    if ahd.segment(after) == SegmentKind::Battle && same_player_turn {
+    if ahd.step(after) == Procedure::Battles && same_player_turn {
         for b in ahd.shared(after) {
             if !track.combat_boxes.contains(&b) {
                 g.flag(
@@ -970,10 +977,10 @@ fn check_step(
     }
 
     // 6.0: one promotion in the Promotion segment.
-    if ahd.segment(before) != SegmentKind::Promotion || !same_player_turn {
+    if ahd.step(before) != Procedure::Upgrade || !same_player_turn {
         track.promotions = 0;
     }
-    if ahd.segment(before) == SegmentKind::Promotion && matches!(action, Action::Promote { .. }) {
+    if ahd.step(before) == Procedure::Upgrade && matches!(action, Action::Upgrade { .. }) {
         track.promotions += 1;
         if track.promotions > 1 {
             g.flag(
@@ -985,7 +992,7 @@ fn check_step(
     }
     // 4.6: each unit moved by sea counts as one march.
     if let Action::SeaMove { .. } = action {
-        let left = |s: &GameState| s.march.as_ref().map_or(0, |m| m.left);
+        let left = |s: &GameState| ahd.left(s);
         if left(before) != left(after) + 1 {
             g.flag(
                 step,
@@ -998,10 +1005,10 @@ fn check_step(
     // unit's marches (4.0), or a recruitment point.
     if let Action::Recover { unit } = action {
         let (u0, u1) = (before.unit(*unit), after.unit(*unit));
-        let left = |s: &GameState| s.march.as_ref().map_or(0, |m| m.left);
-        let paid = match ahd.segment(before) {
-            SegmentKind::March => left(before) == left(after) + 1 && u1.marches == u0.marches + 1,
-            SegmentKind::Recruitment => before.budget == after.budget + 1,
+        let left = |s: &GameState| ahd.left(s);
+        let paid = match ahd.step(before) {
+            Procedure::Move => left(before) == left(after) + 1 && u1.marches == u0.marches + 1,
+            Procedure::Place => ahd.left(before) == ahd.left(after) + 1,
             _ => false,
         };
         if !g.option("refitting")
@@ -1019,8 +1026,8 @@ fn check_step(
                     describe::action(m, before, action),
                     left(before),
                     left(after),
-                    before.budget,
-                    after.budget
+                    ahd.left(before),
+                    ahd.left(after)
                 ),
             );
         }
@@ -1037,7 +1044,7 @@ fn check_step(
         );
     }
     // 7.1: recruiting never takes a side beyond its Army Maximum Size.
-    if let Action::Recruit { .. } = action {
+    if let Action::Place { .. } = action {
         let on_board = after
             .units
             .iter()
@@ -1056,9 +1063,9 @@ fn check_step(
     // 4.0, 4.1, 11.2: marches rolled (a 1 counts as 2), two on a scenario's first turn;
     // 6.0 one promotion; 7.0 recruitment points rolled (a 1 counts as 2).
     if position(before) != position(after) && after.outcome.is_none() {
-        match ahd.segment(after) {
-            SegmentKind::March => {
-                let left = after.march.as_ref().map_or(0, |s| s.left);
+        match ahd.step(after) {
+            Procedure::Move => {
+                let left = ahd.left(after);
                 track.marches = left;
                 let ok = if after.turn == after.first_turn {
                     left == 2
@@ -1073,15 +1080,15 @@ fn check_step(
                     );
                 }
             }
-            SegmentKind::Promotion if after.budget != 1 => g.flag(
+            Procedure::Upgrade if ahd.left(after) != 1 => g.flag(
                 step,
                 "6.0: the player may promote one unit in his Promotion segment",
-                format!("{} promotions", after.budget),
+                format!("{} promotions", ahd.left(after)),
             ),
-            SegmentKind::Recruitment if !(2..=6).contains(&after.budget) => g.flag(
+            Procedure::Place if !(2..=6).contains(&ahd.left(after)) => g.flag(
                 step,
                 "7.0: 2 to 6 recruitment points",
-                format!("{} points", after.budget),
+                format!("{} points", ahd.left(after)),
             ),
             _ => {}
         }
@@ -1254,8 +1261,8 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
     let of = |f: fn(&Action) -> bool| -> Vec<Action> {
         legal.iter().filter(|a| f(a)).cloned().collect()
     };
-    match ahd.segment(state) {
-        SegmentKind::March => {
+    match ahd.step(state) {
+        Procedure::Move => {
             let Some(seg) = &state.march else {
                 g.flag(step, "4.0: a Movement segment has marches", "none".into());
                 return;
@@ -1264,13 +1271,13 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 None => {
                     // 4.0: a march activates a box holding friendly units that may
                     // still march.
-                    let expected: Vec<Action> = if seg.left == 0 {
+                    let expected: Vec<Action> = if ahd.left(state) == 0 {
                         Vec::new()
                     } else {
                         m.board
                             .box_ids()
                             .filter(|&b| ws.of(side, b).iter().any(|&u| state.unit(u).marches < 2))
-                            .map(|at| Action::Activate { at })
+                            .map(|at| Action::Select { at })
                             .collect()
                     };
                     same_set(
@@ -1278,7 +1285,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         step,
                         "4.0: a march activates any box with friendly units that may still march",
                         state,
-                        &of(|a| matches!(a, Action::Activate { .. })),
+                        &of(|a| matches!(a, Action::Select { .. })),
                         &expected,
                     );
                     // 4.6: a Union unit that started the segment in a port, and has not
@@ -1288,7 +1295,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                     // Washington may invade a Confederate-controlled port.
                     let invasion = track.marches == 6 && state.turn != state.first_turn;
                     let mut expected = Vec::new();
-                    if side == ahd.union && seg.left >= 1 {
+                    if side == ahd.union && ahd.left(state) >= 1 {
                         let ports: Vec<BoxId> =
                             m.board.box_ids().filter(|&b| m.board.get(b).port).collect();
                         for &from in &ports {
@@ -1320,7 +1327,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                     );
                     // 5.71: a march may recover one reduced unit of the player's, one of
                     // its two marches (4.0).
-                    let expected: Vec<Action> = if g.option("refitting") && seg.left > 0 {
+                    let expected: Vec<Action> = if g.option("refitting") && ahd.left(state) > 0 {
                         state
                             .unit_ids()
                             .filter(|&u| {
@@ -1343,7 +1350,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         &of(|a| matches!(a, Action::Recover { .. })),
                         &expected,
                     );
-                    if !legal.contains(&Action::EndSegment) {
+                    if !legal.contains(&Action::EndStep) {
                         g.flag(
                             step,
                             "3.0: the player may end his Movement segment",
@@ -1363,7 +1370,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         .filter(|&&u| {
                             !ws.enemy_in(side, a.at)
                                 && state.unit(u).marches + cost <= 2
-                                && (a.entrench_paid || seg.left + 1 >= cost)
+                                && (a.entrench_paid || ahd.left(state) + 1 >= i64::from(cost))
                         })
                         .map(|&unit| Action::Entrench { unit })
                         .collect();
@@ -1375,13 +1382,13 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         &of(|a| matches!(a, Action::Entrench { .. })),
                         &expected,
                     );
-                    if !legal.contains(&Action::EndMarch) {
+                    if !legal.contains(&Action::Release) {
                         g.flag(step, "4.0: a march may end", "no EndMarch".into());
                     }
                 }
             }
         }
-        SegmentKind::Battle => match battle(state) {
+        Procedure::Battles => match battle(state) {
             None => {
                 // 5.0: a battle in every box holding both sides' units, in the
                 // attacker's order.
@@ -1401,16 +1408,16 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
             }
             Some(b) => check_battle(g, step, &ws, legal, b, track),
         },
-        SegmentKind::Promotion => {
+        Procedure::Upgrade => {
             // 6.0: any one unit, not one promoted this player turn, with a piece of the
             // next quality left in stock (11.6).
-            let expected: Vec<Action> = if state.budget == 0 {
+            let expected: Vec<Action> = if ahd.left(state) == 0 {
                 Vec::new()
             } else {
                 state
                     .unit_ids()
                     .filter(|&u| state.unit(u).side == side && may_promote(ahd, state, u))
-                    .map(|unit| Action::Promote { unit })
+                    .map(|unit| Action::Upgrade { unit })
                     .collect()
             };
             same_set(
@@ -1418,11 +1425,11 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 step,
                 "6.0: who may be promoted in the Promotion segment",
                 state,
-                &of(|a| matches!(a, Action::Promote { .. })),
+                &of(|a| matches!(a, Action::Upgrade { .. })),
                 &expected,
             );
         }
-        SegmentKind::Recruitment => {
+        Procedure::Place => {
             // 7.0: a Militia unit from the pool, into a friendly-controlled Recruitment
             // City with a shield of the side's colour, one per city per segment, while
             // the side is below its Army Maximum Size (7.1).
@@ -1432,7 +1439,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 .filter(|u| u.side == side && matches!(u.place, Place::Board(_)))
                 .count() as u32;
             let mut expected = Vec::new();
-            if state.budget > 0 && on_board < state.army_maximum(m, side) {
+            if ahd.left(state) > 0 && on_board < state.army_maximum(m, side) {
                 for kind in m.units.ids() {
                     if !ahd.is_militia(kind) || state.count(side, kind, |p| p == Place::Pool) == 0 {
                         continue;
@@ -1443,7 +1450,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                             && !ws.enemy_in(side, at)
                             && !state.turn_log.recruited.contains(&at)
                         {
-                            expected.push(Action::Recruit { kind, at });
+                            expected.push(Action::Place { kind, at });
                         }
                     }
                 }
@@ -1453,11 +1460,11 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 step,
                 "7.0, 7.1: where and what may be recruited",
                 state,
-                &of(|a| matches!(a, Action::Recruit { .. })),
+                &of(|a| matches!(a, Action::Place { .. })),
                 &expected,
             );
             // 5.71: a recruitment point may recover a reduced unit on the map instead.
-            let expected: Vec<Action> = if g.option("refitting") && state.budget > 0 {
+            let expected: Vec<Action> = if g.option("refitting") && ahd.left(state) > 0 {
                 state
                     .unit_ids()
                     .filter(|&u| {
@@ -1478,6 +1485,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 &expected,
             );
         }
+        Procedure::Script => g.flag(step, "3.0: AHD's four segments", "a script step".into()),
     }
 }
 
@@ -1720,21 +1728,21 @@ fn check_battle(
                 &expected,
             );
         }
-        Stage::Promote => {
+        Stage::Upgrade => {
             // 6.0: the winner may promote one surviving unit that took part.
             let w = b.winner.unwrap_or(b.attacker);
             let expected: Vec<Action> = own(b, w)
                 .iter()
                 .copied()
                 .filter(|&u| may_promote(ahd, state, u))
-                .map(|unit| Action::Promote { unit })
+                .map(|unit| Action::Upgrade { unit })
                 .collect();
             same_set(
                 g,
                 step,
                 "6.0: the battle's winner may promote a surviving unit",
                 state,
-                &of(|a| matches!(a, Action::Promote { .. })),
+                &of(|a| matches!(a, Action::Upgrade { .. })),
                 &expected,
             );
         }
@@ -1764,7 +1772,7 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
     // Activate a box without the player's units.
     let empty: Vec<BoxId> = m.board.box_ids().filter(|&b| !ws.has(side, b)).collect();
     if !empty.is_empty() {
-        out.push(Action::Activate {
+        out.push(Action::Select {
             at: empty[pick(rng, empty.len())],
         });
     }
@@ -1790,16 +1798,16 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
             });
         }
     }
-    out.push(Action::EndSegment);
+    out.push(Action::EndStep);
     // One of every other kind, with random arguments.
     let b = BoxId::from_index(pick(rng, nb)).expect("box");
     let u = UnitId::from_index(pick(rng, nu)).expect("unit");
     let v = UnitId::from_index(pick(rng, nu)).expect("unit");
     let k = UnitTypeId::from_index(pick(rng, m.units.types.len())).expect("type");
     let random = [
-        Action::Activate { at: b },
+        Action::Select { at: b },
         Action::Entrench { unit: u },
-        Action::EndMarch,
+        Action::Release,
         Action::Fight { at: b },
         Action::Retreat { to: b },
         Action::Pass,
@@ -1808,8 +1816,8 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
             shooter: u,
             target: v,
         },
-        Action::Promote { unit: u },
-        Action::Recruit { kind: k, at: b },
+        Action::Upgrade { unit: u },
+        Action::Place { kind: k, at: b },
         Action::SeaMove { unit: u, to: b },
         Action::Recover { unit: u },
     ];
@@ -1888,7 +1896,7 @@ fn play(ahd: &Ahd, rules: &mut ScriptRules, scenario: usize, seed: u64) -> (Play
     let mut chooser = Pcg32::new(seed, CHOOSER_STREAM);
     let mut prober = Pcg32::new(seed, PROBE_STREAM);
     let mut track = Track {
-        marches: state.march.as_ref().map_or(0, |s| s.left),
+        marches: ahd.left(&state),
         ..Track::default()
     };
     let mut actions: Vec<Action> = Vec::new();
@@ -1969,7 +1977,7 @@ fn play(ahd: &Ahd, rules: &mut ScriptRules, scenario: usize, seed: u64) -> (Play
     let result = match result {
         Err(e) => Err(e),
         Ok(()) => {
-            let end = Action::EndSegment;
+            let end = Action::EndStep;
             if legal_actions(m, rules, &state).map_or(true, |l| !l.is_empty())
                 || apply(m, rules, &state, &end).is_ok()
             {

@@ -11,9 +11,9 @@
 use std::collections::VecDeque;
 
 use muster_core::Module;
-use muster_core::format::SegmentKind;
+use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
-use muster_core::game::flow::segment_kind;
+use muster_core::game::flow::procedure;
 use muster_core::game::march::{destinations, ready_units};
 use muster_core::game::{Action, GameState, Path, Place, RuleError, Rules, View, legal_actions};
 use muster_core::ids::{BoxId, SideId, UnitId};
@@ -83,12 +83,14 @@ pub struct Planner {
     worth: crate::knowledge::WorthCache,
     /// The march being played: the box, the moves still to make.
     plan: VecDeque<Action>,
-    plan_for: Option<(TurnKey, u8, BoxId)>,
+    plan_for: Option<(StepKey, i64, BoxId)>,
     /// Garrison steps each box needs (see [`DECISIVE`]), for one segment of one turn.
     needs: Option<((TurnKey, u8), Guard)>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
+/// A step of a turn, repetitions apart: (turn, player, step, repetition).
+type StepKey = (muster_core::ids::TurnId, u8, u8, u8);
 
 /// Per-box figures computed once per decision: the enemy threat and the potential.
 struct Field {
@@ -151,7 +153,7 @@ impl Planner {
         state: &GameState,
         pic: &Picture,
     ) -> Result<Guard, RuleError> {
-        let key = ((state.turn, state.player), state.segment);
+        let key = ((state.turn, state.player), state.step);
         if let Some((k, n)) = &self.needs
             && *k == key
         {
@@ -612,9 +614,10 @@ impl Planner {
         let Some(seg) = &state.march else {
             return first_legal(module, rules, state);
         };
-        let key = (state.turn, state.player);
+        let key = (state.turn, state.player, state.step, state.repeat);
+        let left = state.step_left(module);
         if let Some(a) = &seg.active {
-            if self.plan_for != Some((key, seg.left, a.at)) {
+            if self.plan_for != Some((key, left, a.at)) {
                 // Activated by someone else's plan (or a refused one): plan it now.
                 let pic = self.picture(module, rules, state, me)?;
                 let options = self.march_options(module, rules, state, me, a.at)?;
@@ -629,14 +632,14 @@ impl Planner {
                     .into_iter()
                     .map(|(unit, path)| Action::Move { unit, path })
                     .collect();
-                self.plan_for = Some((key, seg.left, a.at));
+                self.plan_for = Some((key, left, a.at));
             }
-            return Ok(self.plan.pop_front().unwrap_or(Action::EndMarch));
+            return Ok(self.plan.pop_front().unwrap_or(Action::Release));
         }
         self.plan.clear();
         self.plan_for = None;
-        if seg.left == 0 {
-            return Ok(Action::EndSegment);
+        if left <= 0 {
+            return Ok(Action::EndStep);
         }
         let pic = self.picture(module, rules, state, me)?;
         let need = self.needs(module, rules, state, &pic)?;
@@ -671,10 +674,10 @@ impl Planner {
                     .into_iter()
                     .map(|(unit, path)| Action::Move { unit, path })
                     .collect();
-                self.plan_for = Some((key, seg.left.saturating_sub(1), at));
-                Ok(Action::Activate { at })
+                self.plan_for = Some((key, left - 1, at));
+                Ok(Action::Select { at })
             }
-            _ => Ok(Action::EndSegment),
+            _ => Ok(Action::EndStep),
         }
     }
 
@@ -705,7 +708,7 @@ impl Planner {
                 let target = crate::battle::choose_target(module, rules, state, shooter, &targets)?;
                 Ok(Action::Target { shooter, target })
             }
-            Stage::Promote => Ok(best_promotion(module, state, &legal)),
+            Stage::Upgrade => Ok(best_promotion(module, state, &legal)),
             Stage::Withdraw | Stage::Retreat => {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
@@ -785,7 +788,7 @@ impl Planner {
         let mut best: Option<(f64, &Action)> = None;
         for a in &legal {
             let score = match a {
-                Action::Recruit { kind, at } => {
+                Action::Place { kind, at } => {
                     let t = module.units.get(*kind);
                     let unit_value = f64::from(t.combat) * f64::from(t.steps);
                     let place = if self.style.defend {
@@ -865,7 +868,7 @@ fn scale_entrenched(f: Force, entrenched: bool) -> Force {
 fn best_promotion(module: &Module, state: &GameState, legal: &[Action]) -> Action {
     let mut best: Option<(i32, &Action)> = None;
     for a in legal {
-        if let Action::Promote { unit } = a {
+        if let Action::Upgrade { unit } = a {
             let t = module.units.get(state.unit(*unit).kind);
             let gain = t
                 .promotes_to
@@ -881,7 +884,7 @@ fn best_promotion(module: &Module, state: &GameState, legal: &[Action]) -> Actio
     best.map(|(_, a)| a.clone()).unwrap_or_else(|| {
         legal
             .iter()
-            .find(|a| matches!(a, Action::Pass | Action::EndSegment))
+            .find(|a| matches!(a, Action::Pass | Action::EndStep))
             .cloned()
             .unwrap_or(Action::Pass)
     })
@@ -909,14 +912,14 @@ impl Player for Planner {
         if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
             return self.battle(module, rules, state, me);
         }
-        match segment_kind(module, state) {
-            Some(SegmentKind::March) => self.movement(module, rules, state, me),
-            Some(SegmentKind::Recruitment) => self.recruit(module, rules, state, me),
-            Some(SegmentKind::Promotion) => {
+        match procedure(module, state) {
+            Some(Procedure::Move) => self.movement(module, rules, state, me),
+            Some(Procedure::Place) => self.recruit(module, rules, state, me),
+            Some(Procedure::Upgrade) => {
                 let legal = legal_actions(module, rules, state)?;
                 Ok(best_promotion(module, state, &legal))
             }
-            Some(SegmentKind::Battle) => first_legal(module, rules, state),
+            Some(Procedure::Battles | Procedure::Script) => first_legal(module, rules, state),
             None => Err(AiError::Stuck),
         }
     }

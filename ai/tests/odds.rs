@@ -55,7 +55,7 @@ impl Pos {
     /// these kinds.
     fn march(&mut self, from: &str, to: &str, kinds: &[&str]) {
         let (from, to) = (self.id(from), self.id(to));
-        self.act(&Action::Activate { at: from });
+        self.act(&Action::Select { at: from });
         let side = self.g.active_side(&self.m);
         let units: Vec<UnitId> = self
             .g
@@ -81,14 +81,14 @@ impl Pos {
                 .unwrap_or_else(|| panic!("unit {u:?} cannot march to {to:?} by {kinds:?}"));
             self.act(&a);
         }
-        self.act(&Action::EndMarch);
+        self.act(&Action::Release);
     }
 
     /// Marches on Natchez (see [`scenario`]), ends the Movement segment and starts the
     /// battle at `at`.
     fn fight(&mut self, at: &str) {
         self.march("Alexandria", "Natchez", &["river"]);
-        self.act(&Action::EndSegment);
+        self.act(&Action::EndStep);
         let at = self.id(at);
         self.act(&Action::Fight { at });
     }
@@ -168,7 +168,7 @@ fn engine_battle(p: &mut Pos, seed: u64, policies: [RetreatPolicy; 2]) -> (Fough
                 let target = choose_target(&p.m, &mut p.rules, &p.g, shooter, &targets).unwrap();
                 Action::Target { shooter, target }
             }
-            Stage::Promote => unreachable!("the battle was over"),
+            Stage::Upgrade => unreachable!("the battle was over"),
         };
         p.act(&action);
         let over =

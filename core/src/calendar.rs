@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use crate::diag::Pos;
-use crate::format::SegmentKind;
-use crate::ids::{SideId, TurnId};
+use crate::format::{Procedure, Words};
+use crate::ids::{ResourceId, SideId, TurnId};
 
 /// One game turn: a month or a span of months of one year.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -24,17 +24,56 @@ pub struct Calendar {
     pub end: TurnId,
     /// Sides in playing order within a game turn.
     pub sides: Vec<SideId>,
-    /// Segments of each player turn, in order.
-    pub segments: Vec<Segment>,
+    /// Steps of each player turn, in order.
+    pub steps: Vec<Step>,
+    /// Steps played once a game turn after every player turn (e.g. a quarterly step).
+    pub turn_end: Vec<Step>,
+    /// The module's words for the procedures' decisions.
+    pub words: Words,
 }
 
+/// One step of a turn: an engine procedure, configured.
 #[derive(Clone, Debug, Serialize)]
-pub struct Segment {
+pub struct Step {
     pub id: String,
     pub name: String,
-    pub kind: SegmentKind,
+    pub procedure: Procedure,
+    /// The resource the procedure's decisions cost.
+    pub spends: Option<ResourceId>,
+    /// Months in which the step is played (a bit per month, bit 1 = January); `None`
+    /// means every turn.
+    pub months: Option<u16>,
+    /// Times played in a row, at least 1.
+    pub repeat: u8,
+    /// Who decides in a turn-end step.
+    pub side: Option<SideId>,
     #[serde(skip)]
     pub pos: Pos,
+}
+
+impl Step {
+    /// Whether the step is played in `turn`.
+    pub fn plays_in(&self, turn: &Turn) -> bool {
+        self.months
+            .is_none_or(|mask| (turn.first_month..=turn.last_month).any(|m| mask & (1 << m) != 0))
+    }
+}
+
+impl Words {
+    /// The module's word for `pick(self)`, or the engine's `default`, with each
+    /// `{key}` replaced by its value.
+    pub fn say(
+        &self,
+        pick: impl Fn(&Words) -> &Option<String>,
+        default: &str,
+        fill: &[(&str, &str)],
+    ) -> String {
+        let mut out = pick(self).as_deref().unwrap_or(default).to_string();
+        for (k, v) in fill {
+            out = out.replace(&format!("{{{k}}}"), v);
+        }
+        out
+    }
 }
 
 impl Calendar {

@@ -74,6 +74,33 @@ pub struct Include {
 pub struct Sides {
     #[serde(default)]
     pub side: Vec<Side>,
+    /// Quantities each side holds (marches, points, money), which steps spend and
+    /// rules set.
+    #[serde(default)]
+    pub resource: Vec<Resource>,
+}
+
+/// `<resource id name expires? max?>`: a number each side holds, starting at 0.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resource {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// When what is left is lost (default: never).
+    pub expires: Option<Expires>,
+}
+
+/// When a resource's unspent amount is lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expires {
+    /// Kept until the rules change it.
+    #[default]
+    Never,
+    /// Set to 0 for every side when any step ends.
+    Step,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -268,6 +295,9 @@ pub struct Calendar {
     pub year: Year,
     #[serde(rename = "player-turn")]
     pub player_turn: PlayerTurn,
+    #[serde(rename = "turn-end")]
+    pub turn_end: Option<TurnEnd>,
+    pub words: Option<Words>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -287,32 +317,76 @@ pub struct PlayerTurn {
     /// Side ids in playing order.
     pub sides: Name,
     #[serde(default)]
-    pub segment: Vec<Segment>,
+    pub step: Vec<Step>,
 }
 
+/// `<turn-end>`: steps played once a game turn, after every side's player turn.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Segment {
+pub struct TurnEnd {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(default)]
+    pub step: Vec<Step>,
+}
+
+/// `<step id name procedure spends? months? repeat? side?>`: one step of a turn.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
     #[serde(rename = "$pos")]
     pub pos: Pos,
     pub id: Name,
     pub name: String,
-    /// Which of the engine's segment machines runs it.
-    pub kind: SegmentKind,
+    /// Which of the engine's procedures runs it.
+    pub procedure: Spanned<Procedure>,
+    /// The resource the procedure's decisions cost (`select`, `upgrade`, `place`).
+    pub spends: Option<Name>,
+    /// Months (`01`-`12`) of the turns the step is played in; a turn of several
+    /// months counts if any of them is listed. Default: every turn.
+    pub months: Option<Name>,
+    /// How many times the step is played in a row (default 1).
+    pub repeat: Option<Spanned<u8>>,
+    /// For a `<turn-end>` step: the side that decides in it (default: the first to play).
+    pub side: Option<Name>,
 }
 
-/// The kinds of segment the engine knows how to run.
+/// `<words>`: how logs and prompts word the procedures' decisions in this game, with
+/// `{box}`, `{type}` and `{unit}` filled in. Unset words are the engine's own.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Words {
+    /// Choosing the box whose pieces move next, e.g. `march: activate {box}`.
+    pub select: Option<String>,
+    /// Finishing the moves of the selected box.
+    pub release: Option<String>,
+    /// Bringing a piece from the pool onto the board, e.g. `recruit {type} in {box}`.
+    pub place: Option<String>,
+    /// Swapping a piece for its better type, e.g. `promote {unit}`.
+    pub upgrade: Option<String>,
+    /// Ending the step.
+    pub end: Option<String>,
+    /// The situation while a box is selected, e.g. `marching from {box}`.
+    pub selected: Option<String>,
+    /// What the game calls a step, e.g. `segment`.
+    pub step: Option<String>,
+}
+
+/// The procedures the engine knows how to run; each is configured by its step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum SegmentKind {
-    /// Spend marches activating boxes; move or entrench their units.
-    March,
-    /// Fight a battle in every box holding both sides' units.
-    Battle,
-    /// Promote units to a better quality.
-    Promotion,
-    /// Bring units from the pool onto the board.
-    Recruitment,
+pub enum Procedure {
+    /// Spend the step's resource to select a box; move its pieces along paths the rules
+    /// allow.
+    Move,
+    /// Fight a battle in every box holding both sides' pieces.
+    Battles,
+    /// Swap pieces for the type they promote to (`promotes-to`), spending the resource.
+    Upgrade,
+    /// Bring pieces from the pool onto the board, spending the resource.
+    Place,
+    /// No engine decisions: only the rules' offers, then the step ends.
+    Script,
 }
 
 /// `<options>`: the optional-rules catalogue.

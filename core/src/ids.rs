@@ -43,3 +43,5 @@ id!(/// A scenario of the module.
     ScenarioId(u8));
 id!(/// One playing piece. Every piece of the counter mix exists for the whole game.
     UnitId(u16));
+id!(/// A resource each side holds (marches, points, money).
+    ResourceId(u8));

@@ -24,6 +24,7 @@ pub(crate) struct Parts {
     /// Rule entry scripts, base first.
     pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<format::Side>,
+    pub resources: Vec<format::Resource>,
     pub map_size: Option<(u32, u32)>,
     pub map_neutral_color: Option<String>,
     /// The map's background scan; its file is checked to exist by [`read_module`].
@@ -495,6 +496,7 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
         "sides" => {
             if let Some(s) = deserialize::<format::Sides>(root, files, report) {
                 parts.sides.extend(s.side);
+                parts.resources.extend(s.resource);
             }
         }
         "map" => {
@@ -570,6 +572,7 @@ fn merge(base: &mut Parts, own: Parts) {
     let lower = |s: &str| s.to_lowercase();
     base.scripts.extend(own.scripts);
     merge_by(&mut base.sides, own.sides, |s| lower(&s.id));
+    merge_by(&mut base.resources, own.resources, |r| lower(&r.id));
     if own.map_size.is_some() {
         base.map_size = own.map_size;
     }

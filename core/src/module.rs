@@ -23,6 +23,15 @@ pub struct Side {
     pub color: Option<String>,
 }
 
+/// A quantity every side holds (marches, recruitment points, money): the steps'
+/// procedures spend it, the rules set it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Resource {
+    pub id: String,
+    pub name: String,
+    pub expires: crate::format::Expires,
+}
+
 /// A rules entry script: the folder its `require`s resolve in, and its path there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScriptEntry {
@@ -47,6 +56,7 @@ pub struct Module {
     /// Rule scripts to run, the base module's first.
     pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<Side>,
+    pub resources: Vec<Resource>,
     pub board: Board,
     pub units: Units,
     pub calendar: Calendar,
@@ -58,6 +68,8 @@ pub struct Module {
     pub files: SourceFiles,
     #[serde(skip)]
     pub(crate) side_names: NameIndex,
+    #[serde(skip)]
+    pub(crate) resource_names: NameIndex,
 }
 
 impl Module {
@@ -67,6 +79,22 @@ impl Module {
 
     pub fn side_ids(&self) -> impl Iterator<Item = SideId> + '_ {
         (0..self.sides.len()).filter_map(SideId::from_index)
+    }
+
+    /// A resource by id, ignoring case.
+    pub fn find_resource(&self, id: &str) -> Option<crate::ids::ResourceId> {
+        self.resource_names
+            .get(id)
+            .and_then(crate::ids::ResourceId::from_index)
+    }
+
+    /// "Did you mean" for an unknown resource id.
+    pub fn resource_hint(&self, id: &str) -> Option<String> {
+        self.resource_names.hint(id)
+    }
+
+    pub fn resource(&self, id: crate::ids::ResourceId) -> &Resource {
+        &self.resources[id.index()]
     }
 
     pub fn find_side(&self, id: &str) -> Option<SideId> {

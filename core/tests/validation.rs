@@ -259,7 +259,7 @@ fn unclosed_inner_element() {
     )]);
     assert_eq!(
         got,
-        ["sides.xml:6:1: error: closing tag </sides> does not match the open <side>"]
+        ["sides.xml:7:1: error: closing tag </sides> does not match the open <side>"]
     );
 }
 
@@ -269,7 +269,7 @@ fn second_root_element() {
     assert_eq!(
         got,
         [
-            "sides.xml:7:1: error: second root element <sides>; a file holds one root element (the first is <sides>)"
+            "sides.xml:8:1: error: second root element <sides>; a file holds one root element (the first is <sides>)"
         ]
     );
 }
@@ -1520,5 +1520,95 @@ fn unknown_background_attribute_is_an_error() {
         got.iter()
             .any(|e| e.starts_with("map.xml:3:") && e.contains("unknown attribute 'opactiy'")),
         "{got:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The turn sequence (steps) and resources
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn unknown_procedure_gets_a_suggestion() {
+    let got = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="battles""#,
+        r#"procedure="battle""#,
+    )]);
+    assert_eq!(
+        got,
+        [
+            "calendar.xml:7:48: error: 'battle' is not a valid value for 'procedure' of <step>; did you mean 'battles'?"
+        ]
+    );
+}
+
+#[test]
+fn a_step_spending_an_undeclared_resource() {
+    let got = diagnostics(&[("calendar.xml", r#"spends="moves""#, r#"spends="move""#)]);
+    assert_eq!(
+        got,
+        ["calendar.xml:6:66: error: unknown resource 'move'; did you mean 'moves'?"]
+    );
+}
+
+#[test]
+fn a_move_step_needs_a_resource_to_spend() {
+    let got = diagnostics(&[("calendar.xml", r#" spends="moves""#, "")]);
+    assert_eq!(
+        got,
+        [
+            "calendar.xml:6:52: error: step 'movement': procedure 'move' needs spends=\"RESOURCE\", what its decisions cost"
+        ]
+    );
+}
+
+#[test]
+fn bad_months_repeat_and_duplicate_steps() {
+    let got = diagnostics(&[(
+        "calendar.xml",
+        r#"<step id="combat" name="Combat" procedure="battles"/>"#,
+        r#"<step id="combat" name="Combat" procedure="battles" months="03 13"/>
+    <step id="Movement" name="Again" procedure="script" repeat="0"/>"#,
+    )]);
+    assert_eq!(
+        got,
+        [
+            "calendar.xml:7:68: error: '13' is not a month; write months as 01 to 12, e.g. months=\"03 06 09 12\"",
+            "calendar.xml:8:15: error: duplicate step 'Movement'; the first is at calendar.xml:6:5",
+        ],
+    );
+}
+
+#[test]
+fn turn_end_steps_cannot_fight_and_name_known_sides() {
+    let got = diagnostics(&[(
+        "calendar.xml",
+        "</player-turn>",
+        r#"</player-turn>
+  <turn-end>
+    <step id="war" name="War" procedure="battles"/>
+    <step id="supply" name="Supply" procedure="script" side="nort"/>
+  </turn-end>"#,
+    )]);
+    assert_eq!(
+        got,
+        [
+            "calendar.xml:11:62: error: unknown side 'nort'; did you mean 'north'?",
+            "calendar.xml:10:42: error: a turn-end step cannot fight battles; battles belong to a player turn, where one side attacks",
+        ],
+    );
+}
+
+#[test]
+fn duplicate_resource() {
+    let got = diagnostics(&[(
+        "sides.xml",
+        r#"<resource id="moves" name="Moves" expires="step"/>"#,
+        r#"<resource id="moves" name="Moves" expires="step"/>
+  <resource id="Moves" name="More"/>"#,
+    )]);
+    assert_eq!(
+        got,
+        ["sides.xml:7:17: error: duplicate resource 'Moves'; the first is at sides.xml:6:17"]
     );
 }

@@ -65,7 +65,7 @@ fn march_to_try(module: &Module, start: &GameState) -> (BoxId, UnitId, BoxId, Ac
     let mut r = rules(module);
     let legal = legal_actions(module, &mut r, start).expect("legal");
     for a in &legal {
-        let Action::Activate { at } = a else { continue };
+        let Action::Select { at } = a else { continue };
         let (activated, _) = apply(module, &mut r, start, a).expect("activates");
         let moves = legal_actions(module, &mut r, &activated).expect("legal");
         for m in &moves {
@@ -114,7 +114,7 @@ fn start_a_game_activate_move_by_clicking_and_undo() {
     h.get_by_role_and_label(Role::Button, &from_name).click();
     h.run();
     assert_eq!(h.state().play().selected(), Some(at));
-    let activate = Action::Activate { at };
+    let activate = Action::Select { at };
     let text = describe::action(&module, &start, &activate);
     h.get_all_by_label(&text).next().expect("offered").click();
     h.run();
@@ -371,12 +371,12 @@ fn several_moves_to_one_box_are_offered_as_a_list() {
     let (at, to, activated, candidates) = legal
         .iter()
         .filter_map(|a| match a {
-            Action::Activate { at } => Some(*at),
+            Action::Select { at } => Some(*at),
             _ => None,
         })
         .find_map(|at| {
             let (activated, _) =
-                apply(&module, &mut r, &start, &Action::Activate { at }).expect("activates");
+                apply(&module, &mut r, &start, &Action::Select { at }).expect("activates");
             let moves = legal_actions(&module, &mut r, &activated).expect("legal");
             let ends = |to: BoxId| -> Vec<Action> {
                 moves
@@ -397,7 +397,7 @@ fn several_moves_to_one_box_are_offered_as_a_list() {
     h.get_by_role_and_label(Role::Button, &module.board.get(at).name)
         .click();
     h.run();
-    let text = describe::action(&module, &start, &Action::Activate { at });
+    let text = describe::action(&module, &start, &Action::Select { at });
     h.get_all_by_label(&text).next().expect("offered").click();
     h.run();
     assert_eq!(state(&h), activated);

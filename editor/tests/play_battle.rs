@@ -6,9 +6,9 @@ mod common;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use muster_core::format::SegmentKind;
+use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
-use muster_core::game::flow::segment_kind;
+use muster_core::game::flow::procedure;
 use muster_core::game::{Action, GameState, Place, describe, legal_actions};
 use muster_editor::EditorApp;
 use muster_editor::play::battle::{battle, counter, dice_lines};
@@ -174,8 +174,8 @@ fn a_battle_is_fought_through_its_window() {
                     _ => ("No more reinforcements".to_string(), Action::Pass),
                 }
             }
-            Stage::Promote => match legal.iter().find(|a| matches!(a, Action::Promote { .. })) {
-                Some(a @ Action::Promote { unit }) => {
+            Stage::Upgrade => match legal.iter().find(|a| matches!(a, Action::Upgrade { .. })) {
+                Some(a @ Action::Upgrade { unit }) => {
                     promoted += 1;
                     (
                         format!("Promote {}", describe::unit(&module, &s, *unit)),
@@ -270,7 +270,7 @@ fn the_banner_shows_the_engines_numbers() {
             format!("Side: {}", module.side(s.active_side(&module)).name),
             format!(
                 "Segment: {}",
-                module.calendar.segments[usize::from(s.segment)].name
+                module.calendar.steps[usize::from(s.step)].name
             ),
         ];
         for side in module.side_ids() {
@@ -280,18 +280,21 @@ fn the_banner_shows_the_engines_numbers() {
                 s.army_maximum(&module, side)
             ));
         }
-        if let Some(m) = &s.march {
-            want.push(format!("Marches left: {}", m.left));
-        }
-        if segment_kind(&module, &s) == Some(SegmentKind::Recruitment) {
-            want.push(format!("Recruitment points: {}", s.budget));
+        // The resource the step spends (AHD: marches, promotions, recruitment points).
+        if let Some(r) = s.current_step(&module).and_then(|st| st.spends) {
+            want.push(format!(
+                "{}: {}",
+                module.resource(r).name,
+                s.step_left(&module)
+            ));
         }
         for w in &want {
             assert!(h.query_by_label(w).is_some(), "the banner shows '{w}'");
         }
     };
     // A march: activate a box through the action panel, then one move.
-    let before = state(&h).march.as_ref().expect("a march segment").left;
+    assert!(state(&h).march.is_some(), "a march segment");
+    let before = state(&h).step_left(&module);
     let mut r = rules(&module);
     for _ in 0..2 {
         let s = state(&h);
@@ -300,12 +303,12 @@ fn the_banner_shows_the_engines_numbers() {
         h.get_all_by_label(&text).next().expect("offered").click();
         h.run();
     }
-    let left = state(&h).march.as_ref().expect("marching").left;
+    let left = state(&h).step_left(&module);
     assert_eq!(left + 1, before, "the activation spent a march");
-    assert!(h.query_by_label(&format!("Marches left: {left}")).is_some());
+    assert!(h.query_by_label(&format!("Marches: {left}")).is_some());
     check(&h);
     play_until(&mut h, 5, |s| {
-        segment_kind(&module, s) == Some(SegmentKind::Recruitment) && s.budget > 0
+        procedure(&module, s) == Some(Procedure::Place) && s.step_left(&module) > 0
     });
     check(&h);
 }

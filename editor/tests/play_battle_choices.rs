@@ -79,7 +79,7 @@ fn attack(h: &mut Harness<'_, EditorApp>, m: &Module, seed: u64) -> BoxId {
     h.run();
     let box_named = |name: &str| m.board.find(name).expect("an AHD box");
     let (washington, junction) = (box_named("Washington"), box_named("Manassas Junction"));
-    act(h, Action::Activate { at: washington });
+    act(h, Action::Select { at: washington });
     for _ in 0..2 {
         let s = state(h);
         let mv = legal(h)
@@ -99,7 +99,7 @@ fn attack(h: &mut Harness<'_, EditorApp>, m: &Module, seed: u64) -> BoxId {
             h.run();
             return junction;
         }
-        let next = [Action::EndMarch, Action::EndSegment]
+        let next = [Action::Release, Action::EndStep]
             .into_iter()
             .find(|a| legal.contains(a))
             .expect("the march and the segment can end");

@@ -50,7 +50,7 @@ fn apply_matches_the_engine_and_a_refused_action_changes_nothing() {
     // An action that is not legal now: an error, and the game as it was.
     let now = s.state().clone();
     let actions = s.history().actions().len();
-    let err = s.apply(Action::Recruit {
+    let err = s.apply(Action::Place {
         kind: muster_core::ids::UnitTypeId(0),
         at: muster_core::ids::BoxId(0),
     });
@@ -68,7 +68,7 @@ fn undo_restores_the_prior_state() {
         .legal()
         .expect("legal")
         .iter()
-        .find(|a| matches!(a, Action::Activate { .. }))
+        .find(|a| matches!(a, Action::Select { .. }))
         .cloned()
         .expect("an activation is legal at the start");
     s.apply(activate).expect("applies");

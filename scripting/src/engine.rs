@@ -144,10 +144,10 @@ impl Rules for ScriptRules {
                     | Question::IsJump { unit: u, path } => {
                         (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
                     }
-                    Question::MarchLimit { unit: u }
+                    Question::MoveLimit { unit: u }
                     | Question::MayEntrench { unit: u }
                     | Question::MayReinforce { unit: u }
-                    | Question::MayPromote { unit: u }
+                    | Question::MayUpgrade { unit: u }
                     | Question::MayRecover { unit: u } => (game, unit(u)).into_lua_multi(lua),
                     Question::EntrenchCost { at } => (game, boxn(at)).into_lua_multi(lua),
                     Question::SeaMove { unit: u, to } => {
@@ -168,7 +168,7 @@ impl Rules for ScriptRules {
                     | Question::ShotModifier { shooter, target } => {
                         (game, unit(shooter), unit(target)).into_lua_multi(lua)
                     }
-                    Question::MayRecruit { kind, at } => {
+                    Question::MayPlace { kind, at } => {
                         (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
                     }
                     Question::BoxWorth { side, at } => {
@@ -221,15 +221,11 @@ impl Rules for ScriptRules {
                     winner.map(|w| side_name(module, w)),
                 )
                     .into_lua_multi(lua),
-                Event::UnitPromoted { unit: u }
-                | Event::UnitRecruited { unit: u }
+                Event::UnitUpgraded { unit: u }
+                | Event::UnitPlaced { unit: u }
                 | Event::UnitEliminated { unit: u } => (game, unit(u)).into_lua_multi(lua),
-                Event::SegmentEnded { kind } => {
-                    let kind = serde_json::to_value(kind)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    (game, kind).into_lua_multi(lua)
+                Event::StepStarted { step } | Event::StepEnded { step } => {
+                    (game, step).into_lua_multi(lua)
                 }
                 _ => game.into_lua_multi(lua),
             }
@@ -276,11 +272,6 @@ fn command(
             .map(str::to_string)
             .ok_or_else(|| bad(format!("needs a string '{field}'")))
     };
-    let small = |field: &str| {
-        int(field).and_then(|n| {
-            u8::try_from(n).map_err(|_| bad(format!("'{field}' must be 0 to 255, not {n}")))
-        })
-    };
     let side = |field: &str| -> Result<Option<SideId>, RuleError> {
         match c.get(field) {
             None | Some(ScriptValue::Nil) => Ok(None),
@@ -317,15 +308,30 @@ fn command(
             .ok_or_else(|| bad(format!("'{field}' must be true or false"))),
     };
     Ok(match c.kind.as_str() {
-        "set_marches" => CoreCommand::SetMarches {
-            count: small("count")?,
-        },
-        "set_recruits" => CoreCommand::SetRecruits {
-            count: small("count")?,
-        },
-        "set_promotions" => CoreCommand::SetPromotions {
-            count: small("count")?,
-        },
+        "set_resource" | "add_resource" => {
+            let id = text("resource")?;
+            let resource = module.find_resource(&id).ok_or_else(|| {
+                let hint = module
+                    .resource_hint(&id)
+                    .unwrap_or_else(|| "the module declares no such <resource>".into());
+                bad(format!("no resource '{id}'; {hint}"))
+            })?;
+            // The side defaults to the one whose turn it is.
+            let side = side("side")?.unwrap_or_else(|| state.active_side(module));
+            if c.kind == "set_resource" {
+                CoreCommand::SetResource {
+                    side,
+                    resource,
+                    value: int("value")?,
+                }
+            } else {
+                CoreCommand::AddResource {
+                    side,
+                    resource,
+                    amount: int("amount")?,
+                }
+            }
+        }
         "set_var" => CoreCommand::SetVar {
             name: text("name")?,
             value: int("value")?,
@@ -381,9 +387,8 @@ fn command(
         },
         other => {
             const KINDS: &[&str] = &[
-                "set_marches",
-                "set_recruits",
-                "set_promotions",
+                "set_resource",
+                "add_resource",
                 "set_var",
                 "set_control",
                 "transfer",
@@ -677,6 +682,27 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     m.add_method("active_side", |lua, g, ()| {
         let module = module_of(lua)?;
         Ok(side_index(&module, g.0.active_side(&module)))
+    });
+    m.add_method(
+        "resource",
+        |lua, g, (id, side): (String, Option<String>)| {
+            let module = module_of(lua)?;
+            let r = module.find_resource(&id).ok_or_else(|| {
+                let hint = module
+                    .resource_hint(&id)
+                    .unwrap_or_else(|| "the module declares no such <resource>".into());
+                mlua::Error::runtime(format!("no resource '{id}'; {hint}"))
+            })?;
+            let side = match side {
+                Some(s) => side_arg(&module, &s)?,
+                None => g.0.active_side(&module),
+            };
+            Ok(g.0.resource(side, r))
+        },
+    );
+    m.add_method("step", |lua, g, ()| {
+        let module = module_of(lua)?;
+        Ok(g.0.current_step(&module).map(|s| s.id.clone()))
     });
     m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
     m.add_method("turn_label", |lua, g, ()| {

@@ -21,7 +21,7 @@ hooks.on("turn_started", function(game)
 	return {}
 end)
 -- Uses the kept view (a method call on it).
-hooks.on("may_promote", function()
+hooks.on("may_upgrade", function()
 	if kept == nil then
 		return true
 	end
@@ -108,20 +108,20 @@ fn a_kept_game_view_is_an_error_later() {
     let (_dir, m, mut rules, g) = keepers();
     let unit = UnitId::from_index(0).expect("unit");
     // Nothing kept yet: the handlers answer.
-    ask(&mut rules, &m, &g, Question::MayPromote { unit }).expect("may_promote");
+    ask(&mut rules, &m, &g, Question::MayUpgrade { unit }).expect("may_upgrade");
 
     // Kept by a question, used by a later question: a method call, then a kept method.
     ask(&mut rules, &m, &g, Question::MayEntrench { unit }).expect("may_entrench");
     assert_destructed(
-        ask(&mut rules, &m, &g, Question::MayPromote { unit }),
-        "may_promote",
+        ask(&mut rules, &m, &g, Question::MayUpgrade { unit }),
+        "may_upgrade",
     );
     ask(&mut rules, &m, &g, Question::MayReinforce { unit }).expect("own view");
     assert_destructed(
         ask(&mut rules, &m, &g, Question::MayRecover { unit }),
         "may_recover",
     );
-    ask(&mut rules, &m, &g, Question::MayPromote { unit }).expect("usable again");
+    ask(&mut rules, &m, &g, Question::MayUpgrade { unit }).expect("usable again");
 
     // Kept by an event, used by later questions about a state that changed in between.
     let mut dice = Dice::seeded(2);
@@ -138,13 +138,13 @@ fn a_kept_game_view_is_an_error_later() {
     let later = g.clone();
     drop(g);
     assert_destructed(
-        ask(&mut rules, &m, &later, Question::MayPromote { unit }),
-        "may_promote",
+        ask(&mut rules, &m, &later, Question::MayUpgrade { unit }),
+        "may_upgrade",
     );
     ask(&mut rules, &m, &later, Question::MayReinforce { unit }).expect("own view");
     assert_destructed(
         ask(&mut rules, &m, &later, Question::MayRecover { unit }),
         "may_recover",
     );
-    ask(&mut rules, &m, &later, Question::MayPromote { unit }).expect("usable again");
+    ask(&mut rules, &m, &later, Question::MayUpgrade { unit }).expect("usable again");
 }

@@ -2,7 +2,7 @@
 //! crossing), or snapshotted from a battle under way in a game.
 
 use muster_core::Module;
-use muster_core::format::{ReturnsTo, SegmentKind};
+use muster_core::format::{Procedure, ReturnsTo};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Dice, GameState, Place};
 use muster_core::ids::{BoxId, LineId, OptionId, SideId, UnitId, UnitTypeId};
@@ -171,7 +171,7 @@ impl Setup {
     pub fn from_battle(module: &Module, state: &GameState) -> Result<Setup, OddsError> {
         let b = battle_of(state).ok_or(OddsError::NoBattle)?;
         if b.winner.is_some()
-            || b.stage == Stage::Promote
+            || b.stage == Stage::Upgrade
             || b.attackers.is_empty()
             || b.defenders.is_empty()
         {
@@ -215,7 +215,7 @@ impl Setup {
             Stage::Target => Phase::Targeting {
                 shots: b.shots.clone(),
             },
-            Stage::Promote => return Err(OddsError::Decided),
+            Stage::Upgrade => return Err(OddsError::Decided),
         };
         Ok(Setup {
             attacker: b.attacker,
@@ -541,10 +541,10 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
     g.player = player.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
     let segment = module
         .calendar
-        .segments
+        .steps
         .iter()
-        .position(|s| s.kind == SegmentKind::Battle);
-    g.segment = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
+        .position(|s| s.procedure == Procedure::Battles);
+    g.step = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
     g.vars.clear();
     g.march = None;
     g.turn_log = Default::default();

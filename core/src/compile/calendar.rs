@@ -1,10 +1,10 @@
 //! The turn track and the player-turn sequence.
 
 use super::Ctx;
-use crate::calendar::{self, Calendar, Segment};
+use crate::calendar::{self, Calendar, Step};
 use crate::diag::Pos;
-use crate::format;
-use crate::ids::{SideId, TurnId};
+use crate::format::{self, Procedure};
+use crate::ids::{ResourceId, SideId, TurnId};
 use crate::names::NameIndex;
 
 pub(super) fn calendar(
@@ -12,6 +12,7 @@ pub(super) fn calendar(
     raw: Option<&format::Calendar>,
     sides: &NameIndex,
     side_count: usize,
+    resources: &NameIndex,
     module_pos: Pos,
 ) -> Calendar {
     let Some(c) = raw else {
@@ -78,32 +79,147 @@ pub(super) fn calendar(
             );
         }
     }
-    let mut seg_names = NameIndex::default();
-    for s in &c.player_turn.segment {
-        if let Err(first) = seg_names.insert(&s.id, out.segments.len()) {
-            let hint = cx.first_at(out.segments[first].pos);
-            cx.error(
-                s.id.pos,
-                format!("duplicate segment '{}'", s.id.value),
-                hint,
-            );
-            continue;
+    out.words = c.words.clone().unwrap_or_default();
+    let mut step_names = NameIndex::default();
+    let mut all: Vec<Pos> = Vec::new();
+    for (list, raw) in [
+        (&mut out.steps, c.player_turn.step.as_slice()),
+        (
+            &mut out.turn_end,
+            c.turn_end.as_ref().map_or(&[][..], |t| t.step.as_slice()),
+        ),
+    ] {
+        for s in raw {
+            if let Err(first) = step_names.insert(&s.id, all.len()) {
+                let hint = cx.first_at(all[first]);
+                cx.error(s.id.pos, format!("duplicate step '{}'", s.id.value), hint);
+                continue;
+            }
+            all.push(s.pos);
+            if let Some(step) = step(cx, s, sides, resources) {
+                list.push(step);
+            }
         }
-        out.segments.push(Segment {
-            id: s.id.value.clone(),
-            name: s.name.clone(),
-            kind: s.kind,
-            pos: s.pos,
-        });
     }
-    if out.segments.is_empty() {
+    if out.steps.is_empty() {
         cx.error(
             c.player_turn.pos,
-            "a player turn needs at least one <segment>",
-            None,
+            "a player turn needs at least one <step>",
+            Some("e.g. <step id=\"movement\" name=\"Movement\" procedure=\"move\" spends=\"marches\"/>".into()),
         );
     }
+    if let Some(t) = &c.turn_end {
+        for s in &t.step {
+            if s.procedure.value == Procedure::Battles {
+                cx.error(
+                    s.procedure.pos,
+                    "a turn-end step cannot fight battles",
+                    Some("battles belong to a player turn, where one side attacks".into()),
+                );
+            }
+        }
+    }
     out
+}
+
+/// Compiles one `<step>`, reporting what is wrong with it.
+fn step(
+    cx: &mut Ctx<'_>,
+    s: &format::Step,
+    sides: &NameIndex,
+    resources: &NameIndex,
+) -> Option<Step> {
+    let procedure = s.procedure.value;
+    let spends = match &s.spends {
+        Some(r) => {
+            let found = resources.get(r).and_then(ResourceId::from_index);
+            if found.is_none() {
+                let hint = resources.hint(r).or_else(|| {
+                    Some("declare it in <sides> as <resource id=... name=.../>".into())
+                });
+                cx.error(r.pos, format!("unknown resource '{}'", r.value), hint);
+                return None;
+            }
+            found
+        }
+        None => None,
+    };
+    let needs = matches!(
+        procedure,
+        Procedure::Move | Procedure::Upgrade | Procedure::Place
+    );
+    if needs && spends.is_none() {
+        cx.error(
+            s.procedure.pos,
+            format!(
+                "step '{}': procedure '{}' needs spends=\"RESOURCE\", what its decisions cost",
+                s.id.value,
+                procedure_name(procedure)
+            ),
+            None,
+        );
+        return None;
+    }
+    let months = match &s.months {
+        None => None,
+        Some(m) => {
+            let mut mask = 0u16;
+            for (part, pos) in m.items(' ') {
+                match part.parse::<u8>() {
+                    Ok(n) if (1..=12).contains(&n) => mask |= 1 << n,
+                    _ => {
+                        cx.error(
+                            pos,
+                            format!("'{part}' is not a month"),
+                            Some("write months as 01 to 12, e.g. months=\"03 06 09 12\"".into()),
+                        );
+                        return None;
+                    }
+                }
+            }
+            Some(mask)
+        }
+    };
+    let repeat = match &s.repeat {
+        None => 1,
+        Some(r) if r.value == 0 => {
+            cx.error(r.pos, "repeat must be at least 1", None);
+            return None;
+        }
+        Some(r) => r.value,
+    };
+    let side = match &s.side {
+        None => None,
+        Some(n) => {
+            let found = sides.get(n).and_then(SideId::from_index);
+            if found.is_none() {
+                cx.error(n.pos, format!("unknown side '{}'", n.value), sides.hint(n));
+                return None;
+            }
+            found
+        }
+    };
+    Some(Step {
+        id: s.id.value.clone(),
+        name: s.name.clone(),
+        procedure,
+        spends,
+        months,
+        repeat,
+        side,
+        pos: s.pos,
+    })
+}
+
+/// A procedure's name as written in XML.
+pub(crate) fn procedure_name(p: Procedure) -> &'static str {
+    match p {
+        Procedure::Move => "move",
+        Procedure::Battles => "battles",
+        Procedure::Upgrade => "upgrade",
+        Procedure::Place => "place",
+        Procedure::Script => "script",
+    }
 }
 
 fn side_name(sides: &NameIndex, index: usize) -> String {

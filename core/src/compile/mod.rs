@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest, OnOff};
-use crate::ids::SideId;
+use crate::ids::{ResourceId, SideId};
 use crate::load::Parts;
-use crate::module::{Module, Side};
+use crate::module::{Module, Resource, Side};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 
@@ -79,6 +79,7 @@ pub(crate) fn module(
             Some("include a file with a <sides> root".into()),
         );
     }
+    let (resources, resource_names) = resources(&mut cx, &parts.resources);
     let board = board::board(&mut cx, &parts, &side_names, manifest.pos);
     let units = units::units(&mut cx, &parts, &side_names, sides.len());
     let calendar = calendar::calendar(
@@ -86,6 +87,7 @@ pub(crate) fn module(
         parts.calendar.as_ref(),
         &side_names,
         sides.len(),
+        &resource_names,
         manifest.pos,
     );
     let options = options(&mut cx, &parts.options, &side_names);
@@ -102,6 +104,7 @@ pub(crate) fn module(
         dir,
         scripts: parts.scripts.clone(),
         sides,
+        resources,
         board,
         units,
         calendar,
@@ -110,6 +113,7 @@ pub(crate) fn module(
         warnings: Vec::new(),
         files: SourceFiles::default(),
         side_names,
+        resource_names,
     };
     let scenarios = scenario::scenarios(&mut cx, &module, &parts.scenarios);
     module.scenarios = scenarios;
@@ -145,6 +149,34 @@ fn sides(cx: &mut Ctx<'_>, raw: &[format::Side]) -> (Vec<Side>, NameIndex) {
         });
     }
     (sides, names)
+}
+
+fn resources(cx: &mut Ctx<'_>, raw: &[format::Resource]) -> (Vec<Resource>, NameIndex) {
+    let mut out = Vec::new();
+    let mut positions = Vec::new();
+    let mut names = NameIndex::default();
+    for r in raw {
+        if ResourceId::from_index(out.len()).is_none() {
+            cx.error(r.pos, "too many resources (at most 256)", None);
+            break;
+        }
+        if let Err(first) = names.insert(&r.id, out.len()) {
+            let hint = cx.first_at(positions[first]);
+            cx.error(
+                r.id.pos,
+                format!("duplicate resource '{}'", r.id.value),
+                hint,
+            );
+            continue;
+        }
+        positions.push(r.id.pos);
+        out.push(Resource {
+            id: r.id.value.clone(),
+            name: r.name.clone(),
+            expires: r.expires.unwrap_or_default(),
+        });
+    }
+    (out, names)
 }
 
 fn options(cx: &mut Ctx<'_>, raw: &[format::OptionRule], sides: &NameIndex) -> Vec<OptionalRule> {

@@ -10,18 +10,19 @@ use crate::ids::{BoxId, UnitId, UnitTypeId};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
-    /// Movement: spend a march to activate a box holding the player's units.
-    Activate { at: BoxId },
-    /// Movement: move one unit of the activated box along a path.
+    /// `move`: spend one of the step's resource to select a box holding the player's
+    /// pieces; they may then move.
+    Select { at: BoxId },
+    /// `move`: move one piece of the selected box along a path.
     Move { unit: UnitId, path: Path },
-    /// Movement: entrench one unit of the activated box (the first pays any extra marches).
+    /// `move`: entrench one piece of the selected box (the first pays any extra cost).
     Entrench { unit: UnitId },
-    /// Movement: finish the march under way.
-    EndMarch,
-    /// Movement: move one unit by sea from its port to another port, outside any march
-    /// (it costs marches of its own, as the rules say).
+    /// `move`: finish the moves of the selected box.
+    Release,
+    /// `move`: move one piece from its port to another port, outside any selection (it
+    /// costs the step's resource, as the rules say).
     SeaMove { unit: UnitId, to: BoxId },
-    /// Combat: fight the battle in this box next.
+    /// `battles`: fight the battle in this box next.
     Fight { at: BoxId },
     /// Battle: retreat (or withdraw before round 1) every unit of the side to this box:
     /// an adjacent one (`RetreatTo`) or, where the rules offer it, another port by sea
@@ -34,16 +35,16 @@ pub enum Action {
     Reinforce { unit: UnitId },
     /// Battle: the next unit of the firing side fires at this enemy unit.
     Target { shooter: UnitId, target: UnitId },
-    /// Promotion (after a won battle, or in the Promotion segment).
-    Promote { unit: UnitId },
-    /// Recruitment: bring a unit of this type from the pool into this box.
-    Recruit { kind: UnitTypeId, at: BoxId },
-    /// Movement (between marches) or Recruitment: restore one reduced unit of the
-    /// player's to full strength, for a march or a recruitment point, where the rules
+    /// `upgrade` (or the winner of a battle): swap a piece for the type it promotes to.
+    Upgrade { unit: UnitId },
+    /// `place`: bring a piece of this type from the pool into this box.
+    Place { kind: UnitTypeId, at: BoxId },
+    /// `move` (between selections) or `place`: restore one reduced piece of the
+    /// player's to full strength, for one of the step's resource, where the rules
     /// allow it (`MayRecover`).
     Recover { unit: UnitId },
-    /// Finish the current segment.
-    EndSegment,
+    /// Finish the current step.
+    EndStep,
 }
 
 /// An action that cannot be taken now; the game is unchanged.

@@ -64,8 +64,8 @@ pub enum Stage {
     Reinforce,
     /// The firing side names a target for its next unit (`Target`).
     Target,
-    /// The winner may promote one surviving unit (`Promote`), or not (`Pass`).
-    Promote,
+    /// The winner may upgrade one surviving unit (`Upgrade`), or not (`Pass`).
+    Upgrade,
 }
 
 impl Battle {
@@ -97,7 +97,7 @@ impl Battle {
     pub fn decider(&self) -> SideId {
         match self.stage {
             Stage::Withdraw => self.defender,
-            Stage::Promote => self.winner.unwrap_or(self.attacker),
+            Stage::Upgrade => self.winner.unwrap_or(self.attacker),
             _ => self.firing,
         }
     }
@@ -139,13 +139,8 @@ pub fn pending(module: &Module, state: &GameState) -> Vec<BoxId> {
         .collect()
 }
 
-pub(crate) fn begin(
-    module: &Module,
-    rules: &mut dyn Rules,
-    state: &mut GameState,
-) -> Result<Vec<String>, ActionError> {
+pub(crate) fn setup(state: &mut GameState) {
     state.combat = Some(CombatSegment::default());
-    notify(module, rules, state, Event::CombatStarted)
 }
 
 /// No battle under way and none left to fight.
@@ -213,10 +208,10 @@ pub fn legal(
                 }
             }
         }
-        Stage::Promote => {
+        Stage::Upgrade => {
             for unit in b.own(b.winner.unwrap_or(b.attacker)).clone() {
                 if promotion::can_promote(view, rules, unit)? {
-                    out.push(Action::Promote { unit });
+                    out.push(Action::Upgrade { unit });
                 }
             }
             out.push(Action::Pass);
@@ -413,11 +408,11 @@ pub(crate) fn apply(
         (Stage::Target, Action::Target { shooter, target }) => {
             b.shots.push((*shooter, *target));
         }
-        (Stage::Promote, Action::Promote { unit }) => {
+        (Stage::Upgrade, Action::Upgrade { unit }) => {
             log.extend(promotion::promote(module, state, *unit)?);
             return close_battle(module, rules, state, b, log);
         }
-        (Stage::Promote, Action::Pass) => return close_battle(module, rules, state, b, log),
+        (Stage::Upgrade, Action::Pass) => return close_battle(module, rules, state, b, log),
         _ => {
             return Err(illegal(format!(
                 "{action:?} is not possible in this battle now"
@@ -657,7 +652,7 @@ fn end_battle(
             }
         }
         if any {
-            b.stage = Stage::Promote;
+            b.stage = Stage::Upgrade;
             store(state, b);
             return Ok(log);
         }

@@ -4,17 +4,24 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::Place;
-use crate::ids::{BoxId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::ids::{BoxId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
-    /// The marches the moving player has for this Movement segment.
-    SetMarches { count: u8 },
-    /// The recruitment points the player has for this Recruitment segment.
-    SetRecruits { count: u8 },
-    /// The promotions the player may make in this Promotion segment.
-    SetPromotions { count: u8 },
+    /// Sets what a side holds of a resource (never below 0).
+    SetResource {
+        side: SideId,
+        resource: ResourceId,
+        value: i64,
+    },
+    /// Adds to (or, negative, takes from) what a side holds of a resource; the result
+    /// may not go below 0.
+    AddResource {
+        side: SideId,
+        resource: ResourceId,
+        amount: i64,
+    },
     /// Sets a named counter of the game.
     SetVar { name: String, value: i64 },
     /// Who controls a box, and whether a marker shows it.

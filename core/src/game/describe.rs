@@ -29,13 +29,18 @@ pub fn path(module: &Module, p: &Path) -> String {
 }
 
 pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
+    let words = &module.calendar.words;
     match a {
-        Action::Activate { at } => format!("march: activate {}", place(module, *at)),
+        Action::Select { at } => words.say(
+            |w| &w.select,
+            "select {box}",
+            &[("box", place(module, *at))],
+        ),
         Action::Move { unit: u, path: p } => {
             format!("move {} {}", unit(module, state, *u), path(module, p))
         }
         Action::Entrench { unit: u } => format!("entrench {}", unit(module, state, *u)),
-        Action::EndMarch => "end this march".into(),
+        Action::Release => words.say(|w| &w.release, "finish moving from the selected box", &[]),
         Action::SeaMove { unit: u, to } => format!(
             "move {} by sea to {}",
             unit(module, state, *u),
@@ -67,11 +72,18 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
                 unit(module, state, *target)
             )
         }
-        Action::Promote { unit: u } => format!("promote {}", unit(module, state, *u)),
-        Action::Recruit { kind, at } => format!(
-            "recruit {} in {}",
-            module.units.get(*kind).name,
-            place(module, *at)
+        Action::Upgrade { unit: u } => words.say(
+            |w| &w.upgrade,
+            "upgrade {unit}",
+            &[("unit", &unit(module, state, *u))],
+        ),
+        Action::Place { kind, at } => words.say(
+            |w| &w.place,
+            "place {type} in {box}",
+            &[
+                ("type", &module.units.get(*kind).name),
+                ("box", place(module, *at)),
+            ],
         ),
         Action::Recover { unit: u } => {
             let at = match state.unit(*u).place {
@@ -80,7 +92,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
             };
             format!("recover {} in {at}", unit(module, state, *u))
         }
-        Action::EndSegment => "end this segment".into(),
+        Action::EndStep => words.say(|w| &w.end, "end this step", &[]),
     }
 }
 
@@ -101,24 +113,38 @@ pub fn situation(module: &Module, state: &GameState) -> String {
             maxima.join(", ")
         );
     }
+    let words = &module.calendar.words;
     let side = &module.side(state.active_side(module)).name;
-    let segment = module
-        .calendar
-        .segments
-        .get(usize::from(state.segment))
-        .map_or("-", |s| s.name.as_str());
+    let step = state.current_step(module).map_or("-", |s| s.name.as_str());
+    let step_word = words.say(|w| &w.step, "step", &[]);
+    let whose = if state.at_turn_end(module) {
+        "end of the turn".to_string()
+    } else {
+        format!("{side} player turn")
+    };
     let mut out = format!(
-        "{turn} (turn {}), {side} player turn, {segment} segment",
+        "{turn} (turn {}), {whose}, {step} {step_word}",
         state.turn.0 + 1
     );
-    if let Some(m) = &state.march {
-        out.push_str(&format!(", {} marches left", m.left));
-        if let Some(a) = &m.active {
-            out.push_str(&format!(", marching from {}", place(module, a.at)));
+    let me = state.active_side(module);
+    for (i, r) in module.resources.iter().enumerate() {
+        let v = state
+            .resources
+            .get(me.index())
+            .and_then(|v| v.get(i))
+            .copied()
+            .unwrap_or(0);
+        if v > 0 {
+            out.push_str(&format!(", {v} {} left", r.name.to_lowercase()));
         }
     }
-    if state.budget > 0 {
-        out.push_str(&format!(", {} points left", state.budget));
+    if let Some(a) = state.march.as_ref().and_then(|m| m.active.as_ref()) {
+        let selected = words.say(
+            |w| &w.selected,
+            "moving from {box}",
+            &[("box", place(module, a.at))],
+        );
+        out.push_str(&format!(", {selected}"));
     }
     let maxima: Vec<String> = module
         .side_ids()

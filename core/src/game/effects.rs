@@ -3,6 +3,7 @@
 use super::action::{ActionError, illegal};
 use super::command::Command;
 use super::state::{GameState, Outcome, Place};
+use crate::ids::{ResourceId, SideId};
 use crate::module::Module;
 
 /// Applies commands in order; returns the log lines they produced. An invalid command
@@ -26,12 +27,22 @@ fn apply_command(
     log: &mut Vec<String>,
 ) -> Result<(), ActionError> {
     match c {
-        Command::SetMarches { count } => match state.march.as_mut() {
-            Some(m) => m.left = count,
-            None => return Err(illegal("set_marches outside a Movement segment")),
-        },
-        Command::SetRecruits { count } => state.budget = count,
-        Command::SetPromotions { count } => state.budget = count,
+        Command::SetResource {
+            side,
+            resource,
+            value,
+        } => set_resource(module, state, side, resource, value)?,
+        Command::AddResource {
+            side,
+            resource,
+            amount,
+        } => {
+            let value = state.resource(side, resource).checked_add(amount);
+            let Some(value) = value else {
+                return Err(illegal("add_resource overflows"));
+            };
+            set_resource(module, state, side, resource, value)?;
+        }
         Command::SetVar { name, value } => {
             state.vars.insert(name, value);
         }
@@ -118,5 +129,29 @@ fn apply_command(
         }
         Command::Log { text } => log.push(text),
     }
+    Ok(())
+}
+
+/// Checks and sets a side's resource.
+fn set_resource(
+    module: &Module,
+    state: &mut GameState,
+    side: SideId,
+    resource: ResourceId,
+    value: i64,
+) -> Result<(), ActionError> {
+    if side.index() >= module.sides.len() || resource.index() >= module.resources.len() {
+        return Err(illegal(
+            "a resource command names a side or resource that does not exist",
+        ));
+    }
+    if value < 0 {
+        return Err(illegal(format!(
+            "{} would have {value} {}; a resource cannot go below 0",
+            module.side(side).id,
+            module.resource(resource).id
+        )));
+    }
+    state.set_resource(side, resource, value);
     Ok(())
 }

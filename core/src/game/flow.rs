@@ -8,7 +8,8 @@ use super::effects::apply_commands;
 use super::rules::{Event, RuleError, Rules, View};
 use super::state::{GameState, SetupError};
 use super::{battle, march, promotion, recruitment};
-use crate::format::SegmentKind;
+use crate::calendar::Step;
+use crate::format::{Expires, Procedure};
 use crate::ids::{OptionId, SideId, TurnId};
 use crate::module::Module;
 use crate::scenario::Scenario;
@@ -56,16 +57,9 @@ pub fn set_end(module: &Module, state: &mut GameState, label: &str) -> Result<()
     Ok(())
 }
 
-/// The current segment's kind, if the game is still going.
-pub fn segment_kind(module: &Module, state: &GameState) -> Option<SegmentKind> {
-    if state.outcome.is_some() {
-        return None;
-    }
-    module
-        .calendar
-        .segments
-        .get(usize::from(state.segment))
-        .map(|s| s.kind)
+/// The procedure of the step under way, if the game is still going.
+pub fn procedure(module: &Module, state: &GameState) -> Option<Procedure> {
+    state.current_step(module).map(|s| s.procedure)
 }
 
 /// The side that must decide now: the moving side, or in a battle whoever the battle
@@ -80,20 +74,21 @@ pub fn legal_actions(
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
-    let Some(kind) = segment_kind(module, state) else {
+    let Some(procedure) = procedure(module, state) else {
         return Ok(Vec::new());
     };
-    match kind {
-        SegmentKind::March => {
+    match procedure {
+        Procedure::Move => {
             let mut actions = march::legal(module, rules, state)?;
             if state.march.as_ref().is_some_and(|m| m.active.is_none()) {
-                actions.push(Action::EndSegment);
+                actions.push(Action::EndStep);
             }
             Ok(actions)
         }
-        SegmentKind::Battle => battle::legal(module, rules, state),
-        SegmentKind::Promotion => promotion::legal(module, rules, state),
-        SegmentKind::Recruitment => recruitment::legal(module, rules, state),
+        Procedure::Battles => battle::legal(module, rules, state),
+        Procedure::Upgrade => promotion::legal(module, rules, state),
+        Procedure::Place => recruitment::legal(module, rules, state),
+        Procedure::Script => Ok(vec![Action::EndStep]),
     }
 }
 
@@ -105,41 +100,39 @@ pub fn apply(
     state: &GameState,
     action: &Action,
 ) -> Result<(GameState, Vec<String>), ActionError> {
-    let Some(kind) = segment_kind(module, state) else {
+    let Some(procedure) = procedure(module, state) else {
         return Err(illegal("the game is over"));
     };
     let mut next = state.clone();
-    let mut log = match (kind, action) {
-        (_, Action::EndSegment) => end_segment(module, rules, &mut next, kind)?,
-        (SegmentKind::March, _) => march::apply(module, rules, &mut next, action)?,
-        (SegmentKind::Battle, _) => battle::apply(module, rules, &mut next, action)?,
-        (SegmentKind::Promotion, _) => promotion::apply(module, rules, &mut next, action)?,
-        (SegmentKind::Recruitment, _) => recruitment::apply(module, rules, &mut next, action)?,
+    let mut log = match (procedure, action) {
+        (_, Action::EndStep) => end_step(module, rules, &mut next)?,
+        (Procedure::Move, _) => march::apply(module, rules, &mut next, action)?,
+        (Procedure::Battles, _) => battle::apply(module, rules, &mut next, action)?,
+        (Procedure::Upgrade, _) => promotion::apply(module, rules, &mut next, action)?,
+        (Procedure::Place, _) => recruitment::apply(module, rules, &mut next, action)?,
+        (Procedure::Script, _) => {
+            return Err(illegal(format!(
+                "{action:?} is not a decision of this step"
+            )));
+        }
     };
-    // A segment whose machine has nothing left to decide ends by itself.
-    while next.outcome.is_none() && segment_done(module, rules, &next, kind_now(module, &next))? {
-        let k = kind_now(module, &next);
-        log.extend(end_segment(module, rules, &mut next, k)?);
+    // A step whose procedure has nothing left to decide ends by itself.
+    while next.outcome.is_none() && step_done(module, rules, &next)? {
+        log.extend(end_step(module, rules, &mut next)?);
     }
     Ok((next, log))
 }
 
-fn kind_now(module: &Module, state: &GameState) -> SegmentKind {
-    segment_kind(module, state).unwrap_or(SegmentKind::March)
-}
-
-/// Whether the current segment has no decision left to make.
-fn segment_done(
+/// Whether the current step has no decision left to make.
+fn step_done(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
-    kind: SegmentKind,
 ) -> Result<bool, ActionError> {
-    Ok(match kind {
-        SegmentKind::March => false,
-        SegmentKind::Battle => battle::done(module, rules, state)?,
-        SegmentKind::Promotion => false,
-        SegmentKind::Recruitment => false,
+    Ok(match procedure(module, state) {
+        Some(Procedure::Battles) => battle::done(module, rules, state)?,
+        Some(Procedure::Script) => true,
+        _ => false,
     })
 }
 
@@ -171,67 +164,140 @@ pub(crate) fn notify(
     Ok(log)
 }
 
-fn end_segment(
+/// Ends the step under way: its procedure's closing, `step_ended`, expiring
+/// resources, then on to the next step.
+fn end_step(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
-    kind: SegmentKind,
 ) -> Result<Vec<String>, ActionError> {
-    let mut log = match kind {
-        SegmentKind::March => {
+    let Some(step) = state.current_step(module) else {
+        return Err(illegal("the game is over"));
+    };
+    let mut log = match step.procedure {
+        Procedure::Move => {
             if state.march.as_ref().is_some_and(|m| m.active.is_some()) {
-                return Err(illegal("end the march under way first"));
+                return Err(illegal("finish the moves of the selected box first"));
             }
             state.march = None;
             Vec::new()
         }
-        SegmentKind::Battle => battle::finish(module, rules, state)?,
-        SegmentKind::Promotion | SegmentKind::Recruitment => Vec::new(),
+        Procedure::Battles => battle::finish(module, rules, state)?,
+        Procedure::Upgrade | Procedure::Place | Procedure::Script => Vec::new(),
     };
-    log.extend(notify(module, rules, state, Event::SegmentEnded { kind })?);
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::StepEnded { step: &step.id },
+    )?);
+    for (i, r) in module.resources.iter().enumerate() {
+        if r.expires == Expires::Step {
+            for side in &mut state.resources {
+                if let Some(v) = side.get_mut(i) {
+                    *v = 0;
+                }
+            }
+        }
+    }
     if state.outcome.is_some() {
         return Ok(log);
     }
-    log.extend(advance(module, rules, state)?);
+    log.extend(advance(module, rules, state, step.repeat)?);
     Ok(log)
 }
 
-/// Moves on to the next segment, player turn or game turn, and starts it.
+/// The first step at or after `from` in `steps` that is played this turn.
+fn playing(steps: &[Step], module: &Module, state: &GameState, from: usize) -> Option<usize> {
+    let turn = module.calendar.turn(state.turn);
+    (from..steps.len()).find(|&i| steps[i].plays_in(turn))
+}
+
+/// Moves on to the step's repetition, the next step, player turn or game turn, and
+/// starts it.
 fn advance(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
+    repeat: u8,
 ) -> Result<Vec<String>, ActionError> {
+    if state.repeat + 1 < repeat {
+        state.repeat += 1;
+        return enter_step(module, rules, state);
+    }
+    state.repeat = 0;
+    let at_end = state.at_turn_end(module);
+    let list = if at_end {
+        &module.calendar.turn_end
+    } else {
+        &module.calendar.steps
+    };
+    if let Some(next) = playing(list, module, state, usize::from(state.step) + 1) {
+        state.step = step_index(next)?;
+        return enter_step(module, rules, state);
+    }
     let mut log = Vec::new();
-    state.segment += 1;
-    if usize::from(state.segment) < module.calendar.segments.len() {
-        log.extend(enter_segment(module, rules, state)?);
-        return Ok(log);
-    }
-    log.extend(notify(module, rules, state, Event::PlayerTurnEnded)?);
-    if state.outcome.is_some() {
-        return Ok(log);
-    }
-    state.segment = 0;
-    state.player += 1;
-    if usize::from(state.player) >= module.calendar.sides.len() {
-        state.player = 0;
-        log.extend(notify(module, rules, state, Event::TurnEnded)?);
+    if !at_end {
+        log.extend(notify(module, rules, state, Event::PlayerTurnEnded)?);
         if state.outcome.is_some() {
             return Ok(log);
         }
-        if state.turn >= state.end {
-            log.extend(notify(module, rules, state, Event::GameEnded)?);
-            if state.outcome.is_none() {
-                state.outcome = Some(super::state::Outcome {
-                    winner: None,
-                    reason: "the last turn is over and the rules named no winner".into(),
-                });
-            }
-            return Ok(log);
+        log.extend(next_player_turn(module, rules, state)?);
+        return Ok(log);
+    }
+    log.extend(next_game_turn(module, rules, state)?);
+    Ok(log)
+}
+
+fn step_index(i: usize) -> Result<u8, ActionError> {
+    u8::try_from(i).map_err(|_| illegal("too many steps in a turn"))
+}
+
+/// After a side's player turn: the next side's, or the turn-end steps, or the next
+/// game turn.
+fn next_player_turn(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    state.step = 0;
+    state.player += 1;
+    if usize::from(state.player) < module.calendar.sides.len() {
+        return enter_player_turn(module, rules, state);
+    }
+    if let Some(first) = playing(&module.calendar.turn_end, module, state, 0) {
+        state.step = step_index(first)?;
+        return enter_step(module, rules, state);
+    }
+    next_game_turn(module, rules, state)
+}
+
+/// The game turn is over: the game ends, or the next one begins.
+fn next_game_turn(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    state.player = 0;
+    state.step = 0;
+    let mut log = notify(module, rules, state, Event::TurnEnded)?;
+    if state.outcome.is_some() {
+        return Ok(log);
+    }
+    if state.turn >= state.end {
+        log.extend(notify(module, rules, state, Event::GameEnded)?);
+        if state.outcome.is_none() {
+            state.outcome = Some(super::state::Outcome {
+                winner: None,
+                reason: "the last turn is over and the rules named no winner".into(),
+            });
         }
-        state.turn = TurnId(state.turn.0 + 1);
-        log.extend(notify(module, rules, state, Event::TurnStarted)?);
+        return Ok(log);
+    }
+    state.turn = TurnId(state.turn.0 + 1);
+    log.extend(notify(module, rules, state, Event::TurnStarted)?);
+    if state.outcome.is_some() {
+        return Ok(log);
     }
     log.extend(enter_player_turn(module, rules, state)?);
     Ok(log)
@@ -244,23 +310,50 @@ fn enter_player_turn(
 ) -> Result<Vec<String>, ActionError> {
     state.turn_log = Default::default();
     let mut log = notify(module, rules, state, Event::PlayerTurnStarted)?;
-    if state.outcome.is_none() {
-        log.extend(enter_segment(module, rules, state)?);
+    if state.outcome.is_some() {
+        return Ok(log);
+    }
+    match playing(&module.calendar.steps, module, state, 0) {
+        Some(first) => {
+            state.step = step_index(first)?;
+            log.extend(enter_step(module, rules, state)?);
+        }
+        // No step is played this turn: the player turn is over at once.
+        None => {
+            log.extend(notify(module, rules, state, Event::PlayerTurnEnded)?);
+            if state.outcome.is_none() {
+                log.extend(next_player_turn(module, rules, state)?);
+            }
+        }
     }
     Ok(log)
 }
 
-fn enter_segment(
+/// Starts the current step: its procedure's setup, then `step_started`. A step with
+/// nothing to decide (a script step) ends at once. Public for tests that set a
+/// position up at a step's start.
+pub fn enter_step(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
 ) -> Result<Vec<String>, ActionError> {
-    state.budget = 0;
-    let log = match kind_now(module, state) {
-        SegmentKind::March => march::begin(module, rules, state)?,
-        SegmentKind::Battle => battle::begin(module, rules, state)?,
-        SegmentKind::Promotion => notify(module, rules, state, Event::PromotionStarted)?,
-        SegmentKind::Recruitment => notify(module, rules, state, Event::RecruitmentStarted)?,
+    let Some(step) = state.current_step(module) else {
+        return Ok(Vec::new());
     };
+    match step.procedure {
+        Procedure::Move => march::setup(state),
+        Procedure::Battles => battle::setup(state),
+        Procedure::Upgrade | Procedure::Place | Procedure::Script => {}
+    }
+    let mut log = Vec::new();
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::StepStarted { step: &step.id },
+    )?);
+    if state.outcome.is_none() && step_done(module, rules, state)? {
+        log.extend(end_step(module, rules, state)?);
+    }
     Ok(log)
 }

@@ -43,8 +43,9 @@ impl History {
         Ok(log)
     }
 
-    /// Whether the last action may be taken back: only moves of the Movement segment
-    /// still under way (once dice are rolled or battles fought, the past is fixed).
+    /// Whether the last action may be taken back: only decisions of the `move` step
+    /// still under way that rolled no die (once dice are rolled or battles fought, the
+    /// past is fixed).
     pub fn can_undo(&self) -> bool {
         let n = self.states.len();
         n >= 2 && {
@@ -53,6 +54,8 @@ impl History {
                 && now.march.is_some()
                 && before.turn == now.turn
                 && before.player == now.player
+                && before.step == now.step
+                && before.repeat == now.repeat
                 && before.dice == now.dice
         }
     }
@@ -61,7 +64,7 @@ impl History {
     pub fn undo(&mut self) -> Result<Action, ActionError> {
         if !self.can_undo() {
             return Err(illegal(
-                "only moves within the Movement segment under way can be undone",
+                "only moves within the move step under way can be undone",
             ));
         }
         self.states.pop();

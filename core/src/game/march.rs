@@ -110,12 +110,10 @@ fn search(
     Ok(())
 }
 
-/// The Movement segment under way.
+/// The `move` step under way (what it spends is a resource of the side).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MarchSegment {
-    /// Marches left to spend.
-    pub left: u8,
-    /// The march under way, if a box is activated.
+    /// The box selected, if any, and its pieces that may still move.
     pub active: Option<Activation>,
 }
 
@@ -146,18 +144,22 @@ impl MoveRecord {
     }
 }
 
-/// Begins the Movement segment of the side to play: clears last segment's marches and
-/// lets the rules roll for this one's.
+/// Sets up a `move` step: clears what units did in the last one.
+pub(crate) fn setup(state: &mut GameState) {
+    for u in &mut state.units {
+        u.marches = 0;
+    }
+    state.march = Some(MarchSegment::default());
+}
+
+/// Begins the current `move` step of the side to play, as the engine does: the setup,
+/// then `step_started`, where the rules set the resource it spends.
 pub fn begin(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
 ) -> Result<Vec<String>, ActionError> {
-    for u in &mut state.units {
-        u.marches = 0;
-    }
-    state.march = Some(MarchSegment::default());
-    notify(module, rules, state, Event::MovementStarted)
+    super::flow::enter_step(module, rules, state)
 }
 
 /// `side`'s units in `at` that may still take part in a march this segment (under
@@ -174,7 +176,7 @@ pub fn ready_units(
         if unit.side != side {
             continue;
         }
-        let limit = ask_int(rules, view, Question::MarchLimit { unit: u })?;
+        let limit = ask_int(rules, view, Question::MoveLimit { unit: u })?;
         if limit.is_none_or(|l| i64::from(unit.marches) < l) {
             ready.push(u);
         }
@@ -187,7 +189,7 @@ fn entrench_cost(
     view: View<'_>,
     rules: &mut dyn Rules,
     a: &Activation,
-    left: u8,
+    left: i64,
     unit: UnitId,
 ) -> Result<Option<u8>, RuleError> {
     if !ask_bool(rules, view, Question::MayEntrench { unit })? {
@@ -197,9 +199,9 @@ fn entrench_cost(
         .unwrap_or(1)
         .clamp(1, i64::from(u8::MAX));
     let cost = u8::try_from(cost).unwrap_or(u8::MAX);
-    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
+    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
         .is_none_or(|l| i64::from(view.state.unit(unit).marches) + i64::from(cost) <= l);
-    let affordable = a.entrench_paid || left >= cost - 1;
+    let affordable = a.entrench_paid || left >= i64::from(cost) - 1;
     Ok((within_limit && affordable).then_some(cost))
 }
 
@@ -214,16 +216,17 @@ pub fn legal(
     };
     let view = View { module, state };
     let side = state.active_side(module);
+    let left = state.step_left(module);
     let mut out = Vec::new();
     match &seg.active {
         None => {
-            if seg.left > 0 {
+            if left > 0 {
                 for at in module.board.box_ids() {
                     if !ready_units(view, rules, at, side)?.is_empty() {
-                        out.push(Action::Activate { at });
+                        out.push(Action::Select { at });
                     }
                 }
-                for (unit, to) in sea_moves(view, rules, side, seg.left)? {
+                for (unit, to) in sea_moves(view, rules, side, left)? {
                     out.push(Action::SeaMove { unit, to });
                 }
                 for unit in state.unit_ids() {
@@ -238,11 +241,11 @@ pub fn legal(
                 for d in destinations(view, rules, unit)? {
                     out.push(Action::Move { unit, path: d.path });
                 }
-                if entrench_cost(view, rules, a, seg.left, unit)?.is_some() {
+                if entrench_cost(view, rules, a, left, unit)?.is_some() {
                     out.push(Action::Entrench { unit });
                 }
             }
-            out.push(Action::EndMarch);
+            out.push(Action::Release);
         }
     }
     Ok(out)
@@ -280,7 +283,7 @@ fn may_recover_by_march(
     if u.side != side || u.hits == 0 {
         return Ok(false);
     }
-    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
+    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
         .is_none_or(|l| i64::from(u.marches) < l);
     Ok(within_limit && may_recover(view, rules, side, unit)?)
 }
@@ -291,7 +294,7 @@ fn sea_moves(
     view: View<'_>,
     rules: &mut dyn Rules,
     side: SideId,
-    left: u8,
+    left: i64,
 ) -> Result<Vec<(UnitId, BoxId)>, RuleError> {
     let board = &view.module.board;
     let ports: Vec<BoxId> = board.box_ids().filter(|&b| board.get(b).port).collect();
@@ -302,7 +305,9 @@ fn sea_moves(
                 continue;
             }
             for &to in &ports {
-                if to != from && sea_cost(view, rules, unit, to)?.is_some_and(|c| c <= left) {
+                if to != from
+                    && sea_cost(view, rules, unit, to)?.is_some_and(|c| i64::from(c) <= left)
+                {
                     out.push((unit, to));
                 }
             }
@@ -323,7 +328,7 @@ fn sea_cost(
         return Ok(None);
     };
     // A move by sea is a march of the unit's own (4.6): it counts toward its limit.
-    let within_limit = ask_int(rules, view, Question::MarchLimit { unit })?
+    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
         .is_none_or(|l| i64::from(view.state.unit(unit).marches) + cost <= l);
     Ok(within_limit.then(|| u8::try_from(cost).unwrap_or(u8::MAX)))
 }
@@ -360,15 +365,16 @@ pub(crate) fn apply(
 ) -> Result<Vec<String>, ActionError> {
     let side = state.active_side(module);
     let Some(seg) = state.march.clone() else {
-        return Err(illegal("there is no Movement segment under way"));
+        return Err(illegal("there is no move step under way"));
     };
+    let left = state.step_left(module);
     match action {
-        Action::Activate { at } => {
+        Action::Select { at } => {
             if seg.active.is_some() {
                 return Err(illegal("a march is already under way; end it first"));
             }
-            if seg.left == 0 {
-                return Err(illegal("no marches left"));
+            if left <= 0 {
+                return Err(illegal("nothing left to spend on selecting a box"));
             }
             if at.index() >= module.board.boxes.len() {
                 return Err(illegal("no such box"));
@@ -380,8 +386,8 @@ pub(crate) fn apply(
                     module.board.get(*at).name
                 )));
             }
+            state.spend_step(module, 1);
             let m = state.march.as_mut().expect("checked above");
-            m.left -= 1;
             m.active = Some(Activation {
                 at: *at,
                 ready,
@@ -431,24 +437,23 @@ pub(crate) fn apply(
             if !a.ready.contains(unit) {
                 return Err(illegal("that unit is not ready in this march"));
             }
-            let Some(cost) = entrench_cost(View { module, state }, rules, a, seg.left, *unit)?
-            else {
+            let Some(cost) = entrench_cost(View { module, state }, rules, a, left, *unit)? else {
                 return Err(illegal("that unit may not entrench now"));
             };
             let u = &mut state.units[unit.index()];
             u.entrenched = true;
             u.marches = u.marches.saturating_add(cost);
+            if !seg.active.as_ref().is_some_and(|a| a.entrench_paid) {
+                state.spend_step(module, i64::from(cost) - 1);
+            }
             let m = state.march.as_mut().expect("checked above");
             if let Some(a) = m.active.as_mut() {
-                if !a.entrench_paid {
-                    m.left -= cost - 1;
-                    a.entrench_paid = true;
-                }
+                a.entrench_paid = true;
                 a.ready.retain(|r| r != unit);
             }
             Ok(Vec::new())
         }
-        Action::EndMarch => {
+        Action::Release => {
             if seg.active.is_none() {
                 return Err(illegal("no march is under way"));
             }
@@ -477,16 +482,14 @@ pub(crate) fn apply(
             let Some(cost) = sea_cost(View { module, state }, rules, *unit, *to)? else {
                 return Err(illegal("the rules do not allow that move by sea"));
             };
-            if cost > seg.left {
-                return Err(illegal("not enough marches left"));
+            if i64::from(cost) > left {
+                return Err(illegal("not enough left to spend on that move"));
             }
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(*to);
             u.entrenched = false;
             u.marches = u.marches.saturating_add(cost);
-            if let Some(m) = state.march.as_mut() {
-                m.left -= cost;
-            }
+            state.spend_step(module, i64::from(cost));
             state.turn_log.moves.push(MoveRecord {
                 unit: *unit,
                 path: Path {
@@ -511,8 +514,8 @@ pub(crate) fn apply(
             if seg.active.is_some() {
                 return Err(illegal("end the march under way first"));
             }
-            if seg.left == 0 {
-                return Err(illegal("no marches left"));
+            if left <= 0 {
+                return Err(illegal("nothing left to spend on recovering"));
             }
             if !may_recover_by_march(View { module, state }, rules, side, *unit)? {
                 return Err(illegal("that unit may not recover now"));
@@ -520,9 +523,7 @@ pub(crate) fn apply(
             let u = &mut state.units[unit.index()];
             u.hits = 0;
             u.marches = u.marches.saturating_add(1);
-            if let Some(m) = state.march.as_mut() {
-                m.left -= 1;
-            }
+            state.spend_step(module, 1);
             Ok(vec![recovered(module, state, *unit, "a march")])
         }
         other => Err(illegal(format!("{other:?} is not a Movement action"))),
@@ -565,7 +566,7 @@ mod tests {
                 ),
                 Question::MayStop { path, .. } => Answer::Bool(Some(path.to()) != self.wall),
                 Question::IsJump { .. } => Answer::Bool(false),
-                Question::MarchLimit { .. } => Answer::Int(2),
+                Question::MoveLimit { .. } => Answer::Int(2),
                 Question::MayEntrench { .. } => Answer::Bool(true),
                 Question::EntrenchCost { .. } => Answer::Int(2),
                 Question::SeaMove { .. } => Answer::None,
@@ -579,7 +580,11 @@ mod tests {
             e: Event<'_>,
         ) -> Result<Vec<Command>, RuleError> {
             Ok(match e {
-                Event::MovementStarted => vec![Command::SetMarches { count: 3 }],
+                Event::StepStarted { .. } => vec![Command::SetResource {
+                    side: crate::ids::SideId(0),
+                    resource: crate::ids::ResourceId(0),
+                    value: 3,
+                }],
                 Event::UnitMoved { .. } => vec![Command::SetVar {
                     name: "moved".into(),
                     value: 1,
@@ -652,7 +657,7 @@ mod tests {
         let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
         let mut rules = Simple { max: 1, wall: None };
         begin(&m, &mut rules, &mut g).unwrap();
-        assert_eq!(g.march.as_ref().unwrap().left, 3);
+        assert_eq!(g.step_left(&m), 3);
         let side = g.active_side(&m);
         let unit = g
             .unit_ids()
@@ -686,9 +691,9 @@ mod tests {
         assert_eq!(g, before);
 
         let legal_now = legal(&m, &mut rules, &g).unwrap();
-        assert!(legal_now.contains(&Action::Activate { at: home }));
-        let (g2, _) = step(&m, &mut rules, &g, &Action::Activate { at: home }).unwrap();
-        assert_eq!(g2.march.as_ref().unwrap().left, 2);
+        assert!(legal_now.contains(&Action::Select { at: home }));
+        let (g2, _) = step(&m, &mut rules, &g, &Action::Select { at: home }).unwrap();
+        assert_eq!(g2.step_left(&m), 2);
         let (g3, _) = step(
             &m,
             &mut rules,
@@ -705,12 +710,12 @@ mod tests {
         // Moved once: cannot move again in this march.
         assert!(step(&m, &mut rules, &g3, &Action::Move { unit, path }).is_err());
         // A second march there; entrenching would cost 2 and the unit has 1 left: refused.
-        let (g4, _) = step(&m, &mut rules, &g3, &Action::EndMarch).unwrap();
+        let (g4, _) = step(&m, &mut rules, &g3, &Action::Release).unwrap();
         let (g5, _) = step(
             &m,
             &mut rules,
             &g4,
-            &Action::Activate {
+            &Action::Select {
                 at: g3_box(&g3, unit),
             },
         )

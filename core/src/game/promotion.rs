@@ -24,7 +24,7 @@ pub fn can_promote(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Resul
     if state.count(u.side, to, |p| p == Place::Stock) == 0 {
         return Ok(false);
     }
-    ask_bool(rules, view, Question::MayPromote { unit })
+    ask_bool(rules, view, Question::MayUpgrade { unit })
 }
 
 /// Swaps `unit` for a stock piece of its promoted type.
@@ -84,16 +84,16 @@ pub fn legal(
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
     let mut out = Vec::new();
-    if state.budget > 0 {
+    if state.step_left(module) > 0 {
         let side = state.active_side(module);
         let view = View { module, state };
         for unit in state.unit_ids() {
             if state.unit(unit).side == side && can_promote(view, rules, unit)? {
-                out.push(Action::Promote { unit });
+                out.push(Action::Upgrade { unit });
             }
         }
     }
-    out.push(Action::EndSegment);
+    out.push(Action::EndStep);
     Ok(out)
 }
 
@@ -103,10 +103,10 @@ pub(crate) fn apply(
     state: &mut GameState,
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
-    let Action::Promote { unit } = action else {
+    let Action::Upgrade { unit } = action else {
         return Err(illegal(format!("{action:?} is not a Promotion action")));
     };
-    if state.budget == 0 {
+    if state.step_left(module) <= 0 {
         return Err(illegal("no promotions left this segment"));
     }
     if state
@@ -119,13 +119,13 @@ pub(crate) fn apply(
     if !can_promote(View { module, state }, rules, *unit)? {
         return Err(illegal("that unit may not be promoted now"));
     }
-    state.budget -= 1;
+    state.spend_step(module, 1);
     let mut log = promote(module, state, *unit)?;
     log.extend(notify(
         module,
         rules,
         state,
-        Event::UnitPromoted { unit: *unit },
+        Event::UnitUpgraded { unit: *unit },
     )?);
     Ok(log)
 }

@@ -15,7 +15,7 @@ pub fn legal(
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
     let mut out = Vec::new();
-    if state.budget > 0 {
+    if state.step_left(module) > 0 {
         let side = state.active_side(module);
         let view = View { module, state };
         for kind in module.units.ids() {
@@ -23,8 +23,8 @@ pub fn legal(
                 continue;
             }
             for at in module.board.box_ids() {
-                if ask_bool(rules, view, Question::MayRecruit { kind, at })? {
-                    out.push(Action::Recruit { kind, at });
+                if ask_bool(rules, view, Question::MayPlace { kind, at })? {
+                    out.push(Action::Place { kind, at });
                 }
             }
         }
@@ -34,7 +34,7 @@ pub fn legal(
             }
         }
     }
-    out.push(Action::EndSegment);
+    out.push(Action::EndStep);
     Ok(out)
 }
 
@@ -45,21 +45,21 @@ pub(crate) fn apply(
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
     if let Action::Recover { unit } = action {
-        if state.budget == 0 {
+        if state.step_left(module) <= 0 {
             return Err(illegal("no recruitment points left"));
         }
         let side = state.active_side(module);
         if !may_recover(View { module, state }, rules, side, *unit)? {
             return Err(illegal("that unit may not recover now"));
         }
-        state.budget -= 1;
+        state.spend_step(module, 1);
         state.units[unit.index()].hits = 0;
         return Ok(vec![recovered(module, state, *unit, "a recruitment point")]);
     }
-    let Action::Recruit { kind, at } = action else {
+    let Action::Place { kind, at } = action else {
         return Err(illegal(format!("{action:?} is not a Recruitment action")));
     };
-    if state.budget == 0 {
+    if state.step_left(module) <= 0 {
         return Err(illegal("no recruitment points left"));
     }
     if kind.index() >= module.units.types.len() || at.index() >= module.board.boxes.len() {
@@ -76,14 +76,14 @@ pub(crate) fn apply(
     if !ask_bool(
         rules,
         View { module, state },
-        Question::MayRecruit {
+        Question::MayPlace {
             kind: *kind,
             at: *at,
         },
     )? {
         return Err(illegal("the rules do not allow recruiting that unit there"));
     }
-    state.budget -= 1;
+    state.spend_step(module, 1);
     let u = &mut state.units[unit.index()];
     u.place = Place::Board(*at);
     u.hits = 0;
@@ -94,6 +94,6 @@ pub(crate) fn apply(
         module.units.get(*kind).name,
         module.board.get(*at).name
     )];
-    log.extend(notify(module, rules, state, Event::UnitRecruited { unit })?);
+    log.extend(notify(module, rules, state, Event::UnitPlaced { unit })?);
     Ok(log)
 }

@@ -4,7 +4,6 @@
 //! a [`View`] and never change the game. Events return [`Command`]s that the engine
 //! checks and applies.
 
-use crate::format::SegmentKind;
 use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
@@ -62,8 +61,9 @@ pub enum Question<'a> {
     MayStop { unit: UnitId, path: &'a Path },
     /// Is moving along this path a jump move (for display and the rules' own limits)?
     IsJump { unit: UnitId, path: &'a Path },
-    /// How many marches may this unit take part in during one Movement segment?
-    MarchLimit { unit: UnitId },
+    /// How many selections (of its box) may this unit take part in during one `move`
+    /// step? No answer: no limit.
+    MoveLimit { unit: UnitId },
     /// May this unit entrench in its box with the march under way?
     MayEntrench { unit: UnitId },
     /// How many marches does entrenching in this box cost?
@@ -105,13 +105,13 @@ pub enum Question<'a> {
     /// other units are still in the battle, or on the shots announced. Alike units are
     /// interchangeable.
     ShotModifier { shooter: UnitId, target: UnitId },
-    /// May this unit be promoted now?
-    MayPromote { unit: UnitId },
-    /// May the moving side recruit a unit of this type in this box now?
-    MayRecruit { kind: UnitTypeId, at: BoxId },
+    /// May this unit be upgraded (swapped for the type it promotes to) now?
+    MayUpgrade { unit: UnitId },
+    /// May the moving side place a piece of this type from its pool in this box now?
+    MayPlace { kind: UnitTypeId, at: BoxId },
     /// May the moving side restore this reduced unit of its own to full strength now,
     /// paying a march (Movement segment, between marches; it counts toward the unit's
-    /// `MarchLimit`) or a recruitment point (Recruitment segment)? No handler means no.
+    /// `MoveLimit`) or a recruitment point (Recruitment segment)? No handler means no.
     MayRecover { unit: UnitId },
     /// A hint for computer players, never a rule: what controlling `at` is worth to
     /// `side` beyond its recruitment value (victory cities, say), in the same units.
@@ -125,7 +125,7 @@ impl Question<'_> {
             Question::MayEnter { .. } => "may_enter",
             Question::MayStop { .. } => "may_stop",
             Question::IsJump { .. } => "is_jump",
-            Question::MarchLimit { .. } => "march_limit",
+            Question::MoveLimit { .. } => "move_limit",
             Question::MayEntrench { .. } => "may_entrench",
             Question::EntrenchCost { .. } => "entrench_cost",
             Question::SeaMove { .. } => "sea_move",
@@ -135,8 +135,8 @@ impl Question<'_> {
             Question::MayReinforce { .. } => "may_reinforce",
             Question::MayTarget { .. } => "may_target",
             Question::ShotModifier { .. } => "shot_modifier",
-            Question::MayPromote { .. } => "may_promote",
-            Question::MayRecruit { .. } => "may_recruit",
+            Question::MayUpgrade { .. } => "may_upgrade",
+            Question::MayPlace { .. } => "may_place",
             Question::MayRecover { .. } => "may_recover",
             Question::BoxWorth { .. } => "box_worth",
         }
@@ -150,13 +150,13 @@ impl Question<'_> {
             | Question::RetreatTo { .. }
             | Question::MayReinforce { .. }
             | Question::MayTarget { .. }
-            | Question::MayPromote { .. }
-            | Question::MayRecruit { .. } => Combine::All,
+            | Question::MayUpgrade { .. }
+            | Question::MayPlace { .. } => Combine::All,
             Question::IsJump { .. }
             | Question::MayWithdraw
             | Question::MayEvacuate { .. }
             | Question::MayRecover { .. } => Combine::Any,
-            Question::MarchLimit { .. } | Question::SeaMove { .. } => Combine::Min,
+            Question::MoveLimit { .. } | Question::SeaMove { .. } => Combine::Min,
             Question::EntrenchCost { .. }
             | Question::ShotModifier { .. }
             | Question::BoxWorth { .. } => Combine::Sum,
@@ -170,7 +170,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_enter", Combine::All),
     ("may_stop", Combine::All),
     ("is_jump", Combine::Any),
-    ("march_limit", Combine::Min),
+    ("move_limit", Combine::Min),
     ("may_entrench", Combine::All),
     ("entrench_cost", Combine::Sum),
     ("sea_move", Combine::Min),
@@ -180,8 +180,8 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_reinforce", Combine::All),
     ("may_target", Combine::All),
     ("shot_modifier", Combine::Sum),
-    ("may_promote", Combine::All),
-    ("may_recruit", Combine::All),
+    ("may_upgrade", Combine::All),
+    ("may_place", Combine::All),
     ("may_recover", Combine::Any),
     ("box_worth", Combine::Sum),
 ];
@@ -193,8 +193,8 @@ pub enum Event<'a> {
     TurnStarted,
     /// A player turn begins.
     PlayerTurnStarted,
-    /// The moving side's Movement segment begins (rules roll for marches here).
-    MovementStarted,
+    /// A step begins (rules set the resources it spends here, e.g. roll for marches).
+    StepStarted { step: &'a str },
     /// A unit has just moved along a path.
     UnitMoved { unit: UnitId, path: &'a Path },
     /// A unit has just moved by sea from one port to another.
@@ -203,8 +203,6 @@ pub enum Event<'a> {
         from: BoxId,
         to: BoxId,
     },
-    /// The Combat segment begins.
-    CombatStarted,
     /// A battle begins in a box.
     BattleStarted { at: BoxId },
     /// A unit was eliminated in battle (it is already in the pool or stock).
@@ -213,16 +211,12 @@ pub enum Event<'a> {
     UnitReinforced { unit: UnitId, from: BoxId },
     /// A battle is decided (`winner` is `None` after a withdrawal before combat).
     BattleEnded { at: BoxId, winner: Option<SideId> },
-    /// The Promotion segment begins (rules say how many promotions here).
-    PromotionStarted,
-    /// A unit was promoted (by `Promote`); `unit` is the piece that left.
-    UnitPromoted { unit: UnitId },
-    /// The Recruitment segment begins (rules roll for recruitment points here).
-    RecruitmentStarted,
-    /// A unit was recruited onto the board.
-    UnitRecruited { unit: UnitId },
-    /// A segment of the given kind is over.
-    SegmentEnded { kind: SegmentKind },
+    /// A unit was upgraded (by `Upgrade`); `unit` is the piece that left.
+    UnitUpgraded { unit: UnitId },
+    /// A piece was placed onto the board from the pool (by `Place`).
+    UnitPlaced { unit: UnitId },
+    /// A step is over (before resources that expire with it are cleared).
+    StepEnded { step: &'a str },
     /// Commands just changed who controls some box.
     ControlChanged,
     /// A player turn is over.
@@ -238,19 +232,16 @@ impl Event<'_> {
         match self {
             Event::TurnStarted => "turn_started",
             Event::PlayerTurnStarted => "player_turn_started",
-            Event::MovementStarted => "movement_started",
+            Event::StepStarted { .. } => "step_started",
             Event::UnitMoved { .. } => "unit_moved",
             Event::UnitSailed { .. } => "unit_sailed",
-            Event::CombatStarted => "combat_started",
             Event::BattleStarted { .. } => "battle_started",
             Event::UnitReinforced { .. } => "unit_reinforced",
             Event::UnitEliminated { .. } => "unit_eliminated",
             Event::BattleEnded { .. } => "battle_ended",
-            Event::PromotionStarted => "promotion_started",
-            Event::UnitPromoted { .. } => "unit_promoted",
-            Event::RecruitmentStarted => "recruitment_started",
-            Event::UnitRecruited { .. } => "unit_recruited",
-            Event::SegmentEnded { .. } => "segment_ended",
+            Event::UnitUpgraded { .. } => "unit_upgraded",
+            Event::UnitPlaced { .. } => "unit_placed",
+            Event::StepEnded { .. } => "step_ended",
             Event::ControlChanged => "control_changed",
             Event::PlayerTurnEnded => "player_turn_ended",
             Event::TurnEnded => "turn_ended",
@@ -262,19 +253,16 @@ impl Event<'_> {
 pub const EVENTS: &[&str] = &[
     "turn_started",
     "player_turn_started",
-    "movement_started",
+    "step_started",
     "unit_moved",
     "unit_sailed",
-    "combat_started",
     "battle_started",
     "unit_reinforced",
     "unit_eliminated",
     "battle_ended",
-    "promotion_started",
-    "unit_promoted",
-    "recruitment_started",
-    "unit_recruited",
-    "segment_ended",
+    "unit_upgraded",
+    "unit_placed",
+    "step_ended",
     "control_changed",
     "player_turn_ended",
     "turn_ended",
@@ -347,7 +335,7 @@ mod tests {
                 unit: u,
                 path: &path,
             },
-            Question::MarchLimit { unit: u },
+            Question::MoveLimit { unit: u },
             Question::MayEntrench { unit: u },
             Question::EntrenchCost { at: BoxId(0) },
             Question::SeaMove {
@@ -374,8 +362,8 @@ mod tests {
                 shooter: u,
                 target: u,
             },
-            Question::MayPromote { unit: u },
-            Question::MayRecruit {
+            Question::MayUpgrade { unit: u },
+            Question::MayPlace {
                 kind: UnitTypeId(0),
                 at: BoxId(0),
             },

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::CombatSegment;
 use super::dice::Dice;
 use super::march::{MarchSegment, MoveRecord};
-use crate::ids::{BoxId, OptionId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::calendar::Step;
+use crate::ids::{BoxId, OptionId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
 use crate::module::Module;
 use crate::scenario::Scenario;
 
@@ -47,10 +48,18 @@ pub struct BoxState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     pub turn: TurnId,
-    /// Index into the calendar's playing order: whose player turn it is.
+    /// Index into the calendar's playing order: whose player turn it is; equal to the
+    /// number of sides during the turn-end steps.
     pub player: u8,
-    /// Index into the calendar's segments.
-    pub segment: u8,
+    /// Index into the player turn's steps (or the turn-end steps).
+    #[serde(alias = "segment")]
+    pub step: u8,
+    /// How many times the current step has already been played in a row (`repeat`).
+    #[serde(default)]
+    pub repeat: u8,
+    /// Each side's resources, `[side][resource]`.
+    #[serde(default)]
+    pub resources: Vec<Vec<i64>>,
     pub units: Vec<Unit>,
     /// Per box, indexed by [`BoxId`].
     pub boxes: Vec<BoxState>,
@@ -70,9 +79,6 @@ pub struct GameState {
     /// The Movement segment under way, if any.
     #[serde(default)]
     pub march: Option<MarchSegment>,
-    /// Points left in the current segment: recruitment points or promotions.
-    #[serde(default)]
-    pub budget: u8,
     /// What happened this player turn that later segments' rules read.
     #[serde(default)]
     pub turn_log: TurnLog,
@@ -147,7 +153,9 @@ impl GameState {
         let mut state = GameState {
             turn: scenario.start,
             player: 0,
-            segment: 0,
+            step: 0,
+            repeat: 0,
+            resources: vec![vec![0; module.resources.len()]; module.sides.len()],
             units,
             boxes: scenario
                 .initial_control(module)
@@ -169,7 +177,6 @@ impl GameState {
             scenario: scenario.id.clone(),
             vars: BTreeMap::new(),
             march: None,
-            budget: 0,
             turn_log: TurnLog::default(),
             combat: None,
             outcome: None,
@@ -258,14 +265,72 @@ impl GameState {
             .filter(move |&u| self.unit(u).place == Place::Board(at))
     }
 
-    /// Whose player turn it is.
+    /// Whose player turn it is (in a turn-end step, the side the step names, else the
+    /// first to play).
     pub fn active_side(&self, module: &Module) -> SideId {
-        module
-            .calendar
-            .sides
-            .get(usize::from(self.player))
+        let first = module.calendar.sides.first().copied().unwrap_or(SideId(0));
+        match module.calendar.sides.get(usize::from(self.player)) {
+            Some(&side) => side,
+            None => self
+                .current_step(module)
+                .and_then(|s| s.side)
+                .unwrap_or(first),
+        }
+    }
+
+    /// Whether the game is in its turn-end steps (after every side's player turn).
+    pub fn at_turn_end(&self, module: &Module) -> bool {
+        usize::from(self.player) >= module.calendar.sides.len()
+    }
+
+    /// The step under way (`None` once the game is over).
+    pub fn current_step<'m>(&self, module: &'m Module) -> Option<&'m Step> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let list = if self.at_turn_end(module) {
+            &module.calendar.turn_end
+        } else {
+            &module.calendar.steps
+        };
+        list.get(usize::from(self.step))
+    }
+
+    /// What `side` holds of a resource.
+    pub fn resource(&self, side: SideId, r: ResourceId) -> i64 {
+        self.resources
+            .get(side.index())
+            .and_then(|v| v.get(r.index()))
             .copied()
-            .unwrap_or(SideId(0))
+            .unwrap_or(0)
+    }
+
+    /// What the moving side has left of the resource the current step spends.
+    pub fn step_left(&self, module: &Module) -> i64 {
+        match self.current_step(module).and_then(|s| s.spends) {
+            Some(r) => self.resource(self.active_side(module), r),
+            None => 0,
+        }
+    }
+
+    /// Spends `n` of the current step's resource (the caller checked there is enough).
+    pub(crate) fn spend_step(&mut self, module: &Module, n: i64) {
+        if let Some(r) = self.current_step(module).and_then(|s| s.spends) {
+            let side = self.active_side(module);
+            let v = self.resource(side, r);
+            self.set_resource(side, r, v - n);
+        }
+    }
+
+    /// Sets what `side` holds of a resource (ids checked by the caller).
+    pub(crate) fn set_resource(&mut self, side: SideId, r: ResourceId, value: i64) {
+        if let Some(slot) = self
+            .resources
+            .get_mut(side.index())
+            .and_then(|v| v.get_mut(r.index()))
+        {
+            *slot = value;
+        }
     }
 
     pub fn controller(&self, at: BoxId) -> Option<SideId> {
@@ -300,6 +365,22 @@ impl GameState {
     pub fn check_invariants(&self, module: &Module) -> Result<(), String> {
         if self.boxes.len() != module.board.boxes.len() {
             return Err("box states do not match the map".into());
+        }
+        if self.resources.len() != module.sides.len()
+            || self
+                .resources
+                .iter()
+                .any(|r| r.len() != module.resources.len())
+        {
+            return Err("resources do not match the module's sides and resources".into());
+        }
+        for side in module.side_ids() {
+            for (i, r) in module.resources.iter().enumerate() {
+                let v = self.resources[side.index()][i];
+                if v < 0 {
+                    return Err(format!("{} has {v} {}", module.side(side).id, r.id));
+                }
+            }
         }
         for side in module.side_ids() {
             for kind in module.units.ids() {

@@ -1,13 +1,11 @@
-//! The banner over the play view: turn, side to move, segment, marches left, each
-//! side's army maximum and the recruitment points left, each a field of its own (one
-//! label each, so a screen reader and the tests find them by their text). Everything
-//! is read from the engine's state; nothing is worked out here.
+//! The banner over the play view: turn, side to move, step, the mover's resources (the
+//! one the step spends, and any other it holds), each side's army maximum, each a field
+//! of its own (one label each, so a screen reader and the tests find them by their
+//! text). Everything is read from the engine's state; nothing is worked out here.
 
 use egui::Ui;
 use muster_core::Module;
-use muster_core::format::SegmentKind;
 use muster_core::game::GameState;
-use muster_core::game::flow::segment_kind;
 
 /// The banner's fields, in order, as shown (also used by the tests).
 pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
@@ -21,17 +19,21 @@ pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
     } else {
         let side = &module.side(state.active_side(module)).name;
         out.push(format!("Side: {side}"));
-        let segment = module
-            .calendar
-            .segments
-            .get(usize::from(state.segment))
-            .map_or("-", |s| s.name.as_str());
-        out.push(format!("Segment: {segment}"));
-        if let Some(m) = &state.march {
-            out.push(format!("Marches left: {}", m.left));
-        }
-        if segment_kind(module, state) == Some(SegmentKind::Recruitment) {
-            out.push(format!("Recruitment points: {}", state.budget));
+        let step = state.current_step(module);
+        let word = module.calendar.words.say(|w| &w.step, "step", &[]);
+        let mut word = word.chars();
+        let word: String = word
+            .next()
+            .map(|c| c.to_uppercase().chain(word).collect())
+            .unwrap_or_default();
+        out.push(format!("{word}: {}", step.map_or("-", |s| s.name.as_str())));
+        let me = state.active_side(module);
+        for (i, r) in module.resources.iter().enumerate() {
+            let id = muster_core::ids::ResourceId::from_index(i).unwrap_or_default();
+            let v = state.resource(me, id);
+            if v != 0 || step.and_then(|s| s.spends) == Some(id) {
+                out.push(format!("{}: {v}", r.name));
+            }
         }
     }
     for s in module.side_ids() {

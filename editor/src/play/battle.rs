@@ -266,7 +266,7 @@ fn waiting_for(
             ),
             None => format!("{side} names targets"),
         },
-        Stage::Promote => format!("{side} may promote a unit"),
+        Stage::Upgrade => format!("{side} may promote a unit"),
     }
 }
 
@@ -276,7 +276,7 @@ pub fn pass_label(stage: Stage) -> &'static str {
         Stage::Withdraw => "Stand",
         Stage::Retreat => "Fight on",
         Stage::Reinforce => "No more reinforcements",
-        Stage::Promote => "No promotion",
+        Stage::Upgrade => "No promotion",
         Stage::Target => "Pass",
     }
 }
@@ -297,7 +297,7 @@ pub fn choice_label(module: &Module, state: &GameState, b: &Battle, a: &Action) 
             };
             format!("{verb} to {}", describe::place(module, *to))
         }
-        Action::Reinforce { .. } | Action::Promote { .. } => {
+        Action::Reinforce { .. } | Action::Upgrade { .. } => {
             capitalized(&describe::action(module, state, a))
         }
         _ => return None,
@@ -386,6 +386,6 @@ mod tests {
         assert_eq!(pass_label(Stage::Withdraw), "Stand");
         assert_eq!(pass_label(Stage::Retreat), "Fight on");
         assert_eq!(pass_label(Stage::Reinforce), "No more reinforcements");
-        assert_eq!(pass_label(Stage::Promote), "No promotion");
+        assert_eq!(pass_label(Stage::Upgrade), "No promotion");
     }
 }

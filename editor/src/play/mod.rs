@@ -302,7 +302,7 @@ impl Play {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 session.apply(action.clone()).map_err(|e| e.to_string())?;
                 self.pick.clear();
-                if let Action::Activate { at } = action {
+                if let Action::Select { at } = action {
                     self.selected = Some(at);
                     self.unit = None;
                 }

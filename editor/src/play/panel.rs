@@ -24,20 +24,20 @@ pub struct PanelState {
 /// An action's kind, as the filter buttons name it.
 pub fn kind(a: &Action) -> &'static str {
     match a {
-        Action::Activate { .. } => "Activate",
+        Action::Select { .. } => "Activate",
         Action::Move { .. } => "Move",
         Action::Entrench { .. } => "Entrench",
-        Action::EndMarch => "End march",
+        Action::Release => "End march",
         Action::SeaMove { .. } => "Sea move",
         Action::Fight { .. } => "Fight",
         Action::Retreat { .. } => "Retreat",
         Action::Pass => "Pass",
         Action::Reinforce { .. } => "Reinforce",
         Action::Target { .. } => "Target",
-        Action::Promote { .. } => "Promote",
-        Action::Recruit { .. } => "Recruit",
+        Action::Upgrade { .. } => "Promote",
+        Action::Place { .. } => "Recruit",
         Action::Recover { .. } => "Recover",
-        Action::EndSegment => "End segment",
+        Action::EndStep => "End segment",
     }
 }
 
@@ -45,12 +45,12 @@ pub fn kind(a: &Action) -> &'static str {
 fn concerns(session: &Session, a: &Action, at: BoxId) -> bool {
     let here = |u: &UnitId| session.state().unit(*u).place == Place::Board(at);
     match a {
-        Action::Activate { at: b } | Action::Fight { at: b } | Action::Recruit { at: b, .. } => {
+        Action::Select { at: b } | Action::Fight { at: b } | Action::Place { at: b, .. } => {
             *b == at
         }
         Action::Entrench { unit }
         | Action::SeaMove { unit, .. }
-        | Action::Promote { unit }
+        | Action::Upgrade { unit }
         | Action::Recover { unit } => here(unit),
         _ => false,
     }

@@ -1,0 +1,211 @@
+//! The turn sequence as data: steps declared in the calendar, played in order for each
+//! side, only in the months they name, repeated, and after every player turn; resources
+//! that steps spend, that rules set, and that expire when a step ends. Uses the mini
+//! fixture with its calendar rewritten, and rules written in Rust that log every event.
+
+use std::path::Path;
+
+use muster_core::game::{
+    Action, ActionError, Answer, Command, Dice, Event, GameState, Question, RuleError, Rules, View,
+    apply, legal_actions, start,
+};
+use muster_core::{Module, load_module};
+
+const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+
+/// The mini module with `calendar.xml`'s `<player-turn>` body and what follows it
+/// replaced.
+fn mini_with(steps: &str) -> (tempfile::TempDir, Module) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("mini");
+    copy_dir(Path::new(MINI), &dir);
+    let cal = format!(
+        r#"<calendar start="09/1861" end="11-12/1861" last="01-02/1862">
+  <year turns="01-02 03 04 05 06 07 08 09 10 11-12"/>
+  {steps}
+</calendar>"#
+    );
+    std::fs::write(dir.join("calendar.xml"), cal).expect("write calendar");
+    let m = load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+    (tmp, m)
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).expect("create folder");
+    for entry in std::fs::read_dir(src).expect("read fixture") {
+        let entry = entry.expect("entry");
+        let to = dst.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to);
+        } else {
+            std::fs::copy(entry.path(), &to).expect("copy");
+        }
+    }
+}
+
+/// Rules that allow nothing to move, set `moves` to 2 when a step starts, and record
+/// every event as `hook:step (turn side)`.
+#[derive(Default)]
+struct Recorder {
+    seen: Vec<String>,
+    /// A command to answer `step_started` with instead.
+    answer: Option<Command>,
+}
+
+impl Rules for Recorder {
+    fn ask(&mut self, _: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+        Ok(match q {
+            Question::MayEnter { .. } | Question::MayPlace { .. } => Answer::Bool(false),
+            _ => Answer::None,
+        })
+    }
+
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        _: &mut Dice,
+        e: Event<'_>,
+    ) -> Result<Vec<Command>, RuleError> {
+        let (m, s) = (view.module, view.state);
+        let who = &m.side(s.active_side(m)).id;
+        let turn = &m.calendar.turn(s.turn).label;
+        match e {
+            Event::StepStarted { step } => {
+                self.seen.push(format!("{step} ({turn} {who})"));
+                if let Some(c) = &self.answer {
+                    return Ok(vec![c.clone()]);
+                }
+                let moves = m.find_resource("moves").expect("declared");
+                return Ok(vec![Command::AddResource {
+                    side: s.active_side(m),
+                    resource: moves,
+                    amount: 2,
+                }]);
+            }
+            Event::TurnEnded => self.seen.push(format!("turn ended ({turn})")),
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// Plays by ending every step, until the game is over; returns the events seen.
+fn play_out(m: &Module, rules: &mut Recorder) -> GameState {
+    let (mut g, _) = start(m, rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+    while g.outcome.is_none() {
+        let legal = legal_actions(m, rules, &g).unwrap();
+        assert!(legal.contains(&Action::EndStep), "{legal:?}");
+        g = apply(m, rules, &g, &Action::EndStep).unwrap().0;
+        g.check_invariants(m).unwrap();
+    }
+    g
+}
+
+#[test]
+fn steps_play_in_order_in_their_months_repeated_and_at_turn_end() {
+    let (_tmp, m) = mini_with(
+        r#"<player-turn sides="north south">
+    <step id="movement" name="Movement" procedure="move" spends="moves"/>
+    <step id="purchase" name="Purchase" procedure="script" repeat="2"/>
+    <step id="autumn" name="Autumn levy" procedure="script" months="10 11"/>
+  </player-turn>
+  <turn-end>
+    <step id="supply" name="Supply" procedure="script" months="09 01" side="south"/>
+  </turn-end>"#,
+    );
+    let mut rules = Recorder::default();
+    let g = play_out(&m, &mut rules);
+    assert_eq!(g.outcome.as_ref().map(|o| o.winner), Some(None));
+    let want = [
+        // 09/1861: no autumn levy; the quarterly supply step after both player turns.
+        "movement (09/1861 north)",
+        "purchase (09/1861 north)",
+        "purchase (09/1861 north)",
+        "movement (09/1861 south)",
+        "purchase (09/1861 south)",
+        "purchase (09/1861 south)",
+        "supply (09/1861 south)",
+        "turn ended (09/1861)",
+        // 10/1861: the levy, no supply.
+        "movement (10/1861 north)",
+        "purchase (10/1861 north)",
+        "purchase (10/1861 north)",
+        "autumn (10/1861 north)",
+        "movement (10/1861 south)",
+        "purchase (10/1861 south)",
+        "purchase (10/1861 south)",
+        "autumn (10/1861 south)",
+        "turn ended (10/1861)",
+        // 11-12/1861 holds November: the levy again; the game ends after it.
+        "movement (11-12/1861 north)",
+        "purchase (11-12/1861 north)",
+        "purchase (11-12/1861 north)",
+        "autumn (11-12/1861 north)",
+        "movement (11-12/1861 south)",
+        "purchase (11-12/1861 south)",
+        "purchase (11-12/1861 south)",
+        "autumn (11-12/1861 south)",
+        "turn ended (11-12/1861)",
+    ];
+    assert_eq!(rules.seen, want);
+}
+
+#[test]
+fn resources_are_spent_by_steps_and_expire_as_declared() {
+    let (_tmp, m) = mini_with(
+        r#"<player-turn sides="north south">
+    <step id="movement" name="Movement" procedure="move" spends="moves"/>
+    <step id="muster" name="Muster" procedure="place" spends="moves"/>
+  </player-turn>"#,
+    );
+    let moves = m.find_resource("moves").unwrap();
+    let mut rules = Recorder::default();
+    let (g, _) = start(&m, &mut rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+    let north = g.active_side(&m);
+    assert_eq!(
+        g.resource(north, moves),
+        2,
+        "set by the rules at the step's start"
+    );
+    // Selecting a box spends one.
+    let select = legal_actions(&m, &mut rules, &g)
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Select { .. }))
+        .expect("a box to select");
+    let g = apply(&m, &mut rules, &g, &select).unwrap().0;
+    assert_eq!(g.resource(north, moves), 1);
+    let g = apply(&m, &mut rules, &g, &Action::Release).unwrap().0;
+    // `moves` expires with the step: the next step's start adds 2 to nothing.
+    let g = apply(&m, &mut rules, &g, &Action::EndStep).unwrap().0;
+    assert_eq!(g.current_step(&m).unwrap().id, "muster");
+    assert_eq!(g.resource(north, moves), 2);
+    // The situation line shows what the mover holds.
+    let text = muster_core::game::describe::situation(&m, &g);
+    assert!(text.contains("Muster step, 2 moves left"), "{text}");
+}
+
+#[test]
+fn a_resource_command_that_goes_below_zero_fails_and_changes_nothing() {
+    let (_tmp, m) = mini_with(
+        r#"<player-turn sides="north south">
+    <step id="movement" name="Movement" procedure="move" spends="moves"/>
+  </player-turn>"#,
+    );
+    let moves = m.find_resource("moves").unwrap();
+    let mut rules = Recorder::default();
+    let (g, _) = start(&m, &mut rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+    let before = g.clone();
+    rules.answer = Some(Command::AddResource {
+        side: muster_core::ids::SideId(1),
+        resource: moves,
+        amount: -1,
+    });
+    // Ending North's step starts South's, whose rules take a move South does not have.
+    let err = apply(&m, &mut rules, &g, &Action::EndStep).unwrap_err();
+    assert!(
+        matches!(&err, ActionError::Illegal(why) if why.contains("south would have -1 moves")),
+        "{err}"
+    );
+    assert_eq!(g, before);
+}
