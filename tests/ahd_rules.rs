@@ -7,6 +7,51 @@ use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 use muster_core::{Module, load_module, load_scenario_str};
 use muster_scripting::{Limits, ScriptRules};
 
+/// AHD offers entrenching (4.3), moving by sea (4.6) and recovering (5.71) on top of
+/// the engine's marches and recruitment (`rules/offers.luau`): taking one is a `Take`
+/// of the offer's id for a unit (and a port). These are compared without the label,
+/// the rules' wording; the engine matches them the same way.
+fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
+    Action::Take {
+        offer: id.into(),
+        unit: Some(unit),
+        at,
+        label: String::new(),
+    }
+}
+
+fn entrench(unit: UnitId) -> Action {
+    offer("entrench", unit, None)
+}
+
+fn sea_move(unit: UnitId, to: BoxId) -> Action {
+    offer("sea-move", unit, Some(to))
+}
+
+fn recover(unit: UnitId) -> Action {
+    offer("recover", unit, None)
+}
+
+fn unlabelled(a: &Action) -> Action {
+    match a {
+        Action::Take {
+            offer, unit, at, ..
+        } => Action::Take {
+            offer: offer.clone(),
+            unit: *unit,
+            at: *at,
+            label: String::new(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Whether `a` takes the offer `id` (for this unit, to this box, where given).
+fn is_offer(a: &Action, id: &str, unit: Option<UnitId>, to: Option<BoxId>) -> bool {
+    matches!(a, Action::Take { offer, unit: u, at, .. }
+        if offer == id && unit.is_none_or(|x| *u == Some(x)) && to.is_none_or(|x| *at == Some(x)))
+}
+
 struct Game {
     m: Module,
     rules: ScriptRules,
@@ -65,8 +110,13 @@ impl Game {
         self.units(kind, at)[0]
     }
 
+    /// The legal actions, offers without their labels (see [`offer`]).
     fn legal(&mut self) -> Vec<Action> {
-        legal_actions(&self.m, &mut self.rules, &self.g).unwrap()
+        legal_actions(&self.m, &mut self.rules, &self.g)
+            .unwrap()
+            .iter()
+            .map(unlabelled)
+            .collect()
     }
 
     fn try_act(&mut self, a: Action) -> Result<Vec<String>, ActionError> {
@@ -368,7 +418,7 @@ fn rule_4_3_entrenchment_examples() {
         t.act(a);
     }
     for &u in &five[3..] {
-        t.act(Action::Entrench { unit: u });
+        t.act(entrench(u));
     }
     assert_eq!(t.marches_left(), 2, "one march for all of it");
     assert!(five[3..].iter().all(|&u| t.g.unit(u).entrenched));
@@ -379,7 +429,7 @@ fn rule_4_3_entrenchment_examples() {
     c.act(Action::Select {
         at: c.id("Manassas Junction"),
     });
-    c.act(Action::Entrench { unit: vet });
+    c.act(entrench(vet));
     assert_eq!(
         c.marches_left(),
         1,
@@ -408,14 +458,14 @@ fn rule_4_3_entrenchment_examples() {
     d.act(Action::Select {
         at: d.id("Manassas Junction"),
     });
-    assert!(!d.legal().contains(&Action::Entrench { unit: mil }));
+    assert!(!d.legal().contains(&entrench(mil)));
     assert!(matches!(
-        d.try_act(Action::Entrench { unit: mil }),
+        d.try_act(entrench(mil)),
         Err(ActionError::Illegal(_))
     ));
     // 4.3: a unit that moves loses its entrenchment.
     let vet = d.unit("Vi", "Manassas Junction");
-    d.act(Action::Entrench { unit: vet });
+    d.act(entrench(vet));
     assert!(d.g.unit(vet).entrenched);
 }
 
@@ -1057,21 +1107,15 @@ fn rule_4_6_sea_movement() {
     let mi = t.units("Mi", "Baltimore");
     let ny = t.id("New York");
     for &u in &mi[..3] {
-        t.act(Action::SeaMove { unit: u, to: ny });
+        t.act(sea_move(u, ny));
     }
     assert_eq!(t.marches_left(), 2, "three units by sea: three marches");
     assert!(
-        !t.legal().contains(&Action::SeaMove {
-            unit: mi[0],
-            to: t.id("Philadelphia")
-        }),
+        !t.legal().contains(&sea_move(mi[0], t.id("Philadelphia"))),
         "one sea move only"
     );
     assert!(
-        !t.legal().contains(&Action::SeaMove {
-            unit: mi[0],
-            to: t.id("Wilmington")
-        }),
+        !t.legal().contains(&sea_move(mi[0], t.id("Wilmington"))),
         "not to an enemy port"
     );
     t.act(Action::Select { at: ny });
@@ -1079,7 +1123,7 @@ fn rule_4_6_sea_movement() {
         t.destinations(mi[0]).is_empty(),
         "no other movement after a sea move"
     );
-    t.act(Action::Entrench { unit: mi[0] });
+    t.act(entrench(mi[0]));
     assert!(
         t.g.unit(mi[0]).entrenched,
         "New York is a Recruitment City: entrenched with a second march"
@@ -1095,14 +1139,14 @@ fn rule_4_6_sea_movement() {
     assert!(
         !t.legal()
             .iter()
-            .any(|a| matches!(a, Action::SeaMove { unit, .. } if *unit == mi[3]))
+            .any(|a| is_offer(a, "sea-move", Some(mi[3]), None))
     );
     // The Confederates never move by sea.
     let mut c = Game::at_movement(xml, "confederate", &[5]);
     assert!(
         !c.legal()
             .iter()
-            .any(|a| matches!(a, Action::SeaMove { .. }))
+            .any(|a| is_offer(a, "sea-move", None, None))
     );
 }
 
@@ -1120,7 +1164,7 @@ fn rule_4_7_naval_invasion() {
         !five
             .legal()
             .iter()
-            .any(|a| matches!(a, Action::SeaMove { to, .. } if *to == wilmington)),
+            .any(|a| is_offer(a, "sea-move", None, Some(wilmington))),
         "only on a 6"
     );
     // Dice: 6 marches; the defender's militia fires with 1 + 1 and rolls 2: a hit.
@@ -1128,20 +1172,11 @@ fn rule_4_7_naval_invasion() {
     let vis = t.units("Vi", "Washington");
     let from_baltimore = t.unit("Vi", "Baltimore");
     assert!(
-        !t.legal().contains(&Action::SeaMove {
-            unit: from_baltimore,
-            to: wilmington
-        }),
+        !t.legal().contains(&sea_move(from_baltimore, wilmington)),
         "4.7: from Washington only"
     );
-    t.act(Action::SeaMove {
-        unit: vis[0],
-        to: wilmington,
-    });
-    t.act(Action::SeaMove {
-        unit: vis[1],
-        to: t.id("Charleston (South Carolina)"),
-    });
+    t.act(sea_move(vis[0], wilmington));
+    t.act(sea_move(vis[1], t.id("Charleston (South Carolina)")));
     assert_eq!(t.marches_left(), 4, "each invading unit is one march");
     to_combat(&mut t);
     t.act(Action::Fight { at: wilmington });
@@ -1165,23 +1200,15 @@ fn rule_4_71_fort_monroe() {
     let mut t = Game::with_options(xml, "union", &[6], &["fort-monroe"]);
     let vi = t.unit("Vi", "Washington");
     let legal = t.legal();
-    assert!(!legal.contains(&Action::SeaMove {
-        unit: vi,
-        to: t.id("Norfolk")
-    }));
-    assert!(!legal.contains(&Action::SeaMove {
-        unit: vi,
-        to: t.id("Yorktown")
-    }));
-    assert!(legal.contains(&Action::SeaMove {
-        unit: vi,
-        to: t.id("Fort Monroe")
-    }));
+    assert!(!legal.contains(&sea_move(vi, t.id("Norfolk"))));
+    assert!(!legal.contains(&sea_move(vi, t.id("Yorktown"))));
+    assert!(legal.contains(&sea_move(vi, t.id("Fort Monroe"))));
     let mut without = Game::at_movement(xml, "union", &[6]);
-    assert!(without.legal().contains(&Action::SeaMove {
-        unit: vi,
-        to: without.id("Norfolk")
-    }));
+    assert!(
+        without
+            .legal()
+            .contains(&sea_move(vi, without.id("Norfolk")))
+    );
 }
 
 /// 3.0 example: the first turn is 07/1861; the North moves, fights, promotes and
@@ -1547,7 +1574,7 @@ fn option_4_11_first_turn_restrictions() {
     .unwrap();
     let legal = legal_actions(&m, &mut rules, &g).unwrap();
     assert!(
-        !legal.iter().any(|a| matches!(a, Action::SeaMove { .. })),
+        !legal.iter().any(|a| is_offer(a, "sea-move", None, None)),
         "no sea movement"
     );
     let cincinnati = m.board.find("Cincinnati").unwrap();
@@ -2066,10 +2093,7 @@ fn option_5_41_evacuation_from_a_naval_invasion() {
         let mut t = Game::with_options(xml, "union", &[6, 6, 6, 6], options);
         let (vi, wilmington) = (t.unit("Vi", "Washington"), t.id("Wilmington"));
         let mi = t.unit("Mi", "Wilmington");
-        t.act(Action::SeaMove {
-            unit: vi,
-            to: wilmington,
-        });
+        t.act(sea_move(vi, wilmington));
         t.battle_at("Wilmington");
         assert!(retreats(&mut t).is_empty(), "5.4: no retreat in round 1");
         target(&mut t, &[(mi, vi)]);
@@ -2256,41 +2280,32 @@ fn option_5_71_refitting_by_recruitment_point() {
             "5.7 recovers it; with 5.71 it stays reduced"
         );
         assert!(
-            !t.legal()
-                .iter()
-                .any(|a| matches!(a, Action::Recover { .. })),
+            !t.legal().iter().any(|a| is_offer(a, "recover", None, None)),
             "no recovery in the Promotion segment"
         );
         to_recruitment(&mut t);
         assert_eq!(t.g.step_left(&t.m), 3);
-        let recover = Action::Recover { unit: promoted };
+        let refit = recover(promoted);
         if !on {
-            assert!(!t.legal().contains(&recover));
-            assert!(t.try_act(recover).is_err());
+            assert!(!t.legal().contains(&refit));
+            assert!(t.try_act(refit).is_err());
             continue;
         }
         let legal = t.legal();
-        assert!(legal.contains(&recover), "{legal:?}");
+        assert!(legal.contains(&refit), "{legal:?}");
         assert!(
             legal.iter().any(|a| matches!(a, Action::Place { .. })),
             "recruiting is still possible"
         );
-        assert!(
-            !legal.contains(&Action::Recover { unit: uvi }),
-            "only reduced units recover"
-        );
-        let log = t.act(recover);
+        assert!(!legal.contains(&recover(uvi)), "only reduced units recover");
+        let log = t.act(refit);
         assert!(
             log.iter().any(|l| l.contains("recruitment point")),
             "{log:?}"
         );
         assert_eq!(t.g.unit(promoted).hits, 0);
         assert_eq!(t.g.step_left(&t.m), 2, "one recruitment point spent");
-        assert!(
-            !t.legal()
-                .iter()
-                .any(|a| matches!(a, Action::Recover { .. }))
-        );
+        assert!(!t.legal().iter().any(|a| is_offer(a, "recover", None, None)));
     }
 }
 
@@ -2308,31 +2323,24 @@ fn option_5_71_refitting_by_march() {
         t.g.units[h.index()].hits = 1;
         t.g.units[p.index()].hits = 1;
         if !on {
-            assert!(
-                !t.legal()
-                    .iter()
-                    .any(|a| matches!(a, Action::Recover { .. }))
-            );
-            assert!(t.try_act(Action::Recover { unit: h }).is_err());
+            assert!(!t.legal().iter().any(|a| is_offer(a, "recover", None, None)));
+            assert!(t.try_act(recover(h)).is_err());
             continue;
         }
         let legal = t.legal();
-        assert!(legal.contains(&Action::Recover { unit: h }), "{legal:?}");
-        assert!(legal.contains(&Action::Recover { unit: p }));
-        t.act(Action::Recover { unit: h });
+        assert!(legal.contains(&recover(h)), "{legal:?}");
+        assert!(legal.contains(&recover(p)));
+        t.act(recover(h));
         assert_eq!(t.g.unit(h).hits, 0);
         assert_eq!(t.g.unit(h).marches, 1, "it counts as one of its marches");
         assert_eq!(t.marches_left(), 5, "one march spent");
-        assert!(
-            t.try_act(Action::Recover { unit: h }).is_err(),
-            "nothing to recover"
-        );
+        assert!(t.try_act(recover(h)).is_err(), "nothing to recover");
         // Not while a march is under way.
         t.act(Action::Select {
             at: t.id("Harrisburg"),
         });
-        assert!(!t.legal().contains(&Action::Recover { unit: p }));
-        assert!(t.try_act(Action::Recover { unit: p }).is_err());
+        assert!(!t.legal().contains(&recover(p)));
+        assert!(t.try_act(recover(p)).is_err());
         let a = t
             .move_to(h, "Gettysburg", &["rail"])
             .expect("to Gettysburg");
@@ -2363,8 +2371,8 @@ fn option_5_71_refitting_by_march() {
         }
         assert_eq!(t.g.unit(p).marches, 2);
         assert_eq!(t.marches_left(), 2);
-        assert!(!t.legal().contains(&Action::Recover { unit: p }));
-        assert!(t.try_act(Action::Recover { unit: p }).is_err());
+        assert!(!t.legal().contains(&recover(p)));
+        assert!(t.try_act(recover(p)).is_err());
         assert_eq!(t.g.unit(p).hits, 1);
     }
 }

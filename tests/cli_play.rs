@@ -229,10 +229,10 @@ fn a_truncated_save_names_the_file_line_and_column() {
 #[test]
 fn a_save_with_an_impossible_action_names_the_action() {
     // The game starts in the Union's Movement segment with no march under way.
-    let (_tmp, path) = save_with(|s| s["actions"][0] = serde_json::json!({"do": "end_march"}));
+    let (_tmp, path) = save_with(|s| s["actions"][0] = serde_json::json!({"do": "release"}));
     let err = one_line_error(&muster(&["replay", path_arg(&path)]));
     assert!(
-        err.starts_with("error: action 0 of the save (EndMarch) fails: not allowed:"),
+        err.starts_with("error: action 0 of the save (Release) fails: not allowed:"),
         "{err}"
     );
 }
@@ -246,9 +246,9 @@ fn a_save_with_a_changed_action_fails_or_diverges() {
         let actions = s["actions"].as_array_mut().unwrap();
         let first = actions
             .iter_mut()
-            .find(|a| a["do"] == "activate")
-            .expect("the game activates a box");
-        *first = serde_json::json!({"do": "end_segment"});
+            .find(|a| a["do"] == "select")
+            .expect("the game selects a box");
+        *first = serde_json::json!({"do": "end_step"});
     });
     let err = one_line_error(&muster(&["replay", path_arg(&path)]));
     let names_action = err.contains(" of the save (") && err.contains(") fails: ");

@@ -700,7 +700,7 @@ fn check_step(
                     Action::Reinforce { unit } => {
                         (*unit == id && b0.is_some_and(|b| b.at == y)).then_some("5.5")
                     }
-                    Action::SeaMove { unit, to } => (*unit == id && *to == y).then_some("4.6"),
+                    a if sea_move(a) == Some((id, y)) => Some("4.6"),
                     _ => None,
                 },
                 (Place::Board(x), to) if to == returns => match action {
@@ -757,7 +757,7 @@ fn check_step(
         if !u0.entrenched && u1.entrenched {
             let permanent = new_player_turn
                 && matches!(u1.place, Place::Board(b) if m.board.get(b).permanent_entrenchment);
-            if !(matches!(action, Action::Entrench { unit } if *unit == id) || permanent) {
+            if !(taken(action, "entrench") == Some(id) || permanent) {
                 g.flag(
                     step,
                     "4.3: units entrench only by a march or in a permanent entrenchment",
@@ -794,7 +794,7 @@ fn check_step(
                 );
             }
         }
-        let recovered = matches!(action, Action::Recover { unit } if *unit == id);
+        let recovered = taken(action, "recover") == Some(id);
         let may_recover = if g.option("refitting") {
             recovered
         } else {
@@ -991,7 +991,7 @@ fn check_step(
         }
     }
     // 4.6: each unit moved by sea counts as one march.
-    if let Action::SeaMove { .. } = action {
+    if sea_move(action).is_some() {
         let left = |s: &GameState| ahd.left(s);
         if left(before) != left(after) + 1 {
             g.flag(
@@ -1003,8 +1003,8 @@ fn check_step(
     }
     // 5.71: recovering a reduced unit of the mover's costs a march, which is one of the
     // unit's marches (4.0), or a recruitment point.
-    if let Action::Recover { unit } = action {
-        let (u0, u1) = (before.unit(*unit), after.unit(*unit));
+    if let Some(unit) = taken(action, "recover") {
+        let (u0, u1) = (before.unit(unit), after.unit(unit));
         let left = |s: &GameState| ahd.left(s);
         let paid = match ahd.step(before) {
             Procedure::Move => left(before) == left(after) + 1 && u1.marches == u0.marches + 1,
@@ -1212,6 +1212,54 @@ fn short_paths(ahd: &Ahd, from: BoxId) -> Vec<Path> {
 }
 
 /// Compares a listed set of actions with the set the rules allow.
+/// AHD's rules offer entrenching (4.3), moves by sea (4.6) and recovery (5.71) as
+/// `Take` actions: the offer of `id` for `unit` (and box), with no label (the oracle
+/// compares actions without their labels, see [`unlabelled`]).
+fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
+    Action::Take {
+        offer: id.into(),
+        unit: Some(unit),
+        at,
+        label: String::new(),
+    }
+}
+
+/// The piece an offer of `id` is taken for, if `a` takes one.
+fn taken(a: &Action, id: &str) -> Option<UnitId> {
+    match a {
+        Action::Take { offer, unit, .. } if offer == id => *unit,
+        _ => None,
+    }
+}
+
+/// The piece and port of a move by sea, if `a` is one.
+fn sea_move(a: &Action) -> Option<(UnitId, BoxId)> {
+    match a {
+        Action::Take {
+            offer,
+            unit: Some(u),
+            at: Some(to),
+            ..
+        } if offer == "sea-move" => Some((*u, *to)),
+        _ => None,
+    }
+}
+
+/// `a` without its label (the rules' wording), for comparing offers.
+fn unlabelled(a: &Action) -> Action {
+    match a {
+        Action::Take {
+            offer, unit, at, ..
+        } => Action::Take {
+            offer: offer.clone(),
+            unit: *unit,
+            at: *at,
+            label: String::new(),
+        },
+        other => other.clone(),
+    }
+}
+
 fn same_set(
     g: &mut Game<'_>,
     step: usize,
@@ -1221,16 +1269,16 @@ fn same_set(
     expected: &[Action],
 ) {
     let m = &g.ahd.m;
-    let listed_set: HashSet<&Action> = listed.iter().collect();
-    let expected_set: HashSet<&Action> = expected.iter().collect();
+    let listed_set: HashSet<Action> = listed.iter().map(unlabelled).collect();
+    let expected_set: HashSet<Action> = expected.iter().map(unlabelled).collect();
     let extra: Vec<String> = listed
         .iter()
-        .filter(|a| !expected_set.contains(a))
+        .filter(|a| !expected_set.contains(&unlabelled(a)))
         .map(|a| describe::action(m, state, a))
         .collect();
     let missing: Vec<String> = expected
         .iter()
-        .filter(|a| !listed_set.contains(a))
+        .filter(|a| !listed_set.contains(&unlabelled(a)))
         .map(|a| describe::action(m, state, a))
         .collect();
     if !extra.is_empty() || !missing.is_empty() {
@@ -1311,7 +1359,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                                             && from == ahd.washington
                                             && c == Some(ahd.confederate));
                                     if to != from && ok {
-                                        expected.push(Action::SeaMove { unit, to });
+                                        expected.push(offer("sea-move", unit, Some(to)));
                                     }
                                 }
                             }
@@ -1322,7 +1370,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         step,
                         "4.6, 4.7: who may move by sea, and where",
                         state,
-                        &of(|a| matches!(a, Action::SeaMove { .. })),
+                        &of(|a| taken(a, "sea-move").is_some()),
                         &expected,
                     );
                     // 5.71: a march may recover one reduced unit of the player's, one of
@@ -1337,7 +1385,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                                     && unit.marches < 2
                                     && matches!(unit.place, Place::Board(_))
                             })
-                            .map(|unit| Action::Recover { unit })
+                            .map(|unit| offer("recover", unit, None))
                             .collect()
                     } else {
                         Vec::new()
@@ -1347,7 +1395,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         step,
                         "5.71: a march may recover a reduced unit",
                         state,
-                        &of(|a| matches!(a, Action::Recover { .. })),
+                        &of(|a| taken(a, "recover").is_some()),
                         &expected,
                     );
                     if !legal.contains(&Action::EndStep) {
@@ -1370,16 +1418,17 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         .filter(|&&u| {
                             !ws.enemy_in(side, a.at)
                                 && state.unit(u).marches + cost <= 2
-                                && (a.entrench_paid || ahd.left(state) + 1 >= i64::from(cost))
+                                && (state.var("entrench-paid") == 1
+                                    || ahd.left(state) + 1 >= i64::from(cost))
                         })
-                        .map(|&unit| Action::Entrench { unit })
+                        .map(|&unit| offer("entrench", unit, None))
                         .collect();
                     same_set(
                         g,
                         step,
                         "4.3: who may entrench",
                         state,
-                        &of(|a| matches!(a, Action::Entrench { .. })),
+                        &of(|a| taken(a, "entrench").is_some()),
                         &expected,
                     );
                     if !legal.contains(&Action::Release) {
@@ -1471,7 +1520,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         let unit = state.unit(u);
                         unit.side == side && unit.hits > 0 && matches!(unit.place, Place::Board(_))
                     })
-                    .map(|unit| Action::Recover { unit })
+                    .map(|unit| offer("recover", unit, None))
                     .collect()
             } else {
                 Vec::new()
@@ -1481,7 +1530,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                 step,
                 "5.71: a recruitment point may recover a reduced unit",
                 state,
-                &of(|a| matches!(a, Action::Recover { .. })),
+                &of(|a| taken(a, "recover").is_some()),
                 &expected,
             );
         }
@@ -1806,7 +1855,7 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
     let k = UnitTypeId::from_index(pick(rng, m.units.types.len())).expect("type");
     let random = [
         Action::Select { at: b },
-        Action::Entrench { unit: u },
+        offer("entrench", u, None),
         Action::Release,
         Action::Fight { at: b },
         Action::Retreat { to: b },
@@ -1818,8 +1867,9 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
         },
         Action::Upgrade { unit: u },
         Action::Place { kind: k, at: b },
-        Action::SeaMove { unit: u, to: b },
-        Action::Recover { unit: u },
+        offer("sea-move", u, Some(b)),
+        offer("recover", u, None),
+        offer("no-such-offer", v, Some(b)),
     ];
     out.push(random[pick(rng, random.len())].clone());
     // Only what is surely illegal: a listed action is legal, and a Move not listed may
@@ -1831,7 +1881,7 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
         .map_or(&[], |a| &a.ready);
     out.retain(|a| match a {
         Action::Move { unit, .. } => !ready.contains(unit),
-        _ => !legal.contains(a),
+        _ => !legal.iter().any(|l| unlabelled(l) == unlabelled(a)),
     });
     out
 }

@@ -134,7 +134,11 @@ fn start_a_game_activate_move_by_clicking_and_undo() {
         .iter()
         .filter_map(|a| match a {
             Action::Move { unit: u, path } if *u == unit => Some(path.to()),
-            Action::SeaMove { unit: u, to } if *u == unit => Some(*to),
+            Action::Take {
+                unit: Some(u),
+                at: Some(to),
+                ..
+            } if *u == unit => Some(*to),
             _ => None,
         })
         .collect();
@@ -574,8 +578,8 @@ fn a_sea_move_is_made_by_clicking_the_ringed_port() {
         .iter()
         .find_map(|a| {
             match a {
-            Action::SeaMove { unit, to }
-                if !legal.iter().any(|b| {
+            Action::Take { offer, unit: Some(unit), at: Some(to), .. }
+                if offer == "sea-move" && !legal.iter().any(|b| {
                     matches!(b, Action::Move { unit: u, path } if u == unit && path.to() == *to)
                 }) =>
             {

@@ -15,7 +15,8 @@ use mlua::{
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, QUESTIONS};
 use muster_core::game::{
-    Command as CoreCommand, Dice, Event, GameState, Path, Place, Question, RuleError, Rules, View,
+    Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError, Rules,
+    View,
 };
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
@@ -126,6 +127,30 @@ fn path_table(lua: &Lua, path: &Path) -> mlua::Result<Value> {
 }
 
 impl Rules for ScriptRules {
+    fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
+        const HOOK: &str = "offers";
+        let state = GameRef::ref_cast(view.state);
+        let wrap = &mut self.wrap;
+        let records = self
+            .sandbox
+            .list_with(HOOK, |lua, scope| {
+                let game = scope.create_any_userdata_ref(state)?;
+                finish_game_type(wrap)?;
+                (game, step).into_lua_multi(lua)
+            })
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        records
+            .into_iter()
+            .map(|r| {
+                offer(view.module, view.state, r).map_err(|message| RuleError {
+                    hook: HOOK.into(),
+                    message,
+                })
+            })
+            .collect()
+    }
+
     fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
         let hook = q.hook();
         let state = GameRef::ref_cast(view.state);
@@ -145,14 +170,8 @@ impl Rules for ScriptRules {
                         (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
                     }
                     Question::MoveLimit { unit: u }
-                    | Question::MayEntrench { unit: u }
                     | Question::MayReinforce { unit: u }
-                    | Question::MayUpgrade { unit: u }
-                    | Question::MayRecover { unit: u } => (game, unit(u)).into_lua_multi(lua),
-                    Question::EntrenchCost { at } => (game, boxn(at)).into_lua_multi(lua),
-                    Question::SeaMove { unit: u, to } => {
-                        (game, unit(u), boxn(to)).into_lua_multi(lua)
-                    }
+                    | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
                     Question::MayWithdraw => game.into_lua_multi(lua),
                     Question::RetreatTo {
                         side,
@@ -204,14 +223,19 @@ impl Rules for ScriptRules {
                 Event::UnitMoved { unit: u, path } => {
                     (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
                 }
-                Event::UnitSailed { unit: u, from, to } => (
+                Event::UnitRelocated { unit: u, from, to } => (
                     game,
                     unit(u),
                     lua_index(from.index()),
                     lua_index(to.index()),
                 )
                     .into_lua_multi(lua),
-                Event::BattleStarted { at } => (game, lua_index(at.index())).into_lua_multi(lua),
+                Event::BattleStarted { at } | Event::BoxSelected { at } => {
+                    (game, lua_index(at.index())).into_lua_multi(lua)
+                }
+                Event::OfferTaken { offer } => {
+                    (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+                }
                 Event::UnitReinforced { unit: u, from } => {
                     (game, unit(u), lua_index(from.index())).into_lua_multi(lua)
                 }
@@ -241,6 +265,102 @@ impl Rules for ScriptRules {
             .map(|c| command(module, view.state, hook, c))
             .collect()
     }
+}
+
+/// The table an `offer_taken` handler gets: `{ id, label, unit?, box? }`.
+fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value> {
+    let t = lua.create_table_with_capacity(0, 4)?;
+    t.raw_set("id", offer.id.as_str())?;
+    t.raw_set("label", offer.label.as_str())?;
+    if let Some(u) = offer.unit {
+        t.raw_set("unit", lua_index(u.index()))?;
+    }
+    if let Some(b) = offer.at {
+        t.raw_set("box", lua_index(b.index()))?;
+    }
+    let cost = lua.create_table()?;
+    for &(r, n) in &offer.cost {
+        cost.raw_set(module.resource(r).id.as_str(), n)?;
+    }
+    t.raw_set("cost", cost)?;
+    t.into_lua(lua)
+}
+
+/// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked.
+fn offer(
+    module: &Module,
+    state: &GameState,
+    mut fields: std::collections::BTreeMap<String, ScriptValue>,
+) -> Result<Offer, String> {
+    let id = match fields.remove("id") {
+        Some(ScriptValue::Str(s)) if !s.is_empty() => s,
+        _ => return Err("an offer needs an `id` string".into()),
+    };
+    let bad = |m: String| format!("offer '{id}': {m}");
+    let label = match fields.remove("label") {
+        Some(ScriptValue::Str(s)) => s,
+        None | Some(ScriptValue::Nil) => id.clone(),
+        Some(_) => return Err(bad("`label` must be a string".into())),
+    };
+    let unit = match fields.remove("unit") {
+        None | Some(ScriptValue::Nil) => None,
+        Some(ScriptValue::Int(n)) => Some(
+            rust_index(n)
+                .and_then(UnitId::from_index)
+                .filter(|u| u.index() < state.units.len())
+                .ok_or_else(|| bad(format!("no unit {n}")))?,
+        ),
+        Some(_) => return Err(bad("`unit` must be a unit number".into())),
+    };
+    let at = match fields.remove("box") {
+        None | Some(ScriptValue::Nil) => None,
+        Some(ScriptValue::Int(n)) => Some(
+            box_id(n)
+                .filter(|b| b.index() < module.board.boxes.len())
+                .ok_or_else(|| bad(format!("no box {n}")))?,
+        ),
+        Some(_) => return Err(bad("`box` must be a box number".into())),
+    };
+    let mut cost = Vec::new();
+    match fields.remove("cost") {
+        None | Some(ScriptValue::Nil) => {}
+        Some(ScriptValue::Map(items)) => {
+            for (name, v) in items {
+                let r = module.find_resource(&name).ok_or_else(|| {
+                    let hint = module
+                        .resource_hint(&name)
+                        .unwrap_or_else(|| "the module declares no such <resource>".into());
+                    bad(format!("no resource '{name}'; {hint}"))
+                })?;
+                match v {
+                    ScriptValue::Int(n) if n >= 0 => cost.push((r, n)),
+                    other => {
+                        return Err(bad(format!(
+                            "the cost in '{name}' must be a whole number 0 or more, not {other:?}"
+                        )));
+                    }
+                }
+            }
+        }
+        Some(ScriptValue::List(l)) if l.is_empty() => {}
+        Some(_) => return Err(bad("`cost` must be a table like { marches = 1 }".into())),
+    }
+    if let Some(extra) = fields.keys().next() {
+        let hint = muster_core::suggest::did_you_mean(
+            extra,
+            ["id", "label", "unit", "box", "cost"].into_iter(),
+        )
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+        return Err(bad(format!("unknown field '{extra}'{hint}")));
+    }
+    Ok(Offer {
+        id,
+        label,
+        unit,
+        at,
+        cost,
+    })
 }
 
 fn side_name(module: &Module, side: SideId) -> &str {
@@ -367,9 +487,29 @@ fn command(
             unit: unit("unit")?,
             entrenched: flag("entrenched", true)?,
         },
-        "recover" => CoreCommand::Recover {
-            unit: unit("unit")?,
-        },
+        "set_hits" => {
+            let hits = int("hits")?;
+            CoreCommand::SetHits {
+                unit: unit("unit")?,
+                hits: u8::try_from(hits).map_err(|_| bad(format!("bad hits {hits}")))?,
+            }
+        }
+        "move_piece" => {
+            let n = int("box")?;
+            CoreCommand::MovePiece {
+                unit: unit("unit")?,
+                to: box_id(n)
+                    .filter(|b| b.index() < module.board.boxes.len())
+                    .ok_or_else(|| bad(format!("no box {n}")))?,
+            }
+        }
+        "use_piece" => {
+            let moves = int("moves")?;
+            CoreCommand::UsePiece {
+                unit: unit("unit")?,
+                moves: u8::try_from(moves).map_err(|_| bad(format!("bad moves {moves}")))?,
+            }
+        }
         "set_last_turn" => {
             let label = text("turn")?;
             let turn = module
@@ -393,7 +533,9 @@ fn command(
                 "set_control",
                 "transfer",
                 "entrench",
-                "recover",
+                "set_hits",
+                "move_piece",
+                "use_piece",
                 "set_last_turn",
                 "game_over",
                 "log",
@@ -482,6 +624,7 @@ local side, unit_type, class, quality = named(sides), named(types), named(classe
 local wrapped = {
 	units_at = list,
 	units_on_board = list,
+	ready_units = list,
 	battle_units = list,
 	battle_entered_from = list,
 	shots = shot_list,
@@ -725,6 +868,16 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         Ok(g.0.has_option(o))
     });
     m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
+    m.add_method("selected_box", |_, g, ()| {
+        Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
+    });
+    m.add_method("ready_units", |lua, g, ()| {
+        let ready = selection(&g.0).map_or_else(Vec::new, |a| ids(a.ready.iter().copied()));
+        spread(lua, ready)
+    });
+    m.add_method("unit_moves", |_, g, u: i64| {
+        Ok(g.0.units[unit_arg(&g.0, u)?.index()].marches)
+    });
     m.add_method("moved", |_, g, u: i64| {
         let u = unit_arg(&g.0, u)?;
         Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
@@ -838,6 +991,11 @@ fn entry(state: &GameState, u: UnitId) -> Option<Option<muster_core::ids::LineId
         .iter()
         .find(|(x, _)| *x == u)
         .and_then(|(_, e)| *e)
+}
+
+/// The box selected in the `move` step under way, with its pieces still to move.
+fn selection(state: &GameState) -> Option<&muster_core::game::march::Activation> {
+    state.march.as_ref().and_then(|m| m.active.as_ref())
 }
 
 fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {

@@ -75,7 +75,7 @@ impl Answer {
             Combine::All => Self::Bool(true),
             Combine::Any => Self::Bool(false),
             Combine::Sum => Self::Int(0),
-            Combine::Min => Self::None,
+            Combine::Min | Combine::Concat => Self::None,
         }
     }
 
@@ -111,6 +111,7 @@ impl Answer {
                 Ok(false)
             }
             (Combine::Min, ..) => Err(wrong("an integer (or nil for no bound)")),
+            (Combine::Concat, ..) => Err("a list hook is read with Sandbox::list_with".into()),
         }
     }
 }

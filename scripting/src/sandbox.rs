@@ -1,6 +1,7 @@
 //! [`Sandbox`]: one locked-down Lua state per loaded rules bundle, and the hook calls.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -13,7 +14,7 @@ use crate::error::{Context, LOADING, ScriptError, classify};
 use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
 use crate::require::Modules;
 use crate::stdlib::{self, Output, Rng};
-use crate::value::{Command, Converter};
+use crate::value::{Command, Converter, ScriptValue};
 
 /// A loaded rules bundle, ready to answer hooks.
 ///
@@ -192,6 +193,36 @@ impl Sandbox {
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
                 Ok(this.fire(slot, args))
+            })
+            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+    }
+
+    /// Calls every handler of a list hook (`Combine::Concat`, e.g. `offers`) with
+    /// scoped arguments, as in [`Sandbox::question_with`]; returns their lists joined in
+    /// handler order.
+    pub fn list_with<'env>(
+        &mut self,
+        hook: &str,
+        build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+    ) -> Result<Vec<BTreeMap<String, ScriptValue>>, ScriptError> {
+        let slot = self.hooks.find(hook, true)?;
+        if self.hooks.list[slot].handlers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let this = &*self;
+        this.lua
+            .scope(|scope| {
+                let args = build(&this.lua, scope)?;
+                let mut converter = Converter::new();
+                let mut out = Vec::new();
+                let done = this.each_handler(slot, args, |handler, ret| {
+                    let mut more = converter
+                        .records(ret)
+                        .map_err(|message| bad_return(hook, handler, message))?;
+                    out.append(&mut more);
+                    Ok(false)
+                });
+                Ok(done.map(|()| out))
             })
             .unwrap_or_else(|e| Err(this.fail(hook, &e)))
     }

@@ -5,16 +5,16 @@
 use std::path::Path;
 
 use muster_core::game::{Dice, Event, GameState, Question, RuleError, Rules, View};
-use muster_core::ids::UnitId;
+use muster_core::ids::{BoxId, SideId, UnitId};
 use muster_core::{Module, load_module};
 use muster_scripting::{Limits, ScriptRules};
 
 /// Handlers added to the AHD rules: some keep the view, others use what was kept.
 const KEEPERS: &str = r#"
 local kept, kept_list = nil, nil
-hooks.on("may_entrench", function(game)
+hooks.on("offers", function(game)
 	kept, kept_list = game, game.units_at
-	return true
+	return nil
 end)
 hooks.on("turn_started", function(game)
 	kept, kept_list = game, game.units_at
@@ -28,13 +28,13 @@ hooks.on("may_upgrade", function()
 	return kept:unit_hits(1) >= 0
 end)
 -- Calls a kept method (one wrapped in Luau) with the kept view, then forgets both.
-hooks.on("may_recover", function()
+hooks.on("box_worth", function()
 	if kept_list == nil then
-		return true
+		return 0
 	end
 	local list, k = kept_list, kept
 	kept, kept_list = nil, nil
-	return #list(k, 1) >= 0
+	return if #list(k, 1) >= 0 then 0 else 1
 end)
 -- Calls a kept method with the view of its own call: that is fine.
 hooks.on("may_reinforce", function(game)
@@ -107,20 +107,29 @@ fn assert_destructed(result: Result<(), RuleError>, hook: &str) {
 fn a_kept_game_view_is_an_error_later() {
     let (_dir, m, mut rules, g) = keepers();
     let unit = UnitId::from_index(0).expect("unit");
+    let worth = Question::BoxWorth {
+        side: SideId(0),
+        at: BoxId(0),
+    };
     // Nothing kept yet: the handlers answer.
     ask(&mut rules, &m, &g, Question::MayUpgrade { unit }).expect("may_upgrade");
 
     // Kept by a question, used by a later question: a method call, then a kept method.
-    ask(&mut rules, &m, &g, Question::MayEntrench { unit }).expect("may_entrench");
+    rules
+        .offers(
+            View {
+                module: &m,
+                state: &g,
+            },
+            "movement",
+        )
+        .expect("offers");
     assert_destructed(
         ask(&mut rules, &m, &g, Question::MayUpgrade { unit }),
         "may_upgrade",
     );
     ask(&mut rules, &m, &g, Question::MayReinforce { unit }).expect("own view");
-    assert_destructed(
-        ask(&mut rules, &m, &g, Question::MayRecover { unit }),
-        "may_recover",
-    );
+    assert_destructed(ask(&mut rules, &m, &g, worth), "box_worth");
     ask(&mut rules, &m, &g, Question::MayUpgrade { unit }).expect("usable again");
 
     // Kept by an event, used by later questions about a state that changed in between.
@@ -142,9 +151,6 @@ fn a_kept_game_view_is_an_error_later() {
         "may_upgrade",
     );
     ask(&mut rules, &m, &later, Question::MayReinforce { unit }).expect("own view");
-    assert_destructed(
-        ask(&mut rules, &m, &later, Question::MayRecover { unit }),
-        "may_recover",
-    );
+    assert_destructed(ask(&mut rules, &m, &later, worth), "box_worth");
     ask(&mut rules, &m, &later, Question::MayUpgrade { unit }).expect("usable again");
 }

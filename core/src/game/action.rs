@@ -15,13 +15,8 @@ pub enum Action {
     Select { at: BoxId },
     /// `move`: move one piece of the selected box along a path.
     Move { unit: UnitId, path: Path },
-    /// `move`: entrench one piece of the selected box (the first pays any extra cost).
-    Entrench { unit: UnitId },
     /// `move`: finish the moves of the selected box.
     Release,
-    /// `move`: move one piece from its port to another port, outside any selection (it
-    /// costs the step's resource, as the rules say).
-    SeaMove { unit: UnitId, to: BoxId },
     /// `battles`: fight the battle in this box next.
     Fight { at: BoxId },
     /// Battle: retreat (or withdraw before round 1) every unit of the side to this box:
@@ -39,10 +34,14 @@ pub enum Action {
     Upgrade { unit: UnitId },
     /// `place`: bring a piece of this type from the pool into this box.
     Place { kind: UnitTypeId, at: BoxId },
-    /// `move` (between selections) or `place`: restore one reduced piece of the
-    /// player's to full strength, for one of the step's resource, where the rules
-    /// allow it (`MayRecover`).
-    Recover { unit: UnitId },
+    /// Take a decision the rules offer now (see [`crate::game::offer`]): its id, the
+    /// piece and box it concerns, and its label as offered.
+    Take {
+        offer: String,
+        unit: Option<UnitId>,
+        at: Option<BoxId>,
+        label: String,
+    },
     /// Finish the current step.
     EndStep,
 }

@@ -41,8 +41,15 @@ pub enum Command {
     },
     /// Marks a unit on the board entrenched (or not).
     Entrench { unit: UnitId, entrenched: bool },
-    /// Restores a unit to full strength.
-    Recover { unit: UnitId },
+    /// Sets the steps a unit has lost (0 restores it to full strength); fewer than its
+    /// steps.
+    SetHits { unit: UnitId, hits: u8 },
+    /// Moves a piece on the board to another box off the map's lines (AHD: by sea),
+    /// recorded in this player turn's moves; `unit_relocated` follows.
+    MovePiece { unit: UnitId, to: BoxId },
+    /// Counts `moves` toward the piece's `move_limit` in this `move` step, and takes it
+    /// out of the selected box's pieces still to move (it has done its part).
+    UsePiece { unit: UnitId, moves: u8 },
     /// Moves the game's last turn (an extended game, or a scenario's own end).
     SetLastTurn { turn: TurnId },
     /// The game is over.

@@ -39,13 +39,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
         Action::Move { unit: u, path: p } => {
             format!("move {} {}", unit(module, state, *u), path(module, p))
         }
-        Action::Entrench { unit: u } => format!("entrench {}", unit(module, state, *u)),
         Action::Release => words.say(|w| &w.release, "finish moving from the selected box", &[]),
-        Action::SeaMove { unit: u, to } => format!(
-            "move {} by sea to {}",
-            unit(module, state, *u),
-            place(module, *to)
-        ),
         Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
         Action::Retreat { to } => {
             // A box no line joins to the battle's is an evacuation (`MayEvacuate`).
@@ -85,13 +79,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
                 ("box", place(module, *at)),
             ],
         ),
-        Action::Recover { unit: u } => {
-            let at = match state.unit(*u).place {
-                Place::Board(b) => place(module, b).to_string(),
-                _ => "?".into(),
-            };
-            format!("recover {} in {at}", unit(module, state, *u))
-        }
+        Action::Take { label, .. } => label.clone(),
         Action::EndStep => words.say(|w| &w.end, "end this step", &[]),
     }
 }

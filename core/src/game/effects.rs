@@ -2,30 +2,53 @@
 
 use super::action::{ActionError, illegal};
 use super::command::Command;
+use super::march::{MoveRecord, Path};
 use super::state::{GameState, Outcome, Place};
-use crate::ids::{ResourceId, SideId};
+use crate::ids::{BoxId, ResourceId, SideId, UnitId};
 use crate::module::Module;
 
-/// Applies commands in order; returns the log lines they produced. An invalid command
-/// fails the whole action (the caller drops its working copy of the state).
+/// What applying commands did that the rules hear about next.
+#[derive(Default)]
+pub(crate) struct Applied {
+    pub log: Vec<String>,
+    /// Pieces moved off the lines: (piece, from, to).
+    pub relocated: Vec<(UnitId, BoxId, BoxId)>,
+    /// Whether a `set_control` command was applied (`control_changed` follows).
+    pub control: bool,
+}
+
+/// Applies commands in order. An invalid command fails the whole action (the caller
+/// drops its working copy of the state).
 pub(crate) fn apply_commands(
     module: &Module,
     state: &mut GameState,
     commands: Vec<Command>,
-) -> Result<Vec<String>, ActionError> {
-    let mut log = Vec::new();
+) -> Result<Applied, ActionError> {
+    let mut out = Applied::default();
     for c in commands {
-        apply_command(module, state, c, &mut log)?;
+        apply_command(module, state, c, &mut out)?;
     }
-    Ok(log)
+    Ok(out)
+}
+
+fn board_unit(state: &GameState, unit: UnitId, what: &str) -> Result<BoxId, ActionError> {
+    match state.units.get(unit.index()).map(|u| u.place) {
+        Some(Place::Board(b)) => Ok(b),
+        Some(_) => Err(illegal(format!(
+            "{what}: unit {} is not on the board",
+            unit.0
+        ))),
+        None => Err(illegal(format!("{what} names a unit that does not exist"))),
+    }
 }
 
 fn apply_command(
     module: &Module,
     state: &mut GameState,
     c: Command,
-    log: &mut Vec<String>,
+    out: &mut Applied,
 ) -> Result<(), ActionError> {
+    let log = &mut out.log;
     match c {
         Command::SetResource {
             side,
@@ -47,6 +70,7 @@ fn apply_command(
             state.vars.insert(name, value);
         }
         Command::SetControl { at, side, marker } => {
+            out.control = true;
             let Some(b) = state.boxes.get_mut(at.index()) else {
                 return Err(illegal("set_control names a box that does not exist"));
             };
@@ -101,11 +125,48 @@ fn apply_command(
             }
             u.entrenched = entrenched;
         }
-        Command::Recover { unit } => {
+        Command::SetHits { unit, hits } => {
             let Some(u) = state.units.get_mut(unit.index()) else {
-                return Err(illegal("recover names a unit that does not exist"));
+                return Err(illegal("set_hits names a unit that does not exist"));
             };
-            u.hits = 0;
+            let steps = module.units.get(u.kind).steps;
+            if hits >= steps {
+                return Err(illegal(format!(
+                    "set_hits: a {} has {steps} steps, so fewer than {steps} hits",
+                    module.units.get(u.kind).id
+                )));
+            }
+            u.hits = hits;
+        }
+        Command::MovePiece { unit, to } => {
+            let from = board_unit(state, unit, "move_piece")?;
+            if to.index() >= module.board.boxes.len() {
+                return Err(illegal("move_piece names a box that does not exist"));
+            }
+            if from == to {
+                return Err(illegal("move_piece: the piece is already there"));
+            }
+            let u = &mut state.units[unit.index()];
+            u.place = Place::Board(to);
+            u.entrenched = false;
+            state.turn_log.moves.push(MoveRecord {
+                unit,
+                path: Path {
+                    from,
+                    steps: Vec::new(),
+                },
+                jump: false,
+                sea_to: Some(to),
+            });
+            out.relocated.push((unit, from, to));
+        }
+        Command::UsePiece { unit, moves } => {
+            board_unit(state, unit, "use_piece")?;
+            let u = &mut state.units[unit.index()];
+            u.marches = u.marches.saturating_add(moves);
+            if let Some(a) = state.march.as_mut().and_then(|m| m.active.as_mut()) {
+                a.ready.retain(|r| *r != unit);
+            }
         }
         Command::SetLastTurn { turn } => {
             if turn.index() >= module.calendar.turns.len() || turn < state.turn {

@@ -2,9 +2,9 @@
 //! entry point for every change: [`legal_actions`] and [`apply`].
 
 use super::action::{Action, ActionError, illegal};
-use super::command::Command;
 use super::dice::Dice;
 use super::effects::apply_commands;
+use super::offer::{self, Offer};
 use super::rules::{Event, RuleError, Rules, View};
 use super::state::{GameState, SetupError};
 use super::{battle, march, promotion, recruitment};
@@ -77,19 +77,31 @@ pub fn legal_actions(
     let Some(procedure) = procedure(module, state) else {
         return Ok(Vec::new());
     };
-    match procedure {
+    let mut actions = match procedure {
         Procedure::Move => {
             let mut actions = march::legal(module, rules, state)?;
             if state.march.as_ref().is_some_and(|m| m.active.is_none()) {
                 actions.push(Action::EndStep);
             }
-            Ok(actions)
+            actions
         }
-        Procedure::Battles => battle::legal(module, rules, state),
-        Procedure::Upgrade => promotion::legal(module, rules, state),
-        Procedure::Place => recruitment::legal(module, rules, state),
-        Procedure::Script => Ok(vec![Action::EndStep]),
+        Procedure::Battles => battle::legal(module, rules, state)?,
+        Procedure::Upgrade => promotion::legal(module, rules, state)?,
+        Procedure::Place => recruitment::legal(module, rules, state)?,
+        Procedure::Script => vec![Action::EndStep],
+    };
+    // The rules' offers come before the procedure's last word (ending the step or the
+    // selection), so that stays last.
+    let taken: Vec<Action> = offer::offers(module, rules, state)?
+        .iter()
+        .map(Offer::action)
+        .collect();
+    if !taken.is_empty() {
+        let last = actions.pop();
+        actions.extend(taken);
+        actions.extend(last);
     }
+    Ok(actions)
 }
 
 /// Applies one action and returns the new state with the log lines it produced. On any
@@ -106,6 +118,7 @@ pub fn apply(
     let mut next = state.clone();
     let mut log = match (procedure, action) {
         (_, Action::EndStep) => end_step(module, rules, &mut next)?,
+        (_, Action::Take { .. }) => offer::take(module, rules, &mut next, action)?,
         (Procedure::Move, _) => march::apply(module, rules, &mut next, action)?,
         (Procedure::Battles, _) => battle::apply(module, rules, &mut next, action)?,
         (Procedure::Upgrade, _) => promotion::apply(module, rules, &mut next, action)?,
@@ -136,30 +149,52 @@ fn step_done(
     })
 }
 
-/// Reports an event and applies the commands the rules answer with. When those change
-/// who controls a box, `control_changed` follows (a few levels deep at most, so rules
-/// that keep changing control cannot loop forever).
+/// Reports an event and applies the commands the rules answer with. What those
+/// commands did is reported in turn: each piece moved off the lines
+/// (`unit_relocated`), then a change of control (`control_changed`), a few levels deep
+/// at most, so rules that keep causing events cannot loop forever.
 pub(crate) fn notify(
     module: &Module,
     rules: &mut dyn Rules,
     state: &mut GameState,
     event: Event<'_>,
 ) -> Result<Vec<String>, ActionError> {
-    let mut log = Vec::new();
-    let mut event = event;
-    for _ in 0..4 {
-        let mut dice = std::mem::replace(&mut state.dice, Dice::fixed([]));
-        let answered = rules.notify(View { module, state }, &mut dice, event);
-        state.dice = dice;
-        let commands = answered?;
-        let changed = commands
-            .iter()
-            .any(|c| matches!(c, Command::SetControl { .. }));
-        log.extend(apply_commands(module, state, commands)?);
-        if !changed || state.outcome.is_some() {
-            break;
+    notify_at(module, rules, state, event, 0)
+}
+
+/// Follow-up events go this many levels deep at most.
+const FOLLOW_UPS: u8 = 4;
+
+fn notify_at(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    event: Event<'_>,
+    depth: u8,
+) -> Result<Vec<String>, ActionError> {
+    let mut dice = std::mem::replace(&mut state.dice, Dice::fixed([]));
+    let answered = rules.notify(View { module, state }, &mut dice, event);
+    state.dice = dice;
+    let applied = apply_commands(module, state, answered?)?;
+    let mut log = applied.log;
+    if depth + 1 >= FOLLOW_UPS {
+        return Ok(log);
+    }
+    for (unit, from, to) in applied.relocated {
+        if state.outcome.is_some() {
+            return Ok(log);
         }
-        event = Event::ControlChanged;
+        let moved = Event::UnitRelocated { unit, from, to };
+        log.extend(notify_at(module, rules, state, moved, depth + 1)?);
+    }
+    if applied.control && state.outcome.is_none() {
+        log.extend(notify_at(
+            module,
+            rules,
+            state,
+            Event::ControlChanged,
+            depth + 1,
+        )?);
     }
     Ok(log)
 }

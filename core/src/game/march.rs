@@ -117,22 +117,21 @@ pub struct MarchSegment {
     pub active: Option<Activation>,
 }
 
-/// A box activated by a march, and its units that have not yet moved or entrenched.
+/// The selected box, and its pieces that have not yet moved or done their part (a
+/// rule's `use_piece`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Activation {
     pub at: BoxId,
     pub ready: Vec<UnitId>,
-    /// Whether the extra marches for entrenching here were paid in this march.
-    pub entrench_paid: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     pub unit: UnitId,
-    /// The route; a move by sea has no steps and ends at `sea_to`.
+    /// The route; a move off the lines (`move_piece`) has no steps and ends at `sea_to`.
     pub path: Path,
     pub jump: bool,
-    /// Where a move by sea went.
+    /// Where a move off the lines went (AHD: by sea).
     #[serde(default)]
     pub sea_to: Option<BoxId>,
 }
@@ -184,27 +183,6 @@ pub fn ready_units(
     Ok(ready)
 }
 
-/// Whether `unit` may entrench now, and at what cost in marches.
-fn entrench_cost(
-    view: View<'_>,
-    rules: &mut dyn Rules,
-    a: &Activation,
-    left: i64,
-    unit: UnitId,
-) -> Result<Option<u8>, RuleError> {
-    if !ask_bool(rules, view, Question::MayEntrench { unit })? {
-        return Ok(None);
-    }
-    let cost = ask_int(rules, view, Question::EntrenchCost { at: a.at })?
-        .unwrap_or(1)
-        .clamp(1, i64::from(u8::MAX));
-    let cost = u8::try_from(cost).unwrap_or(u8::MAX);
-    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
-        .is_none_or(|l| i64::from(view.state.unit(unit).marches) + i64::from(cost) <= l);
-    let affordable = a.entrench_paid || left >= i64::from(cost) - 1;
-    Ok((within_limit && affordable).then_some(cost))
-}
-
 /// Every action the moving side may take now in its Movement segment.
 pub fn legal(
     module: &Module,
@@ -226,14 +204,6 @@ pub fn legal(
                         out.push(Action::Select { at });
                     }
                 }
-                for (unit, to) in sea_moves(view, rules, side, left)? {
-                    out.push(Action::SeaMove { unit, to });
-                }
-                for unit in state.unit_ids() {
-                    if may_recover_by_march(view, rules, side, unit)? {
-                        out.push(Action::Recover { unit });
-                    }
-                }
             }
         }
         Some(a) => {
@@ -241,96 +211,11 @@ pub fn legal(
                 for d in destinations(view, rules, unit)? {
                     out.push(Action::Move { unit, path: d.path });
                 }
-                if entrench_cost(view, rules, a, left, unit)?.is_some() {
-                    out.push(Action::Entrench { unit });
-                }
             }
             out.push(Action::Release);
         }
     }
     Ok(out)
-}
-
-/// Whether `side` may restore `unit` to full strength now (for a march or a recruitment
-/// point, which the caller checks): its own reduced unit on the board, as the rules
-/// allow.
-pub(crate) fn may_recover(
-    view: View<'_>,
-    rules: &mut dyn Rules,
-    side: SideId,
-    unit: UnitId,
-) -> Result<bool, RuleError> {
-    let Some(u) = view.state.units.get(unit.index()) else {
-        return Ok(false);
-    };
-    if u.side != side || u.hits == 0 || !matches!(u.place, Place::Board(_)) {
-        return Ok(false);
-    }
-    ask_bool(rules, view, Question::MayRecover { unit })
-}
-
-/// [`may_recover`] for a march, which counts toward the unit's march limit. The caller
-/// checks that a march is left and none is under way.
-fn may_recover_by_march(
-    view: View<'_>,
-    rules: &mut dyn Rules,
-    side: SideId,
-    unit: UnitId,
-) -> Result<bool, RuleError> {
-    let Some(u) = view.state.units.get(unit.index()) else {
-        return Ok(false);
-    };
-    if u.side != side || u.hits == 0 {
-        return Ok(false);
-    }
-    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
-        .is_none_or(|l| i64::from(u.marches) < l);
-    Ok(within_limit && may_recover(view, rules, side, unit)?)
-}
-
-/// The moves by sea the side may make now: its units in ports, to other ports, as far
-/// as the rules allow and the marches left pay for.
-fn sea_moves(
-    view: View<'_>,
-    rules: &mut dyn Rules,
-    side: SideId,
-    left: i64,
-) -> Result<Vec<(UnitId, BoxId)>, RuleError> {
-    let board = &view.module.board;
-    let ports: Vec<BoxId> = board.box_ids().filter(|&b| board.get(b).port).collect();
-    let mut out = Vec::new();
-    for &from in &ports {
-        for unit in view.state.units_at(from) {
-            if view.state.unit(unit).side != side {
-                continue;
-            }
-            for &to in &ports {
-                if to != from
-                    && sea_cost(view, rules, unit, to)?.is_some_and(|c| i64::from(c) <= left)
-                {
-                    out.push((unit, to));
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Marches a move by sea costs, if the rules allow it and the unit has them to spend.
-fn sea_cost(
-    view: View<'_>,
-    rules: &mut dyn Rules,
-    unit: UnitId,
-    to: BoxId,
-) -> Result<Option<u8>, RuleError> {
-    let Some(cost) = ask_int(rules, view, Question::SeaMove { unit, to })?.filter(|&c| c >= 1)
-    else {
-        return Ok(None);
-    };
-    // A move by sea is a march of the unit's own (4.6): it counts toward its limit.
-    let within_limit = ask_int(rules, view, Question::MoveLimit { unit })?
-        .is_none_or(|l| i64::from(view.state.unit(unit).marches) + cost <= l);
-    Ok(within_limit.then(|| u8::try_from(cost).unwrap_or(u8::MAX)))
 }
 
 /// Checks that `path` is a route along the map's lines from the unit's box.
@@ -388,12 +273,8 @@ pub(crate) fn apply(
             }
             state.spend_step(module, 1);
             let m = state.march.as_mut().expect("checked above");
-            m.active = Some(Activation {
-                at: *at,
-                ready,
-                entrench_paid: false,
-            });
-            Ok(Vec::new())
+            m.active = Some(Activation { at: *at, ready });
+            notify(module, rules, state, Event::BoxSelected { at: *at })
         }
         Action::Move { unit, path } => {
             let Some(a) = &seg.active else {
@@ -430,29 +311,6 @@ pub(crate) fn apply(
             });
             notify(module, rules, state, Event::UnitMoved { unit: *unit, path })
         }
-        Action::Entrench { unit } => {
-            let Some(a) = &seg.active else {
-                return Err(illegal("activate a box first"));
-            };
-            if !a.ready.contains(unit) {
-                return Err(illegal("that unit is not ready in this march"));
-            }
-            let Some(cost) = entrench_cost(View { module, state }, rules, a, left, *unit)? else {
-                return Err(illegal("that unit may not entrench now"));
-            };
-            let u = &mut state.units[unit.index()];
-            u.entrenched = true;
-            u.marches = u.marches.saturating_add(cost);
-            if !seg.active.as_ref().is_some_and(|a| a.entrench_paid) {
-                state.spend_step(module, i64::from(cost) - 1);
-            }
-            let m = state.march.as_mut().expect("checked above");
-            if let Some(a) = m.active.as_mut() {
-                a.entrench_paid = true;
-                a.ready.retain(|r| r != unit);
-            }
-            Ok(Vec::new())
-        }
         Action::Release => {
             if seg.active.is_none() {
                 return Err(illegal("no march is under way"));
@@ -462,85 +320,10 @@ pub(crate) fn apply(
             }
             Ok(Vec::new())
         }
-        Action::SeaMove { unit, to } => {
-            if seg.active.is_some() {
-                return Err(illegal("end the march under way first"));
-            }
-            let Some(u) = state.units.get(unit.index()) else {
-                return Err(illegal("no such unit"));
-            };
-            let Place::Board(from) = u.place else {
-                return Err(illegal("that unit is not on the board"));
-            };
-            let ports_ok = module.board.boxes.get(to.index()).is_some_and(|b| b.port)
-                && module.board.get(from).port;
-            if u.side != side || !ports_ok || from == *to {
-                return Err(illegal(
-                    "a move by sea takes one of your units from a port to another port",
-                ));
-            }
-            let Some(cost) = sea_cost(View { module, state }, rules, *unit, *to)? else {
-                return Err(illegal("the rules do not allow that move by sea"));
-            };
-            if i64::from(cost) > left {
-                return Err(illegal("not enough left to spend on that move"));
-            }
-            let u = &mut state.units[unit.index()];
-            u.place = Place::Board(*to);
-            u.entrenched = false;
-            u.marches = u.marches.saturating_add(cost);
-            state.spend_step(module, i64::from(cost));
-            state.turn_log.moves.push(MoveRecord {
-                unit: *unit,
-                path: Path {
-                    from,
-                    steps: Vec::new(),
-                },
-                jump: false,
-                sea_to: Some(*to),
-            });
-            notify(
-                module,
-                rules,
-                state,
-                Event::UnitSailed {
-                    unit: *unit,
-                    from,
-                    to: *to,
-                },
-            )
-        }
-        Action::Recover { unit } => {
-            if seg.active.is_some() {
-                return Err(illegal("end the march under way first"));
-            }
-            if left <= 0 {
-                return Err(illegal("nothing left to spend on recovering"));
-            }
-            if !may_recover_by_march(View { module, state }, rules, side, *unit)? {
-                return Err(illegal("that unit may not recover now"));
-            }
-            let u = &mut state.units[unit.index()];
-            u.hits = 0;
-            u.marches = u.marches.saturating_add(1);
-            state.spend_step(module, 1);
-            Ok(vec![recovered(module, state, *unit, "a march")])
-        }
-        other => Err(illegal(format!("{other:?} is not a Movement action"))),
+        other => Err(illegal(format!(
+            "{other:?} is not a decision of a move step"
+        ))),
     }
-}
-
-/// The log line for a unit restored to full strength, and what it cost.
-pub(crate) fn recovered(module: &Module, state: &GameState, unit: UnitId, cost: &str) -> String {
-    let u = state.unit(unit);
-    let at = match u.place {
-        Place::Board(b) => module.board.get(b).name.as_str(),
-        _ => "?",
-    };
-    format!(
-        "{} in {at} recovers to full strength ({cost})",
-        module.units.get(u.kind).name
-    )
 }
 
 #[cfg(test)]
@@ -552,7 +335,7 @@ mod tests {
     use crate::load_module;
 
     /// A stand-in for a game's rules: moves of up to `max` lines, never through `wall`;
-    /// two marches per unit; entrenching costs two marches.
+    /// two marches per unit.
     struct Simple {
         max: usize,
         wall: Option<BoxId>,
@@ -567,9 +350,6 @@ mod tests {
                 Question::MayStop { path, .. } => Answer::Bool(Some(path.to()) != self.wall),
                 Question::IsJump { .. } => Answer::Bool(false),
                 Question::MoveLimit { .. } => Answer::Int(2),
-                Question::MayEntrench { .. } => Answer::Bool(true),
-                Question::EntrenchCost { .. } => Answer::Int(2),
-                Question::SeaMove { .. } => Answer::None,
                 other => panic!("not asked in these tests: {other:?}"),
             })
         }
@@ -651,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn marches_are_counted_per_unit_and_entrenching_pays_once() {
+    fn marches_are_counted_per_unit() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
         let m = load_module(dir).unwrap();
         let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
@@ -709,7 +489,7 @@ mod tests {
         assert_eq!(g3.var("moved"), 1);
         // Moved once: cannot move again in this march.
         assert!(step(&m, &mut rules, &g3, &Action::Move { unit, path }).is_err());
-        // A second march there; entrenching would cost 2 and the unit has 1 left: refused.
+        // A second march there: the unit is ready again (one of its two marches used).
         let (g4, _) = step(&m, &mut rules, &g3, &Action::Release).unwrap();
         let (g5, _) = step(
             &m,
@@ -721,11 +501,16 @@ mod tests {
         )
         .unwrap();
         assert!(
-            !legal(&m, &mut rules, &g5)
+            g5.march
+                .as_ref()
                 .unwrap()
-                .contains(&Action::Entrench { unit })
+                .active
+                .as_ref()
+                .unwrap()
+                .ready
+                .contains(&unit)
         );
-        assert!(step(&m, &mut rules, &g5, &Action::Entrench { unit }).is_err());
+        assert_eq!(g5.step_left(&m), 1);
     }
 
     fn g3_box(g: &GameState, unit: UnitId) -> BoxId {

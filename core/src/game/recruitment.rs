@@ -1,10 +1,8 @@
-//! Recruitment (AHD 7.0): points from the rules are spent bringing pool units onto the
-//! board, where and as far as the rules allow, or restoring reduced units on the board
-//! where the rules allow that instead (AHD 5.71).
+//! The `place` procedure (AHD's recruitment, 7.0): the step's resource is spent
+//! bringing pieces from the pool onto the board, where and as far as the rules allow.
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::march::{may_recover, recovered};
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
 use crate::module::Module;
@@ -28,11 +26,6 @@ pub fn legal(
                 }
             }
         }
-        for unit in state.unit_ids() {
-            if may_recover(view, rules, side, unit)? {
-                out.push(Action::Recover { unit });
-            }
-        }
     }
     out.push(Action::EndStep);
     Ok(out)
@@ -44,20 +37,10 @@ pub(crate) fn apply(
     state: &mut GameState,
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
-    if let Action::Recover { unit } = action {
-        if state.step_left(module) <= 0 {
-            return Err(illegal("no recruitment points left"));
-        }
-        let side = state.active_side(module);
-        if !may_recover(View { module, state }, rules, side, *unit)? {
-            return Err(illegal("that unit may not recover now"));
-        }
-        state.spend_step(module, 1);
-        state.units[unit.index()].hits = 0;
-        return Ok(vec![recovered(module, state, *unit, "a recruitment point")]);
-    }
     let Action::Place { kind, at } = action else {
-        return Err(illegal(format!("{action:?} is not a Recruitment action")));
+        return Err(illegal(format!(
+            "{action:?} is not a decision of a place step"
+        )));
     };
     if state.step_left(module) <= 0 {
         return Err(illegal("no recruitment points left"));

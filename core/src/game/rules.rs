@@ -10,6 +10,7 @@ use crate::module::Module;
 use super::command::Command;
 use super::dice::Dice;
 use super::march::Path;
+use super::offer::Offer;
 use super::state::GameState;
 
 /// What the rules may look at: the definitions and the current state.
@@ -40,6 +41,8 @@ pub enum Combine {
     Sum,
     /// The smallest integer; no handler means no answer.
     Min,
+    /// Lists joined in handler order; no handler means an empty list (`offers`).
+    Concat,
 }
 
 /// An answer, already combined over every handler.
@@ -64,13 +67,6 @@ pub enum Question<'a> {
     /// How many selections (of its box) may this unit take part in during one `move`
     /// step? No answer: no limit.
     MoveLimit { unit: UnitId },
-    /// May this unit entrench in its box with the march under way?
-    MayEntrench { unit: UnitId },
-    /// How many marches does entrenching in this box cost?
-    EntrenchCost { at: BoxId },
-    /// May this unit move by sea to the port `to` now, and for how many marches? No
-    /// answer (or none at all): it may not.
-    SeaMove { unit: UnitId, to: BoxId },
     /// May the defender of the battle under way withdraw before round 1?
     MayWithdraw,
     /// May `side` retreat (or, before round 1, withdraw) from the battle to `to`?
@@ -109,10 +105,6 @@ pub enum Question<'a> {
     MayUpgrade { unit: UnitId },
     /// May the moving side place a piece of this type from its pool in this box now?
     MayPlace { kind: UnitTypeId, at: BoxId },
-    /// May the moving side restore this reduced unit of its own to full strength now,
-    /// paying a march (Movement segment, between marches; it counts toward the unit's
-    /// `MoveLimit`) or a recruitment point (Recruitment segment)? No handler means no.
-    MayRecover { unit: UnitId },
     /// A hint for computer players, never a rule: what controlling `at` is worth to
     /// `side` beyond its recruitment value (victory cities, say), in the same units.
     BoxWorth { side: SideId, at: BoxId },
@@ -126,9 +118,6 @@ impl Question<'_> {
             Question::MayStop { .. } => "may_stop",
             Question::IsJump { .. } => "is_jump",
             Question::MoveLimit { .. } => "move_limit",
-            Question::MayEntrench { .. } => "may_entrench",
-            Question::EntrenchCost { .. } => "entrench_cost",
-            Question::SeaMove { .. } => "sea_move",
             Question::MayWithdraw => "may_withdraw",
             Question::RetreatTo { .. } => "retreat_to",
             Question::MayEvacuate { .. } => "may_evacuate",
@@ -137,7 +126,6 @@ impl Question<'_> {
             Question::ShotModifier { .. } => "shot_modifier",
             Question::MayUpgrade { .. } => "may_upgrade",
             Question::MayPlace { .. } => "may_place",
-            Question::MayRecover { .. } => "may_recover",
             Question::BoxWorth { .. } => "box_worth",
         }
     }
@@ -146,20 +134,16 @@ impl Question<'_> {
         match self {
             Question::MayEnter { .. }
             | Question::MayStop { .. }
-            | Question::MayEntrench { .. }
             | Question::RetreatTo { .. }
             | Question::MayReinforce { .. }
             | Question::MayTarget { .. }
             | Question::MayUpgrade { .. }
             | Question::MayPlace { .. } => Combine::All,
-            Question::IsJump { .. }
-            | Question::MayWithdraw
-            | Question::MayEvacuate { .. }
-            | Question::MayRecover { .. } => Combine::Any,
-            Question::MoveLimit { .. } | Question::SeaMove { .. } => Combine::Min,
-            Question::EntrenchCost { .. }
-            | Question::ShotModifier { .. }
-            | Question::BoxWorth { .. } => Combine::Sum,
+            Question::IsJump { .. } | Question::MayWithdraw | Question::MayEvacuate { .. } => {
+                Combine::Any
+            }
+            Question::MoveLimit { .. } => Combine::Min,
+            Question::ShotModifier { .. } | Question::BoxWorth { .. } => Combine::Sum,
         }
     }
 }
@@ -171,9 +155,6 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_stop", Combine::All),
     ("is_jump", Combine::Any),
     ("move_limit", Combine::Min),
-    ("may_entrench", Combine::All),
-    ("entrench_cost", Combine::Sum),
-    ("sea_move", Combine::Min),
     ("may_withdraw", Combine::Any),
     ("retreat_to", Combine::All),
     ("may_evacuate", Combine::Any),
@@ -182,8 +163,8 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("shot_modifier", Combine::Sum),
     ("may_upgrade", Combine::All),
     ("may_place", Combine::All),
-    ("may_recover", Combine::Any),
     ("box_worth", Combine::Sum),
+    ("offers", Combine::Concat),
 ];
 
 /// Everything the engine reports.
@@ -197,12 +178,17 @@ pub enum Event<'a> {
     StepStarted { step: &'a str },
     /// A unit has just moved along a path.
     UnitMoved { unit: UnitId, path: &'a Path },
-    /// A unit has just moved by sea from one port to another.
-    UnitSailed {
+    /// A piece was moved off the map's lines by a rule's `move_piece` command (AHD: by
+    /// sea, from one port to another).
+    UnitRelocated {
         unit: UnitId,
         from: BoxId,
         to: BoxId,
     },
+    /// The moving side selected a box in a `move` step; its pieces may move now.
+    BoxSelected { at: BoxId },
+    /// The deciding side took an offer (its cost is paid already).
+    OfferTaken { offer: &'a Offer },
     /// A battle begins in a box.
     BattleStarted { at: BoxId },
     /// A unit was eliminated in battle (it is already in the pool or stock).
@@ -234,7 +220,9 @@ impl Event<'_> {
             Event::PlayerTurnStarted => "player_turn_started",
             Event::StepStarted { .. } => "step_started",
             Event::UnitMoved { .. } => "unit_moved",
-            Event::UnitSailed { .. } => "unit_sailed",
+            Event::UnitRelocated { .. } => "unit_relocated",
+            Event::BoxSelected { .. } => "box_selected",
+            Event::OfferTaken { .. } => "offer_taken",
             Event::BattleStarted { .. } => "battle_started",
             Event::UnitReinforced { .. } => "unit_reinforced",
             Event::UnitEliminated { .. } => "unit_eliminated",
@@ -255,7 +243,9 @@ pub const EVENTS: &[&str] = &[
     "player_turn_started",
     "step_started",
     "unit_moved",
-    "unit_sailed",
+    "unit_relocated",
+    "box_selected",
+    "offer_taken",
     "battle_started",
     "unit_reinforced",
     "unit_eliminated",
@@ -281,6 +271,12 @@ pub trait Rules {
         dice: &mut Dice,
         event: Event<'_>,
     ) -> Result<Vec<Command>, RuleError>;
+    /// The decisions the rules offer the side to act in `step` now, besides the
+    /// procedure's own (the `offers` hook). Pure, like a question. None by default.
+    fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
+        let _ = (view, step);
+        Ok(Vec::new())
+    }
 }
 
 fn wrong(question: &Question<'_>, answer: Answer) -> RuleError {
@@ -336,12 +332,6 @@ mod tests {
                 path: &path,
             },
             Question::MoveLimit { unit: u },
-            Question::MayEntrench { unit: u },
-            Question::EntrenchCost { at: BoxId(0) },
-            Question::SeaMove {
-                unit: u,
-                to: BoxId(0),
-            },
             Question::MayWithdraw,
             Question::RetreatTo {
                 side: SideId(0),
@@ -367,13 +357,13 @@ mod tests {
                 kind: UnitTypeId(0),
                 at: BoxId(0),
             },
-            Question::MayRecover { unit: u },
             Question::BoxWorth {
                 side: SideId(0),
                 at: BoxId(0),
             },
         ];
-        assert_eq!(all.len(), QUESTIONS.len());
+        // Every question but `offers`, which has a trait method of its own.
+        assert_eq!(all.len() + 1, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

@@ -362,7 +362,7 @@ impl Play {
             // The selected box itself only selects: a round trip is for the panel.
             .filter(|a| match a {
                 Action::Move { path, .. } => path.to() == at,
-                Action::SeaMove { to, .. } => *to == at,
+                Action::Take { at: Some(to), .. } => *to == at,
                 _ => false,
             })
             .filter(|_| self.selected != Some(at))
@@ -442,9 +442,14 @@ pub fn moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> 
     legal
         .iter()
         .filter(|a| match a {
-            Action::Move { unit: u, .. } | Action::SeaMove { unit: u, .. } => {
-                unit.is_none_or(|x| x == *u) && state.unit(*u).place == Place::Board(at)
-            }
+            // A rule's offer for one piece and a box (AHD: a move by sea) is shown as a
+            // move of that piece.
+            Action::Move { unit: u, .. }
+            | Action::Take {
+                unit: Some(u),
+                at: Some(_),
+                ..
+            } => unit.is_none_or(|x| x == *u) && state.unit(*u).place == Place::Board(at),
             _ => false,
         })
         .cloned()
@@ -461,7 +466,7 @@ fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) 
         .iter()
         .filter_map(|a| match a {
             Action::Move { path, .. } if Some(path.to()) != at => Some(path.to()),
-            Action::SeaMove { to, .. } => Some(*to),
+            Action::Take { at: Some(to), .. } => Some(*to),
             _ => None,
         })
         .collect()

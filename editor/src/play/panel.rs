@@ -26,9 +26,7 @@ pub fn kind(a: &Action) -> &'static str {
     match a {
         Action::Select { .. } => "Activate",
         Action::Move { .. } => "Move",
-        Action::Entrench { .. } => "Entrench",
         Action::Release => "End march",
-        Action::SeaMove { .. } => "Sea move",
         Action::Fight { .. } => "Fight",
         Action::Retreat { .. } => "Retreat",
         Action::Pass => "Pass",
@@ -36,7 +34,7 @@ pub fn kind(a: &Action) -> &'static str {
         Action::Target { .. } => "Target",
         Action::Upgrade { .. } => "Promote",
         Action::Place { .. } => "Recruit",
-        Action::Recover { .. } => "Recover",
+        Action::Take { .. } => "Offer",
         Action::EndStep => "End segment",
     }
 }
@@ -48,10 +46,13 @@ fn concerns(session: &Session, a: &Action, at: BoxId) -> bool {
         Action::Select { at: b } | Action::Fight { at: b } | Action::Place { at: b, .. } => {
             *b == at
         }
-        Action::Entrench { unit }
-        | Action::SeaMove { unit, .. }
-        | Action::Upgrade { unit }
-        | Action::Recover { unit } => here(unit),
+        Action::Upgrade { unit }
+        | Action::Take {
+            unit: Some(unit), ..
+        } => here(unit),
+        Action::Take {
+            unit: None, at: b, ..
+        } => *b == Some(at),
         _ => false,
     }
 }
@@ -115,7 +116,7 @@ pub fn show(
                     let moves = legal
                         .iter()
                         .filter(|a| {
-                            matches!(a, Action::Move { unit: m, .. } | Action::SeaMove { unit: m, .. } if *m == u)
+                            matches!(a, Action::Move { unit: m, .. } | Action::Take { unit: Some(m), at: Some(_), .. } if *m == u)
                         })
                         .count();
                     let side = &module.side(game.unit(u).side).name;
