@@ -45,6 +45,8 @@ pub struct Step {
     pub months: Option<u16>,
     /// Times played in a row, at least 1.
     pub repeat: u8,
+    /// `move`: the longest path searched, in lines (1 to 32).
+    pub max_path: u8,
     /// Who decides in a turn-end step.
     pub side: Option<SideId>,
     #[serde(skip)]

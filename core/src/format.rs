@@ -220,6 +220,9 @@ pub struct Units {
     pub class: Vec<Named>,
     #[serde(default)]
     pub quality: Vec<Named>,
+    /// Markers and tokens that lie in boxes, in counts (e.g. water-crossing tokens).
+    #[serde(default)]
+    pub marker: Vec<Named>,
     #[serde(default)]
     pub unit: Vec<UnitType>,
 }
@@ -257,8 +260,30 @@ pub struct UnitType {
     /// A piece of an advanced game, left out of basic play.
     #[serde(default)]
     pub advanced: bool,
+    /// `false` for a piece that does not fight (a general): it may leave out class,
+    /// quality, combat and steps, and battles leave it out.
+    #[serde(default = "yes")]
+    pub combatant: bool,
+    /// Numbers the rules read and change on each piece of this type (a general's
+    /// `strength`), with their starting values.
+    #[serde(default)]
+    pub attribute: Vec<Attribute>,
     #[serde(default)]
     pub mix: Vec<Mix>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `<attribute id value>` of a unit type.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attribute {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub value: i64,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -347,6 +372,10 @@ pub struct Step {
     pub months: Option<Name>,
     /// How many times the step is played in a row (default 1).
     pub repeat: Option<Spanned<u8>>,
+    /// `move` only: the longest path, in lines, the engine searches (default 6); the
+    /// rules' `may_enter` prunes within it.
+    #[serde(rename = "max-path")]
+    pub max_path: Option<Spanned<u8>>,
     /// For a `<turn-end>` step: the side that decides in it (default: the first to play).
     pub side: Option<Name>,
 }

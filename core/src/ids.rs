@@ -45,3 +45,7 @@ id!(/// One playing piece. Every piece of the counter mix exists for the whole g
     UnitId(u16));
 id!(/// A resource each side holds (marches, points, money).
     ResourceId(u8));
+id!(/// A numbered attribute pieces may have (a general's strength).
+    AttributeId(u8));
+id!(/// A kind of marker that lies in boxes in counts.
+    MarkerId(u8));

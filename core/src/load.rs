@@ -34,6 +34,7 @@ pub(crate) struct Parts {
     pub lines: Vec<format::Line>,
     pub classes: Vec<format::Named>,
     pub qualities: Vec<format::Named>,
+    pub markers: Vec<format::Named>,
     pub units: Vec<format::UnitType>,
     pub calendar: Option<format::Calendar>,
     pub options: Vec<format::OptionRule>,
@@ -519,6 +520,7 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
             if let Some(u) = deserialize::<format::Units>(root, files, report) {
                 parts.classes.extend(u.class);
                 parts.qualities.extend(u.quality);
+                parts.markers.extend(u.marker);
                 parts.units.extend(u.unit);
             }
         }
@@ -591,6 +593,7 @@ fn merge(base: &mut Parts, own: Parts) {
     });
     merge_by(&mut base.classes, own.classes, |c| lower(&c.id));
     merge_by(&mut base.qualities, own.qualities, |q| lower(&q.id));
+    merge_by(&mut base.markers, own.markers, |m| lower(&m.id));
     merge_by(&mut base.units, own.units, |u| lower(&u.id));
     if let Some(cal) = own.calendar {
         base.calendar = Some(cal);

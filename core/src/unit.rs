@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::diag::Pos;
 use crate::format::ReturnsTo;
-use crate::ids::{ClassId, QualityId, SideId, UnitTypeId};
+use crate::ids::{AttributeId, ClassId, MarkerId, QualityId, SideId, UnitTypeId};
 use crate::names::NameIndex;
 
 /// A unit class or quality: an id with a display name.
@@ -32,6 +32,10 @@ pub struct UnitType {
     pub returns_to: ReturnsTo,
     /// Belongs to an advanced game and stays out of basic play.
     pub advanced: bool,
+    /// Fights in battles (a general does not).
+    pub combatant: bool,
+    /// The attributes its pieces have, with their starting values, by attribute id.
+    pub attributes: Vec<(AttributeId, i64)>,
     /// Counter-mix limit per side, indexed by [`SideId`].
     pub mix: Vec<u16>,
     #[serde(skip)]
@@ -39,6 +43,14 @@ pub struct UnitType {
 }
 
 impl UnitType {
+    /// The starting value of an attribute, if pieces of this type have it.
+    pub fn attribute(&self, id: AttributeId) -> Option<i64> {
+        self.attributes
+            .iter()
+            .find(|(a, _)| *a == id)
+            .map(|&(_, v)| v)
+    }
+
     pub fn mix_for(&self, side: SideId) -> u16 {
         self.mix.get(side.index()).copied().unwrap_or(0)
     }
@@ -49,8 +61,16 @@ pub struct Units {
     pub classes: Vec<Named>,
     pub qualities: Vec<Named>,
     pub types: Vec<UnitType>,
+    /// Every attribute name any type declares, indexed by [`AttributeId`].
+    pub attributes: Vec<String>,
+    /// Markers that lie in boxes in counts, indexed by [`MarkerId`].
+    pub markers: Vec<Named>,
     #[serde(skip)]
     pub(crate) names: NameIndex,
+    #[serde(skip)]
+    pub(crate) attribute_names: NameIndex,
+    #[serde(skip)]
+    pub(crate) marker_names: NameIndex,
 }
 
 impl Units {
@@ -65,6 +85,24 @@ impl Units {
 
     pub fn hint(&self, name: &str) -> Option<String> {
         self.names.hint(name)
+    }
+
+    pub fn find_attribute(&self, name: &str) -> Option<AttributeId> {
+        self.attribute_names
+            .get(name)
+            .and_then(AttributeId::from_index)
+    }
+
+    pub fn attribute_hint(&self, name: &str) -> Option<String> {
+        self.attribute_names.hint(name)
+    }
+
+    pub fn find_marker(&self, name: &str) -> Option<MarkerId> {
+        self.marker_names.get(name).and_then(MarkerId::from_index)
+    }
+
+    pub fn marker_hint(&self, name: &str) -> Option<String> {
+        self.marker_names.hint(name)
     }
 
     pub fn ids(&self) -> impl Iterator<Item = UnitTypeId> + '_ {

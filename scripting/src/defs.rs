@@ -76,7 +76,7 @@ fn per_side<T: Copy + Default + IntoLua>(
 }
 
 /// The tables of `defs` (besides `module`), all empty when there is no module.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "sides",
     "side_by_id",
     "boxes",
@@ -88,6 +88,7 @@ const KEYS: [&str; 13] = [
     "unit_by_id",
     "classes",
     "qualities",
+    "markers",
     "options",
     "option_by_id",
 ];
@@ -123,6 +124,7 @@ pub(crate) fn build(lua: &Lua, module: Option<&Module>) -> mlua::Result<Table> {
         "units" => array(lua, units)?,
         "classes" => array(lua, named(lua, &m.units.classes)?)?,
         "qualities" => array(lua, named(lua, &m.units.qualities)?)?,
+        "markers" => array(lua, named(lua, &m.units.markers)?)?,
         "option_by_id" => by_id(lua, &options)?,
         "options" => array(lua, options)?,
     }))
@@ -265,6 +267,15 @@ fn unit_types(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
                     ReturnsTo::Stock => "stock",
                 },
                 "advanced" => u.advanced,
+                "combatant" => u.combatant,
+                "attributes" => {
+                    let t = lua.create_table()?;
+                    for &(a, v) in &u.attributes {
+                        t.raw_set(units.attributes[a.index()].as_str(), v)?;
+                    }
+                    t.set_readonly(true);
+                    t
+                },
                 "mix" => per_side(lua, m, &u.mix)?,
             }))
         })

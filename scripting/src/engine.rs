@@ -510,6 +510,87 @@ fn command(
                 moves: u8::try_from(moves).map_err(|_| bad(format!("bad moves {moves}")))?,
             }
         }
+        "place_piece" => {
+            let id = text("unit")?;
+            let kind = module
+                .units
+                .find(&id)
+                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
+            let n = int("box")?;
+            CoreCommand::PlacePiece {
+                side: side("side")?.unwrap_or_else(|| state.active_side(module)),
+                kind,
+                at: box_id(n)
+                    .filter(|b| b.index() < module.board.boxes.len())
+                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                from: match c.get("from") {
+                    None | Some(ScriptValue::Nil) => Place::Pool,
+                    _ => place("from")?,
+                },
+            }
+        }
+        "remove_piece" => {
+            let unit = unit("unit")?;
+            let to = match c.get("to") {
+                None | Some(ScriptValue::Nil) => {
+                    match module.units.get(state.units[unit.index()].kind).returns_to {
+                        muster_core::format::ReturnsTo::Pool => Place::Pool,
+                        muster_core::format::ReturnsTo::Stock => Place::Stock,
+                    }
+                }
+                _ => place("to")?,
+            };
+            CoreCommand::RemovePiece { unit, to }
+        }
+        "set_attribute" => {
+            let name = text("attribute")?;
+            let attribute = module.units.find_attribute(&name).ok_or_else(|| {
+                let hint = module
+                    .units
+                    .attribute_hint(&name)
+                    .unwrap_or_else(|| "no unit type declares such an <attribute>".into());
+                bad(format!("no attribute '{name}'; {hint}"))
+            })?;
+            CoreCommand::SetAttribute {
+                unit: unit("unit")?,
+                attribute,
+                value: int("value")?,
+            }
+        }
+        "add_markers" | "remove_markers" => {
+            let name = text("marker")?;
+            let marker = module.units.find_marker(&name).ok_or_else(|| {
+                let hint = module
+                    .units
+                    .marker_hint(&name)
+                    .unwrap_or_else(|| "the module declares no such <marker>".into());
+                bad(format!("no marker '{name}'; {hint}"))
+            })?;
+            let n = int("box")?;
+            let count = match c.get("count") {
+                None | Some(ScriptValue::Nil) => 1,
+                _ => int("count")?,
+            };
+            let count = i32::try_from(count).map_err(|_| bad(format!("bad count {count}")))?;
+            CoreCommand::AddMarkers {
+                at: box_id(n)
+                    .filter(|b| b.index() < module.board.boxes.len())
+                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                marker,
+                count: if c.kind == "remove_markers" {
+                    -count
+                } else {
+                    count
+                },
+            }
+        }
+        "attach" => CoreCommand::Attach {
+            unit: unit("unit")?,
+            to: match c.get("to") {
+                None | Some(ScriptValue::Nil) => None,
+                _ => Some(unit("to")?),
+            },
+        },
         "set_last_turn" => {
             let label = text("turn")?;
             let turn = module
@@ -536,6 +617,12 @@ fn command(
                 "set_hits",
                 "move_piece",
                 "use_piece",
+                "place_piece",
+                "remove_piece",
+                "set_attribute",
+                "add_markers",
+                "remove_markers",
+                "attach",
                 "set_last_turn",
                 "game_over",
                 "log",
@@ -625,6 +712,7 @@ local wrapped = {
 	units_at = list,
 	units_on_board = list,
 	ready_units = list,
+	attached = list,
 	battle_units = list,
 	battle_entered_from = list,
 	shots = shot_list,
@@ -868,6 +956,38 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         Ok(g.0.has_option(o))
     });
     m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
+    m.add_method("attribute", |lua, g, (u, name): (i64, String)| {
+        let module = module_of(lua)?;
+        let u = unit_arg(&g.0, u)?;
+        let a = module.units.find_attribute(&name).ok_or_else(|| {
+            let hint = module
+                .units
+                .attribute_hint(&name)
+                .unwrap_or_else(|| "no unit type declares such an <attribute>".into());
+            mlua::Error::runtime(format!("no attribute '{name}'; {hint}"))
+        })?;
+        Ok(g.0.attribute(&module, u, a))
+    });
+    m.add_method("markers", |lua, g, (b, name): (i64, String)| {
+        let module = module_of(lua)?;
+        let at = box_arg(&module, b)?;
+        let id = module.units.find_marker(&name).ok_or_else(|| {
+            let hint = module
+                .units
+                .marker_hint(&name)
+                .unwrap_or_else(|| "the module declares no such <marker>".into());
+            mlua::Error::runtime(format!("no marker '{name}'; {hint}"))
+        })?;
+        Ok(g.0.markers_at(at, id))
+    });
+    m.add_method("attached_to", |_, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        Ok(g.0.unit(u).attached_to.map(|c| lua_index(c.index())))
+    });
+    m.add_method("attached", |lua, g, u: i64| {
+        let u = unit_arg(&g.0, u)?;
+        spread(lua, ids(g.0.attached(u)))
+    });
     m.add_method("selected_box", |_, g, ()| {
         Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
     });

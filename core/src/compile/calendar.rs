@@ -188,6 +188,22 @@ fn step(
         }
         Some(r) => r.value,
     };
+    let max_path = match &s.max_path {
+        None => crate::game::march::MAX_PATH,
+        Some(m) if procedure != Procedure::Move => {
+            cx.error(m.pos, "max-path is for procedure=\"move\" steps", None);
+            return None;
+        }
+        Some(m) if !(1..=32).contains(&m.value) => {
+            cx.error(
+                m.pos,
+                format!("max-path {} is out of range", m.value),
+                Some("a path is 1 to 32 lines long".into()),
+            );
+            return None;
+        }
+        Some(m) => m.value,
+    };
     let side = match &s.side {
         None => None,
         Some(n) => {
@@ -206,6 +222,7 @@ fn step(
         spends,
         months,
         repeat,
+        max_path,
         side,
         pos: s.pos,
     })

@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::format;
-use crate::ids::{ClassId, QualityId, UnitTypeId};
+use crate::ids::{AttributeId, ClassId, QualityId, UnitTypeId};
 use crate::load::Parts;
 use crate::names::NameIndex;
 use crate::unit::{Named, UnitType, Units};
@@ -15,6 +15,9 @@ pub(super) fn units(
 ) -> Units {
     let (classes, class_names) = named(cx, &parts.classes, "unit class");
     let (qualities, quality_names) = named(cx, &parts.qualities, "unit quality");
+    let (markers, marker_names) = named(cx, &parts.markers, "marker");
+    let mut attributes: Vec<String> = Vec::new();
+    let mut attribute_names = NameIndex::default();
     let mut types: Vec<UnitType> = Vec::new();
     let mut names = NameIndex::default();
     let mut raw_of = Vec::new();
@@ -64,7 +67,7 @@ pub(super) fn units(
             }
             found
         });
-        if !u.advanced {
+        if !u.advanced && u.combatant {
             let missing: Vec<&str> = [
                 ("class", u.class.is_none()),
                 ("quality", u.quality.is_none()),
@@ -78,7 +81,10 @@ pub(super) fn units(
                 cx.error(
                     u.pos,
                     format!("unit type '{}' needs {}", u.id.value, missing.join(", ")),
-                    Some("only pieces marked advanced=\"true\" may leave them out".into()),
+                    Some(
+                        "only pieces marked advanced=\"true\" or combatant=\"false\" may leave them out"
+                            .into(),
+                    ),
                 );
             }
         }
@@ -105,6 +111,36 @@ pub(super) fn units(
                 mix[side.index()] = m.count;
             }
         }
+        let mut own: Vec<(AttributeId, i64)> = Vec::new();
+        for a in &u.attribute {
+            let id = match attribute_names.get(&a.id) {
+                Some(i) => AttributeId::from_index(i),
+                None => {
+                    let i = attributes.len();
+                    let id = AttributeId::from_index(i);
+                    if id.is_none() {
+                        cx.error(a.pos, "too many attributes (at most 256)", None);
+                    } else {
+                        let _ = attribute_names.insert(&a.id, i);
+                        attributes.push(a.id.value.clone());
+                    }
+                    id
+                }
+            };
+            let Some(id) = id else { continue };
+            if own.iter().any(|(x, _)| *x == id) {
+                cx.error(
+                    a.id.pos,
+                    format!(
+                        "unit type '{}' declares attribute '{}' twice",
+                        u.id.value, a.id.value
+                    ),
+                    None,
+                );
+                continue;
+            }
+            own.push((id, a.value));
+        }
         types.push(UnitType {
             id: u.id.value.clone(),
             name: u.name.clone(),
@@ -116,6 +152,8 @@ pub(super) fn units(
             promotes_to: None,
             returns_to: u.returns_to,
             advanced: u.advanced,
+            combatant: u.combatant,
+            attributes: own,
             mix,
             pos: u.pos,
         });
@@ -165,7 +203,11 @@ pub(super) fn units(
         classes,
         qualities,
         types,
+        attributes,
+        markers,
         names,
+        attribute_names,
+        marker_names,
     }
 }
 

@@ -125,7 +125,11 @@ pub fn pending(module: &Module, state: &GameState) -> Vec<BoxId> {
         .box_ids()
         .filter(|b| !done.contains(b))
         .filter(|&b| {
-            let mut here = state.units_at(b).map(|u| state.unit(u).side);
+            // Pieces that do not fight (generals) neither start nor join a battle.
+            let mut here = state
+                .units_at(b)
+                .filter(|&u| module.units.get(state.unit(u).kind).combatant)
+                .map(|u| state.unit(u).side);
             let (mut mine, mut theirs) = (false, false);
             for s in here.by_ref() {
                 if s == side {
@@ -287,6 +291,7 @@ fn reinforcements(
     for from in boxes {
         for unit in view.state.units_at(from) {
             if view.state.unit(unit).side == b.firing
+                && view.module.units.get(view.state.unit(unit).kind).combatant
                 && ask_bool(rules, view, Question::MayReinforce { unit })?
             {
                 out.push(unit);
@@ -359,6 +364,7 @@ pub(crate) fn apply(
                 let unit = &mut state.units[u.index()];
                 unit.place = Place::Board(*to);
                 unit.entrenched = false;
+                super::effects::carry_attached(state, u);
             }
             if b.stage == Stage::Withdraw {
                 // 5.6: withdrawing is not losing; the attackers hold the box unopposed.
@@ -385,6 +391,7 @@ pub(crate) fn apply(
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(b.at);
             u.entrenched = false;
+            super::effects::carry_attached(state, *unit);
             let firing = b.firing;
             b.own_mut(firing).push(*unit);
             if !state.turn_log.fought.contains(unit) {
@@ -444,6 +451,9 @@ fn start_battle(
     let mut defenders = Vec::new();
     let mut defender = None;
     for u in state.units_at(at) {
+        if !module.units.get(state.unit(u).kind).combatant {
+            continue;
+        }
         let side = state.unit(u).side;
         if side == attacker {
             attackers.push(u);
@@ -575,6 +585,13 @@ fn fire(
                     ReturnsTo::Pool => Place::Pool,
                     ReturnsTo::Stock => Place::Stock,
                 };
+                u.attached_to = None;
+                // Pieces it carried stay in the box, on their own.
+                for other in &mut state.units {
+                    if other.attached_to == Some(target) {
+                        other.attached_to = None;
+                    }
+                }
                 b.own_mut(enemy).retain(|&x| x != target);
                 // The rules see the battle as it is now, for this event and the next
                 // shots' questions.

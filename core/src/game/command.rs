@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::Place;
-use crate::ids::{BoxId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::ids::{AttributeId, BoxId, MarkerId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -50,6 +50,30 @@ pub enum Command {
     /// Counts `moves` toward the piece's `move_limit` in this `move` step, and takes it
     /// out of the selected box's pieces still to move (it has done its part).
     UsePiece { unit: UnitId, moves: u8 },
+    /// Brings a piece of `side` and `kind` from an off-board place onto the board.
+    PlacePiece {
+        side: SideId,
+        kind: UnitTypeId,
+        at: BoxId,
+        from: Place,
+    },
+    /// Takes a piece off the board to an off-board place (the pieces attached to it
+    /// stay, detached).
+    RemovePiece { unit: UnitId, to: Place },
+    /// Sets a piece's attribute (its type must have it).
+    SetAttribute {
+        unit: UnitId,
+        attribute: AttributeId,
+        value: i64,
+    },
+    /// Adds (or, negative, removes) markers of a kind in a box; never below 0.
+    AddMarkers {
+        at: BoxId,
+        marker: MarkerId,
+        count: i32,
+    },
+    /// Attaches a piece to another in the same box (`to: None` detaches it).
+    Attach { unit: UnitId, to: Option<UnitId> },
     /// Moves the game's last turn (an extended game, or a scenario's own end).
     SetLastTurn { turn: TurnId },
     /// The game is over.

@@ -149,6 +149,7 @@ fn apply_command(
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(to);
             u.entrenched = false;
+            carry_attached(state, unit);
             state.turn_log.moves.push(MoveRecord {
                 unit,
                 path: Path {
@@ -167,6 +168,128 @@ fn apply_command(
             if let Some(a) = state.march.as_mut().and_then(|m| m.active.as_mut()) {
                 a.ready.retain(|r| *r != unit);
             }
+        }
+        Command::PlacePiece {
+            side,
+            kind,
+            at,
+            from,
+        } => {
+            if matches!(from, Place::Board(_)) {
+                return Err(illegal("place_piece takes a piece from off the board"));
+            }
+            if side.index() >= module.sides.len()
+                || kind.index() >= module.units.types.len()
+                || at.index() >= module.board.boxes.len()
+            {
+                return Err(illegal(
+                    "place_piece names a side, type or box that does not exist",
+                ));
+            }
+            let Some(u) = state
+                .units
+                .iter_mut()
+                .find(|u| u.side == side && u.kind == kind && u.place == from)
+            else {
+                return Err(illegal(format!(
+                    "place_piece: {} has no {} left in {from:?}",
+                    module.side(side).id,
+                    module.units.get(kind).id
+                )));
+            };
+            u.place = Place::Board(at);
+            u.hits = 0;
+            u.entrenched = false;
+            u.marches = 0;
+        }
+        Command::RemovePiece { unit, to } => {
+            board_unit(state, unit, "remove_piece")?;
+            if matches!(to, Place::Board(_)) {
+                return Err(illegal("remove_piece takes a piece off the board"));
+            }
+            let u = &mut state.units[unit.index()];
+            u.place = to;
+            u.hits = 0;
+            u.entrenched = false;
+            u.attached_to = None;
+            for other in &mut state.units {
+                if other.attached_to == Some(unit) {
+                    other.attached_to = None;
+                }
+            }
+            if let Some(a) = state.march.as_mut().and_then(|m| m.active.as_mut()) {
+                a.ready.retain(|r| *r != unit);
+            }
+        }
+        Command::SetAttribute {
+            unit,
+            attribute,
+            value,
+        } => {
+            let Some(u) = state.units.get(unit.index()) else {
+                return Err(illegal("set_attribute names a unit that does not exist"));
+            };
+            let t = module.units.get(u.kind);
+            if t.attribute(attribute).is_none() {
+                return Err(illegal(format!(
+                    "set_attribute: a {} has no attribute '{}'",
+                    t.id,
+                    module.units.attributes[attribute.index()]
+                )));
+            }
+            let key = (unit, attribute);
+            match state
+                .attributes
+                .binary_search_by_key(&key, |&(u, a, _)| (u, a))
+            {
+                Ok(i) => state.attributes[i].2 = value,
+                Err(i) => state.attributes.insert(i, (unit, attribute, value)),
+            }
+        }
+        Command::AddMarkers { at, marker, count } => {
+            if at.index() >= module.board.boxes.len()
+                || marker.index() >= module.units.markers.len()
+            {
+                return Err(illegal(
+                    "add_markers names a box or marker that does not exist",
+                ));
+            }
+            let have = i64::from(state.markers_at(at, marker));
+            let now = have + i64::from(count);
+            let Ok(now) = u16::try_from(now) else {
+                return Err(illegal(format!(
+                    "{} has {have} {} markers; {count} would leave {now}",
+                    module.board.get(at).name,
+                    module.units.markers[marker.index()].id
+                )));
+            };
+            let key = (at, marker);
+            match state
+                .markers
+                .binary_search_by_key(&key, |&(b, m, _)| (b, m))
+            {
+                Ok(i) if now == 0 => {
+                    state.markers.remove(i);
+                }
+                Ok(i) => state.markers[i].2 = now,
+                Err(_) if now == 0 => {}
+                Err(i) => state.markers.insert(i, (at, marker, now)),
+            }
+        }
+        Command::Attach { unit, to } => {
+            let at = board_unit(state, unit, "attach")?;
+            if let Some(to) = to {
+                if to == unit {
+                    return Err(illegal("attach: a piece cannot carry itself"));
+                }
+                if board_unit(state, to, "attach")? != at {
+                    return Err(illegal("attach: the two pieces are not in one box"));
+                }
+                if state.units[to.index()].attached_to.is_some() {
+                    return Err(illegal("attach: that piece is itself attached to another"));
+                }
+            }
+            state.units[unit.index()].attached_to = to;
         }
         Command::SetLastTurn { turn } => {
             if turn.index() >= module.calendar.turns.len() || turn < state.turn {
@@ -215,4 +338,15 @@ fn set_resource(
     }
     state.set_resource(side, resource, value);
     Ok(())
+}
+
+/// Moves the pieces attached to `carrier` to where it now is.
+pub(crate) fn carry_attached(state: &mut GameState, carrier: UnitId) {
+    let place = state.units[carrier.index()].place;
+    for u in &mut state.units {
+        if u.attached_to == Some(carrier) {
+            u.place = place;
+            u.entrenched = false;
+        }
+    }
 }

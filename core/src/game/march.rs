@@ -10,9 +10,25 @@ use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
 
-/// No march is longer than this many lines, whatever the rules say: a safety bound on
-/// the search, not a rule.
-pub const MAX_PATH: usize = 6;
+/// No path is longer than this many lines unless the `move` step says otherwise
+/// (`max-path`): a bound on the search, which the rules prune further.
+pub const MAX_PATH: u8 = 6;
+
+/// The search bound of the `move` step under way, or of the turn's first `move` step
+/// (for a look at moves outside it, as computer players and `muster moves` take).
+pub fn max_path(module: &Module, state: &GameState) -> usize {
+    let step = state
+        .current_step(module)
+        .filter(|s| s.procedure == crate::format::Procedure::Move)
+        .or_else(|| {
+            module
+                .calendar
+                .steps
+                .iter()
+                .find(|s| s.procedure == crate::format::Procedure::Move)
+        });
+    usize::from(step.map_or(MAX_PATH, |s| s.max_path))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Step {
@@ -66,7 +82,8 @@ pub fn destinations(
         from,
         steps: Vec::new(),
     };
-    search(view, rules, unit, &mut path, &mut found)?;
+    let bound = max_path(view.module, view.state);
+    search(view, rules, unit, bound, &mut path, &mut found)?;
     found.sort_by_key(|d: &Destination| (d.path.steps.len(), d.jump));
     let mut kept: Vec<Destination> = Vec::new();
     for d in found {
@@ -84,10 +101,11 @@ fn search(
     view: View<'_>,
     rules: &mut dyn Rules,
     unit: UnitId,
+    bound: usize,
     path: &mut Path,
     found: &mut Vec<Destination>,
 ) -> Result<(), RuleError> {
-    if path.steps.len() >= MAX_PATH {
+    if path.steps.len() >= bound {
         return Ok(());
     }
     for &(next, line) in view.module.board.neighbours(path.to()) {
@@ -103,7 +121,7 @@ fn search(
                     jump,
                 });
             }
-            search(view, rules, unit, path, found)?;
+            search(view, rules, unit, bound, path, found)?;
         }
         path.steps.pop();
     }
@@ -219,8 +237,8 @@ pub fn legal(
 }
 
 /// Checks that `path` is a route along the map's lines from the unit's box.
-fn well_formed(module: &Module, from: BoxId, path: &Path) -> bool {
-    if path.from != from || path.steps.is_empty() || path.steps.len() > MAX_PATH {
+fn well_formed(module: &Module, state: &GameState, from: BoxId, path: &Path) -> bool {
+    if path.from != from || path.steps.is_empty() || path.steps.len() > max_path(module, state) {
         return false;
     }
     let mut at = from;
@@ -283,7 +301,7 @@ pub(crate) fn apply(
             if !a.ready.contains(unit) {
                 return Err(illegal("that unit is not ready to move in this march"));
             }
-            if !well_formed(module, a.at, path) {
+            if !well_formed(module, state, a.at, path) {
                 return Err(illegal(
                     "that path does not follow the map's lines from the unit's box",
                 ));
@@ -299,9 +317,12 @@ pub(crate) fn apply(
             u.place = Place::Board(path.to());
             u.entrenched = false;
             u.marches = u.marches.saturating_add(1);
+            // Pieces attached to it go with it, and have made their move.
+            super::effects::carry_attached(state, *unit);
+            let carried: Vec<UnitId> = state.attached(*unit).collect();
             let m = state.march.as_mut().expect("checked above");
             if let Some(a) = m.active.as_mut() {
-                a.ready.retain(|r| r != unit);
+                a.ready.retain(|r| r != unit && !carried.contains(r));
             }
             state.turn_log.moves.push(MoveRecord {
                 unit: *unit,

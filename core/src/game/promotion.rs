@@ -47,6 +47,7 @@ pub(crate) fn promote(
     {
         let n = &mut state.units[new.index()];
         n.place = old.place;
+        n.attached_to = old.attached_to;
         n.hits = old.hits;
         n.entrenched = old.entrenched;
         n.marches = old.marches;
@@ -60,6 +61,13 @@ pub(crate) fn promote(
         o.hits = 0;
         o.entrenched = false;
         o.marches = 0;
+        o.attached_to = None;
+    }
+    // What the old piece carried, the new one carries.
+    for u in &mut state.units {
+        if u.attached_to == Some(unit) {
+            u.attached_to = Some(new);
+        }
     }
     for list in [&mut state.turn_log.fought] {
         if list.contains(&unit) && !list.contains(&new) {

@@ -9,7 +9,9 @@ use super::battle::CombatSegment;
 use super::dice::Dice;
 use super::march::{MarchSegment, MoveRecord};
 use crate::calendar::Step;
-use crate::ids::{BoxId, OptionId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::ids::{
+    AttributeId, BoxId, MarkerId, OptionId, ResourceId, SideId, TurnId, UnitId, UnitTypeId,
+};
 use crate::module::Module;
 use crate::scenario::Scenario;
 
@@ -33,9 +35,13 @@ pub struct Unit {
     /// Steps lost; a unit with as many hits as steps is eliminated.
     pub hits: u8,
     pub entrenched: bool,
-    /// Marches this unit took part in during the current Movement segment.
+    /// Selections (marches) this unit took part in during the current `move` step.
     #[serde(default)]
     pub marches: u8,
+    /// The piece this one is attached to (a general to an army's unit): it moves with
+    /// that piece, and is detached when either leaves the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_to: Option<UnitId>,
 }
 
 /// Who holds a box, and whether a control marker shows it.
@@ -88,6 +94,13 @@ pub struct GameState {
     /// Set once the game is over.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Attribute values that differ from the type's starting value, sorted by piece and
+    /// attribute.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<(UnitId, AttributeId, i64)>,
+    /// Markers in boxes, sorted by box and marker; counts are never 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<(BoxId, MarkerId, u16)>,
 }
 
 /// This player turn's record: cleared when a player turn starts.
@@ -147,6 +160,7 @@ impl GameState {
                     hits: 0,
                     entrenched: false,
                     marches: 0,
+                    attached_to: None,
                 }));
             }
         }
@@ -180,6 +194,8 @@ impl GameState {
             turn_log: TurnLog::default(),
             combat: None,
             outcome: None,
+            attributes: Vec::new(),
+            markers: Vec::new(),
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {
@@ -296,6 +312,33 @@ impl GameState {
         list.get(usize::from(self.step))
     }
 
+    /// A piece's attribute: its own value, else its type's starting one; `None` if its
+    /// type has no such attribute.
+    pub fn attribute(&self, module: &Module, unit: UnitId, id: AttributeId) -> Option<i64> {
+        let start = module
+            .units
+            .get(self.units.get(unit.index())?.kind)
+            .attribute(id)?;
+        Some(
+            self.attributes
+                .binary_search_by_key(&(unit, id), |&(u, a, _)| (u, a))
+                .map_or(start, |i| self.attributes[i].2),
+        )
+    }
+
+    /// How many markers of a kind lie in a box.
+    pub fn markers_at(&self, at: BoxId, id: MarkerId) -> u16 {
+        self.markers
+            .binary_search_by_key(&(at, id), |&(b, m, _)| (b, m))
+            .map_or(0, |i| self.markers[i].2)
+    }
+
+    /// The pieces attached to `unit`, in id order.
+    pub fn attached(&self, unit: UnitId) -> impl Iterator<Item = UnitId> + '_ {
+        self.unit_ids()
+            .filter(move |&u| self.unit(u).attached_to == Some(unit))
+    }
+
     /// What `side` holds of a resource.
     pub fn resource(&self, side: SideId, r: ResourceId) -> i64 {
         self.resources
@@ -410,6 +453,15 @@ impl GameState {
             }
             if u.entrenched && !matches!(u.place, Place::Board(_)) {
                 return Err(format!("unit {i} is entrenched off the board"));
+            }
+            if let Some(to) = u.attached_to {
+                let carrier = self.units.get(to.index()).map(|c| c.place);
+                if carrier != Some(u.place) || !matches!(u.place, Place::Board(_)) {
+                    return Err(format!(
+                        "unit {i} is attached to unit {} but they are not in one box",
+                        to.0
+                    ));
+                }
             }
         }
         Ok(())

@@ -1,0 +1,196 @@
+//! Decisions offered by scripts (the `offers` hook, `Action::Take`, `offer_taken`): a
+//! house rule on top of the AHD rules offers a decision with a cost in a resource; the
+//! engine lists it, checks it, charges it and applies what the rules do when it is
+//! taken. Bad offers and bad commands are errors naming the hook, and leave the game as
+//! it was.
+
+use std::path::Path;
+
+use muster_core::game::{Action, ActionError, Dice, GameState, apply, legal_actions, start};
+use muster_core::{Module, load_module};
+use muster_scripting::{Limits, ScriptRules};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+/// The AHD module with `house` appended to its rules, and the 1861 start (the Union's
+/// Movement segment, two marches, 4.1).
+fn with_house_rule(house: &str) -> (tempfile::TempDir, Module, ScriptRules, GameState) {
+    let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(&ahd.join("rules"), &dir.path().join("rules"));
+    let init = dir.path().join("rules/init.luau");
+    let mut text = std::fs::read_to_string(&init).expect("init.luau");
+    text.push_str(house);
+    std::fs::write(&init, text).expect("write");
+    m.scripts[0].dir = dir.path().to_path_buf();
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let scenario = m.scenario("1861").expect("1861");
+    let (g, _) = start(&m, &mut rules, scenario, Vec::new(), Dice::seeded(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (dir, m, rules, g)
+}
+
+/// A levy: for one march, the Union sets a counter (and a log line) in Washington.
+const LEVY: &str = r#"
+local WASHINGTON = defs.box_by_name["Washington"]
+hooks.on("offers", function(game, step)
+	if step == "movement" and game:selected_box() == nil and game:active_side() == "union" then
+		return { { id = "levy", label = "raise a levy in Washington", box = WASHINGTON, cost = { marches = 1 } } }
+	end
+	return nil
+end)
+hooks.on("offer_taken", function(game, offer)
+	if offer.id == "levy" then
+		return {
+			{ kind = "set_var", name = "levies", value = game:var("levies") + 1 },
+			{ kind = "log", text = `levy raised in {defs.boxes[offer.box].name} for {offer.cost.marches} march` },
+		}
+	end
+	return nil
+end)
+"#;
+
+fn levy(legal: &[Action]) -> Option<Action> {
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Take { offer, .. } if offer == "levy"))
+        .cloned()
+}
+
+#[test]
+fn an_offer_is_listed_charged_and_carried_out() {
+    let (_dir, m, mut rules, g) = with_house_rule(LEVY);
+    let marches = m.find_resource("marches").unwrap();
+    let union = g.active_side(&m);
+    assert_eq!(g.resource(union, marches), 2);
+    let legal = legal_actions(&m, &mut rules, &g).unwrap();
+    let take = levy(&legal).expect("the levy is offered");
+    assert_eq!(
+        legal.last(),
+        Some(&Action::EndStep),
+        "ending the step stays last"
+    );
+    assert_eq!(
+        muster_core::game::describe::action(&m, &g, &take),
+        "raise a levy in Washington"
+    );
+    let (g1, log) = apply(&m, &mut rules, &g, &take).unwrap();
+    assert_eq!(g1.resource(union, marches), 1, "one march paid");
+    assert_eq!(g1.var("levies"), 1);
+    assert_eq!(log, ["levy raised in Washington for 1 march"]);
+    // The second takes the last march; then nothing pays for a third.
+    let take = levy(&legal_actions(&m, &mut rules, &g1).unwrap()).unwrap();
+    let (g2, _) = apply(&m, &mut rules, &g1, &take).unwrap();
+    assert_eq!(g2.resource(union, marches), 0);
+    let legal = legal_actions(&m, &mut rules, &g2).unwrap();
+    assert!(levy(&legal).is_none(), "not offered once unaffordable");
+    let err = apply(&m, &mut rules, &g2, &take).unwrap_err();
+    assert!(err.to_string().contains("not among the decisions"), "{err}");
+}
+
+/// An offer is matched by id, piece and box, not by its label: a save whose label was
+/// worded differently still replays.
+#[test]
+fn an_offer_is_matched_without_its_label() {
+    let (_dir, m, mut rules, g) = with_house_rule(LEVY);
+    let Some(Action::Take {
+        offer, unit, at, ..
+    }) = levy(&legal_actions(&m, &mut rules, &g).unwrap())
+    else {
+        panic!("offered")
+    };
+    let reworded = Action::Take {
+        offer,
+        unit,
+        at,
+        label: "another wording".into(),
+    };
+    assert!(apply(&m, &mut rules, &g, &reworded).is_ok());
+}
+
+fn offers_error(house: &str) -> String {
+    let (_dir, m, mut rules, g) = with_house_rule(house);
+    let err = legal_actions(&m, &mut rules, &g).unwrap_err();
+    assert_eq!(err.hook, "offers");
+    err.message
+}
+
+#[test]
+fn a_negative_cost_is_refused() {
+    let msg = offers_error(
+        r#"hooks.on("offers", function() return { { id = "gift", cost = { marches = -1 } } } end)"#,
+    );
+    assert!(
+        msg.contains("offer 'gift': the cost in 'marches' must be a whole number 0 or more"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_unknown_resource_or_field_gets_a_suggestion() {
+    let msg = offers_error(
+        r#"hooks.on("offers", function() return { { id = "x", cost = { marchs = 1 } } } end)"#,
+    );
+    assert!(
+        msg.contains("offer 'x': no resource 'marchs'; did you mean 'marches'?"),
+        "{msg}"
+    );
+    let msg = offers_error(
+        r#"hooks.on("offers", function() return { { id = "x", cots = { marches = 1 } } } end)"#,
+    );
+    assert!(
+        msg.contains("offer 'x': unknown field 'cots'; did you mean 'cost'?"),
+        "{msg}"
+    );
+    let msg = offers_error(r#"hooks.on("offers", function() return { { label = "x" } } end)"#);
+    assert!(msg.contains("an offer needs an `id` string"), "{msg}");
+}
+
+/// A command on a piece that is not on the board (a unit in the pool) fails the whole
+/// action: the march is not spent, nothing changes.
+#[test]
+fn a_command_on_a_piece_that_is_not_there_changes_nothing() {
+    let (_dir, m, mut rules, g) = with_house_rule(
+        r#"
+hooks.on("offers", function(game, step)
+	if step == "movement" and game:selected_box() == nil then
+		return { { id = "teleport", cost = { marches = 1 } } }
+	end
+	return nil
+end)
+hooks.on("offer_taken", function(game, offer)
+	return {
+		{ kind = "set_var", name = "tried", value = 1 },
+		{ kind = "move_piece", unit = 1000, box = 1 },
+	}
+end)
+"#,
+    );
+    let take = legal_actions(&m, &mut rules, &g)
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Take { offer, .. } if offer == "teleport"))
+        .expect("offered");
+    let before = g.clone();
+    let err = apply(&m, &mut rules, &g, &take).unwrap_err();
+    match &err {
+        ActionError::Rule(e) => {
+            assert_eq!(e.hook, "offer_taken");
+            assert!(e.message.contains("no unit 1000"), "{}", e.message);
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(g, before);
+}
