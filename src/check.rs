@@ -19,24 +19,40 @@ struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     extra_scenarios: Vec<ScenarioSummary>,
     diagnostics: Vec<Diagnostic>,
+    /// Rule errors the smoke games hit (`--smoke N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    smoke: Option<Smoke>,
 }
 
-pub fn run(dir: &Path, scenario_args: &[String], json: bool) -> Result<ExitCode> {
+#[derive(Serialize)]
+struct Smoke {
+    games: u32,
+    turns: u16,
+    errors: Vec<crate::smoke::Finding>,
+}
+
+pub fn run(
+    dir: &Path,
+    scenario_args: &[String],
+    json: bool,
+    smoke: Option<u32>,
+) -> Result<ExitCode> {
     let report = match load_module(dir) {
         Err(e) => Report {
             ok: false,
             summary: None,
             extra_scenarios: Vec::new(),
             diagnostics: e.diagnostics,
+            smoke: None,
         },
         Ok(module) => {
             let mut diagnostics = module.warnings.clone();
             let mut extra = Vec::new();
             let mut ok = true;
             // The rules are part of the module: a script that does not load is an error.
-            if let Err(e) =
-                muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default())
-            {
+            let loaded =
+                muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default());
+            if let Err(e) = loaded {
                 ok = false;
                 diagnostics.push(Diagnostic {
                     severity: muster_core::Severity::Error,
@@ -54,11 +70,25 @@ pub fn run(dir: &Path, scenario_args: &[String], json: bool) -> Result<ExitCode>
                     }
                 }
             }
+            let smoke = match smoke {
+                Some(games) if ok => {
+                    let errors = crate::smoke::run(&module, &dir.display().to_string(), games)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
+                    ok = errors.is_empty();
+                    Some(Smoke {
+                        games,
+                        turns: crate::smoke::TURNS,
+                        errors,
+                    })
+                }
+                _ => None,
+            };
             Report {
                 ok,
                 summary: Some(Summary::of(&module)),
                 extra_scenarios: extra,
                 diagnostics,
+                smoke,
             }
         }
     };
@@ -162,6 +192,30 @@ fn print_text(report: &Report) -> Result<()> {
             sc.end,
             maxima.join(", ")
         )?;
+    }
+    if let Some(smoke) = &report.smoke {
+        writeln!(
+            out,
+            "  smoke: {} random games of up to {} turns: {}",
+            smoke.games,
+            smoke.turns,
+            match smoke.errors.len() {
+                0 => "no rule error".to_string(),
+                1 => "1 rule error".to_string(),
+                n => format!("{n} distinct rule errors"),
+            }
+        )?;
+        for f in &smoke.errors {
+            writeln!(out, "  error: {}", f.error)?;
+            writeln!(
+                out,
+                "    at {} (in {} game{}); to see it: {}",
+                f.at,
+                f.games,
+                if f.games == 1 { "" } else { "s" },
+                f.reproduce
+            )?;
+        }
     }
     Ok(())
 }

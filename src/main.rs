@@ -7,6 +7,7 @@ mod moves;
 mod odds;
 mod play;
 mod rules;
+mod smoke;
 mod watch;
 
 use std::path::PathBuf;
@@ -41,6 +42,11 @@ enum Command {
         /// included.
         #[arg(long, conflicts_with_all = ["json", "scenarios"])]
         watch: bool,
+        /// Also play N short random games (every scenario in turn, half of them with
+        /// every optional rule) and report each rule error they hit, with a command
+        /// that plays the same game.
+        #[arg(long, value_name = "N", conflicts_with = "watch")]
+        smoke: Option<u32>,
     },
     /// Play a game at the terminal: each side a human at the prompt or a computer player
     /// (random, greedy, or ai, the default computer player).
@@ -188,7 +194,8 @@ fn main() -> ExitCode {
             scenarios,
             json,
             watch: false,
-        } => check::run(&module, &scenarios, json),
+            smoke,
+        } => check::run(&module, &scenarios, json, smoke),
         Command::Play {
             module,
             scenario,

@@ -265,3 +265,60 @@ fn a_broken_rules_script_fails_the_check() {
         "{stderr}"
     );
 }
+
+/// `--smoke N` plays short random games and reports a rule error that only shows in
+/// play, where it came and a command that plays the same game to it (issue 18).
+#[test]
+fn smoke_games_find_a_run_time_rule_error_and_say_how_to_see_it() {
+    // A house-rule typo that only runs in August: the command's name.
+    let (_tmp, dir) = ahd_with(
+        "rules/marches.luau",
+        "function M.movement_started(game)\n",
+        "function M.movement_started(game)\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
+    );
+    let dir_arg = dir.to_str().unwrap();
+    let plain = muster(&["check", dir_arg]);
+    assert!(
+        plain.status.success(),
+        "without --smoke the typo is not seen"
+    );
+    let out = muster(&["check", dir_arg, "--smoke", "4"]);
+    let stdout = text(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("smoke: 4 random games of up to 3 turns: 1 rule error"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unknown command 'set_controll'; did you mean 'set_control'?"),
+        "{stdout}"
+    );
+    // Games of 1861 reach August when the Confederacy ends its July turn; 1862 and 1863
+    // do not reach an August in three turns.
+    assert!(
+        stdout.contains("at 07/1861, Confederacy, Recruitment: taking 'end this segment' (in "),
+        "{stdout}"
+    );
+    let command = stdout
+        .lines()
+        .find_map(|l| l.split("to see it: ").nth(1))
+        .expect("a command to reproduce it");
+    assert!(command.starts_with("muster play "), "{command}");
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let replayed = muster(&args);
+    assert!(!replayed.status.success());
+    assert!(
+        text(&replayed.stderr).contains("unknown command 'set_controll'"),
+        "{}",
+        text(&replayed.stderr)
+    );
+}
+
+#[test]
+fn smoke_games_of_ahd_find_no_rule_error() {
+    let out = muster(&["check", AHD, "--smoke", "10", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["smoke"]["games"], 10);
+    assert_eq!(report["smoke"]["errors"].as_array().map(Vec::len), Some(0));
+}

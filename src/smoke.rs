@@ -1,0 +1,155 @@
+//! `muster check --smoke N`: plays N short random games of the module (every scenario in
+//! turn, half of them with every optional rule on) and reports each distinct run-time
+//! rule error with a seed that reproduces it, so "check passes, play crashes" is caught
+//! at check time.
+
+use std::collections::BTreeMap;
+
+use muster_core::Module;
+use muster_core::game::dice::Pcg32;
+use muster_core::game::{Dice, GameState, apply, describe, legal_actions, set_end, start};
+use muster_core::ids::OptionId;
+use muster_scripting::{Limits, ScriptRules};
+use serde::Serialize;
+
+/// Game turns each smoke game plays at most (its scenario's first and the next ones).
+pub const TURNS: u16 = 3;
+
+/// A rule error found by a smoke game, with what reproduces it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// The hook that failed and the error, as the engine reports it.
+    pub error: String,
+    pub scenario: String,
+    pub options: Vec<String>,
+    pub seed: u64,
+    /// Where in the game: the turn, side and step, and the action being taken (or
+    /// "listing the legal actions").
+    pub at: String,
+    /// How many smoke games hit the same error.
+    pub games: usize,
+    /// The `muster play` command that plays the same game to the same error.
+    pub reproduce: String,
+}
+
+/// Plays `games` smoke games; returns the distinct errors, first found first.
+pub fn run(module: &Module, dir: &str, games: u32) -> Result<Vec<Finding>, String> {
+    let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
+    let all: Vec<OptionId> = (0..module.options.len())
+        .filter_map(OptionId::from_index)
+        .collect();
+    let mut found: BTreeMap<String, Finding> = BTreeMap::new();
+    let mut order = Vec::new();
+    for i in 0..games {
+        if module.scenarios.is_empty() {
+            break;
+        }
+        let scenario = &module.scenarios[i as usize % module.scenarios.len()];
+        let options = if i % 2 == 1 { all.clone() } else { Vec::new() };
+        let seed = u64::from(i) + 1;
+        if let Some((error, at, end)) = play(module, &mut rules, scenario, &options, seed) {
+            match found.get_mut(&error) {
+                Some(f) => f.games += 1,
+                None => {
+                    order.push(error.clone());
+                    let names: Vec<String> = options
+                        .iter()
+                        .map(|&o| module.options[o.index()].id.clone())
+                        .collect();
+                    let players: String = module
+                        .sides
+                        .iter()
+                        .map(|s| format!(" --player {}=random", s.id))
+                        .collect();
+                    let mut reproduce = format!(
+                        "muster play {dir} --scenario {}{players} --seed {seed} --end {end}",
+                        scenario.id
+                    );
+                    if !names.is_empty() {
+                        reproduce.push_str(&format!(" --options {}", names.join(",")));
+                    }
+                    found.insert(
+                        error.clone(),
+                        Finding {
+                            error,
+                            scenario: scenario.id.clone(),
+                            options: names,
+                            seed,
+                            at,
+                            games: 1,
+                            reproduce,
+                        },
+                    );
+                }
+            }
+            // A failed game may leave a script's state odd: start the next afresh.
+            rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(order.into_iter().filter_map(|e| found.remove(&e)).collect())
+}
+
+/// One random game of at most [`TURNS`] turns: the first rule error, where it came,
+/// and the game's last turn.
+fn play(
+    module: &Module,
+    rules: &mut ScriptRules,
+    scenario: &muster_core::Scenario,
+    options: &[OptionId],
+    seed: u64,
+) -> Option<(String, String, String)> {
+    let last = scenario
+        .start
+        .0
+        .saturating_add(TURNS - 1)
+        .min(scenario.end.0);
+    let end = module.calendar.turns.get(usize::from(last))?.label.clone();
+    let (mut state, _) = match start(
+        module,
+        rules,
+        scenario,
+        options.to_vec(),
+        Dice::seeded(seed),
+    ) {
+        Ok(s) => s,
+        Err(e) => return Some((e.to_string(), "starting the game".into(), end)),
+    };
+    let _ = set_end(module, &mut state, &end);
+    // The random player's own stream, as `muster play` draws it.
+    let mut chooser = Pcg32::new(seed, 2);
+    for _ in 0..100_000 {
+        if state.outcome.is_some() {
+            return None;
+        }
+        let legal = match legal_actions(module, rules, &state) {
+            Ok(l) => l,
+            Err(e) => {
+                let at = where_(module, &state, "listing the legal actions");
+                return Some((e.to_string(), at, end));
+            }
+        };
+        let Ok(n) = u32::try_from(legal.len()) else {
+            return None;
+        };
+        if n == 0 {
+            let at = where_(module, &state, "listing the legal actions");
+            return Some(("no legal action and no result".into(), at, end));
+        }
+        let action = &legal[(chooser.between_one_and(n) - 1) as usize];
+        match apply(module, rules, &state, action) {
+            Ok((next, _)) => state = next,
+            Err(e) => {
+                let what = format!("taking '{}'", describe::action(module, &state, action));
+                return Some((e.to_string(), where_(module, &state, &what), end));
+            }
+        }
+    }
+    None
+}
+
+fn where_(module: &Module, state: &GameState, doing: &str) -> String {
+    let turn = &module.calendar.turn(state.turn).label;
+    let side = &module.side(state.active_side(module)).name;
+    let step = state.current_step(module).map_or("-", |s| s.name.as_str());
+    format!("{turn}, {side}, {step}: {doing}")
+}
