@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use muster_core::game::{
-    Action, ActionError, Answer, Command, Dice, Event, GameState, Question, RuleError, Rules, View,
-    apply, legal_actions, start,
+    Action, ActionError, Answer, Command, Dice, Event, GameState, Offer, Question, RuleError,
+    Rules, View, apply, legal_actions, start,
 };
 use muster_core::{Module, load_module};
 
@@ -50,6 +50,8 @@ struct Recorder {
     seen: Vec<String>,
     /// A command to answer `step_started` with instead.
     answer: Option<Command>,
+    /// Offer a levy (for one move) in script steps, this many times in all.
+    levies: u32,
 }
 
 impl Rules for Recorder {
@@ -83,9 +85,28 @@ impl Rules for Recorder {
                 }]);
             }
             Event::TurnEnded => self.seen.push(format!("turn ended ({turn})")),
+            Event::OfferTaken { offer } => {
+                self.levies -= 1;
+                self.seen.push(format!("took {} ({turn} {who})", offer.id));
+            }
             _ => {}
         }
         Ok(Vec::new())
+    }
+
+    fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
+        let moves = view.module.find_resource("moves").expect("declared");
+        Ok(if self.levies > 0 && step == "purchase" {
+            vec![Offer {
+                id: "levy".into(),
+                label: "raise a levy".into(),
+                unit: None,
+                at: None,
+                cost: vec![(moves, 1)],
+            }]
+        } else {
+            Vec::new()
+        })
     }
 }
 
@@ -208,4 +229,49 @@ fn a_resource_command_that_goes_below_zero_fails_and_changes_nothing() {
         "{err}"
     );
     assert_eq!(g, before);
+}
+
+/// A script step lasts while the rules offer something: here a levy for one of the
+/// side's moves, twice; then it ends by itself.
+#[test]
+fn a_script_step_lasts_while_something_is_offered() {
+    let (_tmp, m) = mini_with(
+        r#"<player-turn sides="north south">
+    <step id="purchase" name="Purchase" procedure="script"/>
+  </player-turn>"#,
+    );
+    let mut rules = Recorder {
+        levies: 2,
+        ..Recorder::default()
+    };
+    let (g, _) = start(&m, &mut rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+    let legal = legal_actions(&m, &mut rules, &g).unwrap();
+    assert_eq!(legal.len(), 2, "{legal:?}");
+    assert!(matches!(&legal[0], Action::Take { offer, .. } if offer == "levy"));
+    assert_eq!(legal[1], Action::EndStep);
+    let g = apply(&m, &mut rules, &g, &legal[0]).unwrap().0;
+    let moves = m.find_resource("moves").unwrap();
+    let north = m.find_side("north").unwrap();
+    assert_eq!(
+        g.resource(north, moves),
+        1,
+        "the levy cost one of two moves"
+    );
+    assert_eq!(g.current_step(&m).unwrap().id, "purchase");
+    let take = legal_actions(&m, &mut rules, &g).unwrap()[0].clone();
+    let g = apply(&m, &mut rules, &g, &take).unwrap().0;
+    // Nothing more is offered: North's step ended and South's began (and ended).
+    assert_eq!(
+        rules.seen[..4],
+        [
+            "purchase (09/1861 north)",
+            "took levy (09/1861 north)",
+            "took levy (09/1861 north)",
+            "purchase (09/1861 south)",
+        ]
+    );
+    assert!(
+        g.outcome.is_some(),
+        "with nothing offered, every step ended by itself"
+    );
 }

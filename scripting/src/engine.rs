@@ -131,24 +131,21 @@ impl Rules for ScriptRules {
         const HOOK: &str = "offers";
         let state = GameRef::ref_cast(view.state);
         let wrap = &mut self.wrap;
-        let records = self
+        let (module, game_state) = (view.module, view.state);
+        let offers = self
             .sandbox
-            .list_with(HOOK, |lua, scope| {
-                let game = scope.create_any_userdata_ref(state)?;
-                finish_game_type(wrap)?;
-                (game, step).into_lua_multi(lua)
-            })
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = scope.create_any_userdata_ref(state)?;
+                    finish_game_type(wrap)?;
+                    (game, step).into_lua_multi(lua)
+                },
+                |t| offer(module, game_state, t),
+            )
             .map_err(|e| rule_error(HOOK, e))?;
         self.dice_error(HOOK)?;
-        records
-            .into_iter()
-            .map(|r| {
-                offer(view.module, view.state, r).map_err(|message| RuleError {
-                    hook: HOOK.into(),
-                    message,
-                })
-            })
-            .collect()
+        Ok(offers)
     }
 
     fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
@@ -286,77 +283,114 @@ fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value>
     t.into_lua(lua)
 }
 
-/// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked.
-fn offer(
-    module: &Module,
-    state: &GameState,
-    mut fields: std::collections::BTreeMap<String, ScriptValue>,
-) -> Result<Offer, String> {
-    let id = match fields.remove("id") {
-        Some(ScriptValue::Str(s)) if !s.is_empty() => s,
+/// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked, read
+/// straight from Lua (offers are listed at every decision, so no copy is made first).
+fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
+    let id = match t.raw_get::<Value>("id") {
+        Ok(Value::String(s)) if !s.as_bytes().is_empty() => s
+            .to_str()
+            .map(|s| s.to_string())
+            .map_err(|_| "an offer's `id` is not UTF-8".to_string())?,
         _ => return Err("an offer needs an `id` string".into()),
     };
     let bad = |m: String| format!("offer '{id}': {m}");
-    let label = match fields.remove("label") {
-        Some(ScriptValue::Str(s)) => s,
-        None | Some(ScriptValue::Nil) => id.clone(),
-        Some(_) => return Err(bad("`label` must be a string".into())),
-    };
-    let unit = match fields.remove("unit") {
-        None | Some(ScriptValue::Nil) => None,
-        Some(ScriptValue::Int(n)) => Some(
-            rust_index(n)
-                .and_then(UnitId::from_index)
-                .filter(|u| u.index() < state.units.len())
-                .ok_or_else(|| bad(format!("no unit {n}")))?,
-        ),
-        Some(_) => return Err(bad("`unit` must be a unit number".into())),
-    };
-    let at = match fields.remove("box") {
-        None | Some(ScriptValue::Nil) => None,
-        Some(ScriptValue::Int(n)) => Some(
-            box_id(n)
-                .filter(|b| b.index() < module.board.boxes.len())
-                .ok_or_else(|| bad(format!("no box {n}")))?,
-        ),
-        Some(_) => return Err(bad("`box` must be a box number".into())),
-    };
+    let mut label = None;
+    let mut unit = None;
+    let mut at = None;
     let mut cost = Vec::new();
-    match fields.remove("cost") {
-        None | Some(ScriptValue::Nil) => {}
-        Some(ScriptValue::Map(items)) => {
-            for (name, v) in items {
-                let r = module.find_resource(&name).ok_or_else(|| {
-                    let hint = module
-                        .resource_hint(&name)
-                        .unwrap_or_else(|| "the module declares no such <resource>".into());
-                    bad(format!("no resource '{name}'; {hint}"))
-                })?;
-                match v {
-                    ScriptValue::Int(n) if n >= 0 => cost.push((r, n)),
-                    other => {
-                        return Err(bad(format!(
-                            "the cost in '{name}' must be a whole number 0 or more, not {other:?}"
-                        )));
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
+        let Value::String(key) = &k else {
+            return Err(bad(
+                "fields are named: { id = ..., label = ..., ... }".into()
+            ));
+        };
+        match key.as_bytes().as_ref() {
+            b"id" => {}
+            b"label" => match v {
+                Value::String(s) => {
+                    label = Some(
+                        s.to_str()
+                            .map_err(|_| bad("label is not UTF-8".into()))?
+                            .to_string(),
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`label` must be a string".into())),
+            },
+            b"unit" => match v {
+                Value::Integer(n) => {
+                    unit = Some(
+                        rust_index(n)
+                            .and_then(UnitId::from_index)
+                            .filter(|u| u.index() < state.units.len())
+                            .ok_or_else(|| bad(format!("no unit {n}")))?,
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`unit` must be a unit number".into())),
+            },
+            b"box" => match v {
+                Value::Integer(n) => {
+                    at = Some(
+                        box_id(n)
+                            .filter(|b| b.index() < module.board.boxes.len())
+                            .ok_or_else(|| bad(format!("no box {n}")))?,
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`box` must be a box number".into())),
+            },
+            b"cost" => match v {
+                Value::Table(c) => {
+                    for pair in c.pairs::<Value, Value>() {
+                        let (name, n) = pair.map_err(|e| bad(e.to_string()))?;
+                        let name = match &name {
+                            Value::String(s) => s.to_string_lossy(),
+                            _ => {
+                                return Err(bad(
+                                    "`cost` must be a table like { marches = 1 }".into()
+                                ));
+                            }
+                        };
+                        let r = module.find_resource(&name).ok_or_else(|| {
+                            let hint = module
+                                .resource_hint(&name)
+                                .unwrap_or_else(|| "the module declares no such <resource>".into());
+                            bad(format!("no resource '{name}'; {hint}"))
+                        })?;
+                        match n {
+                            Value::Integer(n) if n >= 0 => cost.push((r, n)),
+                            other => {
+                                return Err(bad(format!(
+                                    "the cost in '{name}' must be a whole number 0 or more, not {}",
+                                    crate::value::describe(&other)
+                                )));
+                            }
+                        }
                     }
                 }
+                Value::Nil => {}
+                _ => return Err(bad("`cost` must be a table like { marches = 1 }".into())),
+            },
+            _ => {
+                let extra = key.to_string_lossy();
+                let hint = muster_core::suggest::did_you_mean(
+                    &extra,
+                    ["id", "label", "unit", "box", "cost"].into_iter(),
+                )
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+                return Err(bad(format!("unknown field '{extra}'{hint}")));
             }
         }
-        Some(ScriptValue::List(l)) if l.is_empty() => {}
-        Some(_) => return Err(bad("`cost` must be a table like { marches = 1 }".into())),
     }
-    if let Some(extra) = fields.keys().next() {
-        let hint = muster_core::suggest::did_you_mean(
-            extra,
-            ["id", "label", "unit", "box", "cost"].into_iter(),
-        )
-        .map(|h| format!("; {h}"))
-        .unwrap_or_default();
-        return Err(bad(format!("unknown field '{extra}'{hint}")));
-    }
+    // Pairs come in no set order: costs are kept in resource order, so an offer is the
+    // same whatever the table's layout.
+    cost.sort_unstable();
     Ok(Offer {
+        label: label.unwrap_or_else(|| id.clone()),
         id,
-        label,
         unit,
         at,
         cost,

@@ -1,11 +1,10 @@
 //! [`Sandbox`]: one locked-down Lua state per loaded rules bundle, and the hook calls.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Value};
+use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Table, Value};
 use muster_core::Module;
 
 use crate::budget::{Limits, Meter};
@@ -14,7 +13,7 @@ use crate::error::{Context, LOADING, ScriptError, classify};
 use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
 use crate::require::Modules;
 use crate::stdlib::{self, Output, Rng};
-use crate::value::{Command, Converter, ScriptValue};
+use crate::value::{Command, Converter};
 
 /// A loaded rules bundle, ready to answer hooks.
 ///
@@ -198,13 +197,15 @@ impl Sandbox {
     }
 
     /// Calls every handler of a list hook (`Combine::Concat`, e.g. `offers`) with
-    /// scoped arguments, as in [`Sandbox::question_with`]; returns their lists joined in
-    /// handler order.
-    pub fn list_with<'env>(
+    /// scoped arguments, as in [`Sandbox::question_with`]; each returns nil or a list of
+    /// tables, which `item` reads (inside the scope, straight from Lua: no copy); the
+    /// lists are joined in handler order.
+    pub fn list_with<'env, T>(
         &mut self,
         hook: &str,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
-    ) -> Result<Vec<BTreeMap<String, ScriptValue>>, ScriptError> {
+        mut item: impl FnMut(&Table) -> Result<T, String>,
+    ) -> Result<Vec<T>, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
         if self.hooks.list[slot].handlers.is_empty() {
             return Ok(Vec::new());
@@ -213,13 +214,31 @@ impl Sandbox {
         this.lua
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
-                let mut converter = Converter::new();
                 let mut out = Vec::new();
                 let done = this.each_handler(slot, args, |handler, ret| {
-                    let mut more = converter
-                        .records(ret)
-                        .map_err(|message| bad_return(hook, handler, message))?;
-                    out.append(&mut more);
+                    let list = match ret {
+                        Value::Nil => return Ok(false),
+                        Value::Table(t) => t,
+                        other => {
+                            let message = format!(
+                                "returned {}; this hook returns nil or a list of tables",
+                                crate::value::describe(&other)
+                            );
+                            return Err(bad_return(hook, handler, message));
+                        }
+                    };
+                    let n = list.raw_len();
+                    for i in 1..=n {
+                        let entry = match list.raw_get::<Value>(i) {
+                            Ok(Value::Table(t)) => item(&t),
+                            Ok(other) => Err(format!(
+                                "returned item #{i}, {}, not a table",
+                                crate::value::describe(&other)
+                            )),
+                            Err(e) => Err(e.to_string()),
+                        };
+                        out.push(entry.map_err(|message| bad_return(hook, handler, message))?);
+                    }
                     Ok(false)
                 });
                 Ok(done.map(|()| out))

@@ -160,41 +160,6 @@ impl Converter {
             .collect()
     }
 
-    /// A list-hook handler's return value (`offers`): `nil` or a list of tables with
-    /// named fields.
-    pub fn records(&mut self, ret: Value) -> Result<Vec<BTreeMap<String, ScriptValue>>, String> {
-        let list = match ret {
-            Value::Nil => return Ok(Vec::new()),
-            Value::Table(t) => t,
-            other => {
-                return Err(format!(
-                    "returned {}; this hook returns nil or a list of tables",
-                    describe(&other)
-                ));
-            }
-        };
-        let items = match self.table(&list, 0).map_err(Refusal::message)? {
-            ScriptValue::List(items) => items,
-            _ => {
-                return Err(
-                    "returned a table with named fields; return a list of them: `return { {id = ...} }`"
-                        .to_string(),
-                );
-            }
-        };
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                ScriptValue::Map(fields) => Ok(fields),
-                _ => Err(format!(
-                    "returned item #{} that is not a table with named fields",
-                    i + 1
-                )),
-            })
-            .collect()
-    }
-
     fn value(&mut self, v: Value, depth: usize) -> Result<ScriptValue, Refusal> {
         if self.budget == 0 {
             return Err(Refusal::new(

@@ -136,7 +136,8 @@ pub fn apply(
     Ok((next, log))
 }
 
-/// Whether the current step has no decision left to make.
+/// Whether the current step has no decision left to make: a battle step with no battle
+/// left, a script step with no offer.
 fn step_done(
     module: &Module,
     rules: &mut dyn Rules,
@@ -144,7 +145,7 @@ fn step_done(
 ) -> Result<bool, ActionError> {
     Ok(match procedure(module, state) {
         Some(Procedure::Battles) => battle::done(module, rules, state)?,
-        Some(Procedure::Script) => true,
+        Some(Procedure::Script) => offer::offers(module, rules, state)?.is_empty(),
         _ => false,
     })
 }
