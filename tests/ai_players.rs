@@ -287,3 +287,72 @@ fn the_ai_union_beats_raiders_next_to_washington_and_keeps_it_garrisoned() {
     );
     assert!(garrison >= 4, "Washington left with {garrison} steps");
 }
+
+/// The AHD module with `house` appended to its rules (a house rule's handlers).
+fn ahd_with_house_rule(house: &str) -> (tempfile::TempDir, Module, ScriptRules) {
+    let mut m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rules_dir = dir.path().join("rules");
+    std::fs::create_dir_all(&rules_dir).unwrap();
+    for entry in std::fs::read_dir(format!("{ROOT}/mods/ahd/rules")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).unwrap();
+    }
+    let init = rules_dir.join("init.luau");
+    let mut text = std::fs::read_to_string(&init).unwrap();
+    text.push_str(house);
+    std::fs::write(&init, text).unwrap();
+    m.scripts[0].dir = dir.path().to_path_buf();
+    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, m, rules)
+}
+
+/// A house rule offering a levy in Washington for one march. `worth` is the hint the
+/// rule gives computer players (`offer_worth`); `nil` gives none.
+fn levy(worth: &str) -> String {
+    format!(
+        r#"
+hooks.on("offers", function(game, step)
+	if step == "movement" and game:selected_box() == nil and game:active_side() == "union" then
+		return {{ {{ id = "levy", label = "raise a levy", box = defs.box_by_name["Washington"], cost = {{ marches = 1 }} }} }}
+	end
+	return nil
+end)
+hooks.on("offer_worth", function(game, offer)
+	if offer.id == "levy" then
+		return {worth}
+	end
+	return 0
+end)
+"#
+    )
+}
+
+/// The computer players take the rules' offers by the rules' own hint, generically: a
+/// levy worth far more than any march is taken first; one worth nothing never is (the
+/// `ai` marches as it would without the house rule).
+#[test]
+fn the_ai_takes_an_offer_the_rules_value_and_leaves_one_they_do_not() {
+    for (worth, takes) in [("100", true), ("0", false)] {
+        let (_dir, m, mut rules) = ahd_with_house_rule(&levy(worth));
+        let (state, _) = start(
+            &m,
+            &mut rules,
+            m.scenario("1861").unwrap(),
+            Vec::new(),
+            Dice::seeded(1),
+        )
+        .unwrap();
+        let mut ai = player(Level::Ai, 1);
+        let action = ai.choose(&m, &mut rules, &state).unwrap();
+        let took =
+            matches!(&action, muster_core::game::Action::Take { offer, .. } if offer == "levy");
+        assert_eq!(took, takes, "worth {worth}: chose {action:?}");
+        if !takes {
+            assert!(
+                matches!(action, muster_core::game::Action::Select { .. }),
+                "{action:?}"
+            );
+        }
+    }
+}

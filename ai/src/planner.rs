@@ -15,7 +15,11 @@ use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
 use muster_core::game::march::{destinations, ready_units};
-use muster_core::game::{Action, GameState, Path, Place, RuleError, Rules, View, legal_actions};
+use muster_core::game::offer::offers;
+use muster_core::game::rules::ask_int;
+use muster_core::game::{
+    Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
+};
 use muster_core::ids::{BoxId, SideId, UnitId};
 
 use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
@@ -634,12 +638,18 @@ impl Planner {
                     .collect();
                 self.plan_for = Some((key, left, a.at));
             }
-            return Ok(self.plan.pop_front().unwrap_or(Action::Release));
+            if let Some(next) = self.plan.pop_front() {
+                return Ok(next);
+            }
+            let hinted = hinted_offer(module, rules, state)?;
+            return Ok(hinted.map_or(Action::Release, |(_, a)| a));
         }
         self.plan.clear();
         self.plan_for = None;
+        // What the rules' hints say an offer is worth, against the best march below.
+        let hinted = hinted_offer(module, rules, state)?;
         if left <= 0 {
-            return Ok(Action::EndStep);
+            return Ok(hinted.map_or(Action::EndStep, |(_, a)| a));
         }
         let pic = self.picture(module, rules, state, me)?;
         let need = self.needs(module, rules, state, &pic)?;
@@ -669,7 +679,9 @@ impl Planner {
             }
         }
         match best {
-            Some((value, at, moves)) if value > 0.2 => {
+            Some((value, at, moves))
+                if value > 0.2 && hinted.as_ref().is_none_or(|(w, _)| value >= *w) =>
+            {
                 self.plan = moves
                     .into_iter()
                     .map(|(unit, path)| Action::Move { unit, path })
@@ -677,7 +689,7 @@ impl Planner {
                 self.plan_for = Some((key, left - 1, at));
                 Ok(Action::Select { at })
             }
-            _ => Ok(Action::EndStep),
+            _ => Ok(hinted.map_or(Action::EndStep, |(_, a)| a)),
         }
     }
 
@@ -809,8 +821,40 @@ impl Planner {
                 best = Some((score, a));
             }
         }
-        best.map(|(_, a)| a.clone()).ok_or(AiError::Stuck)
+        match best {
+            Some((_, a @ Action::Place { .. })) => Ok(a.clone()),
+            // Nothing to recruit: an offer the hints value, else what comes first.
+            other => match hinted_offer(module, rules, state)? {
+                Some((_, a)) => Ok(a),
+                None => other.map(|(_, a)| a.clone()).ok_or(AiError::Stuck),
+            },
+        }
     }
+}
+
+/// The offer the rules' hints (`offer_worth`) value most, if one is worth taking. Costs
+/// nothing when no rule gives the hint (the offers are not even listed).
+fn hinted_offer(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Option<(f64, Action)>, AiError> {
+    if !rules.answers("offer_worth") {
+        return Ok(None);
+    }
+    let mut best: Option<(f64, Action)> = None;
+    for o in offers(module, rules, state)? {
+        let w = ask_int(
+            rules,
+            View { module, state },
+            Question::OfferWorth { offer: &o },
+        )?
+        .unwrap_or(0) as f64;
+        if w > 0.0 && best.as_ref().is_none_or(|(b, _)| w > *b) {
+            best = Some((w, o.action()));
+        }
+    }
+    Ok(best)
 }
 
 /// Whether the unit left `to` earlier this player turn.
@@ -917,9 +961,17 @@ impl Player for Planner {
             Some(Procedure::Place) => self.recruit(module, rules, state, me),
             Some(Procedure::Upgrade) => {
                 let legal = legal_actions(module, rules, state)?;
-                Ok(best_promotion(module, state, &legal))
+                match best_promotion(module, state, &legal) {
+                    Action::EndStep => {
+                        Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
+                    }
+                    a => Ok(a),
+                }
             }
-            Some(Procedure::Battles | Procedure::Script) => first_legal(module, rules, state),
+            Some(Procedure::Script) => {
+                Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
+            }
+            Some(Procedure::Battles) => first_legal(module, rules, state),
             None => Err(AiError::Stuck),
         }
     }

@@ -127,6 +127,10 @@ fn path_table(lua: &Lua, path: &Path) -> mlua::Result<Value> {
 }
 
 impl Rules for ScriptRules {
+    fn answers(&self, hook: &str) -> bool {
+        self.sandbox.handler_count(hook) > 0
+    }
+
     fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
         const HOOK: &str = "offers";
         let state = GameRef::ref_cast(view.state);
@@ -186,6 +190,9 @@ impl Rules for ScriptRules {
                     }
                     Question::MayPlace { kind, at } => {
                         (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
+                    }
+                    Question::OfferWorth { offer } => {
+                        (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
                     }
                     Question::BoxWorth { side, at } => {
                         (game, side_name(module, side), boxn(at)).into_lua_multi(lua)

@@ -108,6 +108,10 @@ pub enum Question<'a> {
     /// A hint for computer players, never a rule: what controlling `at` is worth to
     /// `side` beyond its recruitment value (victory cities, say), in the same units.
     BoxWorth { side: SideId, at: BoxId },
+    /// A hint for computer players, never a rule: what taking this offer is worth to the
+    /// side that may take it, in the units of `BoxWorth`. Without a positive answer the
+    /// computer players leave the offer alone.
+    OfferWorth { offer: &'a Offer },
 }
 
 impl Question<'_> {
@@ -127,6 +131,7 @@ impl Question<'_> {
             Question::MayUpgrade { .. } => "may_upgrade",
             Question::MayPlace { .. } => "may_place",
             Question::BoxWorth { .. } => "box_worth",
+            Question::OfferWorth { .. } => "offer_worth",
         }
     }
 
@@ -143,7 +148,9 @@ impl Question<'_> {
                 Combine::Any
             }
             Question::MoveLimit { .. } => Combine::Min,
-            Question::ShotModifier { .. } | Question::BoxWorth { .. } => Combine::Sum,
+            Question::ShotModifier { .. }
+            | Question::BoxWorth { .. }
+            | Question::OfferWorth { .. } => Combine::Sum,
         }
     }
 }
@@ -164,6 +171,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_upgrade", Combine::All),
     ("may_place", Combine::All),
     ("box_worth", Combine::Sum),
+    ("offer_worth", Combine::Sum),
     ("offers", Combine::Concat),
 ];
 
@@ -271,6 +279,12 @@ pub trait Rules {
         dice: &mut Dice,
         event: Event<'_>,
     ) -> Result<Vec<Command>, RuleError>;
+    /// Whether any of the rules answers `hook` (a question or event name). Computer
+    /// players skip work whose only purpose is a hint nobody gives. Yes by default.
+    fn answers(&self, hook: &str) -> bool {
+        let _ = hook;
+        true
+    }
     /// The decisions the rules offer the side to act in `step` now, besides the
     /// procedure's own (the `offers` hook). Pure, like a question. None by default.
     fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
@@ -318,6 +332,13 @@ mod tests {
             steps: Vec::new(),
         };
         let u = UnitId(0);
+        let offer = Offer {
+            id: "x".into(),
+            label: "x".into(),
+            unit: None,
+            at: None,
+            cost: Vec::new(),
+        };
         let all = [
             Question::MayEnter {
                 unit: u,
@@ -361,6 +382,7 @@ mod tests {
                 side: SideId(0),
                 at: BoxId(0),
             },
+            Question::OfferWorth { offer: &offer },
         ];
         // Every question but `offers`, which has a trait method of its own.
         assert_eq!(all.len() + 1, QUESTIONS.len());
