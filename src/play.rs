@@ -98,6 +98,9 @@ pub fn run(o: Options) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut quit = false;
+    // A rule that fails stops the game where it stood: the save keeps every action up to
+    // there, so nothing is lost (issue 18).
+    let mut failure: Option<String> = None;
     while game.state().outcome.is_none() {
         let state = game.state().clone();
         if game.actions().len() >= o.max_actions {
@@ -109,10 +112,18 @@ pub fn run(o: Options) -> Result<()> {
         let side = decider(&module, &state);
         if let Some(computer) = computers[side.index()].as_mut() {
             // Recorded as it is checked: a refused (stale) plan leaves the game as it was.
-            let (action, log) =
+            let decided =
                 muster_ai::decide(computer.as_mut(), &module, &mut rules, &state, |r, a| {
                     game.apply(&module, r, a.clone())
-                })?;
+                });
+            let (action, log) = match decided {
+                Ok(done) => done,
+                Err(e) => {
+                    let doing = format!("the {} computer player's turn", module.side(side).name);
+                    failure = Some(failed_at(&module, &state, &doing, &e));
+                    break;
+                }
+            };
             writeln!(
                 out,
                 "[{}] {}",
@@ -122,7 +133,13 @@ pub fn run(o: Options) -> Result<()> {
             print_log(out, &log, o.quiet)?;
             continue;
         }
-        let legal = legal_actions(&module, &mut rules, &state)?;
+        let legal = match legal_actions(&module, &mut rules, &state) {
+            Ok(legal) => legal,
+            Err(e) => {
+                failure = Some(failed_at(&module, &state, "listing the legal actions", &e));
+                break;
+            }
+        };
         if legal.is_empty() {
             bail!(
                 "no legal action and no result: {}",
@@ -166,7 +183,14 @@ pub fn run(o: Options) -> Result<()> {
                 describe::action(&module, &state, &action)
             )?;
         }
-        let log = game.apply(&module, &mut rules, action)?;
+        let doing = format!("taking '{}'", describe::action(&module, &state, &action));
+        let log = match game.apply(&module, &mut rules, action) {
+            Ok(log) => log,
+            Err(e) => {
+                failure = Some(failed_at(&module, &state, &doing, &e));
+                break;
+            }
+        };
         print_log(out, &log, o.quiet)?;
         for line in rules.take_output() {
             writeln!(out, "  (script) {line}")?;
@@ -194,18 +218,47 @@ pub fn run(o: Options) -> Result<()> {
         )?,
         None => {}
     }
-    if let Some(path) = &o.save {
+    // After a failure the game is saved even without --save, next to where it was run.
+    let path = o.save.clone().or_else(|| {
+        failure
+            .as_ref()
+            .map(|_| PathBuf::from(format!("muster-{}-{seed}-failed.json", module.id)))
+    });
+    for line in rules.take_output() {
+        writeln!(out, "  (script) {line}")?;
+    }
+    if let Some(path) = &path {
         let options: Vec<String> = state
             .options
             .iter()
             .map(|&o| module.options[o.index()].id.clone())
             .collect();
+        let n = actions.len();
         let mut save = Save::new(&module, saved_scenario, options, seed, actions, state);
         save.end = o.end.clone();
         save.write(path)?;
-        writeln!(out, "saved to {}", path.display())?;
+        match &failure {
+            None => writeln!(out, "saved to {}", path.display())?,
+            Some(_) => writeln!(
+                out,
+                "the game up to the failure ({n} actions) is saved in {}",
+                path.display()
+            )?,
+        }
     }
-    Ok(())
+    match failure {
+        Some(why) => bail!("{why}"),
+        None => Ok(()),
+    }
+}
+
+/// Where a game stopped on a failure: the turn, side and step, what was being done, and
+/// the error (a rule's names its hook and script line).
+fn failed_at(module: &Module, state: &GameState, doing: &str, e: &dyn std::fmt::Display) -> String {
+    let turn = &module.calendar.turn(state.turn).label;
+    let side = &module.side(state.active_side(module)).name;
+    let step = state.current_step(module).map_or("-", |s| s.name.as_str());
+    format!("the game stopped at {turn}, {side}, {step}, {doing}: {e}")
 }
 
 fn seed_from_clock() -> u64 {

@@ -470,3 +470,89 @@ fn an_agreed_ending_date_is_saved_and_replayed() {
         text(&out.stderr)
     );
 }
+
+/// A copy of the AHD module whose rules fail when August's Movement segment starts (a
+/// house rule's misspelt command).
+fn ahd_failing_in_august() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ahd");
+    copy_tree(&Path::new(ROOT).join("mods/ahd"), &dir);
+    let file = dir.join("rules/marches.luau");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let src = src.replacen(
+        "function M.movement_started(game)\n",
+        "function M.movement_started(game)\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
+        1,
+    );
+    std::fs::write(&file, src).unwrap();
+    (tmp, dir)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// A rule that fails mid-game stops it where it stood, says where and why, and saves
+/// every action up to there; the save replays to the same position (issue 18).
+#[test]
+fn a_rule_failure_stops_the_game_and_saves_it() {
+    let (tmp, dir) = ahd_failing_in_august();
+    let save = tmp.path().join("game.json");
+    let out = muster(&[
+        "play",
+        path_arg(&dir),
+        "--union",
+        "ai",
+        "--confederate",
+        "ai",
+        "--seed",
+        "1",
+        "--quiet",
+        "--save",
+        path_arg(&save),
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the game stopped at 07/1861, Confederacy, Recruitment,")
+            && stderr.contains("unknown command 'set_controll'; did you mean 'set_control'?"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("the game up to the failure (") && stdout.contains("game.json"),
+        "{stdout}"
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert!(!saved["actions"].as_array().unwrap().is_empty());
+    assert_eq!(
+        saved["snapshot"]["turn"], 0,
+        "the last consistent state: still July"
+    );
+    // Replayed on the same (broken) module, the save reaches the same position.
+    let replayed = muster(&["replay", path_arg(&save), "--module", path_arg(&dir)]);
+    assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+}
+
+/// Without --save, the failed game is saved next to where muster was run.
+#[test]
+fn a_failed_game_is_saved_even_without_save() {
+    let (tmp, dir) = ahd_failing_in_august();
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .current_dir(tmp.path())
+        .args(["play", path_arg(&dir), "--player", "union=random"])
+        .args(["--player", "confederate=random", "--seed", "3", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let file = tmp.path().join("muster-ahd-3-failed.json");
+    assert!(file.exists(), "{}", text(&out.stdout));
+}
