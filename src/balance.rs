@@ -103,6 +103,14 @@ pub fn run_cli(o: Options) -> Result<()> {
             elapsed,
         )?;
     }
+    if !summary.failed.is_empty() {
+        bail!(
+            "{} of {} games failed on a rule error (first: seed {}); the others are reported above",
+            summary.failed.len(),
+            o.games,
+            summary.failed[0].0
+        );
+    }
     Ok(())
 }
 
@@ -143,6 +151,16 @@ fn print_summary(
     if s.unfinished > 0 {
         writeln!(out, "  unfinished {}", s.unfinished)?;
     }
+    if !s.failed.is_empty() {
+        writeln!(
+            out,
+            "  failed {} (a rule error; left out of the figures):",
+            s.failed.len()
+        )?;
+        for (seed, error) in &s.failed {
+            writeln!(out, "    seed {seed}: {error}")?;
+        }
+    }
     writeln!(out, "victory conditions reached:")?;
     for (reason, n) in &s.reasons {
         writeln!(out, "  {n:>5}  {reason}")?;
@@ -157,17 +175,18 @@ fn print_summary(
 }
 
 fn write_csv(path: &std::path::Path, results: &[GameResult]) -> Result<()> {
-    let mut text = String::from("seed,winner,turns,last_turn,actions,finished,reason\n");
+    let mut text = String::from("seed,winner,turns,last_turn,actions,finished,reason,error\n");
     for r in results {
         text.push_str(&format!(
-            "{},{},{},{},{},{},\"{}\"\n",
+            "{},{},{},{},{},{},\"{}\",\"{}\"\n",
             r.seed,
             r.winner.as_deref().unwrap_or(""),
             r.turns,
             r.last_turn,
             r.actions,
             r.finished,
-            r.reason.replace('"', "\"\"")
+            r.reason.replace('"', "\"\""),
+            r.error.as_deref().unwrap_or("").replace('"', "\"\"")
         ));
     }
     std::fs::write(path, text)?;

@@ -356,3 +356,88 @@ fn the_ai_takes_an_offer_the_rules_value_and_leaves_one_they_do_not() {
         }
     }
 }
+
+/// `muster balance` on a mod whose rules fail in some games (a misspelt command when a
+/// 6 is rolled for August's marches): the failed games are listed with their seed and
+/// error, the CSV has them, the others are counted, and the exit status says so at the
+/// end (issue 18).
+#[test]
+fn balance_survives_a_mod_that_fails_in_some_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ahd");
+    copy_tree(&std::path::Path::new(ROOT).join("mods/ahd"), &dir);
+    let file = dir.join("rules/marches.luau");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let roll = "\tlocal roll = math.random(6)\n";
+    assert!(src.contains(roll));
+    let src = src.replacen(
+        roll,
+        "\tlocal roll = math.random(6)\n\tif roll == 6 and game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
+        1,
+    );
+    std::fs::write(&file, src).unwrap();
+    let csv = tmp.path().join("games.csv");
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "balance",
+            dir.to_str().unwrap(),
+            "--games",
+            "12",
+            "--seed",
+            "1",
+        ])
+        .args([
+            "--union",
+            "random",
+            "--confederate",
+            "random",
+            "--end",
+            "09/1861",
+        ])
+        .args(["--threads", "2", "--csv", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}");
+    let failed: usize = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("failed "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a failed count in {stdout}"));
+    assert!(
+        (1..12).contains(&failed),
+        "{failed} of 12 failed:\n{stdout}"
+    );
+    assert!(
+        stdout.starts_with(&format!("{} games of", 12 - failed)),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unknown command 'set_controll'; did you mean 'set_control'?"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(&format!("{failed} of 12 games failed")),
+        "{stderr}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 13, "a row per game, failed ones too");
+    assert_eq!(
+        rows.lines().filter(|l| l.contains("set_controll")).count(),
+        failed
+    );
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}

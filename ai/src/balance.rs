@@ -38,6 +38,10 @@ pub struct GameResult {
     pub last_turn: String,
     pub actions: usize,
     pub finished: bool,
+    /// Why the game could not be played to its end: a rule that failed (its hook and
+    /// script line) or a player stuck. Such a game counts for no side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +106,7 @@ pub fn play_game(
             last_turn,
             actions,
             finished: true,
+            error: None,
         },
         None => GameResult {
             seed,
@@ -111,6 +116,7 @@ pub fn play_game(
             last_turn,
             actions,
             finished: false,
+            error: None,
         },
     };
     Ok((result, state))
@@ -118,7 +124,8 @@ pub fn play_game(
 
 /// Plays `games` games on `threads` threads, each with rules made by `make_rules`
 /// (scripted rules are not shared between threads). `progress` is called after each
-/// game with the number done so far.
+/// game with the number done so far. A game that fails (a rule error) is recorded with
+/// its seed and error, and the others go on; only rules that do not load stop the run.
 pub fn run<R, F>(
     module: &Module,
     make_rules: F,
@@ -159,16 +166,37 @@ where
                     {
                         break;
                     }
-                    match play_game(module, &mut rules, setup, seed.wrapping_add(i as u64)) {
-                        Ok((r, _)) => {
-                            results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                        }
+                    let game_seed = seed.wrapping_add(i as u64);
+                    let result = match play_game(module, &mut rules, setup, game_seed) {
+                        Ok((r, _)) => r,
                         Err(e) => {
-                            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                            slot.get_or_insert(e);
+                            // Start the next game on freshly loaded rules.
+                            match make_rules() {
+                                Ok(r) => rules = r,
+                                Err(e) => {
+                                    let mut slot =
+                                        first_error.lock().unwrap_or_else(|p| p.into_inner());
+                                    slot.get_or_insert(BalanceError::Setup(e));
+                                    return;
+                                }
+                            }
+                            GameResult {
+                                seed: game_seed,
+                                winner: None,
+                                reason: "failed".into(),
+                                turns: 0,
+                                last_turn: String::new(),
+                                actions: 0,
+                                finished: false,
+                                error: Some(match e {
+                                    BalanceError::Game { message, .. } => message,
+                                    other => other.to_string(),
+                                }),
+                            }
                         }
-                    }
+                    };
+                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(result);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 }
             });
         }
@@ -224,7 +252,11 @@ impl Rate {
 /// What a batch says.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
+    /// Games played to a result or to the action limit (failed games left out).
     pub games: usize,
+    /// Games a rule error stopped: (seed, error), in seed order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<(u64, String)>,
     /// Per side id: its wins.
     pub wins: Vec<(String, Rate)>,
     pub draws: Rate,
@@ -247,7 +279,13 @@ pub struct Length {
     pub histogram: Vec<(u32, usize)>,
 }
 
-pub fn summarise(module: &Module, results: &[GameResult]) -> Summary {
+pub fn summarise(module: &Module, all: &[GameResult]) -> Summary {
+    let failed = all
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|e| (r.seed, e.clone())))
+        .collect();
+    let results: Vec<GameResult> = all.iter().filter(|r| r.error.is_none()).cloned().collect();
+    let results = results.as_slice();
     let n = results.len();
     let wins = module
         .side_ids()
@@ -291,6 +329,7 @@ pub fn summarise(module: &Module, results: &[GameResult]) -> Summary {
     }
     Summary {
         games: n,
+        failed,
         wins,
         draws: Rate::new(draws, n),
         unfinished: results.iter().filter(|r| !r.finished).count(),
