@@ -384,7 +384,7 @@ fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String>
                 let extra = key.to_string_lossy();
                 let hint = muster_core::suggest::did_you_mean(
                     &extra,
-                    ["id", "label", "unit", "box", "cost"].into_iter(),
+                    ["id", "label", "unit", "box", "cost"],
                 )
                 .map(|h| format!("; {h}"))
                 .unwrap_or_default();

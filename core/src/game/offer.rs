@@ -71,8 +71,8 @@ pub fn offers(
     Ok(all)
 }
 
-/// Takes an offer: checks it is among the offers now, pays its cost, logs its label and
-
+/// Takes an offer: checks it is among the offers now, pays its cost and reports
+/// `offer_taken`, applying the rules' commands. The caller works on a copy.
 pub(crate) fn take(
     module: &Module,
     rules: &mut dyn Rules,
