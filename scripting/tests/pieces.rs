@@ -155,6 +155,24 @@ fn a_general_is_attached_strengthened_and_moves_with_its_unit() {
     let ready = &g.march.as_ref().unwrap().active.as_ref().unwrap().ready;
     assert!(!ready.contains(&general), "and has made its move");
     g.check_invariants(&m).unwrap();
+    // In the next march the general moves on its own: it leaves its unit, which stays.
+    let g = apply(&m, &mut rules, &g, &Action::Release).unwrap().0;
+    let there = g.unit(general).place;
+    let Place::Board(there) = there else {
+        unreachable!()
+    };
+    let g = apply(&m, &mut rules, &g, &Action::Select { at: there })
+        .unwrap()
+        .0;
+    let alone = legal_actions(&m, &mut rules, &g)
+        .unwrap()
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { unit, .. } if *unit == general))
+        .expect("the general can move on its own");
+    let g = apply(&m, &mut rules, &g, &alone).unwrap().0;
+    assert_eq!(g.unit(general).attached_to, None, "it left its unit");
+    assert_eq!(g.unit(gi).place, Place::Board(there), "which stayed");
+    g.check_invariants(&m).unwrap();
     // Saves keep it all.
     let json = serde_json::to_string(&g).unwrap();
     let back: GameState = serde_json::from_str(&json).unwrap();

@@ -391,6 +391,7 @@ pub(crate) fn apply(
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(b.at);
             u.entrenched = false;
+            u.attached_to = None;
             super::effects::carry_attached(state, *unit);
             let firing = b.firing;
             b.own_mut(firing).push(*unit);

@@ -149,6 +149,8 @@ fn apply_command(
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(to);
             u.entrenched = false;
+            // Moved on its own, it leaves the piece that carried it.
+            u.attached_to = None;
             carry_attached(state, unit);
             state.turn_log.moves.push(MoveRecord {
                 unit,

@@ -317,6 +317,8 @@ pub(crate) fn apply(
             u.place = Place::Board(path.to());
             u.entrenched = false;
             u.marches = u.marches.saturating_add(1);
+            // Moving on its own, it leaves the piece that carried it.
+            u.attached_to = None;
             // Pieces attached to it go with it, and have made their move.
             super::effects::carry_attached(state, *unit);
             let carried: Vec<UnitId> = state.attached(*unit).collect();
