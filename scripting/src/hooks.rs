@@ -121,6 +121,14 @@ pub(crate) struct Handler {
     pub func: Function,
     /// `rules/jump.luau:12`
     pub origin: String,
+    /// The id other modules name it by (`hooks.on(name, fn, { id = ... })`), if any.
+    pub id: Option<String>,
+    /// Ids it must run before / after (`before`, `after`), resolved when the load ends.
+    before: Vec<String>,
+    after: Vec<String>,
+    /// Where a `hooks.replace` of it was made: a second replacement is an error naming
+    /// both, so two mods never silently clobber each other.
+    replaced_at: Option<String>,
 }
 
 pub(crate) struct Hook {
@@ -192,14 +200,272 @@ impl Hooks {
     }
 }
 
-/// The `hooks` table scripts see while loading: `hooks.on(name, fn)`. Once `open` is
-/// cleared (the load is over) registration fails, even through a saved reference.
+/// Where `func` is defined: `rules/jump.luau:12`.
+fn origin_of(func: &Function) -> String {
+    let info = func.info();
+    format!(
+        "{}:{}",
+        info.short_src.unwrap_or_else(|| "?".to_string()),
+        info.line_defined.unwrap_or(0)
+    )
+}
+
+/// `s` as a string, or an error naming the argument.
+fn string_arg(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<String> {
+    match v {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        other => Err(at_caller(
+            lua,
+            format!(
+                "{call}: {what} must be a string, got {} (write hooks.{}, not hooks:{})",
+                describe(other),
+                call.trim_start_matches("hooks."),
+                call.trim_start_matches("hooks.")
+            ),
+        )),
+    }
+}
+
+fn function_arg(lua: &Lua, v: Value, call: &str) -> mlua::Result<Function> {
+    match v {
+        Value::Function(f) => Ok(f),
+        other => Err(at_caller(
+            lua,
+            format!(
+                "{call}: the handler must be a function, got {}",
+                describe(&other)
+            ),
+        )),
+    }
+}
+
+/// One id or a list of ids (`before = "a"` or `before = { "a", "b" }`).
+fn id_list(lua: &Lua, v: Value, call: &str, key: &str) -> mlua::Result<Vec<String>> {
+    match v {
+        Value::Nil => Ok(Vec::new()),
+        Value::String(s) => Ok(vec![s.to_string_lossy()]),
+        Value::Table(t) => t
+            .sequence_values::<Value>()
+            .map(|v| string_arg(lua, &v?, call, &format!("each of {key}")))
+            .collect(),
+        other => Err(at_caller(
+            lua,
+            format!(
+                "{call}: {key} must be a handler id or a list of them, got {}",
+                describe(&other)
+            ),
+        )),
+    }
+}
+
+/// The options of `hooks.on(name, fn, { id =, before =, after = })`.
+fn handler_options(
+    lua: &Lua,
+    v: Value,
+    call: &str,
+) -> mlua::Result<(Option<String>, Vec<String>, Vec<String>)> {
+    let t = match v {
+        Value::Nil => return Ok((None, Vec::new(), Vec::new())),
+        Value::Table(t) => t,
+        other => {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: the third argument must be a table like {{ id = \"my-mod.rule\" }}, got {}",
+                    describe(&other)
+                ),
+            ));
+        }
+    };
+    const KEYS: [&str; 3] = ["id", "before", "after"];
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let key = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            other => format!("{}", describe(other)),
+        };
+        if !KEYS.contains(&key.as_str()) {
+            let hint = did_you_mean(&key, KEYS)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            return Err(at_caller(
+                lua,
+                format!("{call}: unknown option '{key}' (id, before, after){hint}"),
+            ));
+        }
+    }
+    let id = match t.raw_get::<Value>("id")? {
+        Value::Nil => None,
+        v => Some(string_arg(lua, &v, call, "id")?),
+    };
+    let before = id_list(lua, t.raw_get("before")?, call, "before")?;
+    let after = id_list(lua, t.raw_get("after")?, call, "after")?;
+    Ok((id, before, after))
+}
+
+impl Hooks {
+    /// The hook and position of the handler called `id`.
+    fn locate(&self, id: &str) -> Option<(usize, usize)> {
+        self.list.iter().enumerate().find_map(|(h, hook)| {
+            hook.handlers
+                .iter()
+                .position(|x| x.id.as_deref() == Some(id))
+                .map(|i| (h, i))
+        })
+    }
+
+    /// An error for an id no handler has, with the closest ids there are.
+    fn unknown_id(&self, lua: &Lua, call: &str, id: &str) -> mlua::Error {
+        let ids: Vec<&str> = self
+            .list
+            .iter()
+            .flat_map(|h| h.handlers.iter().filter_map(|x| x.id.as_deref()))
+            .collect();
+        let hint = did_you_mean(id, ids.iter().copied())
+            .map(|h| format!("; {h}"))
+            .unwrap_or_else(|| {
+                " (handlers are named by the third argument of hooks.on, e.g. { id = \"ahd.movement\" }, and a base module's load before its overlays')".to_string()
+            });
+        at_caller(lua, format!("{call}('{id}'): no handler has this id{hint}"))
+    }
+
+    /// Puts every hook's handlers in their final order: registration order, moved only
+    /// as far as `before`/`after` require (a stable topological sort). Called once, when
+    /// the load ends.
+    pub(crate) fn resolve(&mut self) -> Result<(), ScriptError> {
+        for h in 0..self.list.len() {
+            for handler in &self.list[h].handlers {
+                for id in handler.before.iter().chain(&handler.after) {
+                    let here = self.list[h]
+                        .handlers
+                        .iter()
+                        .any(|x| x.id.as_deref() == Some(id.as_str()));
+                    if !here {
+                        let message = match self.locate(id) {
+                            Some((other, _)) => format!(
+                                "handler {} of '{}' is ordered against '{id}', a handler of '{}': order only handlers of one hook",
+                                handler.id.as_deref().unwrap_or("(no id)"),
+                                self.list[h].spec.name,
+                                self.list[other].spec.name
+                            ),
+                            None => format!(
+                                "handler {} of '{}' is ordered against '{id}', which no handler of that hook has{}",
+                                handler.id.as_deref().unwrap_or("(no id)"),
+                                self.list[h].spec.name,
+                                did_you_mean(
+                                    id,
+                                    self.list[h].handlers.iter().filter_map(|x| x.id.as_deref())
+                                )
+                                .map(|s| format!("; {s}"))
+                                .unwrap_or_default()
+                            ),
+                        };
+                        return Err(ScriptError::Load {
+                            file: handler.origin.clone(),
+                            message,
+                        });
+                    }
+                }
+            }
+            let hook = &mut self.list[h];
+            let order = stable_order(&hook.handlers).map_err(|cycle| ScriptError::Load {
+                file: hook.handlers[cycle[0]].origin.clone(),
+                message: format!(
+                    "the handlers of '{}' are ordered in a cycle: {}",
+                    hook.spec.name,
+                    cycle
+                        .iter()
+                        .map(|&i| hook.handlers[i].id.as_deref().unwrap_or("(no id)"))
+                        .collect::<Vec<_>>()
+                        .join(" -> ")
+                ),
+            })?;
+            let mut slots: Vec<Option<Handler>> = std::mem::take(&mut hook.handlers)
+                .into_iter()
+                .map(Some)
+                .collect();
+            hook.handlers = order.into_iter().filter_map(|i| slots[i].take()).collect();
+        }
+        Ok(())
+    }
+}
+
+/// The handlers' order: at each point the earliest-registered handler whose
+/// predecessors have all run. `Err` holds a cycle (indices).
+fn stable_order(handlers: &[Handler]) -> Result<Vec<usize>, Vec<usize>> {
+    let n = handlers.len();
+    let index = |id: &str| handlers.iter().position(|x| x.id.as_deref() == Some(id));
+    // edges[a] contains b: a runs before b.
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut preds = vec![0usize; n];
+    for (i, h) in handlers.iter().enumerate() {
+        for b in h.before.iter().filter_map(|id| index(id)) {
+            edges[i].push(b);
+            preds[b] += 1;
+        }
+        for a in h.after.iter().filter_map(|id| index(id)) {
+            edges[a].push(i);
+            preds[i] += 1;
+        }
+    }
+    let mut done = vec![false; n];
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let Some(next) = (0..n).find(|&i| !done[i] && preds[i] == 0) else {
+            // Every handler left has a predecessor left: walk back along them to a cycle.
+            let mut at = (0..n).find(|&i| !done[i]).unwrap_or(0);
+            let mut seen = Vec::new();
+            while !seen.contains(&at) {
+                seen.push(at);
+                at = (0..n)
+                    .find(|&p| !done[p] && edges[p].contains(&at))
+                    .unwrap_or(at);
+            }
+            let start = seen.iter().position(|&x| x == at).unwrap_or(0);
+            let mut cycle: Vec<usize> = seen[start..].to_vec();
+            cycle.reverse();
+            // From the earliest-registered handler, so the message is the same every time.
+            let first = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
+            cycle.rotate_left(first);
+            cycle.push(cycle[0]);
+            return Err(cycle);
+        };
+        done[next] = true;
+        out.push(next);
+        for &b in &edges[next] {
+            preds[b] -= 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The `hooks` table scripts see while loading:
+/// - `hooks.on(name, fn [, { id =, before =, after = }])` registers a handler, optionally
+///   named so that other modules can compose with it, and ordered against others;
+/// - `hooks.replace(id, fn)`: `fn` takes the named handler's place (same hook, same
+///   position, same id);
+/// - `hooks.wrap(id, fn)`: `fn(next, ...)` takes its place, with `next` the handler it
+///   wraps, so a house rule can widen or narrow an answer;
+/// - `hooks.remove(id)`: the handler is gone.
+///
+/// A base module's scripts load before its overlays', so an overlay names handlers that
+/// exist. Once `open` is cleared (the load is over) every call fails, even through a
+/// saved reference.
 pub(crate) fn hooks_table(
     lua: &Lua,
     hooks: Rc<RefCell<Hooks>>,
     open: Rc<Cell<bool>>,
 ) -> mlua::Result<Table> {
-    let on = lua.create_function(move |lua, (name, func): (Value, Value)| {
+    let closed = |lua: &Lua, call: &str| {
+        at_caller(
+            lua,
+            format!("{call}: handlers can only be registered while the rules load"),
+        )
+    };
+    let table = lua.create_table()?;
+
+    let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
+    let on = lua.create_function(move |lua, (name, func, opts): (Value, Value, Value)| {
         let name = match name {
             Value::String(s) => s.to_string_lossy(),
             other => {
@@ -212,11 +478,8 @@ pub(crate) fn hooks_table(
                 ));
             }
         };
-        if !open.get() {
-            return Err(at_caller(
-                lua,
-                format!("hooks.on('{name}'): handlers can only be registered while the rules load"),
-            ));
+        if !o.get() {
+            return Err(closed(lua, &format!("hooks.on('{name}')")));
         }
         let Value::Function(func) = func else {
             return Err(at_caller(
@@ -227,21 +490,107 @@ pub(crate) fn hooks_table(
                 ),
             ));
         };
-        let mut hooks = hooks.borrow_mut();
+        let (id, before, after) = handler_options(lua, opts, &format!("hooks.on('{name}')"))?;
+        let mut hooks = h.borrow_mut();
         let Some(&i) = hooks.index.get(name.as_str()) else {
             return Err(mlua::Error::external(hooks.unknown(&name, caller(lua))));
         };
-        let info = func.info();
-        let origin = format!(
-            "{}:{}",
-            info.short_src.unwrap_or_else(|| "?".to_string()),
-            info.line_defined.unwrap_or(0)
-        );
-        hooks.list[i].handlers.push(Handler { func, origin });
+        if let Some(id) = &id {
+            if let Some((other, at)) = hooks.locate(id) {
+                return Err(at_caller(
+                    lua,
+                    format!(
+                        "hooks.on('{name}'): the id '{id}' is taken by the handler of '{}' at {}; ids name one handler each",
+                        hooks.list[other].spec.name, hooks.list[other].handlers[at].origin
+                    ),
+                ));
+            }
+        }
+        let origin = origin_of(&func);
+        hooks.list[i].handlers.push(Handler {
+            func,
+            origin,
+            id,
+            before,
+            after,
+            replaced_at: None,
+        });
         Ok(())
     })?;
-    let table = lua.create_table()?;
     table.raw_set("on", on)?;
+
+    let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
+    let replace = lua.create_function(move |lua, (id, func): (Value, Value)| {
+        let id = string_arg(lua, &id, "hooks.replace", "the first argument (a handler id)")?;
+        let call = format!("hooks.replace('{id}')");
+        if !o.get() {
+            return Err(closed(lua, &call));
+        }
+        let func = function_arg(lua, func, &call)?;
+        let mut hooks = h.borrow_mut();
+        let Some((hook, at)) = hooks.locate(&id) else {
+            return Err(hooks.unknown_id(lua, "hooks.replace", &id));
+        };
+        let here = caller(lua);
+        let here = here.trim_end_matches(": ").to_string();
+        let handler = &mut hooks.list[hook].handlers[at];
+        if let Some(first) = &handler.replaced_at {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: it was replaced already at {first}; two replacements of one handler clobber each other: wrap it instead (hooks.wrap), or drop one"
+                ),
+            ));
+        }
+        handler.origin = origin_of(&func);
+        handler.func = func;
+        handler.replaced_at = Some(here);
+        Ok(())
+    })?;
+    table.raw_set("replace", replace)?;
+
+    // `compose(w, n)` is `function(...) return w(n, ...) end`, made in Luau so that a
+    // wrapped handler costs one Lua call more, not a trip through Rust.
+    let compose: Function = lua
+        .load("return function(w, n) return function(...) return w(n, ...) end end")
+        .set_name("=muster")
+        .call(())?;
+    let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
+    let wrap = lua.create_function(move |lua, (id, func): (Value, Value)| {
+        let id = string_arg(lua, &id, "hooks.wrap", "the first argument (a handler id)")?;
+        let call = format!("hooks.wrap('{id}')");
+        if !o.get() {
+            return Err(closed(lua, &call));
+        }
+        let func = function_arg(lua, func, &call)?;
+        let mut hooks = h.borrow_mut();
+        let Some((hook, at)) = hooks.locate(&id) else {
+            return Err(hooks.unknown_id(lua, "hooks.wrap", &id));
+        };
+        let handler = &mut hooks.list[hook].handlers[at];
+        let origin = origin_of(&func);
+        let wrapped: Function = compose.call((func, handler.func.clone()))?;
+        handler.func = wrapped;
+        handler.origin = origin;
+        Ok(())
+    })?;
+    table.raw_set("wrap", wrap)?;
+
+    let (h, o) = (hooks, open);
+    let remove = lua.create_function(move |lua, id: Value| {
+        let id = string_arg(lua, &id, "hooks.remove", "the argument (a handler id)")?;
+        if !o.get() {
+            return Err(closed(lua, &format!("hooks.remove('{id}')")));
+        }
+        let mut hooks = h.borrow_mut();
+        let Some((hook, at)) = hooks.locate(&id) else {
+            return Err(hooks.unknown_id(lua, "hooks.remove", &id));
+        };
+        hooks.list[hook].handlers.remove(at);
+        Ok(())
+    })?;
+    table.raw_set("remove", remove)?;
+
     table.set_readonly(true);
     Ok(table)
 }

@@ -46,6 +46,17 @@ impl Sandbox {
         Self::build(&[(module_dir, entry)], None, catalogue, limits, rng)
     }
 
+    /// Loads several rules folders in order, each `(folder, entry)`, as a base module and
+    /// its overlays are loaded, with an empty `defs`.
+    pub fn load_stack(
+        roots: &[(&Path, &str)],
+        catalogue: &[HookSpec],
+        limits: Limits,
+        rng: Rng,
+    ) -> Result<Self, ScriptError> {
+        Self::build(roots, None, catalogue, limits, rng)
+    }
+
     /// Loads every rules entry of `module` (a base module's first, then its overlays',
     /// each resolving `require` in its own folder), with `defs` describing `module`.
     pub fn load_module(
@@ -122,7 +133,8 @@ impl Sandbox {
                 env.raw_set("hooks", Value::Nil).map_err(fail)?;
             }
         }
-        let hooks = std::mem::take(&mut *hooks.borrow_mut());
+        let mut hooks = std::mem::take(&mut *hooks.borrow_mut());
+        hooks.resolve()?;
         Ok(Self {
             hooks,
             meter,
