@@ -185,7 +185,8 @@ impl Rules for ScriptRules {
                         withdrawal,
                     } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
                     Question::MayTarget { shooter, target }
-                    | Question::ShotModifier { shooter, target } => {
+                    | Question::ShotModifier { shooter, target }
+                    | Question::AbsorbsHit { shooter, target } => {
                         (game, unit(shooter), unit(target)).into_lua_multi(lua)
                     }
                     Question::MayPlace { kind, at } => {
@@ -239,6 +240,9 @@ impl Rules for ScriptRules {
                 }
                 Event::OfferTaken { offer } => {
                     (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+                }
+                Event::HitAbsorbed { shooter, target } => {
+                    (game, unit(shooter), unit(target)).into_lua_multi(lua)
                 }
                 Event::UnitReinforced { unit: u, from } => {
                     (game, unit(u), lua_index(from.index())).into_lua_multi(lua)
@@ -752,6 +756,7 @@ local side, unit_type, class, quality = named(sides), named(types), named(classe
 local wrapped = {
 	units_at = list,
 	units_on_board = list,
+	pieces = list,
 	ready_units = list,
 	attached = list,
 	battle_units = list,
@@ -908,6 +913,27 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())),
         )
     });
+    // Wrapped: a list. Every piece of a type, wherever it is (a general waiting in stock).
+    m.add_method("pieces", |lua, g, kind: String| {
+        let module = module_of(lua)?;
+        let kind = module
+            .units
+            .find(&kind)
+            .ok_or_else(|| mlua::Error::runtime(format!("no unit type '{kind}'")))?;
+        spread(
+            lua,
+            ids(g.0.unit_ids().filter(|&u| g.0.unit(u).kind == kind)),
+        )
+    });
+    // Where a piece is: "board", "pool", "stock" or "set_aside".
+    m.add_method("unit_place", |_, g, u: i64| {
+        Ok(match g.0.unit(unit_arg(&g.0, u)?).place {
+            Place::Board(_) => "board",
+            Place::Pool => "pool",
+            Place::Stock => "stock",
+            Place::SetAside => "set_aside",
+        })
+    });
     m.add_method("units_on_board_of", |lua, g, side: String| {
         let module = module_of(lua)?;
         let side = side_arg(&module, &side)?;
@@ -976,6 +1002,8 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let module = module_of(lua)?;
         Ok(g.0.current_step(&module).map(|s| s.id.clone()))
     });
+    // Which repetition of a repeated step this is (`repeat="2"`: 1, then 2).
+    m.add_method("repetition", |_, g, ()| Ok(i64::from(g.0.repeat) + 1));
     m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
     m.add_method("turn_label", |lua, g, ()| {
         Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())

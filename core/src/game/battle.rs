@@ -575,6 +575,22 @@ fn fire(
             "{shooter_name} fires at {target_name} needing {value} or less: rolls {roll}, {}",
             if hit { "hit" } else { "miss" }
         ));
+        if hit
+            && ask_bool(
+                rules,
+                View { module, state },
+                Question::AbsorbsHit { shooter, target },
+            )?
+        {
+            log.push(format!("the hit on {target_name} is absorbed"));
+            log.extend(notify(
+                module,
+                rules,
+                state,
+                Event::HitAbsorbed { shooter, target },
+            )?);
+            continue;
+        }
         if hit {
             let steps = module.units.get(state.unit(target).kind).steps;
             let u = &mut state.units[target.index()];

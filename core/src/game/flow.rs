@@ -227,8 +227,11 @@ fn end_step(
         state,
         Event::StepEnded { step: &step.id },
     )?);
+    // A repeated step's resources last through its repetitions (two rounds of purchases
+    // spend one roll) and expire when the last is over.
+    let last_repetition = state.repeat + 1 >= step.repeat;
     for (i, r) in module.resources.iter().enumerate() {
-        if r.expires == Expires::Step {
+        if r.expires == Expires::Step && last_repetition {
             for side in &mut state.resources {
                 if let Some(v) = side.get_mut(i) {
                     *v = 0;

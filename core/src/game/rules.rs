@@ -101,6 +101,12 @@ pub enum Question<'a> {
     /// other units are still in the battle, or on the shots announced. Alike units are
     /// interchangeable.
     ShotModifier { shooter: UnitId, target: UnitId },
+    /// `shooter` has just hit `target`: does something else take the hit instead (the
+    /// TripleA adaptation's water-crossing tokens)? If so the target is unharmed and
+    /// `hit_absorbed` follows, whose commands pay for it (remove the token).
+    /// Contract (for the battle-odds calculator): the answer may depend on the battle's
+    /// box, its markers and the sides; not on which unit fired or was hit.
+    AbsorbsHit { shooter: UnitId, target: UnitId },
     /// May this unit be upgraded (swapped for the type it promotes to) now?
     MayUpgrade { unit: UnitId },
     /// May the moving side place a piece of this type from its pool in this box now?
@@ -128,6 +134,7 @@ impl Question<'_> {
             Question::MayReinforce { .. } => "may_reinforce",
             Question::MayTarget { .. } => "may_target",
             Question::ShotModifier { .. } => "shot_modifier",
+            Question::AbsorbsHit { .. } => "absorbs_hit",
             Question::MayUpgrade { .. } => "may_upgrade",
             Question::MayPlace { .. } => "may_place",
             Question::BoxWorth { .. } => "box_worth",
@@ -144,9 +151,10 @@ impl Question<'_> {
             | Question::MayTarget { .. }
             | Question::MayUpgrade { .. }
             | Question::MayPlace { .. } => Combine::All,
-            Question::IsJump { .. } | Question::MayWithdraw | Question::MayEvacuate { .. } => {
-                Combine::Any
-            }
+            Question::IsJump { .. }
+            | Question::MayWithdraw
+            | Question::MayEvacuate { .. }
+            | Question::AbsorbsHit { .. } => Combine::Any,
             Question::MoveLimit { .. } => Combine::Min,
             Question::ShotModifier { .. }
             | Question::BoxWorth { .. }
@@ -168,6 +176,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_reinforce", Combine::All),
     ("may_target", Combine::All),
     ("shot_modifier", Combine::Sum),
+    ("absorbs_hit", Combine::Any),
     ("may_upgrade", Combine::All),
     ("may_place", Combine::All),
     ("box_worth", Combine::Sum),
@@ -201,6 +210,9 @@ pub enum Event<'a> {
     BattleStarted { at: BoxId },
     /// A unit was eliminated in battle (it is already in the pool or stock).
     UnitEliminated { unit: UnitId },
+    /// A hit on `target` was taken by something else (`absorbs_hit` said so); the
+    /// rules' commands pay for it.
+    HitAbsorbed { shooter: UnitId, target: UnitId },
     /// A unit left `from` to reinforce the battle under way.
     UnitReinforced { unit: UnitId, from: BoxId },
     /// A battle is decided (`winner` is `None` after a withdrawal before combat).
@@ -234,6 +246,7 @@ impl Event<'_> {
             Event::BattleStarted { .. } => "battle_started",
             Event::UnitReinforced { .. } => "unit_reinforced",
             Event::UnitEliminated { .. } => "unit_eliminated",
+            Event::HitAbsorbed { .. } => "hit_absorbed",
             Event::BattleEnded { .. } => "battle_ended",
             Event::UnitUpgraded { .. } => "unit_upgraded",
             Event::UnitPlaced { .. } => "unit_placed",
@@ -257,6 +270,7 @@ pub const EVENTS: &[&str] = &[
     "battle_started",
     "unit_reinforced",
     "unit_eliminated",
+    "hit_absorbed",
     "battle_ended",
     "unit_upgraded",
     "unit_placed",
