@@ -43,27 +43,28 @@ impl Sandbox {
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        Self::build(&[(module_dir, entry)], None, catalogue, limits, rng)
+        Self::build(&[(module_dir, entry, None)], None, catalogue, limits, rng)
     }
 
     /// Loads every rules entry of `module` (a base module's first, then its overlays',
     /// each resolving `require` in its own folder), with `defs` describing `module`.
+    /// Messages name each file by its module's id (`ahd-house/rules/init.luau:3`).
     pub fn load_module(
         module: &Module,
         catalogue: &[HookSpec],
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        let entries: Vec<(&Path, &str)> = module
+        let entries: Vec<Entry<'_>> = module
             .scripts
             .iter()
-            .map(|s| (s.dir.as_path(), s.entry.as_str()))
+            .map(|s| (s.dir.as_path(), s.entry.as_str(), Some(s.module.as_str())))
             .collect();
         Self::build(&entries, Some(module), catalogue, limits, rng)
     }
 
     fn build(
-        entries: &[(&Path, &str)],
+        entries: &[Entry<'_>],
         module: Option<&Module>,
         catalogue: &[HookSpec],
         limits: Limits,
@@ -94,15 +95,15 @@ impl Sandbox {
         let hooks = Rc::new(RefCell::new(hooks));
         let on = hooks_table(&lua, Rc::clone(&hooks), Rc::clone(&open)).map_err(fail)?;
         let modules = Modules::new();
-        for (dir, _) in entries {
+        for (dir, _, module_id) in entries {
             let env = stdlib::script_env(&lua).map_err(fail)?;
             env.raw_set("hooks", on.clone()).map_err(fail)?;
-            modules.add_root(&lua, dir, env)?;
+            modules.add_root(&lua, dir, *module_id, env)?;
         }
         lua.sandbox(true).map_err(fail)?;
         meter.install(&lua);
 
-        for (root, (_, entry)) in entries.iter().enumerate() {
+        for (root, (_, entry, _)) in entries.iter().enumerate() {
             meter.reset();
             let result = modules.load_entry(&lua, root, entry);
             if let Some(why) = meter.spent() {
@@ -377,6 +378,9 @@ impl Sandbox {
         err
     }
 }
+
+/// A rules entry: its folder, its path there, and the id of the module it belongs to.
+type Entry<'a> = (&'a Path, &'a str, Option<&'a str>);
 
 fn bad_return(hook: &str, handler: &Handler, message: String) -> ScriptError {
     ScriptError::BadReturn {

@@ -309,7 +309,10 @@ fn writes_to_module_defs_fail() {
                 );
                 // Assignments carry their place; library functions (C) raise it bare.
                 if what == "box name" || what == "new key" {
-                    assert!(message.starts_with("rules/init.luau:"), "{what}: {message}");
+                    assert!(
+                        message.starts_with("mini/rules/init.luau:"),
+                        "{what}: {message}"
+                    );
                 }
             }
             other => panic!("{what}: {other:?}"),
