@@ -80,6 +80,7 @@ impl Sandbox {
                 &e,
                 &Context {
                     hook: LOADING,
+                    handler: "",
                     budget: meter.spent(),
                     memory_limit: limits.memory_bytes,
                 },
@@ -109,6 +110,7 @@ impl Sandbox {
             if let Some(why) = meter.spent() {
                 return Err(ScriptError::Budget {
                     hook: LOADING.to_string(),
+                    handler: String::new(),
                     message: why,
                 });
             }
@@ -162,7 +164,7 @@ impl Sandbox {
                 let args = build(&this.lua, scope)?;
                 Ok(this.ask(slot, args))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// Fires an event hook; returns the commands of every handler, in order.
@@ -194,7 +196,7 @@ impl Sandbox {
                 let args = build(&this.lua, scope)?;
                 Ok(this.fire(slot, args))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// Calls every handler of a list hook (`Combine::Concat`, e.g. `offers`) with
@@ -244,7 +246,7 @@ impl Sandbox {
                 });
                 Ok(done.map(|()| out))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// How many handlers the scripts registered for `hook`.
@@ -326,15 +328,15 @@ impl Sandbox {
         match hook.handlers.as_slice() {
             [] => Ok(()),
             [handler] => {
-                let ret = self.call(name, &handler.func, args)?;
+                let ret = self.call(name, handler, args)?;
                 take(handler, ret).map(|_| ())
             }
             handlers => {
                 let args = args
                     .into_lua_multi(&self.lua)
-                    .map_err(|e| self.fail(name, &e))?;
+                    .map_err(|e| self.fail(name, "", &e))?;
                 for handler in handlers {
-                    let ret = self.call(name, &handler.func, &args)?;
+                    let ret = self.call(name, handler, &args)?;
                     if take(handler, ret)? {
                         break;
                     }
@@ -345,28 +347,31 @@ impl Sandbox {
     }
 
     /// Calls one handler. A spent budget fails the call even if the script caught the
-    /// error and returned normally.
+    /// error and returned normally. Budget and memory stops name the handler.
     fn call(
         &self,
         hook: &str,
-        func: &mlua::Function,
+        handler: &Handler,
         args: impl IntoLuaMulti,
     ) -> Result<Value, ScriptError> {
-        let result = func.call::<Value>(args);
+        let result = handler.func.call::<Value>(args);
         if let Some(why) = self.meter.spent() {
             return Err(ScriptError::Budget {
                 hook: hook.to_string(),
+                handler: handler.origin.clone(),
                 message: why,
             });
         }
-        result.map_err(|e| self.fail(hook, &e))
+        result.map_err(|e| self.fail(hook, &handler.origin, &e))
     }
 
-    fn fail(&self, hook: &str, e: &mlua::Error) -> ScriptError {
+    /// `handler` is the `file:line` of the handler that was running, or empty.
+    fn fail(&self, hook: &str, handler: &str, e: &mlua::Error) -> ScriptError {
         let err = classify(
             e,
             &Context {
                 hook,
+                handler,
                 budget: self.meter.spent(),
                 memory_limit: self.limits.memory_bytes,
             },

@@ -118,18 +118,32 @@ pub(crate) fn at_caller(lua: &Lua, message: impl std::fmt::Display) -> mlua::Err
     mlua::Error::runtime(format!("{}{message}", caller(lua)))
 }
 
-/// `file:line: ` of the innermost Lua function on the stack, or empty.
+/// `file:line: ` of the innermost script function on the stack, or empty.
 pub(crate) fn caller(lua: &Lua) -> String {
-    (0..4)
-        .find_map(|level| {
-            lua.inspect_stack(level, |d| {
-                let line = d.current_line()?;
-                let src = d.source().short_src?.into_owned();
-                (d.source().what != "C").then(|| format!("{src}:{line}: "))
-            })
-            .flatten()
-        })
+    location(lua)
+        .map(|at| format!("{at}: "))
         .unwrap_or_default()
+}
+
+/// How many stack levels [`location`] looks through: the Rust callback, the engine's own
+/// Luau wrappers (the `game` view's), then the script.
+const LOOK_DEPTH: usize = 6;
+
+/// `file:line` of the innermost script function on the stack. Rust callbacks and the
+/// engine's own chunks (named `=...`, like the `game` view's wrappers) are skipped: a
+/// message must point at the script that made the call, not at the engine.
+pub(crate) fn location(lua: &Lua) -> Option<String> {
+    (0..LOOK_DEPTH).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line()?;
+            let source = d.source();
+            let script =
+                source.what != "C" && source.source.as_deref().is_some_and(|s| s.starts_with('@'));
+            let src = source.short_src?.into_owned();
+            script.then(|| format!("{src}:{line}"))
+        })
+        .flatten()
+    })
 }
 
 /// `math.random(m)` is `1..=m`, `math.random(m, n)` is `m..=n`, both drawn from the

@@ -32,8 +32,13 @@ fn attack_with(body: &str, limits: Limits) -> ScriptError {
 
 fn assert_budget(err: &ScriptError) {
     match err {
-        ScriptError::Budget { hook, message } => {
+        ScriptError::Budget {
+            hook,
+            handler,
+            message,
+        } => {
             assert_eq!(hook, "attack");
+            assert_eq!(handler, "rules/init.luau:2");
             assert!(message.contains("budget exhausted"), "{message}");
             assert!(err.to_string().contains("hook 'attack'"), "{err}");
         }
@@ -43,8 +48,14 @@ fn assert_budget(err: &ScriptError) {
 
 fn assert_memory(err: &ScriptError) {
     match err {
-        ScriptError::Memory { hook, limit, .. } => {
+        ScriptError::Memory {
+            hook,
+            handler,
+            limit,
+            ..
+        } => {
             assert_eq!(hook, "attack");
+            assert_eq!(handler, "rules/init.luau:2");
             assert_eq!(*limit, limits().memory_bytes);
             assert!(err.to_string().contains("out of memory"), "{err}");
         }
