@@ -21,6 +21,8 @@ use muster_core::game::{
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
 
+use muster_core::suggest::did_you_mean;
+
 use crate::defs::{box_id, lua_index, rust_index};
 use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
 
@@ -411,48 +413,115 @@ fn side_name(module: &Module, side: SideId) -> &str {
         .map_or("?", |s| s.id.as_str())
 }
 
-/// Turns a script's command table into an engine command, checking every field.
+/// A command field's value as the script wrote it, for messages.
+fn show_field(v: &ScriptValue) -> String {
+    match v {
+        ScriptValue::Nil => "nil".to_string(),
+        ScriptValue::Bool(b) => b.to_string(),
+        ScriptValue::Int(i) => i.to_string(),
+        ScriptValue::Float(x) => x.to_string(),
+        ScriptValue::Str(s) => {
+            let short: String = s.chars().take(40).collect();
+            let more = if short.len() < s.len() { "..." } else { "" };
+            format!("\"{short}{more}\"")
+        }
+        ScriptValue::List(_) | ScriptValue::Map(_) => "{...}".to_string(),
+    }
+}
+
+/// `got "Washington"`, or for a missing field `got nothing`, with the field the script
+/// may have meant it as (`{ kind = "set_control", bx = 3 }`: is 'bx' a misspelling?).
+fn got(c: &Command, field: &str) -> String {
+    match c.get(field) {
+        Some(v) => format!("got {}", show_field(v)),
+        None => match muster_core::suggest::closest(field, c.fields.keys().map(String::as_str)) {
+            Some(near) => format!("got nothing; is '{near}' a misspelling of '{field}'?"),
+            None => "got nothing".to_string(),
+        },
+    }
+}
+
+/// Turns a script's command table into an engine command, checking every field. A
+/// refusal names the handler that returned it (`file:line` where it is defined), the
+/// command, the field and the value given.
 fn command(
     module: &Module,
     state: &GameState,
     hook: &str,
     c: Command,
 ) -> Result<CoreCommand, RuleError> {
-    let bad = |message: String| RuleError {
+    let fail = |message: String| RuleError {
         hook: hook.into(),
-        message: format!("command '{}': {message}", c.kind),
+        message: format!("handler at {}: {message}", c.handler),
     };
+    let bad = |message: String| fail(format!("command '{}': {message}", c.kind));
     let int = |field: &str| {
-        c.get(field)
-            .and_then(ScriptValue::as_int)
-            .ok_or_else(|| bad(format!("needs a whole number '{field}'")))
+        c.get(field).and_then(ScriptValue::as_int).ok_or_else(|| {
+            bad(format!(
+                "needs a whole number '{field}', {}",
+                got(&c, field)
+            ))
+        })
     };
     let text = |field: &str| {
         c.get(field)
             .and_then(ScriptValue::as_str)
             .map(str::to_string)
-            .ok_or_else(|| bad(format!("needs a string '{field}'")))
+            .ok_or_else(|| bad(format!("needs a string '{field}', {}", got(&c, field))))
     };
     let side = |field: &str| -> Result<Option<SideId>, RuleError> {
         match c.get(field) {
             None | Some(ScriptValue::Nil) => Ok(None),
-            Some(v) => {
-                let id = v
-                    .as_str()
-                    .ok_or_else(|| bad(format!("'{field}' must be a side id or nil")))?;
-                module
-                    .find_side(id)
-                    .map(Some)
-                    .ok_or_else(|| bad(format!("no side '{id}'")))
-            }
+            Some(v) => v
+                .as_str()
+                .and_then(|id| module.find_side(id))
+                .map(Some)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = module.sides.iter().map(|s| s.id.as_str()).collect();
+                    let hint = v
+                        .as_str()
+                        .and_then(|id| module.side_hint(id))
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                    bad(format!(
+                        "'{field}' must be a side id ({}) or nil, {}{hint}",
+                        ids.join(", "),
+                        got(&c, field)
+                    ))
+                }),
         }
     };
     let unit = |field: &str| {
         let n = int(field)?;
+        let count = state.units.len();
         rust_index(n)
             .and_then(UnitId::from_index)
-            .filter(|u| u.index() < state.units.len())
-            .ok_or_else(|| bad(format!("no unit {n}")))
+            .filter(|u| u.index() < count)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{field}' must be a unit number (1-{count}), got {n}"
+                ))
+            })
+    };
+    let boxn = |field: &str| {
+        let n = int(field)?;
+        let count = module.board.boxes.len();
+        box_id(n).filter(|b| b.index() < count).ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be a box number (1-{count}), got {n}"
+            ))
+        })
+    };
+    let unit_type = |field: &str| {
+        let id = text(field)?;
+        module.units.find(&id).ok_or_else(|| {
+            let hint = module
+                .units
+                .hint(&id)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            bad(format!("no unit type '{id}'{hint}"))
+        })
     };
     let place = |field: &str| match text(field)?.as_str() {
         "pool" => Ok(Place::Pool),
@@ -464,9 +533,12 @@ fn command(
     };
     let flag = |field: &str, default: bool| match c.get(field) {
         None | Some(ScriptValue::Nil) => Ok(default),
-        Some(v) => v
-            .as_bool()
-            .ok_or_else(|| bad(format!("'{field}' must be true or false"))),
+        Some(v) => v.as_bool().ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be true or false, {}",
+                got(&c, field)
+            ))
+        }),
     };
     Ok(match c.kind.as_str() {
         "set_resource" | "add_resource" => {
@@ -498,10 +570,7 @@ fn command(
             value: int("value")?,
         },
         "set_control" => {
-            let n = int("box")?;
-            let at = box_id(n)
-                .filter(|b| b.index() < module.board.boxes.len())
-                .ok_or_else(|| bad(format!("no box {n}")))?;
+            let at = boxn("box")?;
             CoreCommand::SetControl {
                 at,
                 side: side("side")?,
@@ -509,11 +578,7 @@ fn command(
             }
         }
         "transfer" => {
-            let id = text("unit")?;
-            let kind = module
-                .units
-                .find(&id)
-                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
+            let kind = unit_type("unit")?;
             let side = side("side")?.ok_or_else(|| bad("needs a side".into()))?;
             let count = int("count")?;
             CoreCommand::Transfer {
@@ -536,12 +601,10 @@ fn command(
             }
         }
         "move_piece" => {
-            let n = int("box")?;
+            let to = boxn("box")?;
             CoreCommand::MovePiece {
                 unit: unit("unit")?,
-                to: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                to,
             }
         }
         "use_piece" => {
@@ -552,18 +615,12 @@ fn command(
             }
         }
         "place_piece" => {
-            let id = text("unit")?;
-            let kind = module
-                .units
-                .find(&id)
-                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
-            let n = int("box")?;
+            let kind = unit_type("unit")?;
+            let at = boxn("box")?;
             CoreCommand::PlacePiece {
                 side: side("side")?.unwrap_or_else(|| state.active_side(module)),
                 kind,
-                at: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                at,
                 from: match c.get("from") {
                     None | Some(ScriptValue::Nil) => Place::Pool,
                     _ => place("from")?,
@@ -607,16 +664,14 @@ fn command(
                     .unwrap_or_else(|| "the module declares no such <marker>".into());
                 bad(format!("no marker '{name}'; {hint}"))
             })?;
-            let n = int("box")?;
+            let at = boxn("box")?;
             let count = match c.get("count") {
                 None | Some(ScriptValue::Nil) => 1,
                 _ => int("count")?,
             };
             let count = i32::try_from(count).map_err(|_| bad(format!("bad count {count}")))?;
             CoreCommand::AddMarkers {
-                at: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                at,
                 marker,
                 count: if c.kind == "remove_markers" {
                     -count
@@ -668,12 +723,9 @@ fn command(
                 "game_over",
                 "log",
             ];
-            let hint = muster_core::suggest::did_you_mean(other, KINDS.iter().copied())
+            let hint = did_you_mean(other, KINDS.iter().copied())
                 .unwrap_or_else(|| format!("commands are {}", KINDS.join(", ")));
-            return Err(RuleError {
-                hook: hook.into(),
-                message: format!("unknown command '{other}'; {hint}"),
-            });
+            return Err(fail(format!("unknown command '{other}'; {hint}")));
         }
     })
 }

@@ -307,6 +307,9 @@ impl Sandbox {
             let mut more = converter
                 .commands(ret)
                 .map_err(|message| bad_return(name, handler, message))?;
+            for c in &mut more {
+                c.handler.clone_from(&handler.origin);
+            }
             commands.append(&mut more);
             Ok(false)
         })?;
