@@ -76,6 +76,7 @@
 //! [`Sandbox::load`] is a pure constructor. To reload edited scripts, load a new sandbox
 //! and swap it in only if that succeeded; the old one keeps answering otherwise.
 
+mod args;
 mod budget;
 mod defs;
 mod engine;

@@ -6,7 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mlua::{Lua, MultiValue, StdLib, Table, Value, Variadic};
+use mlua::{Function, Lua, MultiValue, StdLib, Table, Value, Variadic};
+use muster_core::suggest::{did_you_mean, known_like};
 
 use crate::value::describe;
 
@@ -241,4 +242,77 @@ pub(crate) fn script_env(lua: &Lua) -> mlua::Result<Table> {
     let env = lua.create_table()?;
     env.set_metatable(Some(meta))?;
     Ok(env)
+}
+
+/// Longest key looked up for a suggestion (a script may index with megabytes).
+const MAX_KEY: usize = 64;
+
+/// An `__index` metamethod that makes reading a key the table lacks an error at the
+/// caller's line, with a "did you mean" among the table's own keys: `game:unit_kind()` or
+/// `defs.box_by_nam` would otherwise be a nil that fails later, far from the typo.
+/// `owner` and `noun` word it: "unknown method 'unit_kind' of game". `synonyms` are word
+/// pairs an edit distance cannot see (`kind` for `type`), tried before it.
+pub(crate) fn refuse_unknown(
+    lua: &Lua,
+    owner: &'static str,
+    noun: &'static str,
+    synonyms: &'static [(&'static str, &'static str)],
+) -> mlua::Result<Function> {
+    lua.create_function(
+        move |lua, (table, key): (Table, Value)| -> mlua::Result<Value> {
+            let Value::String(key) = key else {
+                return Err(at_caller(
+                    lua,
+                    format!("{owner} has no {noun} {}", describe(&key)),
+                ));
+            };
+            let key = key.to_string_lossy();
+            if key.chars().count() > MAX_KEY {
+                let short: String = key.chars().take(MAX_KEY).collect();
+                return Err(at_caller(
+                    lua,
+                    format!("unknown {noun} '{short}...' of {owner}"),
+                ));
+            }
+            let names: Vec<String> = table
+                .pairs::<Value, Value>()
+                .filter_map(|pair| match pair.ok()?.0 {
+                    Value::String(s) => Some(s.to_string_lossy()),
+                    _ => None,
+                })
+                .collect();
+            let names = || names.iter().map(String::as_str);
+            let hint = synonym(&key, synonyms, names())
+                .map(|name| format!("did you mean '{name}'?"))
+                .or_else(|| did_you_mean(&key, names()))
+                .or_else(|| known_like(&key, names()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            Err(at_caller(
+                lua,
+                format!("unknown {noun} '{key}' of {owner}{hint}"),
+            ))
+        },
+    )
+}
+
+/// The name `key` becomes when one of its words is replaced by a synonym, if that is one
+/// of `names`: `unit_kind` -> `unit_type`.
+fn synonym<'a>(
+    key: &str,
+    synonyms: &[(&str, &str)],
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Option<&'a str> {
+    synonyms.iter().find_map(|(word, instead)| {
+        let words: Vec<&str> = key.split('_').collect();
+        if !words.contains(word) {
+            return None;
+        }
+        let candidate = words
+            .iter()
+            .map(|w| if w == word { *instead } else { *w })
+            .collect::<Vec<_>>()
+            .join("_");
+        names.clone().find(|n| *n == candidate)
+    })
 }
