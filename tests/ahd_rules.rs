@@ -1057,7 +1057,7 @@ fn a_failing_script_leaves_the_game_untouched() {
     let err = apply(&m, &mut rules, &g2, &mv).unwrap_err();
     let text = err.to_string();
     assert!(
-        text.contains("unit_moved") && text.contains("rules/init.luau:3"),
+        text.contains("unit_moved") && text.contains("broken/rules/init.luau:3"),
         "{text}"
     );
     assert_eq!(g2, before, "nothing half-applied");

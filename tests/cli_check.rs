@@ -261,7 +261,7 @@ fn a_broken_rules_script_fails_the_check() {
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("error: rules: rules/marches.luau:"),
+        stderr.contains("error: rules: ahd/rules/marches.luau:"),
         "{stderr}"
     );
 }

@@ -110,7 +110,7 @@ fn saving_a_file_rechecks_the_module() {
     );
     let seen = w.until("errors:");
     assert!(
-        seen.iter().any(|l| l.contains("rules/marches.luau:")),
+        seen.iter().any(|l| l.contains("ahd/rules/marches.luau:")),
         "{seen:#?}"
     );
 }

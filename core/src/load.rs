@@ -248,6 +248,7 @@ fn read_module(
     if let Some(rules) = &manifest.rules {
         match inside_module(&rules.entry) {
             Some(rel) if dir.join(&rel).is_file() => own.scripts.push(ScriptEntry {
+                module: manifest.id.clone(),
                 dir: dir.to_path_buf(),
                 entry: rel.to_string_lossy().replace('\\', "/"),
             }),

@@ -35,6 +35,10 @@ pub struct Resource {
 /// A rules entry script: the folder its `require`s resolve in, and its path there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScriptEntry {
+    /// The id of the module whose folder this is. Script errors name files by it
+    /// (`ahd-house/rules/init.luau:3`), since a base module and its overlay may both
+    /// have a `rules/init.luau`.
+    pub module: String,
     pub dir: PathBuf,
     pub entry: String,
 }

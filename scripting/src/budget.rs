@@ -1,10 +1,12 @@
 //! Resource limits and the per-call instruction budget enforced by Luau's interrupt.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use mlua::{Lua, VmState};
+
+use crate::stdlib::caller;
 
 /// Limits of one [`Sandbox`](crate::Sandbox).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,9 @@ pub(crate) struct Meter {
     /// Set once the budget is spent; stays set until the next [`Meter::reset`] so that
     /// every later interrupt fails too and `pcall` cannot swallow the error.
     spent: Cell<Option<Spent>>,
+    /// `file:line: ` of the script line running when the budget ran out (the loop that
+    /// did not end is the first thing an author needs to see).
+    at: RefCell<String>,
 }
 
 impl Meter {
@@ -57,6 +62,7 @@ impl Meter {
             used: Cell::new(0),
             started: Cell::new(None),
             spent: Cell::new(None),
+            at: RefCell::new(String::new()),
         })
     }
 
@@ -65,18 +71,20 @@ impl Meter {
         self.used.set(0);
         self.spent.set(None);
         self.started.set(None);
+        self.at.borrow_mut().clear();
     }
 
     /// Why the budget ran out during the current call, if it did.
     pub fn spent(&self) -> Option<String> {
+        let at = self.at.borrow();
         self.spent.get().map(|why| match why {
             Spent::Budget => format!(
-                "instruction budget exhausted ({} interrupts); the script was stopped \
+                "{at}instruction budget exhausted ({} interrupts); the script was stopped \
                  (an endless loop or runaway recursion?)",
                 self.limit
             ),
             Spent::Clock => format!(
-                "wall-clock backstop reached ({:?}); the script was stopped",
+                "{at}wall-clock backstop reached ({:?}); the script was stopped",
                 self.wall
             ),
         })
@@ -85,10 +93,10 @@ impl Meter {
     /// Installs the interrupt that charges this meter.
     pub fn install(self: &Rc<Self>, lua: &Lua) {
         let meter = Rc::clone(self);
-        lua.set_interrupt(move |_| meter.tick());
+        lua.set_interrupt(move |lua| meter.tick(lua));
     }
 
-    fn tick(&self) -> mlua::Result<VmState> {
+    fn tick(&self, lua: &Lua) -> mlua::Result<VmState> {
         if self.spent.get().is_some() {
             return Err(mlua::Error::runtime(STOPPED));
         }
@@ -104,6 +112,7 @@ impl Meter {
         match why {
             Some(why) => {
                 self.spent.set(Some(why));
+                *self.at.borrow_mut() = caller(lua);
                 Err(mlua::Error::runtime(STOPPED))
             }
             None => Ok(VmState::Continue),

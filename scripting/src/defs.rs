@@ -7,11 +7,15 @@
 //! qualities, options) are referred to by that string (`box.owner == "union"`,
 //! `line.kind == "rail"`, `unit.promotes_to == "Vi"`).
 
-use mlua::{IntoLua, Lua, Table};
+use mlua::{Function, IntoLua, Lua, Table, Value};
 use muster_core::Module;
 use muster_core::format::ReturnsTo;
 use muster_core::ids::{BoxId, LineId};
+use muster_core::suggest::{did_you_mean, known_like};
 use muster_core::unit::Named;
+
+use crate::stdlib::{at_caller, refuse_unknown};
+use crate::value::describe;
 
 /// The Lua number of a 0-based Rust index (`BoxId(0)` is box 1).
 pub fn lua_index(index: usize) -> i64 {
@@ -93,41 +97,124 @@ const KEYS: [&str; 14] = [
     "option_by_id",
 ];
 
-/// `defs` for `module`, or with every list empty when there is none.
+/// `defs` for `module`, or with every list empty when there is none; with the strict
+/// lookups, and reading a field it lacks is an error with a "did you mean".
 pub(crate) fn build(lua: &Lua, module: Option<&Module>) -> mlua::Result<Table> {
-    let Some(m) = module else {
-        let t = lua.create_table()?;
-        for key in KEYS {
-            t.raw_set(key, array::<bool>(lua, [])?)?;
+    let t = match module {
+        Some(m) => tables(lua, m)?,
+        None => {
+            let t = lua.create_table()?;
+            for key in KEYS {
+                t.raw_set(key, array::<bool>(lua, [])?)?;
+            }
+            t
         }
-        t.set_readonly(true);
-        return Ok(t);
     };
+    add_lookups(lua, &t)?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", refuse_unknown(lua, "defs", "field", &[])?)?;
+    meta.raw_set("__metatable", "locked")?;
+    meta.set_readonly(true);
+    t.set_metatable(Some(meta))?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// The strict lookups: `defs.box(name)`, `defs.unit(id)` and `defs.side(id)` answer as
+/// `box_by_name[name]`, `unit_by_id[id]` and `side_by_id[id]` do, but a name the module
+/// lacks is an error at the caller's line with a suggestion, not a nil that fails (or,
+/// worse, quietly does nothing) further on.
+fn add_lookups(lua: &Lua, t: &Table) -> mlua::Result<()> {
+    for (name, map, what) in [
+        ("box", "box_by_name", "box"),
+        ("unit", "unit_by_id", "unit type"),
+        ("side", "side_by_id", "side"),
+    ] {
+        let map: Table = t.raw_get(map)?;
+        t.raw_set(name, strict_lookup(lua, name, map, what)?)?;
+    }
+    Ok(())
+}
+
+/// `defs.<name>(key)`: `map[key]`, or an error naming `what` was not found.
+fn strict_lookup(
+    lua: &Lua,
+    name: &'static str,
+    map: Table,
+    what: &'static str,
+) -> mlua::Result<Function> {
+    lua.create_function(move |lua, key: Value| {
+        let key = match key {
+            Value::String(s) => s,
+            Value::Table(_) => {
+                return Err(at_caller(
+                    lua,
+                    format!("write defs.{name}(\"...\"), not defs:{name}(\"...\")"),
+                ));
+            }
+            other => {
+                return Err(at_caller(
+                    lua,
+                    format!(
+                        "defs.{name}: the argument must be a {what} name, got {}",
+                        describe(&other)
+                    ),
+                ));
+            }
+        };
+        let found: Value = map.raw_get(&key)?;
+        if !found.is_nil() {
+            return Ok(found);
+        }
+        let key = key.to_string_lossy();
+        let short: String = key.chars().take(64).collect();
+        let names: Vec<String> = map
+            .pairs::<String, Value>()
+            .filter_map(|pair| pair.ok().map(|(k, _)| k))
+            .collect();
+        let names = || names.iter().map(String::as_str);
+        let hint = did_you_mean(&short, names())
+            .or_else(|| known_like(&short, names()))
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        Err(at_caller(lua, format!("unknown {what} '{short}'{hint}")))
+    })
+}
+
+/// The tables of `defs` for `module`.
+fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
     let sides = sides(lua, m)?;
     let kinds = kinds(lua, m)?;
     let units = unit_types(lua, m)?;
     let options = options(lua, m)?;
-    Ok(record!(lua, {
-        "module" => record!(lua, {
-            "id" => m.id.as_str(),
-            "name" => m.name.as_str(),
-            "version" => m.version.as_str(),
-        }),
-        "side_by_id" => by_id(lua, &sides)?,
-        "sides" => array(lua, sides)?,
-        "boxes" => array(lua, boxes(lua, m)?)?,
-        "box_by_name" => box_by_name(lua, m)?,
-        "kind_by_id" => by_id(lua, &kinds)?,
-        "kinds" => array(lua, kinds)?,
-        "lines" => array(lua, lines(lua, m)?)?,
-        "unit_by_id" => by_id(lua, &units)?,
-        "units" => array(lua, units)?,
-        "classes" => array(lua, named(lua, &m.units.classes)?)?,
-        "qualities" => array(lua, named(lua, &m.units.qualities)?)?,
-        "markers" => array(lua, named(lua, &m.units.markers)?)?,
-        "option_by_id" => by_id(lua, &options)?,
-        "options" => array(lua, options)?,
-    }))
+    let t = lua.create_table()?;
+    for (key, value) in [
+        (
+            "module",
+            record!(lua, {
+                "id" => m.id.as_str(),
+                "name" => m.name.as_str(),
+                "version" => m.version.as_str(),
+            }),
+        ),
+        ("side_by_id", by_id(lua, &sides)?),
+        ("sides", array(lua, sides)?),
+        ("boxes", array(lua, boxes(lua, m)?)?),
+        ("box_by_name", box_by_name(lua, m)?),
+        ("kind_by_id", by_id(lua, &kinds)?),
+        ("kinds", array(lua, kinds)?),
+        ("lines", array(lua, lines(lua, m)?)?),
+        ("unit_by_id", by_id(lua, &units)?),
+        ("units", array(lua, units)?),
+        ("classes", array(lua, named(lua, &m.units.classes)?)?),
+        ("qualities", array(lua, named(lua, &m.units.qualities)?)?),
+        ("markers", array(lua, named(lua, &m.units.markers)?)?),
+        ("option_by_id", by_id(lua, &options)?),
+        ("options", array(lua, options)?),
+    ] {
+        t.raw_set(key, value)?;
+    }
+    Ok(t)
 }
 
 /// The string id of side `i`.

@@ -21,7 +21,11 @@ use muster_core::game::{
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
 
+use muster_core::suggest::did_you_mean;
+
+use crate::args::Call;
 use crate::defs::{box_id, lua_index, rust_index};
+use crate::stdlib::refuse_unknown;
 use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
 
 /// A module's rules, loaded from its scripts.
@@ -415,48 +419,115 @@ fn side_name(module: &Module, side: SideId) -> &str {
         .map_or("?", |s| s.id.as_str())
 }
 
-/// Turns a script's command table into an engine command, checking every field.
+/// A command field's value as the script wrote it, for messages.
+fn show_field(v: &ScriptValue) -> String {
+    match v {
+        ScriptValue::Nil => "nil".to_string(),
+        ScriptValue::Bool(b) => b.to_string(),
+        ScriptValue::Int(i) => i.to_string(),
+        ScriptValue::Float(x) => x.to_string(),
+        ScriptValue::Str(s) => {
+            let short: String = s.chars().take(40).collect();
+            let more = if short.len() < s.len() { "..." } else { "" };
+            format!("\"{short}{more}\"")
+        }
+        ScriptValue::List(_) | ScriptValue::Map(_) => "{...}".to_string(),
+    }
+}
+
+/// `got "Washington"`, or for a missing field `got nothing`, with the field the script
+/// may have meant it as (`{ kind = "set_control", bx = 3 }`: is 'bx' a misspelling?).
+fn got(c: &Command, field: &str) -> String {
+    match c.get(field) {
+        Some(v) => format!("got {}", show_field(v)),
+        None => match muster_core::suggest::closest(field, c.fields.keys().map(String::as_str)) {
+            Some(near) => format!("got nothing; is '{near}' a misspelling of '{field}'?"),
+            None => "got nothing".to_string(),
+        },
+    }
+}
+
+/// Turns a script's command table into an engine command, checking every field. A
+/// refusal names the handler that returned it (`file:line` where it is defined), the
+/// command, the field and the value given.
 fn command(
     module: &Module,
     state: &GameState,
     hook: &str,
     c: Command,
 ) -> Result<CoreCommand, RuleError> {
-    let bad = |message: String| RuleError {
+    let fail = |message: String| RuleError {
         hook: hook.into(),
-        message: format!("command '{}': {message}", c.kind),
+        message: format!("handler at {}: {message}", c.handler),
     };
+    let bad = |message: String| fail(format!("command '{}': {message}", c.kind));
     let int = |field: &str| {
-        c.get(field)
-            .and_then(ScriptValue::as_int)
-            .ok_or_else(|| bad(format!("needs a whole number '{field}'")))
+        c.get(field).and_then(ScriptValue::as_int).ok_or_else(|| {
+            bad(format!(
+                "needs a whole number '{field}', {}",
+                got(&c, field)
+            ))
+        })
     };
     let text = |field: &str| {
         c.get(field)
             .and_then(ScriptValue::as_str)
             .map(str::to_string)
-            .ok_or_else(|| bad(format!("needs a string '{field}'")))
+            .ok_or_else(|| bad(format!("needs a string '{field}', {}", got(&c, field))))
     };
     let side = |field: &str| -> Result<Option<SideId>, RuleError> {
         match c.get(field) {
             None | Some(ScriptValue::Nil) => Ok(None),
-            Some(v) => {
-                let id = v
-                    .as_str()
-                    .ok_or_else(|| bad(format!("'{field}' must be a side id or nil")))?;
-                module
-                    .find_side(id)
-                    .map(Some)
-                    .ok_or_else(|| bad(format!("no side '{id}'")))
-            }
+            Some(v) => v
+                .as_str()
+                .and_then(|id| module.find_side(id))
+                .map(Some)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = module.sides.iter().map(|s| s.id.as_str()).collect();
+                    let hint = v
+                        .as_str()
+                        .and_then(|id| module.side_hint(id))
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                    bad(format!(
+                        "'{field}' must be a side id ({}) or nil, {}{hint}",
+                        ids.join(", "),
+                        got(&c, field)
+                    ))
+                }),
         }
     };
     let unit = |field: &str| {
         let n = int(field)?;
+        let count = state.units.len();
         rust_index(n)
             .and_then(UnitId::from_index)
-            .filter(|u| u.index() < state.units.len())
-            .ok_or_else(|| bad(format!("no unit {n}")))
+            .filter(|u| u.index() < count)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{field}' must be a unit number (1-{count}), got {n}"
+                ))
+            })
+    };
+    let boxn = |field: &str| {
+        let n = int(field)?;
+        let count = module.board.boxes.len();
+        box_id(n).filter(|b| b.index() < count).ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be a box number (1-{count}), got {n}"
+            ))
+        })
+    };
+    let unit_type = |field: &str| {
+        let id = text(field)?;
+        module.units.find(&id).ok_or_else(|| {
+            let hint = module
+                .units
+                .hint(&id)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            bad(format!("no unit type '{id}'{hint}"))
+        })
     };
     let place = |field: &str| match text(field)?.as_str() {
         "pool" => Ok(Place::Pool),
@@ -468,9 +539,12 @@ fn command(
     };
     let flag = |field: &str, default: bool| match c.get(field) {
         None | Some(ScriptValue::Nil) => Ok(default),
-        Some(v) => v
-            .as_bool()
-            .ok_or_else(|| bad(format!("'{field}' must be true or false"))),
+        Some(v) => v.as_bool().ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be true or false, {}",
+                got(&c, field)
+            ))
+        }),
     };
     Ok(match c.kind.as_str() {
         "set_resource" | "add_resource" => {
@@ -502,10 +576,7 @@ fn command(
             value: int("value")?,
         },
         "set_control" => {
-            let n = int("box")?;
-            let at = box_id(n)
-                .filter(|b| b.index() < module.board.boxes.len())
-                .ok_or_else(|| bad(format!("no box {n}")))?;
+            let at = boxn("box")?;
             CoreCommand::SetControl {
                 at,
                 side: side("side")?,
@@ -513,11 +584,7 @@ fn command(
             }
         }
         "transfer" => {
-            let id = text("unit")?;
-            let kind = module
-                .units
-                .find(&id)
-                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
+            let kind = unit_type("unit")?;
             let side = side("side")?.ok_or_else(|| bad("needs a side".into()))?;
             let count = int("count")?;
             CoreCommand::Transfer {
@@ -540,12 +607,10 @@ fn command(
             }
         }
         "move_piece" => {
-            let n = int("box")?;
+            let to = boxn("box")?;
             CoreCommand::MovePiece {
                 unit: unit("unit")?,
-                to: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                to,
             }
         }
         "use_piece" => {
@@ -556,18 +621,12 @@ fn command(
             }
         }
         "place_piece" => {
-            let id = text("unit")?;
-            let kind = module
-                .units
-                .find(&id)
-                .ok_or_else(|| bad(format!("no unit type '{id}'")))?;
-            let n = int("box")?;
+            let kind = unit_type("unit")?;
+            let at = boxn("box")?;
             CoreCommand::PlacePiece {
                 side: side("side")?.unwrap_or_else(|| state.active_side(module)),
                 kind,
-                at: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                at,
                 from: match c.get("from") {
                     None | Some(ScriptValue::Nil) => Place::Pool,
                     _ => place("from")?,
@@ -611,16 +670,14 @@ fn command(
                     .unwrap_or_else(|| "the module declares no such <marker>".into());
                 bad(format!("no marker '{name}'; {hint}"))
             })?;
-            let n = int("box")?;
+            let at = boxn("box")?;
             let count = match c.get("count") {
                 None | Some(ScriptValue::Nil) => 1,
                 _ => int("count")?,
             };
             let count = i32::try_from(count).map_err(|_| bad(format!("bad count {count}")))?;
             CoreCommand::AddMarkers {
-                at: box_id(n)
-                    .filter(|b| b.index() < module.board.boxes.len())
-                    .ok_or_else(|| bad(format!("no box {n}")))?,
+                at,
                 marker,
                 count: if c.kind == "remove_markers" {
                     -count
@@ -672,12 +729,9 @@ fn command(
                 "game_over",
                 "log",
             ];
-            let hint = muster_core::suggest::did_you_mean(other, KINDS.iter().copied())
+            let hint = did_you_mean(other, KINDS.iter().copied())
                 .unwrap_or_else(|| format!("commands are {}", KINDS.join(", ")));
-            return Err(RuleError {
-                hook: hook.into(),
-                message: format!("unknown command '{other}'; {hint}"),
-            });
+            return Err(fail(format!("unknown command '{other}'; {hint}")));
         }
     })
 }
@@ -686,25 +740,6 @@ fn module_of(lua: &Lua) -> mlua::Result<Rc<Module>> {
     lua.app_data_ref::<Rc<Module>>()
         .map(|m| Rc::clone(&m))
         .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))
-}
-
-fn unit_arg(state: &GameState, n: i64) -> mlua::Result<UnitId> {
-    rust_index(n)
-        .and_then(UnitId::from_index)
-        .filter(|u| u.index() < state.units.len())
-        .ok_or_else(|| mlua::Error::runtime(format!("no unit {n}")))
-}
-
-fn box_arg(module: &Module, n: i64) -> mlua::Result<BoxId> {
-    box_id(n)
-        .filter(|b| b.index() < module.board.boxes.len())
-        .ok_or_else(|| mlua::Error::runtime(format!("no box {n}")))
-}
-
-fn side_arg(module: &Module, id: &str) -> mlua::Result<SideId> {
-    module
-        .find_side(id)
-        .ok_or_else(|| mlua::Error::runtime(format!("no side '{id}'")))
 }
 
 fn on_board(state: &GameState, u: UnitId) -> Option<BoxId> {
@@ -800,6 +835,11 @@ struct GamePatch {
     raws: Table,
 }
 
+/// Words a rule author may reach for instead of the view's: the engine's own code calls a
+/// unit's type its `kind`, so `game:unit_kind` is a likely guess that no edit distance
+/// would match to `unit_type`.
+const GAME_SYNONYMS: &[(&str, &str)] = &[("kind", "type"), ("owner", "controller")];
+
 /// Registers the `game` view's type with the Lua state.
 fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
     let ids = |names: Vec<&str>| lua.create_sequence_from(names);
@@ -819,6 +859,15 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
         .set_name("=game")
         .call((sides, types, classes, qualities))?;
     let index = lua.create_table()?;
+    // A misspelled method is an error with a suggestion, not a call of nil. (mlua adds the
+    // Rust methods to `index` with raw sets, and the wrappers replace existing keys, so
+    // neither meets this metamethod.)
+    let refuse = lua.create_table()?;
+    refuse.raw_set(
+        "__index",
+        refuse_unknown(lua, "game", "method", GAME_SYNONYMS)?,
+    )?;
+    index.set_metatable(Some(refuse))?;
     let methods = index.clone();
     lua.register_userdata_type::<GameRef>(move |reg| {
         add_methods(reg);
@@ -874,38 +923,47 @@ fn side_index(module: &Module, side: SideId) -> i64 {
 
 /// The `game` view's methods (the Rust side; see [`WRAPPERS`] for those wrapped in Luau).
 fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
+    // Arguments are taken as plain values and checked by `Call`, whose errors name the
+    // call as written and the script line (see `args.rs`).
     // Wrapped: an index into the side, type, class or quality ids.
-    m.add_method("unit_side", |lua, g, u: i64| {
+    m.add_method("unit_side", |lua, g, u: Value| {
         let module = module_of(lua)?;
-        let u = unit_arg(&g.0, u)?;
+        let u = Call::new(lua, "unit_side", [u]).unit(0, &g.0)?;
         Ok(side_index(&module, g.0.unit(u).side))
     });
-    m.add_method("unit_type", |_, g, u: i64| {
-        Ok(lua_index(g.0.unit(unit_arg(&g.0, u)?).kind.index()))
+    m.add_method("unit_type", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_type", [u]).unit(0, &g.0)?;
+        Ok(lua_index(g.0.unit(u).kind.index()))
     });
-    m.add_method("unit_class", |lua, g, u: i64| {
+    m.add_method("unit_class", |lua, g, u: Value| {
         let module = module_of(lua)?;
-        let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+        let u = Call::new(lua, "unit_class", [u]).unit(0, &g.0)?;
+        let t = module.units.get(g.0.unit(u).kind);
         Ok(t.class.map(|c| lua_index(c.index())))
     });
-    m.add_method("unit_quality", |lua, g, u: i64| {
+    m.add_method("unit_quality", |lua, g, u: Value| {
         let module = module_of(lua)?;
-        let t = module.units.get(g.0.unit(unit_arg(&g.0, u)?).kind);
+        let u = Call::new(lua, "unit_quality", [u]).unit(0, &g.0)?;
+        let t = module.units.get(g.0.unit(u).kind);
         Ok(t.quality.map(|q| lua_index(q.index())))
     });
-    m.add_method("unit_box", |_, g, u: i64| {
-        Ok(on_board(&g.0, unit_arg(&g.0, u)?).map(|b| lua_index(b.index())))
+    m.add_method("unit_box", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_box", [u]).unit(0, &g.0)?;
+        Ok(on_board(&g.0, u).map(|b| lua_index(b.index())))
     });
-    m.add_method("unit_hits", |_, g, u: i64| {
-        Ok(g.0.unit(unit_arg(&g.0, u)?).hits)
+    m.add_method("unit_hits", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_hits", [u]).unit(0, &g.0)?;
+        Ok(g.0.unit(u).hits)
     });
-    m.add_method("unit_entrenched", |_, g, u: i64| {
-        Ok(g.0.unit(unit_arg(&g.0, u)?).entrenched)
+    m.add_method("unit_entrenched", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_entrenched", [u]).unit(0, &g.0)?;
+        Ok(g.0.unit(u).entrenched)
     });
     // Wrapped: a list.
-    m.add_method("units_at", |lua, g, b: i64| {
+    m.add_method("units_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
-        spread(lua, ids(g.0.units_at(box_arg(&module, b)?)))
+        let at = Call::new(lua, "units_at", [b]).boxn(0, &module)?;
+        spread(lua, ids(g.0.units_at(at)))
     });
     m.add_method("units_on_board", |lua, g, ()| {
         spread(
@@ -914,54 +972,68 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         )
     });
     // Wrapped: a list. Every piece of a type, wherever it is (a general waiting in stock).
-    m.add_method("pieces", |lua, g, kind: String| {
+    m.add_method("pieces", |lua, g, kind: Value| {
         let module = module_of(lua)?;
-        let kind = module
-            .units
-            .find(&kind)
-            .ok_or_else(|| mlua::Error::runtime(format!("no unit type '{kind}'")))?;
+        let call = Call::new(lua, "pieces", [kind]);
+        let name = call.text(0)?;
+        let kind = module.units.find(&name).ok_or_else(|| {
+            let hint = did_you_mean(&name, module.units.types.iter().map(|t| t.id.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            call.fail(0, format!("no unit type '{name}'{hint}"))
+        })?;
         spread(
             lua,
             ids(g.0.unit_ids().filter(|&u| g.0.unit(u).kind == kind)),
         )
     });
     // Where a piece is: "board", "pool", "stock" or "set_aside".
-    m.add_method("unit_place", |_, g, u: i64| {
-        Ok(match g.0.unit(unit_arg(&g.0, u)?).place {
+    m.add_method("unit_place", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_place", [u]).unit(0, &g.0)?;
+        Ok(match g.0.unit(u).place {
             Place::Board(_) => "board",
             Place::Pool => "pool",
             Place::Stock => "stock",
             Place::SetAside => "set_aside",
         })
     });
-    m.add_method("units_on_board_of", |lua, g, side: String| {
+    m.add_method("units_on_board_of", |lua, g, side: Value| {
         let module = module_of(lua)?;
-        let side = side_arg(&module, &side)?;
+        let side = Call::new(lua, "units_on_board_of", [side]).side(0, &module)?;
         Ok(g.0
             .unit_ids()
             .filter(|&u| g.0.unit(u).side == side && on_board(&g.0, u).is_some())
             .count())
     });
-    m.add_method("controller", |lua, g, b: i64| {
+    m.add_method("controller", |lua, g, b: Value| {
         let module = module_of(lua)?;
-        Ok(g.0
-            .controller(box_arg(&module, b)?)
-            .map(|s| side_index(&module, s)))
+        let at = Call::new(lua, "controller", [b]).boxn(0, &module)?;
+        Ok(g.0.controller(at).map(|s| side_index(&module, s)))
     });
-    m.add_method("marker", |lua, g, b: i64| {
+    m.add_method("marker", |lua, g, b: Value| {
         let module = module_of(lua)?;
-        Ok(g.0.boxes[box_arg(&module, b)?.index()].marker)
+        let at = Call::new(lua, "marker", [b]).boxn(0, &module)?;
+        Ok(g.0.boxes[at.index()].marker)
     });
-    m.add_method("enemy_in", |lua, g, (b, side): (i64, String)| {
+    m.add_method("enemy_in", |lua, g, (b, side): (Value, Value)| {
         let module = module_of(lua)?;
-        let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
+        let call = Call::new(lua, "enemy_in", [b, side]);
+        let (at, side) = (call.boxn(0, &module)?, call.side(1, &module)?);
         Ok(g.0.units_at(at).any(|u| g.0.unit(u).side != side))
     });
     m.add_method(
         "enemy_class_in",
-        |lua, g, (b, side, class): (i64, String, String)| {
+        |lua, g, (b, side, class): (Value, Value, Value)| {
             let module = module_of(lua)?;
-            let (at, side) = (box_arg(&module, b)?, side_arg(&module, &side)?);
+            let call = Call::new(lua, "enemy_class_in", [b, side, class]);
+            let (at, side) = (call.boxn(0, &module)?, call.side(1, &module)?);
+            let classes = &module.units.classes;
+            let class = call.name_in(
+                2,
+                "a unit class id",
+                classes.iter().map(|c| c.id.as_str()),
+                |id| classes.iter().position(|c| c.id == id),
+            )?;
             Ok(g.0.units_at(at).any(|u| {
                 let unit = g.0.unit(u);
                 unit.side != side
@@ -969,35 +1041,35 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
                         .units
                         .get(unit.kind)
                         .class
-                        .is_some_and(|c| module.units.classes[c.index()].id == class)
+                        .is_some_and(|c| c.index() == class)
             }))
         },
     );
-    m.add_method("army_maximum", |lua, g, side: String| {
+    m.add_method("army_maximum", |lua, g, side: Value| {
         let module = module_of(lua)?;
-        Ok(g.0.army_maximum(&module, side_arg(&module, &side)?))
+        let side = Call::new(lua, "army_maximum", [side]).side(0, &module)?;
+        Ok(g.0.army_maximum(&module, side))
     });
     m.add_method("active_side", |lua, g, ()| {
         let module = module_of(lua)?;
         Ok(side_index(&module, g.0.active_side(&module)))
     });
-    m.add_method(
-        "resource",
-        |lua, g, (id, side): (String, Option<String>)| {
-            let module = module_of(lua)?;
-            let r = module.find_resource(&id).ok_or_else(|| {
-                let hint = module
-                    .resource_hint(&id)
-                    .unwrap_or_else(|| "the module declares no such <resource>".into());
-                mlua::Error::runtime(format!("no resource '{id}'; {hint}"))
-            })?;
-            let side = match side {
-                Some(s) => side_arg(&module, &s)?,
-                None => g.0.active_side(&module),
-            };
-            Ok(g.0.resource(side, r))
-        },
-    );
+    m.add_method("resource", |lua, g, (id, side): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "resource", [id, side]);
+        let id = call.text(0)?;
+        let r = module.find_resource(&id).ok_or_else(|| {
+            let hint = module
+                .resource_hint(&id)
+                .unwrap_or_else(|| "the module declares no such <resource>".into());
+            call.fail(0, format!("no resource '{id}'; {hint}"))
+        })?;
+        let side = match call.opt_text(1)? {
+            Some(_) => call.side(1, &module)?,
+            None => g.0.active_side(&module),
+        };
+        Ok(g.0.resource(side, r))
+    });
     m.add_method("step", |lua, g, ()| {
         let module = module_of(lua)?;
         Ok(g.0.current_step(&module).map(|s| s.id.clone()))
@@ -1017,44 +1089,56 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     m.add_method("turn_month", |lua, g, ()| {
         Ok(module_of(lua)?.calendar.turn(g.0.turn).first_month)
     });
-    m.add_method("option", |lua, g, id: String| {
+    m.add_method("option", |lua, g, id: Value| {
         let module = module_of(lua)?;
-        let o = module
-            .find_option(&id)
-            .ok_or_else(|| mlua::Error::runtime(format!("no optional rule '{id}'")))?;
+        let call = Call::new(lua, "option", [id]);
+        let id = call.text(0)?;
+        let o = module.find_option(&id).ok_or_else(|| {
+            let hint = did_you_mean(&id, module.options.iter().map(|o| o.id.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            call.fail(0, format!("no optional rule '{id}'{hint}"))
+        })?;
         Ok(g.0.has_option(o))
     });
-    m.add_method("var", |_, g, name: String| Ok(g.0.var(&name)));
-    m.add_method("attribute", |lua, g, (u, name): (i64, String)| {
+    m.add_method("var", |lua, g, name: Value| {
+        let name = Call::new(lua, "var", [name]).text(0)?;
+        Ok(g.0.var(&name))
+    });
+    m.add_method("attribute", |lua, g, (u, name): (Value, Value)| {
         let module = module_of(lua)?;
-        let u = unit_arg(&g.0, u)?;
+        let call = Call::new(lua, "attribute", [u, name]);
+        let u = call.unit(0, &g.0)?;
+        let name = call.text(1)?;
         let a = module.units.find_attribute(&name).ok_or_else(|| {
             let hint = module
                 .units
                 .attribute_hint(&name)
                 .unwrap_or_else(|| "no unit type declares such an <attribute>".into());
-            mlua::Error::runtime(format!("no attribute '{name}'; {hint}"))
+            call.fail(1, format!("no attribute '{name}'; {hint}"))
         })?;
         Ok(g.0.attribute(&module, u, a))
     });
-    m.add_method("markers", |lua, g, (b, name): (i64, String)| {
+    m.add_method("markers", |lua, g, (b, name): (Value, Value)| {
         let module = module_of(lua)?;
-        let at = box_arg(&module, b)?;
+        let call = Call::new(lua, "markers", [b, name]);
+        let at = call.boxn(0, &module)?;
+        let name = call.text(1)?;
         let id = module.units.find_marker(&name).ok_or_else(|| {
             let hint = module
                 .units
                 .marker_hint(&name)
                 .unwrap_or_else(|| "the module declares no such <marker>".into());
-            mlua::Error::runtime(format!("no marker '{name}'; {hint}"))
+            call.fail(1, format!("no marker '{name}'; {hint}"))
         })?;
         Ok(g.0.markers_at(at, id))
     });
-    m.add_method("attached_to", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("attached_to", |lua, g, u: Value| {
+        let u = Call::new(lua, "attached_to", [u]).unit(0, &g.0)?;
         Ok(g.0.unit(u).attached_to.map(|c| lua_index(c.index())))
     });
-    m.add_method("attached", |lua, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("attached", |lua, g, u: Value| {
+        let u = Call::new(lua, "attached", [u]).unit(0, &g.0)?;
         spread(lua, ids(g.0.attached(u)))
     });
     m.add_method("selected_box", |_, g, ()| {
@@ -1064,23 +1148,24 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let ready = selection(&g.0).map_or_else(Vec::new, |a| ids(a.ready.iter().copied()));
         spread(lua, ready)
     });
-    m.add_method("unit_moves", |_, g, u: i64| {
-        Ok(g.0.units[unit_arg(&g.0, u)?.index()].marches)
+    m.add_method("unit_moves", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_moves", [u]).unit(0, &g.0)?;
+        Ok(g.0.units[u.index()].marches)
     });
-    m.add_method("moved", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("moved", |lua, g, u: Value| {
+        let u = Call::new(lua, "moved", [u]).unit(0, &g.0)?;
         Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
     });
-    m.add_method("sailed", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("sailed", |lua, g, u: Value| {
+        let u = Call::new(lua, "sailed", [u]).unit(0, &g.0)?;
         Ok(g.0
             .turn_log
             .moves
             .iter()
             .any(|m| m.unit == u && m.sea_to.is_some()))
     });
-    m.add_method("jumps", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("jumps", |lua, g, u: Value| {
+        let u = Call::new(lua, "jumps", [u]).unit(0, &g.0)?;
         Ok(g.0
             .turn_log
             .moves
@@ -1088,12 +1173,13 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             .filter(|m| m.unit == u && m.jump)
             .count())
     });
-    m.add_method("fought", |_, g, u: i64| {
-        Ok(g.0.turn_log.fought.contains(&unit_arg(&g.0, u)?))
+    m.add_method("fought", |lua, g, u: Value| {
+        let u = Call::new(lua, "fought", [u]).unit(0, &g.0)?;
+        Ok(g.0.turn_log.fought.contains(&u))
     });
-    m.add_method("recruited_at", |lua, g, b: i64| {
+    m.add_method("recruited_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
-        let at = box_arg(&module, b)?;
+        let at = Call::new(lua, "recruited_at", [b]).boxn(0, &module)?;
         Ok(g.0.turn_log.recruited.iter().filter(|&&r| r == at).count())
     });
     // The battle under way (all nil when there is none).
@@ -1114,9 +1200,9 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             Ok(battle(&g.0).map(|b| side_index(&module, pick(b))))
         });
     }
-    m.add_method("battle_units", |lua, g, side: String| {
+    m.add_method("battle_units", |lua, g, side: Value| {
         let module = module_of(lua)?;
-        let side = side_arg(&module, &side)?;
+        let side = Call::new(lua, "battle_units", [side]).side(0, &module)?;
         let list = battle(&g.0).map(|b| {
             let list = if side == b.attacker {
                 &b.attackers
@@ -1127,8 +1213,8 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         });
         spread_some(lua, list)
     });
-    m.add_method("entry_line", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("entry_line", |lua, g, u: Value| {
+        let u = Call::new(lua, "entry_line", [u]).unit(0, &g.0)?;
         Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
     });
     m.add_method("battle_entered_from", |lua, g, ()| {
@@ -1146,8 +1232,8 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
     });
     m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
-    m.add_method("entered_by_sea", |_, g, u: i64| {
-        let u = unit_arg(&g.0, u)?;
+    m.add_method("entered_by_sea", |lua, g, u: Value| {
+        let u = Call::new(lua, "entered_by_sea", [u]).unit(0, &g.0)?;
         Ok(matches!(entry(&g.0, u), Some(None)))
     });
     // Wrapped: `true` then shooter and target of each shot, or (when long) the table.

@@ -31,13 +31,24 @@ pub enum ScriptError {
     },
 
     /// A call used up its instruction budget (or, as a backstop, its wall-clock time).
-    #[error("hook '{hook}': {message}")]
-    Budget { hook: String, message: String },
+    /// `message` starts with the `file:line:` that was running when it was stopped.
+    #[error("{message} ({})", in_hook(hook, handler))]
+    Budget {
+        hook: String,
+        /// `file:line` where the handler that was running is defined; empty while loading.
+        handler: String,
+        message: String,
+    },
 
     /// The Lua heap reached its limit.
-    #[error("hook '{hook}': script ran out of memory (limit {limit} bytes): {message}")]
+    #[error(
+        "script ran out of memory (limit {limit} bytes): {message} ({})",
+        in_hook(hook, handler)
+    )]
     Memory {
         hook: String,
+        /// `file:line` where the handler that was running is defined; empty while loading.
+        handler: String,
         limit: usize,
         message: String,
     },
@@ -86,9 +97,21 @@ impl ScriptError {
     }
 }
 
+/// `in hook 'h', handler at f:l` (or `in hook 'h'` when no handler was running): where a
+/// stop happened, since the budget and the heap are shared by every handler of a call.
+fn in_hook(hook: &str, handler: &str) -> String {
+    if handler.is_empty() {
+        format!("in hook '{hook}'")
+    } else {
+        format!("in hook '{hook}', handler at {handler}")
+    }
+}
+
 /// Facts about the sandbox needed to classify an `mlua` error.
 pub(crate) struct Context<'a> {
     pub hook: &'a str,
+    /// `file:line` of the handler that was running, or empty.
+    pub handler: &'a str,
     /// `Some(message)` if the budget ran out during the call.
     pub budget: Option<String>,
     pub memory_limit: usize,
@@ -104,6 +127,7 @@ pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
     if let Some(message) = &cx.budget {
         return ScriptError::Budget {
             hook,
+            handler: cx.handler.to_string(),
             message: message.clone(),
         };
     }
@@ -118,6 +142,7 @@ pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
     match root {
         mlua::Error::MemoryError(message) => ScriptError::Memory {
             hook,
+            handler: cx.handler.to_string(),
             limit: cx.memory_limit,
             message: message.clone(),
         },

@@ -72,10 +72,31 @@
 //! - `options[i]` `{index, id, rule, title, favours, default_on}`; `option_by_id[id]`
 //! - `module` `{id, name, version}`
 //!
+//! The maps (`box_by_name`, `unit_by_id`, ...) answer nil for a name they lack. Where a
+//! name must exist, use the **strict lookups**, which fail at the caller's line with a
+//! suggestion instead: `defs.box(name)` is `box_by_name[name]` (a box number),
+//! `defs.unit(id)` is `unit_by_id[id]` and `defs.side(id)` is `side_by_id[id]` (records):
+//! `defs.box("Washingtn")` raises `rules/x.luau:3: unknown box 'Washingtn'; did you mean
+//! 'Washington'?`. Reading a field `defs` lacks is an error too (`unknown field
+//! 'box_by_nam' of defs; did you mean 'box_by_name'?`), as is calling a method the `game`
+//! view lacks (`unknown method 'unit_kind' of game; did you mean 'unit_type'?`).
+//!
+//! # Errors are located
+//! Files are named by the module their folder belongs to, `ahd-house/rules/init.luau:3`
+//! ([`Sandbox::load_module`]; [`Sandbox::load`], with one folder and no module, names
+//! them `rules/init.luau:3`), so a base module and its overlay, which may both have a
+//! `rules/init.luau`, are told apart. A bad argument to a `game` method names the call as
+//! written, the argument, what it must be and the value given (`game:units_at(nil):
+//! argument 1 must be a box number (1-129), got nil`) at the caller's line. A budget or
+//! memory stop names the hook and the `file:line` of the handler that was running (and,
+//! for the budget, the line it was stopped at); a refused command names the handler that
+//! returned it ([`Command::handler`]), the command, the field and the value.
+//!
 //! # Reloading
 //! [`Sandbox::load`] is a pure constructor. To reload edited scripts, load a new sandbox
 //! and swap it in only if that succeeded; the old one keeps answering otherwise.
 
+mod args;
 mod budget;
 mod defs;
 mod engine;

@@ -40,6 +40,10 @@ pub(crate) struct Modules {
 pub(crate) struct Root {
     pub dir: PathBuf,
     pub env: Table,
+    /// What chunk names start with: the id of the module the folder belongs to and a `/`
+    /// (`ahd-house/`), so `ahd/rules/init.luau:3` and `ahd-house/rules/init.luau:3` differ
+    /// in every message; empty for a lone folder with no module.
+    pub prefix: String,
 }
 
 impl Modules {
@@ -53,11 +57,13 @@ impl Modules {
         })
     }
 
-    /// Adds a root; its `env` receives a `require` bound to it.
+    /// Adds a root; its `env` receives a `require` bound to it. Its files are named
+    /// `<module>/<path>` in messages, or `<path>` when `module` is `None`.
     pub fn add_root(
         self: &Rc<Self>,
         lua: &Lua,
         dir: &Path,
+        module: Option<&str>,
         env: Table,
     ) -> Result<usize, ScriptError> {
         let load_err = |message: String| ScriptError::Load {
@@ -84,6 +90,7 @@ impl Modules {
         self.roots.borrow_mut().push(Root {
             dir: canonical,
             env,
+            prefix: module.map(|m| format!("{m}/")).unwrap_or_default(),
         });
         Ok(index)
     }
@@ -141,11 +148,11 @@ impl Modules {
         if lookups > MAX_LOOKUPS {
             return Err(fail(format!("more than {MAX_LOOKUPS} modules requested")));
         }
-        let Some((dir, env)) = self
+        let Some((dir, env, prefix)) = self
             .roots
             .borrow()
             .get(root)
-            .map(|r| (r.dir.clone(), r.env.clone()))
+            .map(|r| (r.dir.clone(), r.env.clone(), r.prefix.clone()))
         else {
             return Err(fail("no such script root".to_string()));
         };
@@ -153,7 +160,7 @@ impl Modules {
         let source = read_source(&dir, &rel).map_err(fail)?;
         let chunk = lua
             .load(source)
-            .set_name(format!("@{rel}"))
+            .set_name(format!("@{prefix}{rel}"))
             .set_mode(ChunkMode::Text)
             .set_environment(env)
             .into_function()?;

@@ -43,7 +43,7 @@ impl Sandbox {
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        Self::build(&[(module_dir, entry)], None, catalogue, limits, rng)
+        Self::build(&[(module_dir, entry, None)], None, catalogue, limits, rng)
     }
 
     /// Loads several rules folders in order, each `(folder, entry)`, as a base module and
@@ -54,27 +54,30 @@ impl Sandbox {
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        Self::build(roots, None, catalogue, limits, rng)
+        let roots: Vec<(&Path, &str, Option<&str>)> =
+            roots.iter().map(|&(dir, entry)| (dir, entry, None)).collect();
+        Self::build(&roots, None, catalogue, limits, rng)
     }
 
     /// Loads every rules entry of `module` (a base module's first, then its overlays',
     /// each resolving `require` in its own folder), with `defs` describing `module`.
+    /// Messages name each file by its module's id (`ahd-house/rules/init.luau:3`).
     pub fn load_module(
         module: &Module,
         catalogue: &[HookSpec],
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        let entries: Vec<(&Path, &str)> = module
+        let entries: Vec<Entry<'_>> = module
             .scripts
             .iter()
-            .map(|s| (s.dir.as_path(), s.entry.as_str()))
+            .map(|s| (s.dir.as_path(), s.entry.as_str(), Some(s.module.as_str())))
             .collect();
         Self::build(&entries, Some(module), catalogue, limits, rng)
     }
 
     fn build(
-        entries: &[(&Path, &str)],
+        entries: &[Entry<'_>],
         module: Option<&Module>,
         catalogue: &[HookSpec],
         limits: Limits,
@@ -90,6 +93,7 @@ impl Sandbox {
                 &e,
                 &Context {
                     hook: LOADING,
+                    handler: "",
                     budget: meter.spent(),
                     memory_limit: limits.memory_bytes,
                 },
@@ -105,20 +109,21 @@ impl Sandbox {
         let hooks = Rc::new(RefCell::new(hooks));
         let on = hooks_table(&lua, Rc::clone(&hooks), Rc::clone(&open)).map_err(fail)?;
         let modules = Modules::new();
-        for (dir, _) in entries {
+        for (dir, _, module_id) in entries {
             let env = stdlib::script_env(&lua).map_err(fail)?;
             env.raw_set("hooks", on.clone()).map_err(fail)?;
-            modules.add_root(&lua, dir, env)?;
+            modules.add_root(&lua, dir, *module_id, env)?;
         }
         lua.sandbox(true).map_err(fail)?;
         meter.install(&lua);
 
-        for (root, (_, entry)) in entries.iter().enumerate() {
+        for (root, (_, entry, _)) in entries.iter().enumerate() {
             meter.reset();
             let result = modules.load_entry(&lua, root, entry);
             if let Some(why) = meter.spent() {
                 return Err(ScriptError::Budget {
                     hook: LOADING.to_string(),
+                    handler: String::new(),
                     message: why,
                 });
             }
@@ -173,7 +178,7 @@ impl Sandbox {
                 let args = build(&this.lua, scope)?;
                 Ok(this.ask(slot, args))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// Fires an event hook; returns the commands of every handler, in order.
@@ -205,7 +210,7 @@ impl Sandbox {
                 let args = build(&this.lua, scope)?;
                 Ok(this.fire(slot, args))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// Calls every handler of a list hook (`Combine::Concat`, e.g. `offers`) with
@@ -255,7 +260,7 @@ impl Sandbox {
                 });
                 Ok(done.map(|()| out))
             })
-            .unwrap_or_else(|e| Err(this.fail(hook, &e)))
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
     /// How many handlers the scripts registered for `hook`.
@@ -316,6 +321,9 @@ impl Sandbox {
             let mut more = converter
                 .commands(ret)
                 .map_err(|message| bad_return(name, handler, message))?;
+            for c in &mut more {
+                c.handler.clone_from(&handler.origin);
+            }
             commands.append(&mut more);
             Ok(false)
         })?;
@@ -337,15 +345,15 @@ impl Sandbox {
         match hook.handlers.as_slice() {
             [] => Ok(()),
             [handler] => {
-                let ret = self.call(name, &handler.func, args)?;
+                let ret = self.call(name, handler, args)?;
                 take(handler, ret).map(|_| ())
             }
             handlers => {
                 let args = args
                     .into_lua_multi(&self.lua)
-                    .map_err(|e| self.fail(name, &e))?;
+                    .map_err(|e| self.fail(name, "", &e))?;
                 for handler in handlers {
-                    let ret = self.call(name, &handler.func, &args)?;
+                    let ret = self.call(name, handler, &args)?;
                     if take(handler, ret)? {
                         break;
                     }
@@ -356,28 +364,31 @@ impl Sandbox {
     }
 
     /// Calls one handler. A spent budget fails the call even if the script caught the
-    /// error and returned normally.
+    /// error and returned normally. Budget and memory stops name the handler.
     fn call(
         &self,
         hook: &str,
-        func: &mlua::Function,
+        handler: &Handler,
         args: impl IntoLuaMulti,
     ) -> Result<Value, ScriptError> {
-        let result = func.call::<Value>(args);
+        let result = handler.func.call::<Value>(args);
         if let Some(why) = self.meter.spent() {
             return Err(ScriptError::Budget {
                 hook: hook.to_string(),
+                handler: handler.origin.clone(),
                 message: why,
             });
         }
-        result.map_err(|e| self.fail(hook, &e))
+        result.map_err(|e| self.fail(hook, &handler.origin, &e))
     }
 
-    fn fail(&self, hook: &str, e: &mlua::Error) -> ScriptError {
+    /// `handler` is the `file:line` of the handler that was running, or empty.
+    fn fail(&self, hook: &str, handler: &str, e: &mlua::Error) -> ScriptError {
         let err = classify(
             e,
             &Context {
                 hook,
+                handler,
                 budget: self.meter.spent(),
                 memory_limit: self.limits.memory_bytes,
             },
@@ -389,6 +400,9 @@ impl Sandbox {
         err
     }
 }
+
+/// A rules entry: its folder, its path there, and the id of the module it belongs to.
+type Entry<'a> = (&'a Path, &'a str, Option<&'a str>);
 
 fn bad_return(hook: &str, handler: &Handler, message: String) -> ScriptError {
     ScriptError::BadReturn {

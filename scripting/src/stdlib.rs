@@ -6,7 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mlua::{Lua, MultiValue, StdLib, Table, Value, Variadic};
+use mlua::{Function, Lua, MultiValue, StdLib, Table, Value, Variadic};
+use muster_core::suggest::{did_you_mean, known_like};
 
 use crate::value::describe;
 
@@ -118,18 +119,32 @@ pub(crate) fn at_caller(lua: &Lua, message: impl std::fmt::Display) -> mlua::Err
     mlua::Error::runtime(format!("{}{message}", caller(lua)))
 }
 
-/// `file:line: ` of the innermost Lua function on the stack, or empty.
+/// `file:line: ` of the innermost script function on the stack, or empty.
 pub(crate) fn caller(lua: &Lua) -> String {
-    (0..4)
-        .find_map(|level| {
-            lua.inspect_stack(level, |d| {
-                let line = d.current_line()?;
-                let src = d.source().short_src?.into_owned();
-                (d.source().what != "C").then(|| format!("{src}:{line}: "))
-            })
-            .flatten()
-        })
+    location(lua)
+        .map(|at| format!("{at}: "))
         .unwrap_or_default()
+}
+
+/// How many stack levels [`location`] looks through: the Rust callback, the engine's own
+/// Luau wrappers (the `game` view's), then the script.
+const LOOK_DEPTH: usize = 6;
+
+/// `file:line` of the innermost script function on the stack. Rust callbacks and the
+/// engine's own chunks (named `=...`, like the `game` view's wrappers) are skipped: a
+/// message must point at the script that made the call, not at the engine.
+pub(crate) fn location(lua: &Lua) -> Option<String> {
+    (0..LOOK_DEPTH).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line()?;
+            let source = d.source();
+            let script =
+                source.what != "C" && source.source.as_deref().is_some_and(|s| s.starts_with('@'));
+            let src = source.short_src?.into_owned();
+            script.then(|| format!("{src}:{line}"))
+        })
+        .flatten()
+    })
 }
 
 /// `math.random(m)` is `1..=m`, `math.random(m, n)` is `m..=n`, both drawn from the
@@ -227,4 +242,77 @@ pub(crate) fn script_env(lua: &Lua) -> mlua::Result<Table> {
     let env = lua.create_table()?;
     env.set_metatable(Some(meta))?;
     Ok(env)
+}
+
+/// Longest key looked up for a suggestion (a script may index with megabytes).
+const MAX_KEY: usize = 64;
+
+/// An `__index` metamethod that makes reading a key the table lacks an error at the
+/// caller's line, with a "did you mean" among the table's own keys: `game:unit_kind()` or
+/// `defs.box_by_nam` would otherwise be a nil that fails later, far from the typo.
+/// `owner` and `noun` word it: "unknown method 'unit_kind' of game". `synonyms` are word
+/// pairs an edit distance cannot see (`kind` for `type`), tried before it.
+pub(crate) fn refuse_unknown(
+    lua: &Lua,
+    owner: &'static str,
+    noun: &'static str,
+    synonyms: &'static [(&'static str, &'static str)],
+) -> mlua::Result<Function> {
+    lua.create_function(
+        move |lua, (table, key): (Table, Value)| -> mlua::Result<Value> {
+            let Value::String(key) = key else {
+                return Err(at_caller(
+                    lua,
+                    format!("{owner} has no {noun} {}", describe(&key)),
+                ));
+            };
+            let key = key.to_string_lossy();
+            if key.chars().count() > MAX_KEY {
+                let short: String = key.chars().take(MAX_KEY).collect();
+                return Err(at_caller(
+                    lua,
+                    format!("unknown {noun} '{short}...' of {owner}"),
+                ));
+            }
+            let names: Vec<String> = table
+                .pairs::<Value, Value>()
+                .filter_map(|pair| match pair.ok()?.0 {
+                    Value::String(s) => Some(s.to_string_lossy()),
+                    _ => None,
+                })
+                .collect();
+            let names = || names.iter().map(String::as_str);
+            let hint = synonym(&key, synonyms, names())
+                .map(|name| format!("did you mean '{name}'?"))
+                .or_else(|| did_you_mean(&key, names()))
+                .or_else(|| known_like(&key, names()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            Err(at_caller(
+                lua,
+                format!("unknown {noun} '{key}' of {owner}{hint}"),
+            ))
+        },
+    )
+}
+
+/// The name `key` becomes when one of its words is replaced by a synonym, if that is one
+/// of `names`: `unit_kind` -> `unit_type`.
+fn synonym<'a>(
+    key: &str,
+    synonyms: &[(&str, &str)],
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Option<&'a str> {
+    synonyms.iter().find_map(|(word, instead)| {
+        let words: Vec<&str> = key.split('_').collect();
+        if !words.contains(word) {
+            return None;
+        }
+        let candidate = words
+            .iter()
+            .map(|w| if w == word { *instead } else { *w })
+            .collect::<Vec<_>>()
+            .join("_");
+        names.clone().find(|n| *n == candidate)
+    })
 }

@@ -36,6 +36,9 @@ pub struct Command {
     pub kind: String,
     /// Every other field of the table, sorted by name.
     pub fields: BTreeMap<String, ScriptValue>,
+    /// `file:line` where the handler that returned it is defined, so that the engine's
+    /// refusal of a command can say which script asked for it.
+    pub handler: String,
 }
 
 impl Command {
@@ -263,7 +266,11 @@ fn command(item: ScriptValue, n: usize) -> Result<Command, String> {
         ));
     };
     match fields.remove("kind") {
-        Some(ScriptValue::Str(kind)) => Ok(Command { kind, fields }),
+        Some(ScriptValue::Str(kind)) => Ok(Command {
+            kind,
+            fields,
+            handler: String::new(),
+        }),
         Some(other) => Err(format!(
             "returned command #{n} whose `kind` is {other:?}, not a string"
         )),

@@ -32,8 +32,13 @@ fn attack_with(body: &str, limits: Limits) -> ScriptError {
 
 fn assert_budget(err: &ScriptError) {
     match err {
-        ScriptError::Budget { hook, message } => {
+        ScriptError::Budget {
+            hook,
+            handler,
+            message,
+        } => {
             assert_eq!(hook, "attack");
+            assert_eq!(handler, "rules/init.luau:2");
             assert!(message.contains("budget exhausted"), "{message}");
             assert!(err.to_string().contains("hook 'attack'"), "{err}");
         }
@@ -43,8 +48,14 @@ fn assert_budget(err: &ScriptError) {
 
 fn assert_memory(err: &ScriptError) {
     match err {
-        ScriptError::Memory { hook, limit, .. } => {
+        ScriptError::Memory {
+            hook,
+            handler,
+            limit,
+            ..
+        } => {
             assert_eq!(hook, "attack");
+            assert_eq!(handler, "rules/init.luau:2");
             assert_eq!(*limit, limits().memory_bytes);
             assert!(err.to_string().contains("out of memory"), "{err}");
         }
@@ -286,9 +297,10 @@ fn defs_are_frozen() {
         &attack("defs.extra = 1"),
         "attempt to modify a readonly table",
     );
+    // `defs` has a locked metatable (unknown fields are errors): setmetatable is refused.
     assert_runtime(
         &attack("setmetatable(defs, {__index = function() return 1 end})"),
-        "attempt to modify a readonly table",
+        "cannot change a protected metatable",
     );
     assert_runtime(
         &attack("rawset(defs, 'x', 1)"),
@@ -309,7 +321,10 @@ fn writes_to_module_defs_fail() {
                 );
                 // Assignments carry their place; library functions (C) raise it bare.
                 if what == "box name" || what == "new key" {
-                    assert!(message.starts_with("rules/init.luau:"), "{what}: {message}");
+                    assert!(
+                        message.starts_with("mini/rules/init.luau:"),
+                        "{what}: {message}"
+                    );
                 }
             }
             other => panic!("{what}: {other:?}"),

@@ -188,7 +188,12 @@ end)
     match &err {
         ActionError::Rule(e) => {
             assert_eq!(e.hook, "offer_taken");
-            assert!(e.message.contains("no unit 1000"), "{}", e.message);
+            assert!(
+                e.message.contains("'unit' must be a unit number")
+                    && e.message.contains("got 1000"),
+                "{}",
+                e.message
+            );
         }
         other => panic!("{other}"),
     }

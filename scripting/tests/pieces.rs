@@ -211,7 +211,7 @@ fn failing(which: i64) -> String {
 fn bad_attribute_and_marker_commands_are_refused() {
     assert_eq!(
         failing(0),
-        "offer_taken: command 'set_attribute': no attribute 'strenght'; did you mean 'strength'?"
+        "offer_taken: handler at mini/rules/init.luau:27: command 'set_attribute': no attribute 'strenght'; did you mean 'strength'?"
     );
     assert_eq!(
         failing(1),
