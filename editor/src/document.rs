@@ -168,6 +168,11 @@ impl Document {
             })?;
             map = Some((path, source));
         }
+        // An overlay that keeps its base's board (a house-rule mod) shows that board: the
+        // first `<map>` up its `extends` chain.
+        if map.is_none() {
+            map = base_map(&dir, &manifest, MAX_BASES)?;
+        }
         let Some((map_path, source)) = map else {
             return Err(DocumentError::NoMap(manifest.id));
         };
@@ -642,3 +647,51 @@ fn read_text(path: &Path) -> Result<String, DocumentError> {
         source,
     })
 }
+/// How far up an `extends` chain [`base_map`] looks (the loader refuses deeper chains).
+const MAX_BASES: usize = 8;
+
+/// The map file of the module `manifest` (in `dir`) extends, or of its base in turn.
+fn base_map(
+    dir: &Path,
+    manifest: &Manifest,
+    depth: usize,
+) -> Result<Option<(PathBuf, map_xml::MapSource)>, DocumentError> {
+    let Some(ext) = &manifest.extends else {
+        return Ok(None);
+    };
+    if depth == 0 {
+        return Ok(None);
+    }
+    let rel = ext
+        .path
+        .as_ref()
+        .map_or_else(|| format!("../{}", ext.module.value), |p| p.value.clone());
+    let base = dir.join(rel);
+    let Ok(text) = std::fs::read_to_string(base.join("module.xml")) else {
+        return Ok(None); // the validator reports a missing base
+    };
+    let Ok(root) = xml::parse(FileId(0), &text) else {
+        return Ok(None);
+    };
+    let Ok(base_manifest) = de::from_element::<Manifest>(&root) else {
+        return Ok(None);
+    };
+    for include in &base_manifest.include {
+        let Some(rel) = muster_core::load::inside_module(&include.file.value) else {
+            continue;
+        };
+        let path = base.join(rel);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if xml::parse(FileId(0), &text).is_ok_and(|r| r.name == "map") {
+            let source = map_xml::read(&text).map_err(|source| DocumentError::Map {
+                path: path.clone(),
+                source,
+            })?;
+            return Ok(Some((path, source)));
+        }
+    }
+    base_map(&base, &base_manifest, depth - 1)
+}
+
