@@ -62,7 +62,7 @@ fn legal_actions_1864(c: &mut Criterion) {
     let state = begin(&m, &mut rules, "1864", 1);
     let union = m.find_side("union").expect("union");
     assert_eq!(state.active_side(&m), union);
-    assert!(state.march.as_ref().is_some_and(|s| s.active.is_none()));
+    assert!(state.moving.as_ref().is_some_and(|s| s.active.is_none()));
     c.bench_function("legal actions, 1864 start, no box activated", |b| {
         b.iter(|| black_box(legal_actions(&m, &mut rules, black_box(&state)).unwrap()))
     });

@@ -2,7 +2,7 @@
 //! the engine and the AHD scripts. Each test names the rule whose example it replays.
 
 use muster_core::game::battle::Stage;
-use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, legal_actions, march};
+use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, legal_actions, moves};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 use muster_core::{Module, load_module, load_scenario_str};
 use muster_scripting::{Limits, ScriptRules};
@@ -82,7 +82,7 @@ impl Game {
         let side = m.find_side(side).unwrap();
         g.player = u8::try_from(m.calendar.sides.iter().position(|&s| s == side).unwrap()).unwrap();
         g.first_turn = TurnId(0);
-        march::begin(&m, &mut rules, &mut g).unwrap();
+        moves::begin(&m, &mut rules, &mut g).unwrap();
         Game { m, rules, g }
     }
 
@@ -435,7 +435,7 @@ fn rule_4_3_entrenchment_examples() {
         1,
         "two marches: the activation and one more"
     );
-    assert_eq!(c.g.unit(vet).marches, 2);
+    assert_eq!(c.g.unit(vet).moves, 2);
     c.act(Action::Release);
     // Front Royal's militia moves into Manassas: it cannot entrench there this turn.
     let mil = c.unit("Mi", "Front Royal");
@@ -793,7 +793,7 @@ fn rule_6_0_counter_mix_limits_promotion() {
         .units_at(washington)
         .find(|&u| g.unit(u).kind == m.units.find("Mi").unwrap())
         .unwrap();
-    assert!(!muster_core::game::promotion::can_promote(view, &mut rules, mi).unwrap());
+    assert!(!muster_core::game::upgrade::can_upgrade(view, &mut rules, mi).unwrap());
 }
 
 /// 7.1: whoever captures neutral Louisville first raises his own Army Maximum Size but
@@ -842,7 +842,7 @@ fn rule_8_0_control_example() {
     let mut t2 = t;
     t2.g.step = 0;
     t2.g.dice = Dice::fixed([6]);
-    march::begin(&t2.m, &mut t2.rules, &mut t2.g).unwrap();
+    moves::begin(&t2.m, &mut t2.rules, &mut t2.g).unwrap();
     let (vi, vc) = (t2.unit("Vi", "Cairo"), t2.unit("Vc", "St. Louis"));
     t2.act(Action::Select { at: t2.id("Cairo") });
     let a = t2.move_to(vi, "Humbolt", &["rail"]).unwrap();
@@ -1930,7 +1930,7 @@ fn end_last_turn(m: &Module, rules: &mut ScriptRules, g: &GameState) -> GameStat
     g.turn = g.end;
     g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
     g.step = u8::try_from(m.calendar.steps.len() - 1).unwrap();
-    g.march = None;
+    g.moving = None;
     apply(m, rules, &g, &Action::EndStep).unwrap().0
 }
 
@@ -2332,7 +2332,7 @@ fn option_5_71_refitting_by_march() {
         assert!(legal.contains(&recover(p)));
         t.act(recover(h));
         assert_eq!(t.g.unit(h).hits, 0);
-        assert_eq!(t.g.unit(h).marches, 1, "it counts as one of its marches");
+        assert_eq!(t.g.unit(h).moves, 1, "it counts as one of its marches");
         assert_eq!(t.marches_left(), 5, "one march spent");
         assert!(t.try_act(recover(h)).is_err(), "nothing to recover");
         // Not while a march is under way.
@@ -2347,7 +2347,7 @@ fn option_5_71_refitting_by_march() {
         t.act(a);
         t.act(Action::Release);
         // Recovered and moved: two marches, so it may not march again.
-        assert_eq!(t.g.unit(h).marches, 2);
+        assert_eq!(t.g.unit(h).moves, 2);
         assert!(
             t.try_act(Action::Select {
                 at: t.id("Gettysburg")
@@ -2369,7 +2369,7 @@ fn option_5_71_refitting_by_march() {
             t.act(mv);
             t.act(Action::Release);
         }
-        assert_eq!(t.g.unit(p).marches, 2);
+        assert_eq!(t.g.unit(p).moves, 2);
         assert_eq!(t.marches_left(), 2);
         assert!(!t.legal().contains(&recover(p)));
         assert!(t.try_act(recover(p)).is_err());
@@ -2384,7 +2384,7 @@ fn end_turn(m: &Module, rules: &mut ScriptRules, g: &GameState, label: &str) -> 
     g.turn = m.calendar.find(label).unwrap();
     g.player = u8::try_from(m.calendar.sides.len() - 1).unwrap();
     g.step = u8::try_from(m.calendar.steps.len() - 1).unwrap();
-    g.march = None;
+    g.moving = None;
     apply(m, rules, &g, &Action::EndStep).unwrap().0
 }
 

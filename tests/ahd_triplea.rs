@@ -4,7 +4,7 @@
 
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
-    Action, ActionError, Dice, GameState, Place, Question, View, apply, legal_actions, march,
+    Action, ActionError, Dice, GameState, Place, Question, View, apply, legal_actions, moves,
 };
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 use muster_core::{Module, load_module, load_scenario_str};
@@ -47,7 +47,7 @@ impl Game {
         if g.turn == TurnId(0) {
             g.first_turn = TurnId(1);
         }
-        march::begin(&m, &mut rules, &mut g).unwrap();
+        moves::begin(&m, &mut rules, &mut g).unwrap();
         Game { m, rules, g }
     }
 
@@ -182,7 +182,7 @@ fn seed_purchasing_marches_pus_come_from_the_march_roll() {
     let (m, mut rules) = triplea();
     let s = load_scenario_str(&m, "<test>", &xml).unwrap();
     let mut g = GameState::new(&m, &s, Vec::new(), Dice::fixed([])).unwrap();
-    march::begin(&m, &mut rules, &mut g).unwrap();
+    moves::begin(&m, &mut rules, &mut g).unwrap();
     let t = Game { m, rules, g };
     assert_eq!(t.pu(), 2);
 }
@@ -942,8 +942,12 @@ fn seed_a_confederate_army_upriver_blocks_the_downriver_jump() {
 /// or Norfolk while the South holds Fort Monroe; a transport only between friendly ports.
 #[test]
 fn seed_naval_assaults_and_fort_monroe() {
-    let union = r#"<place box="Washington" units="2 Mi"/><place box="Baltimore" units="2 Mi"/>"#;
-    let assault_targets = |roll: u32, south_holds_monroe: bool| {
+    let assaults = |roll: u32, south_holds_monroe: bool, washington: &str| {
+        let union = format!(
+            r#"<place box="Washington" units="{washington}"/><place box="Baltimore" units="2 Mi"/>"#
+        );
+        let union = union.replace(r#"<place box="Washington" units=""/>"#, "");
+        let union = union.as_str();
         let monroe = if south_holds_monroe {
             r#"<control box="Fort Monroe"/>"#
         } else {
@@ -970,15 +974,20 @@ fn seed_naval_assaults_and_fort_monroe() {
         let transports = t.offers("naval-transport").len();
         (to, transports)
     };
-    let (none, transports) = assault_targets(5, false);
+    let (none, transports) = assaults(5, false, "2 Mi");
     assert!(none.is_empty(), "no 6, no assault");
     assert!(transports > 0, "transports need no 6");
-    let (open, _) = assault_targets(6, false);
+    let (open, _) = assaults(6, false, "2 Mi");
     assert!(
         open.contains(&"Norfolk".to_string()) && open.contains(&"Wilmington".to_string()),
         "{open:?}"
     );
-    let (closed, _) = assault_targets(6, true);
+    let (no_army, _) = assaults(6, false, "");
+    assert!(
+        no_army.is_empty(),
+        "no army in Washington, no assault: {no_army:?}"
+    );
+    let (closed, _) = assaults(6, true, "2 Mi");
     assert!(
         !closed.contains(&"Norfolk".to_string()) && !closed.contains(&"Yorktown".to_string()),
         "{closed:?}"

@@ -201,7 +201,7 @@ fn balance_names_a_bad_level_or_option() {
 /// The Union `ai` plays one Movement segment (six marches) of 08/1861 from a position
 /// with these `<place>` elements for each side; returns the module and the state after.
 fn union_movement(union: &str, confederate: &str) -> (Module, muster_core::game::GameState) {
-    use muster_core::game::{GameState, march};
+    use muster_core::game::{GameState, moves};
     let (m, mut rules) = ahd();
     let xml = format!(
         r#"<scenario id="guard" name="guard" start="08/1861">
@@ -212,7 +212,7 @@ fn union_movement(union: &str, confederate: &str) -> (Module, muster_core::game:
     let scenario = muster_core::load_scenario_str(&m, "<test>", &xml).unwrap();
     let mut state = GameState::new(&m, &scenario, Vec::new(), Dice::fixed([6])).unwrap();
     state.first_turn = muster_core::ids::TurnId(0);
-    march::begin(&m, &mut rules, &mut state).unwrap();
+    moves::begin(&m, &mut rules, &mut state).unwrap();
     let mut ai = player(Level::Ai, 1);
     loop {
         let action = ai.choose(&m, &mut rules, &state).unwrap();

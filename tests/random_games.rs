@@ -484,11 +484,11 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             );
         }
         // 4.0: no unit takes part in more than two marches in a Movement segment.
-        if u.marches > 2 {
+        if u.moves > 2 {
             g.flag(
                 step,
                 "4.0: no unit takes part in more than two marches",
-                format!("unit {i} has {} marches", u.marches),
+                format!("unit {i} has {} marches", u.moves),
             );
         }
         let on_board = matches!(u.place, Place::Board(_));
@@ -1007,7 +1007,7 @@ fn check_step(
         let (u0, u1) = (before.unit(unit), after.unit(unit));
         let left = |s: &GameState| ahd.left(s);
         let paid = match ahd.step(before) {
-            Procedure::Move => left(before) == left(after) + 1 && u1.marches == u0.marches + 1,
+            Procedure::Move => left(before) == left(after) + 1 && u1.moves == u0.moves + 1,
             Procedure::Place => ahd.left(before) == ahd.left(after) + 1,
             _ => false,
         };
@@ -1110,7 +1110,7 @@ fn march_forbidden(ahd: &Ahd, w: &Where<'_>, unit: UnitId, path: &Path) -> Optio
         .turn_log
         .moves
         .iter()
-        .any(|mv| mv.unit == unit && mv.sea_to.is_some())
+        .any(|mv| mv.unit == unit && mv.relocated_to.is_some())
     {
         return Some("4.6: a unit that moved by sea makes no other move that segment");
     }
@@ -1311,7 +1311,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
     };
     match ahd.step(state) {
         Procedure::Move => {
-            let Some(seg) = &state.march else {
+            let Some(seg) = &state.moving else {
                 g.flag(step, "4.0: a Movement segment has marches", "none".into());
                 return;
             };
@@ -1324,7 +1324,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                     } else {
                         m.board
                             .box_ids()
-                            .filter(|&b| ws.of(side, b).iter().any(|&u| state.unit(u).marches < 2))
+                            .filter(|&b| ws.of(side, b).iter().any(|&u| state.unit(u).moves < 2))
                             .map(|at| Action::Select { at })
                             .collect()
                     };
@@ -1349,7 +1349,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         for &from in &ports {
                             for unit in ws.of(side, from) {
                                 let moved = state.turn_log.moves.iter().any(|mv| mv.unit == unit);
-                                if moved || state.unit(unit).marches >= 2 {
+                                if moved || state.unit(unit).moves >= 2 {
                                     continue;
                                 }
                                 for &to in &ports {
@@ -1382,7 +1382,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                                 let unit = state.unit(u);
                                 unit.side == side
                                     && unit.hits > 0
-                                    && unit.marches < 2
+                                    && unit.moves < 2
                                     && matches!(unit.place, Place::Board(_))
                             })
                             .map(|unit| offer("recover", unit, None))
@@ -1417,7 +1417,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                         .iter()
                         .filter(|&&u| {
                             !ws.enemy_in(side, a.at)
-                                && state.unit(u).marches + cost <= 2
+                                && state.unit(u).moves + cost <= 2
                                 && (state.var("entrench-paid") == 1
                                     || ahd.left(state) + 1 >= i64::from(cost))
                         })
@@ -1573,7 +1573,7 @@ fn check_marches(
         };
         listed.insert((*unit, path.to(), path.last_line()));
         let u = state.unit(*unit);
-        if u.side != side || u.place != Place::Board(at) || path.from != at || u.marches >= 2 {
+        if u.side != side || u.place != Place::Board(at) || path.from != at || u.moves >= 2 {
             g.flag(
                 step,
                 "4.0: only units of the activated box that may still march move",
@@ -1875,7 +1875,7 @@ fn illegal_probes(ahd: &Ahd, state: &GameState, legal: &[Action], rng: &mut Pcg3
     // Only what is surely illegal: a listed action is legal, and a Move not listed may
     // be a longer path to a listed place, so only moves of units not ready are kept.
     let ready: &[UnitId] = state
-        .march
+        .moving
         .as_ref()
         .and_then(|s| s.active.as_ref())
         .map_or(&[], |a| &a.ready);

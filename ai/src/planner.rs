@@ -14,7 +14,7 @@ use muster_core::Module;
 use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
-use muster_core::game::march::{destinations, ready_units};
+use muster_core::game::moves::{destinations, ready_units};
 use muster_core::game::offer::offers;
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
@@ -615,7 +615,7 @@ impl Planner {
         state: &GameState,
         me: SideId,
     ) -> Result<Action, AiError> {
-        let Some(seg) = &state.march else {
+        let Some(seg) = &state.moving else {
             return first_legal(module, rules, state);
         };
         let key = (state.turn, state.player, state.step, state.repeat);

@@ -8,7 +8,7 @@ use muster_ai::odds::{
     simulate,
 };
 use muster_core::game::battle::{Battle, Stage};
-use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, march};
+use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, moves};
 use muster_core::ids::{BoxId, TurnId, UnitId};
 use muster_core::{Module, load_module, load_scenario_str};
 use muster_scripting::{Limits, ScriptRules};
@@ -37,7 +37,7 @@ impl Pos {
         let side = m.find_side(side).unwrap();
         g.player = u8::try_from(m.calendar.sides.iter().position(|&s| s == side).unwrap()).unwrap();
         g.first_turn = TurnId(0);
-        march::begin(&m, &mut rules, &mut g).unwrap();
+        moves::begin(&m, &mut rules, &mut g).unwrap();
         Pos { m, rules, g }
     }
 

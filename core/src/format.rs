@@ -399,6 +399,11 @@ pub struct Words {
     pub selected: Option<String>,
     /// What the game calls a step, e.g. `segment`.
     pub step: Option<String>,
+    /// The log line of an upgrade (`{unit}` the old type, `{box}`, `{type}` the new),
+    /// e.g. `{unit} in {box} is promoted to {type}`.
+    pub upgraded: Option<String>,
+    /// The log line of a piece placed (`{type}`, `{box}`), e.g. `{type} recruited in {box}`.
+    pub placed: Option<String>,
 }
 
 /// The procedures the engine knows how to run; each is configured by its step.

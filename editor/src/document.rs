@@ -694,4 +694,3 @@ fn base_map(
     }
     base_map(&base, &base_manifest, depth - 1)
 }
-

@@ -293,7 +293,7 @@ fn the_banner_shows_the_engines_numbers() {
         }
     };
     // A march: activate a box through the action panel, then one move.
-    assert!(state(&h).march.is_some(), "a march segment");
+    assert!(state(&h).moving.is_some(), "a march segment");
     let before = state(&h).step_left(&module);
     let mut r = rules(&module);
     for _ in 0..2 {

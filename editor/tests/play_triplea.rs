@@ -26,7 +26,11 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
     common::retype(&mut h, "Seed", "1");
     h.get_by_label("Start").click();
     h.run();
-    assert!(h.state().play().session().is_some(), "{}", h.state().play().status());
+    assert!(
+        h.state().play().session().is_some(),
+        "{}",
+        h.state().play().status()
+    );
     // The first turn: 2 PUs, shown with the module's name for them.
     assert!(
         h.query_all(by().label_contains("PUs")).next().is_some(),
@@ -34,10 +38,13 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
     );
     // A march bought for Philadelphia, in the module's words.
     common::retype(&mut h, "Filter", "buy a march for Philadelphia");
-    h.get_all(by().label("buy a march for Philadelphia").role(Role::Button))
-        .next()
-        .expect("the panel offers the march")
-        .click();
+    h.get_all(
+        by().label("buy a march for Philadelphia")
+            .role(Role::Button),
+    )
+    .next()
+    .expect("the panel offers the march")
+    .click();
     h.run();
     // The rules' offer: Philadelphia recruits, so its entrenchment costs nothing more.
     common::retype(&mut h, "Filter", "entrench");
@@ -51,7 +58,11 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
     let state = common::game_state(&h);
     let marker = module.units.find_marker("entrenchment").expect("declared");
     let philadelphia = module.board.find("Philadelphia").expect("a box");
-    assert_eq!(state.markers_at(philadelphia, marker), 1, "the offer was taken");
+    assert_eq!(
+        state.markers_at(philadelphia, marker),
+        1,
+        "the offer was taken"
+    );
     let pu = module.find_resource("pu").expect("declared");
     let union = module.find_side("union").expect("a side");
     assert_eq!(state.resource(union, pu), 1, "one PU spent on the march");

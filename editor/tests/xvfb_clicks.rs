@@ -74,7 +74,7 @@ fn the_xvfb_clicks_start_a_game_and_make_a_march() {
     let app = h.state();
     assert_eq!(app.mode(), Mode::Play);
     let session = app.play().session().expect("the clicks started a game");
-    let march = session.state().march.as_ref().expect("in a march");
+    let march = session.state().moving.as_ref().expect("in a march");
     assert!(
         march.active.is_some(),
         "a box is activated: {}",

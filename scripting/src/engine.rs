@@ -1150,19 +1150,20 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     });
     m.add_method("unit_moves", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_moves", [u]).unit(0, &g.0)?;
-        Ok(g.0.units[u.index()].marches)
+        Ok(g.0.units[u.index()].moves)
     });
     m.add_method("moved", |lua, g, u: Value| {
         let u = Call::new(lua, "moved", [u]).unit(0, &g.0)?;
         Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
     });
-    m.add_method("sailed", |lua, g, u: Value| {
-        let u = Call::new(lua, "sailed", [u]).unit(0, &g.0)?;
+    // Moved off the lines this player turn (`move_piece`: AHD's moves by sea).
+    m.add_method("relocated", |lua, g, u: Value| {
+        let u = Call::new(lua, "relocated", [u]).unit(0, &g.0)?;
         Ok(g.0
             .turn_log
             .moves
             .iter()
-            .any(|m| m.unit == u && m.sea_to.is_some()))
+            .any(|m| m.unit == u && m.relocated_to.is_some()))
     });
     m.add_method("jumps", |lua, g, u: Value| {
         let u = Call::new(lua, "jumps", [u]).unit(0, &g.0)?;
@@ -1228,12 +1229,14 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     });
     // Whether an attacker entered the battle box by sea, eliminated ones included
     // (nil when no battle is under way).
-    m.add_method("battle_by_sea", |_, g, ()| {
+    // Some attacker entered the battle's box by a move off the lines.
+    m.add_method("battle_by_relocation", |_, g, ()| {
         Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
     });
     m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
-    m.add_method("entered_by_sea", |lua, g, u: Value| {
-        let u = Call::new(lua, "entered_by_sea", [u]).unit(0, &g.0)?;
+    // Entered the battle's box by a move off the lines.
+    m.add_method("entered_by_relocation", |lua, g, u: Value| {
+        let u = Call::new(lua, "entered_by_relocation", [u]).unit(0, &g.0)?;
         Ok(matches!(entry(&g.0, u), Some(None)))
     });
     // Wrapped: `true` then shooter and target of each shot, or (when long) the table.
@@ -1269,8 +1272,8 @@ fn entry(state: &GameState, u: UnitId) -> Option<Option<muster_core::ids::LineId
 }
 
 /// The box selected in the `move` step under way, with its pieces still to move.
-fn selection(state: &GameState) -> Option<&muster_core::game::march::Activation> {
-    state.march.as_ref().and_then(|m| m.active.as_ref())
+fn selection(state: &GameState) -> Option<&muster_core::game::moves::SelectedBox> {
+    state.moving.as_ref().and_then(|m| m.active.as_ref())
 }
 
 fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {

@@ -324,7 +324,7 @@ impl Hooks {
         let hint = did_you_mean(id, ids.iter().copied())
             .map(|h| format!("; {h}"))
             .unwrap_or_else(|| {
-                " (handlers are named by the third argument of hooks.on, e.g. { id = \"ahd.movement\" }, and a base module's load before its overlays')".to_string()
+                " (handlers are named by the third argument of hooks.on, e.g. { id = \"ahd.may-enter\" }, and a base module's load before its overlays')".to_string()
             });
         at_caller(lua, format!("{call}('{id}'): no handler has this id{hint}"))
     }

@@ -54,8 +54,10 @@ impl Sandbox {
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        let roots: Vec<(&Path, &str, Option<&str>)> =
-            roots.iter().map(|&(dir, entry)| (dir, entry, None)).collect();
+        let roots: Vec<(&Path, &str, Option<&str>)> = roots
+            .iter()
+            .map(|&(dir, entry)| (dir, entry, None))
+            .collect();
         Self::build(&roots, None, catalogue, limits, rng)
     }
 

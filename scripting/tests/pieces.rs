@@ -132,7 +132,7 @@ fn a_general_is_attached_strengthened_and_moves_with_its_unit() {
     let g = apply(&m, &mut rules, &g, &Action::Select { at: northport })
         .unwrap()
         .0;
-    let ready = &g.march.as_ref().unwrap().active.as_ref().unwrap().ready;
+    let ready = &g.moving.as_ref().unwrap().active.as_ref().unwrap().ready;
     assert!(
         ready.contains(&general),
         "a general may move on its own too"
@@ -152,7 +152,7 @@ fn a_general_is_attached_strengthened_and_moves_with_its_unit() {
         "the general went along"
     );
     assert_eq!(g.unit(general).attached_to, Some(gi));
-    let ready = &g.march.as_ref().unwrap().active.as_ref().unwrap().ready;
+    let ready = &g.moving.as_ref().unwrap().active.as_ref().unwrap().ready;
     assert!(!ready.contains(&general), "and has made its move");
     g.check_invariants(&m).unwrap();
     // In the next march the general moves on its own: it leaves its unit, which stays.

@@ -531,7 +531,7 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
         .ok_or_else(|| OddsError::Setup("the module has no pieces".into()))?;
     template.hits = 0;
     template.entrenched = false;
-    template.marches = 0;
+    template.moves = 0;
     g.units = vec![template; n];
     for (state, b) in g.boxes.iter_mut().zip(&module.board.boxes) {
         state.controller = b.owner;
@@ -546,7 +546,7 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
         .position(|s| s.procedure == Procedure::Battles);
     g.step = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
     g.vars.clear();
-    g.march = None;
+    g.moving = None;
     g.turn_log = Default::default();
     g.combat = None;
     g.outcome = None;

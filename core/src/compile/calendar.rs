@@ -189,7 +189,7 @@ fn step(
         Some(r) => r.value,
     };
     let max_path = match &s.max_path {
-        None => crate::game::march::MAX_PATH,
+        None => crate::game::moves::MAX_PATH,
         Some(m) if procedure != Procedure::Move => {
             cx.error(m.pos, "max-path is for procedure=\"move\" steps", None);
             return None;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::march::Path;
+use super::moves::Path;
 use super::rules::RuleError;
 use crate::ids::{BoxId, UnitId, UnitTypeId};
 

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::promotion;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
+use super::upgrade;
 use crate::format::ReturnsTo;
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -214,7 +214,7 @@ pub fn legal(
         }
         Stage::Upgrade => {
             for unit in b.own(b.winner.unwrap_or(b.attacker)).clone() {
-                if promotion::can_promote(view, rules, unit)? {
+                if upgrade::can_upgrade(view, rules, unit)? {
                     out.push(Action::Upgrade { unit });
                 }
             }
@@ -417,7 +417,7 @@ pub(crate) fn apply(
             b.shots.push((*shooter, *target));
         }
         (Stage::Upgrade, Action::Upgrade { unit }) => {
-            log.extend(promotion::promote(module, state, *unit)?);
+            log.extend(upgrade::upgrade(module, state, *unit)?);
             return close_battle(module, rules, state, b, log);
         }
         (Stage::Upgrade, Action::Pass) => return close_battle(module, rules, state, b, log),
@@ -490,7 +490,7 @@ fn start_battle(
             .rev()
             .find(|m| m.unit == u)
             .filter(|m| m.to() == at);
-        if let Some(m) = last.filter(|m| m.sea_to.is_none()) {
+        if let Some(m) = last.filter(|m| m.relocated_to.is_none()) {
             let n = m.path.steps.len();
             let from = if n >= 2 {
                 m.path.steps[n - 2].to
@@ -680,7 +680,7 @@ fn end_battle(
         let view = View { module, state };
         let mut any = false;
         for &u in b.own(w) {
-            if promotion::can_promote(view, rules, u)? {
+            if upgrade::can_upgrade(view, rules, u)? {
                 any = true;
                 break;
             }

@@ -1,7 +1,7 @@
 //! Words for actions and positions, for logs, prompts and the editor.
 
 use super::action::Action;
-use super::march::Path;
+use super::moves::Path;
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, UnitId};
 use crate::module::Module;
@@ -126,7 +126,7 @@ pub fn situation(module: &Module, state: &GameState) -> String {
             out.push_str(&format!(", {v} {} left", r.name.to_lowercase()));
         }
     }
-    if let Some(a) = state.march.as_ref().and_then(|m| m.active.as_ref()) {
+    if let Some(a) = state.moving.as_ref().and_then(|m| m.active.as_ref()) {
         let selected = words.say(
             |w| &w.selected,
             "moving from {box}",

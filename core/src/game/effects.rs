@@ -2,7 +2,7 @@
 
 use super::action::{ActionError, illegal};
 use super::command::Command;
-use super::march::{MoveRecord, Path};
+use super::moves::{MoveRecord, Path};
 use super::state::{GameState, Outcome, Place};
 use crate::ids::{BoxId, ResourceId, SideId, UnitId};
 use crate::module::Module;
@@ -159,15 +159,15 @@ fn apply_command(
                     steps: Vec::new(),
                 },
                 jump: false,
-                sea_to: Some(to),
+                relocated_to: Some(to),
             });
             out.relocated.push((unit, from, to));
         }
         Command::UsePiece { unit, moves } => {
             board_unit(state, unit, "use_piece")?;
             let u = &mut state.units[unit.index()];
-            u.marches = u.marches.saturating_add(moves);
-            if let Some(a) = state.march.as_mut().and_then(|m| m.active.as_mut()) {
+            u.moves = u.moves.saturating_add(moves);
+            if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
                 a.ready.retain(|r| *r != unit);
             }
         }
@@ -202,7 +202,7 @@ fn apply_command(
             u.place = Place::Board(at);
             u.hits = 0;
             u.entrenched = false;
-            u.marches = 0;
+            u.moves = 0;
         }
         Command::RemovePiece { unit, to } => {
             board_unit(state, unit, "remove_piece")?;
@@ -219,7 +219,7 @@ fn apply_command(
                     other.attached_to = None;
                 }
             }
-            if let Some(a) = state.march.as_mut().and_then(|m| m.active.as_mut()) {
+            if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
                 a.ready.retain(|r| *r != unit);
             }
         }

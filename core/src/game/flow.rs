@@ -7,7 +7,7 @@ use super::effects::apply_commands;
 use super::offer::{self, Offer};
 use super::rules::{Event, RuleError, Rules, View};
 use super::state::{GameState, SetupError};
-use super::{battle, march, promotion, recruitment};
+use super::{battle, moves, placing, upgrade};
 use crate::calendar::Step;
 use crate::format::{Expires, Procedure};
 use crate::ids::{OptionId, SideId, TurnId};
@@ -79,15 +79,15 @@ pub fn legal_actions(
     };
     let mut actions = match procedure {
         Procedure::Move => {
-            let mut actions = march::legal(module, rules, state)?;
-            if state.march.as_ref().is_some_and(|m| m.active.is_none()) {
+            let mut actions = moves::legal(module, rules, state)?;
+            if state.moving.as_ref().is_some_and(|m| m.active.is_none()) {
                 actions.push(Action::EndStep);
             }
             actions
         }
         Procedure::Battles => battle::legal(module, rules, state)?,
-        Procedure::Upgrade => promotion::legal(module, rules, state)?,
-        Procedure::Place => recruitment::legal(module, rules, state)?,
+        Procedure::Upgrade => upgrade::legal(module, rules, state)?,
+        Procedure::Place => placing::legal(module, rules, state)?,
         Procedure::Script => vec![Action::EndStep],
     };
     // The rules' offers come before the procedure's last word (ending the step or the
@@ -119,10 +119,10 @@ pub fn apply(
     let mut log = match (procedure, action) {
         (_, Action::EndStep) => end_step(module, rules, &mut next)?,
         (_, Action::Take { .. }) => offer::take(module, rules, &mut next, action)?,
-        (Procedure::Move, _) => march::apply(module, rules, &mut next, action)?,
+        (Procedure::Move, _) => moves::apply(module, rules, &mut next, action)?,
         (Procedure::Battles, _) => battle::apply(module, rules, &mut next, action)?,
-        (Procedure::Upgrade, _) => promotion::apply(module, rules, &mut next, action)?,
-        (Procedure::Place, _) => recruitment::apply(module, rules, &mut next, action)?,
+        (Procedure::Upgrade, _) => upgrade::apply(module, rules, &mut next, action)?,
+        (Procedure::Place, _) => placing::apply(module, rules, &mut next, action)?,
         (Procedure::Script, _) => {
             return Err(illegal(format!(
                 "{action:?} is not a decision of this step"
@@ -212,10 +212,10 @@ fn end_step(
     };
     let mut log = match step.procedure {
         Procedure::Move => {
-            if state.march.as_ref().is_some_and(|m| m.active.is_some()) {
+            if state.moving.as_ref().is_some_and(|m| m.active.is_some()) {
                 return Err(illegal("finish the moves of the selected box first"));
             }
-            state.march = None;
+            state.moving = None;
             Vec::new()
         }
         Procedure::Battles => battle::finish(module, rules, state)?,
@@ -380,7 +380,7 @@ pub fn enter_step(
         return Ok(Vec::new());
     };
     match step.procedure {
-        Procedure::Move => march::setup(state),
+        Procedure::Move => moves::setup(state),
         Procedure::Battles => battle::setup(state),
         Procedure::Upgrade | Procedure::Place | Procedure::Script => {}
     }

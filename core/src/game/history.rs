@@ -50,8 +50,8 @@ impl History {
         let n = self.states.len();
         n >= 2 && {
             let (before, now) = (&self.states[n - 2], &self.states[n - 1]);
-            before.march.is_some()
-                && now.march.is_some()
+            before.moving.is_some()
+                && now.moving.is_some()
                 && before.turn == now.turn
                 && before.player == now.player
                 && before.step == now.step

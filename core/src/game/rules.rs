@@ -9,7 +9,7 @@ use crate::module::Module;
 
 use super::command::Command;
 use super::dice::Dice;
-use super::march::Path;
+use super::moves::Path;
 use super::offer::Offer;
 use super::state::GameState;
 

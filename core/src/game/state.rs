@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::battle::CombatSegment;
 use super::dice::Dice;
-use super::march::{MarchSegment, MoveRecord};
+use super::moves::{MoveRecord, MoveStep};
 use crate::calendar::Step;
 use crate::ids::{
     AttributeId, BoxId, MarkerId, OptionId, ResourceId, SideId, TurnId, UnitId, UnitTypeId,
@@ -35,9 +35,11 @@ pub struct Unit {
     /// Steps lost; a unit with as many hits as steps is eliminated.
     pub hits: u8,
     pub entrenched: bool,
-    /// Selections (marches) this unit took part in during the current `move` step.
+    /// Selections this unit took part in during the current `move` step (saves before
+    /// the kernel became generic called it `marches`).
     #[serde(default)]
-    pub marches: u8,
+    #[serde(alias = "marches")]
+    pub moves: u8,
     /// The piece this one is attached to (a general to an army's unit): it moves with
     /// that piece, and is detached when either leaves the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,7 +86,8 @@ pub struct GameState {
     pub vars: BTreeMap<String, i64>,
     /// The Movement segment under way, if any.
     #[serde(default)]
-    pub march: Option<MarchSegment>,
+    #[serde(alias = "march")]
+    pub moving: Option<MoveStep>,
     /// What happened this player turn that later segments' rules read.
     #[serde(default)]
     pub turn_log: TurnLog,
@@ -159,7 +162,7 @@ impl GameState {
                     place: Place::Stock,
                     hits: 0,
                     entrenched: false,
-                    marches: 0,
+                    moves: 0,
                     attached_to: None,
                 }));
             }
@@ -190,7 +193,7 @@ impl GameState {
             first_turn: scenario.start,
             scenario: scenario.id.clone(),
             vars: BTreeMap::new(),
-            march: None,
+            moving: None,
             turn_log: TurnLog::default(),
             combat: None,
             outcome: None,

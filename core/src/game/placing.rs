@@ -43,7 +43,9 @@ pub(crate) fn apply(
         )));
     };
     if state.step_left(module) <= 0 {
-        return Err(illegal("no recruitment points left"));
+        return Err(illegal(
+            "nothing left to spend on placing pieces in this step",
+        ));
     }
     if kind.index() >= module.units.types.len() || at.index() >= module.board.boxes.len() {
         return Err(illegal("no such unit type or box"));
@@ -54,7 +56,7 @@ pub(crate) fn apply(
             && state.unit(u).kind == *kind
             && state.unit(u).place == Place::Pool
     }) else {
-        return Err(illegal("no such unit in the recruitment pool"));
+        return Err(illegal("no piece of that type in the pool"));
     };
     if !ask_bool(
         rules,
@@ -64,7 +66,7 @@ pub(crate) fn apply(
             at: *at,
         },
     )? {
-        return Err(illegal("the rules do not allow recruiting that unit there"));
+        return Err(illegal("the rules do not allow placing that piece there"));
     }
     state.spend_step(module, 1);
     let u = &mut state.units[unit.index()];
@@ -72,10 +74,13 @@ pub(crate) fn apply(
     u.hits = 0;
     u.entrenched = false;
     state.turn_log.recruited.push(*at);
-    let mut log = vec![format!(
-        "{} recruited in {}",
-        module.units.get(*kind).name,
-        module.board.get(*at).name
+    let mut log = vec![module.calendar.words.say(
+        |w| &w.placed,
+        "{type} placed in {box}",
+        &[
+            ("type", module.units.get(*kind).name.as_str()),
+            ("box", module.board.get(*at).name.as_str()),
+        ],
     )];
     log.extend(notify(module, rules, state, Event::UnitPlaced { unit })?);
     Ok(log)

@@ -1,5 +1,6 @@
-//! Promotions (AHD 6.0): a unit is replaced by a piece of the next better quality from
-//! stock, keeping its place and status; the old piece goes back where its type returns.
+//! The `upgrade` procedure (AHD's promotion, 6.0): a piece is replaced by a piece of the
+//! type it upgrades to (`promotes-to`) from stock, keeping its place and status; the old
+//! piece goes back where its type returns.
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
@@ -9,9 +10,10 @@ use crate::format::ReturnsTo;
 use crate::ids::UnitId;
 use crate::module::Module;
 
-/// Whether `unit` may be promoted now: it is on the board, its type promotes to one with
-/// a piece left in stock, it was not promoted this player turn, and the rules agree.
-pub fn can_promote(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Result<bool, RuleError> {
+/// Whether `unit` may be upgraded now: it is on the board, its type upgrades to one with
+/// a piece left in stock (`promotes-to`), it was not upgraded this player turn, and the
+/// rules agree.
+pub fn can_upgrade(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Result<bool, RuleError> {
     let state = view.state;
     let u = state.unit(unit);
     if !matches!(u.place, Place::Board(_)) || state.turn_log.promoted.contains(&unit) {
@@ -27,22 +29,24 @@ pub fn can_promote(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Resul
     ask_bool(rules, view, Question::MayUpgrade { unit })
 }
 
-/// Swaps `unit` for a stock piece of its promoted type.
-pub(crate) fn promote(
+/// Swaps `unit` for a stock piece of the type it upgrades to.
+pub(crate) fn upgrade(
     module: &Module,
     state: &mut GameState,
     unit: UnitId,
 ) -> Result<Vec<String>, ActionError> {
     let old = state.unit(unit).clone();
     let Some(to) = module.units.get(old.kind).promotes_to else {
-        return Err(illegal("that unit's type does not promote"));
+        return Err(illegal("that piece's type upgrades to no other"));
     };
     let Some(new) = state.unit_ids().find(|&u| {
         state.unit(u).side == old.side
             && state.unit(u).kind == to
             && state.unit(u).place == Place::Stock
     }) else {
-        return Err(illegal("no piece of the promoted type is left in stock"));
+        return Err(illegal(
+            "no piece of the type it upgrades to is left in stock",
+        ));
     };
     {
         let n = &mut state.units[new.index()];
@@ -50,7 +54,7 @@ pub(crate) fn promote(
         n.attached_to = old.attached_to;
         n.hits = old.hits;
         n.entrenched = old.entrenched;
-        n.marches = old.marches;
+        n.moves = old.moves;
     }
     {
         let o = &mut state.units[unit.index()];
@@ -60,7 +64,7 @@ pub(crate) fn promote(
         };
         o.hits = 0;
         o.entrenched = false;
-        o.marches = 0;
+        o.moves = 0;
         o.attached_to = None;
     }
     // What the old piece carried, the new one carries.
@@ -79,10 +83,14 @@ pub(crate) fn promote(
         Place::Board(b) => module.board.get(b).name.as_str(),
         _ => "?",
     };
-    Ok(vec![format!(
-        "{} in {at} is promoted to {}",
-        module.units.get(old.kind).name,
-        module.units.get(to).name
+    Ok(vec![module.calendar.words.say(
+        |w| &w.upgraded,
+        "{unit} in {box} is upgraded to {type}",
+        &[
+            ("unit", module.units.get(old.kind).name.as_str()),
+            ("box", at),
+            ("type", module.units.get(to).name.as_str()),
+        ],
     )])
 }
 
@@ -96,7 +104,7 @@ pub fn legal(
         let side = state.active_side(module);
         let view = View { module, state };
         for unit in state.unit_ids() {
-            if state.unit(unit).side == side && can_promote(view, rules, unit)? {
+            if state.unit(unit).side == side && can_upgrade(view, rules, unit)? {
                 out.push(Action::Upgrade { unit });
             }
         }
@@ -115,7 +123,7 @@ pub(crate) fn apply(
         return Err(illegal(format!("{action:?} is not a Promotion action")));
     };
     if state.step_left(module) <= 0 {
-        return Err(illegal("no promotions left this segment"));
+        return Err(illegal("nothing left to spend on upgrades in this step"));
     }
     if state
         .units
@@ -124,11 +132,11 @@ pub(crate) fn apply(
     {
         return Err(illegal("that is not one of your units"));
     }
-    if !can_promote(View { module, state }, rules, *unit)? {
-        return Err(illegal("that unit may not be promoted now"));
+    if !can_upgrade(View { module, state }, rules, *unit)? {
+        return Err(illegal("the rules do not allow upgrading that piece now"));
     }
     state.spend_step(module, 1);
-    let mut log = promote(module, state, *unit)?;
+    let mut log = upgrade(module, state, *unit)?;
     log.extend(notify(
         module,
         rules,

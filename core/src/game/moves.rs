@@ -130,15 +130,15 @@ fn search(
 
 /// The `move` step under way (what it spends is a resource of the side).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MarchSegment {
+pub struct MoveStep {
     /// The box selected, if any, and its pieces that may still move.
-    pub active: Option<Activation>,
+    pub active: Option<SelectedBox>,
 }
 
 /// The selected box, and its pieces that have not yet moved or done their part (a
 /// rule's `use_piece`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Activation {
+pub struct SelectedBox {
     pub at: BoxId,
     pub ready: Vec<UnitId>,
 }
@@ -149,24 +149,24 @@ pub struct MoveRecord {
     /// The route; a move off the lines (`move_piece`) has no steps and ends at `sea_to`.
     pub path: Path,
     pub jump: bool,
-    /// Where a move off the lines went (AHD: by sea).
-    #[serde(default)]
-    pub sea_to: Option<BoxId>,
+    /// Where a move off the lines (`move_piece`: AHD's moves by sea) went.
+    #[serde(default, alias = "sea_to")]
+    pub relocated_to: Option<BoxId>,
 }
 
 impl MoveRecord {
     /// Where the move ended.
     pub fn to(&self) -> BoxId {
-        self.sea_to.unwrap_or_else(|| self.path.to())
+        self.relocated_to.unwrap_or_else(|| self.path.to())
     }
 }
 
 /// Sets up a `move` step: clears what units did in the last one.
 pub(crate) fn setup(state: &mut GameState) {
     for u in &mut state.units {
-        u.marches = 0;
+        u.moves = 0;
     }
-    state.march = Some(MarchSegment::default());
+    state.moving = Some(MoveStep::default());
 }
 
 /// Begins the current `move` step of the side to play, as the engine does: the setup,
@@ -194,7 +194,7 @@ pub fn ready_units(
             continue;
         }
         let limit = ask_int(rules, view, Question::MoveLimit { unit: u })?;
-        if limit.is_none_or(|l| i64::from(unit.marches) < l) {
+        if limit.is_none_or(|l| i64::from(unit.moves) < l) {
             ready.push(u);
         }
     }
@@ -207,7 +207,7 @@ pub fn legal(
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
-    let Some(seg) = &state.march else {
+    let Some(seg) = &state.moving else {
         return Ok(Vec::new());
     };
     let view = View { module, state };
@@ -267,14 +267,16 @@ pub(crate) fn apply(
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
     let side = state.active_side(module);
-    let Some(seg) = state.march.clone() else {
+    let Some(seg) = state.moving.clone() else {
         return Err(illegal("there is no move step under way"));
     };
     let left = state.step_left(module);
     match action {
         Action::Select { at } => {
             if seg.active.is_some() {
-                return Err(illegal("a march is already under way; end it first"));
+                return Err(illegal(
+                    "the pieces of a selected box are moving; end that first",
+                ));
             }
             if left <= 0 {
                 return Err(illegal("nothing left to spend on selecting a box"));
@@ -285,13 +287,13 @@ pub(crate) fn apply(
             let ready = ready_units(View { module, state }, rules, *at, side)?;
             if ready.is_empty() {
                 return Err(illegal(format!(
-                    "no unit of yours in {} can march",
+                    "no piece of yours in {} may move now",
                     module.board.get(*at).name
                 )));
             }
             state.spend_step(module, 1);
-            let m = state.march.as_mut().expect("checked above");
-            m.active = Some(Activation { at: *at, ready });
+            let m = state.moving.as_mut().expect("checked above");
+            m.active = Some(SelectedBox { at: *at, ready });
             notify(module, rules, state, Event::BoxSelected { at: *at })
         }
         Action::Move { unit, path } => {
@@ -299,7 +301,9 @@ pub(crate) fn apply(
                 return Err(illegal("activate a box first"));
             };
             if !a.ready.contains(unit) {
-                return Err(illegal("that unit is not ready to move in this march"));
+                return Err(illegal(
+                    "that piece is not among those of the selected box still to move",
+                ));
             }
             if !well_formed(module, state, a.at, path) {
                 return Err(illegal(
@@ -316,13 +320,13 @@ pub(crate) fn apply(
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(path.to());
             u.entrenched = false;
-            u.marches = u.marches.saturating_add(1);
+            u.moves = u.moves.saturating_add(1);
             // Moving on its own, it leaves the piece that carried it.
             u.attached_to = None;
             // Pieces attached to it go with it, and have made their move.
             super::effects::carry_attached(state, *unit);
             let carried: Vec<UnitId> = state.attached(*unit).collect();
-            let m = state.march.as_mut().expect("checked above");
+            let m = state.moving.as_mut().expect("checked above");
             if let Some(a) = m.active.as_mut() {
                 a.ready.retain(|r| r != unit && !carried.contains(r));
             }
@@ -330,15 +334,15 @@ pub(crate) fn apply(
                 unit: *unit,
                 path: path.clone(),
                 jump,
-                sea_to: None,
+                relocated_to: None,
             });
             notify(module, rules, state, Event::UnitMoved { unit: *unit, path })
         }
         Action::Release => {
             if seg.active.is_none() {
-                return Err(illegal("no march is under way"));
+                return Err(illegal("no box is selected"));
             }
-            if let Some(m) = state.march.as_mut() {
+            if let Some(m) = state.moving.as_mut() {
                 m.active = None;
             }
             Ok(Vec::new())
@@ -508,7 +512,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g3.unit(unit).place, Place::Board(path.to()));
-        assert_eq!(g3.unit(unit).marches, 1);
+        assert_eq!(g3.unit(unit).moves, 1);
         assert_eq!(g3.var("moved"), 1);
         // Moved once: cannot move again in this march.
         assert!(step(&m, &mut rules, &g3, &Action::Move { unit, path }).is_err());
@@ -524,7 +528,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            g5.march
+            g5.moving
                 .as_ref()
                 .unwrap()
                 .active
