@@ -282,7 +282,7 @@ fn handler_options(
         let (k, _) = pair?;
         let key = match &k {
             Value::String(s) => s.to_string_lossy(),
-            other => format!("{}", describe(other)),
+            other => describe(other).to_string(),
         };
         if !KEYS.contains(&key.as_str()) {
             let hint = did_you_mean(&key, KEYS)
@@ -495,8 +495,9 @@ pub(crate) fn hooks_table(
         let Some(&i) = hooks.index.get(name.as_str()) else {
             return Err(mlua::Error::external(hooks.unknown(&name, caller(lua))));
         };
-        if let Some(id) = &id {
-            if let Some((other, at)) = hooks.locate(id) {
+        if let Some(id) = &id
+            && let Some((other, at)) = hooks.locate(id)
+        {
                 return Err(at_caller(
                     lua,
                     format!(
@@ -504,7 +505,6 @@ pub(crate) fn hooks_table(
                         hooks.list[other].spec.name, hooks.list[other].handlers[at].origin
                     ),
                 ));
-            }
         }
         let origin = origin_of(&func);
         hooks.list[i].handlers.push(Handler {

@@ -217,7 +217,7 @@ fn composing_is_over_when_the_load_is() {
         end)
         "#,
     );
-    let err = sb.event("on_turn", ()).err().expect("too late").to_string();
+    let err = sb.event("on_turn", ()).expect_err("too late").to_string();
     assert!(
         err.contains("only be registered while the rules load"),
         "{err}"
