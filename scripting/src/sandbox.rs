@@ -54,8 +54,10 @@ impl Sandbox {
         limits: Limits,
         rng: Rng,
     ) -> Result<Self, ScriptError> {
-        let roots: Vec<(&Path, &str, Option<&str>)> =
-            roots.iter().map(|&(dir, entry)| (dir, entry, None)).collect();
+        let roots: Vec<(&Path, &str, Option<&str>)> = roots
+            .iter()
+            .map(|&(dir, entry)| (dir, entry, None))
+            .collect();
         Self::build(&roots, None, catalogue, limits, rng)
     }
 
@@ -270,6 +272,16 @@ impl Sandbox {
             .iter()
             .find(|h| h.spec.name == hook)
             .map_or(0, |h| h.handlers.len())
+    }
+
+    /// Whether every handler of `hook` declared its answers fixed (`fixed = true`);
+    /// true with no handler, whose answer is the combine rule's constant.
+    pub fn all_fixed(&self, hook: &str) -> bool {
+        self.hooks
+            .list
+            .iter()
+            .find(|h| h.spec.name == hook)
+            .is_none_or(|h| h.handlers.iter().all(|x| x.fixed))
     }
 
     /// What scripts printed since the last call (scripts never write to stdout).
