@@ -48,7 +48,7 @@ use muster_core::game::dice::{Dice, Pcg32};
 use serde::{Deserialize, Serialize};
 
 pub use crate::battle::{Losses, RetreatPolicy};
-pub use setup::{Fighter, Phase, Setup, Spec};
+pub use setup::{Companion, Fighter, Phase, Setup, Spec};
 pub use sim::{Fought, Outcome, Simulator};
 
 /// The most units one side may have in a simulated battle (its units are a bitmask).
@@ -95,6 +95,8 @@ pub enum OddsError {
         item: String,
         why: String,
     },
+    #[error("cannot read the marker '{item}': {why} (write e.g. \"entrenchment=1\")")]
+    BadMarker { item: String, why: String },
     #[error("the {force} need at least one unit")]
     EmptyForce { force: &'static str },
     #[error("the {force} have {count} units; at most {MAX_UNITS} can be simulated")]
@@ -115,6 +117,8 @@ pub enum OddsError {
     Decided,
     #[error("cannot set up the battle: {0}")]
     Setup(String),
+    #[error("cannot follow the rules' hit_absorbed: {0}")]
+    Absorbed(String),
     #[error("the number of runs must be at least 1")]
     NoRuns,
     #[error(transparent)]
