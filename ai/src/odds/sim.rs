@@ -53,8 +53,12 @@ impl Hasher for Fx {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 
+    /// The product's high bits depend on every bit of the key, its low bits only on
+    /// the key's low bits; hashbrown picks buckets by the low bits, so they are rotated
+    /// down (as rustc-hash 2 does). Without it, keys alike in their low fields (side,
+    /// table, count) pile into a few buckets.
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(26)
     }
 }
 
@@ -242,8 +246,8 @@ pub struct Simulator<'a> {
     /// Per (firing side, marker state): whether a hit is absorbed, and the marker state
     /// `hit_absorbed` leaves.
     absorbed: FxMap<u64, Option<u32>>,
-    /// The shots of the part being fired, with unit indices.
-    volley: Vec<Shot>,
+    /// Fixed modifiers: per round, each side's table once asked (`u32::MAX` before).
+    round_table: Vec<[u32; 2]>,
     may_target: FxMap<Key<4>, bool>,
     /// Announcements by situation: keys of one word (most battles) apart, for a
     /// smaller, faster map.
@@ -256,6 +260,14 @@ pub struct Simulator<'a> {
     retreat_ok: [Option<bool>; 2],
     withdraw_ok: Option<bool>,
     run: Run,
+}
+
+/// The index of the `n`-th set bit of `mask` (0-based, lowest first).
+fn nth_bit(mut mask: u64, n: usize) -> usize {
+    for _ in 0..n {
+        mask &= mask.wrapping_sub(1);
+    }
+    mask.trailing_zeros() as usize
 }
 
 /// Indices of the set bits, lowest first.
@@ -417,7 +429,7 @@ impl<'a> Simulator<'a> {
             fixed,
             absorbing,
             absorbed: FxMap::default(),
-            volley: Vec::new(),
+            round_table: Vec::new(),
             may_target: FxMap::default(),
             plans: FxMap::default(),
             wide_plans: FxMap::default(),
@@ -524,8 +536,7 @@ impl<'a> Simulator<'a> {
             } else {
                 self.part(r)?
             };
-            self.load_volley(plan, r);
-            self.fire(r, rng)?;
+            self.fire(plan, r, rng)?;
             if self.run.alive[e] == 0 {
                 return Ok(Outcome::Won {
                     winner: Role::from_index(r),
@@ -543,53 +554,60 @@ impl<'a> Simulator<'a> {
         }
     }
 
-    /// Puts the shots of side `r`'s part into `self.volley`, naming units by index
-    /// (stored announcements name them by rank among the units alive).
-    fn load_volley(&mut self, plan: Plan, r: usize) {
-        self.volley.clear();
+    /// The `k`-th shot of `plan`, as stored.
+    fn shot(&self, plan: &Plan, k: usize) -> Shot {
         match plan {
-            Plan::Arena(a, b) => {
-                let (mut own, mut enemy) = ([0u8; MAX_UNITS], [0u8; MAX_UNITS]);
-                for (k, i) in bits(self.run.alive[r]).enumerate() {
-                    own[k] = i as u8;
-                }
-                for (k, t) in bits(self.run.alive[1 - r]).enumerate() {
-                    enemy[k] = t as u8;
-                }
-                self.volley.extend(self.arena[a..b].iter().map(|s| Shot {
-                    shooter: own[usize::from(s.shooter)],
-                    target: enemy[usize::from(s.target)],
-                    needed: s.needed,
-                }));
-            }
-            Plan::Buf => std::mem::swap(&mut self.volley, &mut self.buf),
-            Plan::First => {
-                if let Some(first) = &self.first_plan {
-                    self.volley.extend_from_slice(first);
-                }
-            }
+            Plan::Arena(..) => self.arena[k],
+            Plan::Buf => self.buf[k],
+            Plan::First => self.first_plan.as_deref().unwrap_or_default()[k],
         }
     }
 
-    /// Rolls side `r`'s volley in announced order (5.1): none for a shot at a unit
-    /// already gone or an impossible one (5.33); a hit the rules absorb costs what
-    /// `hit_absorbed` says; otherwise a hit takes a step, the last step eliminates. The
-    /// value a shot needs is the one announced until a unit is eliminated or the
-    /// markers change; from then on it is looked up again for the battle as it now
-    /// stands, as the engine asks `shot_modifier` when each shot is rolled.
-    fn fire(&mut self, r: usize, rng: &mut Pcg32) -> Result<(), OddsError> {
+    /// Rolls side `r`'s shots of `plan` in announced order (5.1): none for a shot at a
+    /// unit already gone or an impossible one (5.33); a hit the rules absorb costs what
+    /// `hit_absorbed` says; otherwise a hit takes a step, the last step eliminates.
+    /// Unless the modifiers are fixed, the value a shot needs is the one announced
+    /// until a unit is eliminated or the markers change; from then on it is looked up
+    /// again for the battle as it now stands, as the engine asks `shot_modifier` when
+    /// each shot is rolled.
+    fn fire(&mut self, plan: Plan, r: usize, rng: &mut Pcg32) -> Result<(), OddsError> {
         let e = 1 - r;
         let dice = self.module.dice;
+        let (from, to) = match plan {
+            Plan::Arena(a, b) => (a, b),
+            Plan::Buf => (0, self.buf.len()),
+            Plan::First => (0, self.first_plan.as_ref().map_or(0, Vec::len)),
+        };
+        // Stored announcements name units by rank among those alive at the part's start.
+        let ranked = matches!(plan, Plan::Arena(..));
+        let mut order = [0u8; MAX_UNITS];
+        if ranked {
+            for (k, t) in bits(self.run.alive[e]).enumerate() {
+                order[k] = t as u8;
+            }
+        }
+        let own = self.run.alive[r];
+        let shooter = |s: &Shot| {
+            if ranked {
+                nth_bit(own, usize::from(s.shooter))
+            } else {
+                usize::from(s.shooter)
+            }
+        };
         let mut changed = false;
-        for k in 0..self.volley.len() {
-            let s = self.volley[k];
-            let (i, t) = (usize::from(s.shooter), usize::from(s.target));
+        for k in from..to {
+            let s = self.shot(&plan, k);
+            let t = usize::from(if ranked {
+                order[usize::from(s.target)]
+            } else {
+                s.target
+            });
             let bit = 1u64 << t;
             if self.run.alive[e] & bit == 0 {
                 continue;
             }
             let needed = if changed && !self.fixed {
-                self.needed_now(r, i, t)?
+                self.needed_now(r, shooter(&s), t)?
             } else {
                 s.needed
             };
@@ -601,7 +619,7 @@ impl<'a> Simulator<'a> {
                 continue;
             }
             if self.absorbing
-                && let Some(next) = self.absorbed(r, i, t)?
+                && let Some(next) = self.absorbed(r, shooter(&s), t)?
             {
                 self.run.markers = next;
                 changed = true;
@@ -897,6 +915,9 @@ impl<'a> Simulator<'a> {
     /// Side `r`'s table for the battle as it stands (asked the first time this
     /// situation comes up).
     fn table_now(&mut self, r: usize) -> Result<usize, OddsError> {
+        if self.fixed {
+            return self.round_table(r);
+        }
         let key = self.table_key(r);
         if let Some(k) = key
             && let Some(&id) = self.table_of.get(&k)
@@ -912,17 +933,33 @@ impl<'a> Simulator<'a> {
         Ok(id)
     }
 
-    /// The key of side `r`'s table now: everything a shot modifier may depend on by its
-    /// contract that changes during a battle: the firing side, the round and, unless the
-    /// modifiers are fixed, the markers in the box and the classes of each side's units
-    /// still in the battle, in order. `None` if it does not fit.
+    /// Fixed modifiers: side `r`'s table this round, asked the first time the side
+    /// fires in it (rounds with the same table share it: in AHD the attacker's never
+    /// changes, the defender's changes once, after round 2).
+    fn round_table(&mut self, r: usize) -> Result<usize, OddsError> {
+        let round = usize::from(self.run.round);
+        if let Some(&t) = self.round_table.get(round)
+            && t[r] != u32::MAX
+        {
+            return Ok(t[r] as usize);
+        }
+        let id = self.ask_table(r)?;
+        if self.round_table.len() <= round {
+            self.round_table.resize(round + 1, [u32::MAX; 2]);
+        }
+        // Tables are far fewer than u32::MAX; one that is not is asked again next time.
+        self.round_table[round][r] = u32::try_from(id).unwrap_or(u32::MAX);
+        Ok(id)
+    }
+
+    /// The key of side `r`'s table now (modifiers not fixed): everything a shot modifier
+    /// may depend on by its contract that changes during a battle: the firing side, the
+    /// round, the markers in the box and the classes of each side's units still in the
+    /// battle, in order. `None` if it does not fit.
     fn table_key(&self, r: usize) -> Option<Key<4>> {
         let mut k = Packer::<4>::new();
         k.push(r as u64, 1);
         k.push(u64::from(self.run.round), 8);
-        if self.fixed {
-            return k.key();
-        }
         if self.run.markers >= 1 << 16 {
             return None;
         }
