@@ -2,13 +2,19 @@
 //! tight loop, with every rule answer asked once and cached.
 //!
 //! Caches, each sound by a contract of the question it keeps (see
-//! `muster_core::game::rules::Question`). Both contracts make units of a side that are
-//! alike in type, entrenchment and entry interchangeable, so answers are kept per
-//! *class* of such units, not per unit:
-//! - the value a shot needs (combat value + `ShotModifier`), a table per round and
-//!   firing side of (shooter class, target class), asked whole the first time the side
-//!   fires in that round; rounds with the same table share it (in AHD the attacker's
-//!   table never changes, the defender's changes once, after round 2);
+//! `muster_core::game::rules::Question`). The contracts make units of a side that are
+//! alike in type, entrenchment and entry interchangeable (as shooters, up to their
+//! place in the battle's order), so answers are kept per *class* of such units, not
+//! per unit:
+//! - the value a shot needs (combat value + `ShotModifier`): a table of (shooter by
+//!   rank among its side's units alive, target class) per situation: firing side,
+//!   round, markers in the box, and the classes of each side's units alive in order;
+//!   asked whole the first time the situation comes up, and looked up again during a
+//!   volley once a unit has fallen or a hit was absorbed. Rules that declare the
+//!   modifier fixed (`Rules::fixed`) get a table per round and firing side of (shooter
+//!   class, target class) instead; rounds with the same table share it (in AHD the
+//!   attacker's table never changes, the defender's changes once, after round 2);
+//! - `AbsorbsHit`, and the markers `hit_absorbed` leaves, per (firing side, markers);
 //! - `MayTarget` per (shooter class, target class, whether the target is targeted
 //!   already, shots announced, and per class the units still in the battle and how many
 //!   of the enemy's are targeted);
