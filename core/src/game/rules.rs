@@ -407,6 +407,10 @@ mod tests {
                 shooter: u,
                 target: u,
             },
+            Question::AbsorbsHit {
+                shooter: u,
+                target: u,
+            },
             Question::MayUpgrade { unit: u },
             Question::MayPlace {
                 kind: UnitTypeId(0),
