@@ -7,9 +7,9 @@
 use muster_ai::battle::{RetreatPolicy, choose_target};
 use muster_ai::odds::{Config, Fought, Outcome, Role, Setup, Simulator, Spec, generator, simulate};
 use muster_core::game::battle::{Battle, Stage};
-use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions};
-use muster_core::ids::UnitId;
-use muster_core::{Module, load_module};
+use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, march};
+use muster_core::ids::{TurnId, UnitId};
+use muster_core::{Module, load_module, load_scenario_str};
 use muster_scripting::{Limits, ScriptRules};
 
 fn triplea() -> (Module, ScriptRules) {
@@ -31,11 +31,16 @@ fn role(b: &Battle, side: muster_core::ids::SideId) -> Role {
     }
 }
 
-/// Plays the battle of `setup`'s position through the engine's `legal_actions`/`apply`
+/// Plays the battle under way in `start` through the engine's `legal_actions`/`apply`
 /// with the dice of `seed`: targets by the computer players' policy, no retreats.
 /// Returns it as the simulator reports one, and the dice after it.
-fn engine_battle(m: &Module, rules: &mut ScriptRules, setup: &Setup, seed: u64) -> (Fought, Dice) {
-    let mut g = setup.position(m).unwrap();
+fn engine_battle(
+    m: &Module,
+    rules: &mut ScriptRules,
+    start: &GameState,
+    seed: u64,
+) -> (Fought, Dice) {
+    let mut g = start.clone();
     g.dice = Dice::seeded(seed);
     let last = loop {
         let b = battle(&g).expect("a battle under way").clone();
@@ -89,11 +94,24 @@ fn engine_battle(m: &Module, rules: &mut ScriptRules, setup: &Setup, seed: u64) 
 fn assert_equivalent(spec: &Spec, seeds: u64) -> Vec<Outcome> {
     let (m, mut rules) = triplea();
     let setup = Setup::from_spec(&m, spec).unwrap_or_else(|e| panic!("{e}"));
+    let start = setup.position(&m).unwrap();
+    assert_same_battles(&m, &mut rules, &start, &setup, seeds)
+}
+
+/// For each seed, the battle under way in `start` through the engine and `setup`'s
+/// through the simulator: the same outcome, rounds, survivors and dice.
+fn assert_same_battles(
+    m: &Module,
+    rules: &mut ScriptRules,
+    start: &GameState,
+    setup: &Setup,
+    seeds: u64,
+) -> Vec<Outcome> {
     let (m2, mut rules2) = triplea();
-    let mut sim = Simulator::new(&m2, &mut rules2, &setup).unwrap();
+    let mut sim = Simulator::new(&m2, &mut rules2, setup).unwrap();
     let mut outcomes = Vec::new();
     for seed in 0..seeds {
-        let (engine, dice) = engine_battle(&m, &mut rules, &setup, seed);
+        let (engine, dice) = engine_battle(m, rules, start, seed);
         let mut rng = generator(seed);
         let simulated = sim
             .fight(&mut rng, RetreatPolicy::Never, RetreatPolicy::Never)
@@ -190,4 +208,74 @@ fn water_crossings_change_the_odds() {
         two > plus_one + 5.0,
         "a second token absorbs a second hit: {plus_one} -> {two}"
     );
+}
+
+/// A battle of a game in progress (`Setup::from_battle`): the North marches from
+/// Knoxville into Chattanooga with Grant placed beside it, the South's box holds an
+/// entrenchment and a water-crossing token; the snapshot's pieces, markers and
+/// attributes come from the game itself.
+#[test]
+fn equivalent_to_the_engine_from_a_game_in_progress() {
+    let (m, mut rules) = triplea();
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+        <side id="union"><place box="Knoxville" units="3 Vi, 2 Ci, 2 Mi, 1 Vc"/><control box="Knoxville"/></side>
+        <side id="confederate"><place box="Chattanooga" units="1 Ci, 1 Vi, 2 Mi, 1 Mc"/></side>
+      </scenario>"#;
+    let scenario = load_scenario_str(&m, "<test>", xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = GameState::new(&m, &scenario, Vec::new(), Dice::fixed([4])).unwrap();
+    let union = m.find_side("union").unwrap();
+    g.player = u8::try_from(m.calendar.sides.iter().position(|&s| s == union).unwrap()).unwrap();
+    g.first_turn = TurnId(0);
+    march::begin(&m, &mut rules, &mut g).unwrap();
+    let act = |g: &mut GameState, rules: &mut ScriptRules, a: Action| {
+        *g = apply(&m, rules, g, &a)
+            .unwrap_or_else(|e| panic!("{a:?}: {e}"))
+            .0;
+    };
+    let (knoxville, chattanooga) = (
+        m.board.find("Knoxville").unwrap(),
+        m.board.find("Chattanooga").unwrap(),
+    );
+    let north: Vec<UnitId> = g.units_at(knoxville).collect();
+    act(&mut g, &mut rules, Action::Select { at: knoxville });
+    for u in north {
+        let legal = legal_actions(&m, &mut rules, &g).unwrap();
+        let a = legal
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { unit, path } if *unit == u && path.to() == chattanooga))
+            .unwrap_or_else(|| panic!("{u:?} cannot reach Chattanooga"));
+        act(&mut g, &mut rules, a);
+    }
+    act(&mut g, &mut rules, Action::Release);
+    while g.current_step(&m).is_some_and(|s| s.id != "combat") {
+        act(&mut g, &mut rules, Action::EndStep);
+    }
+    let grant = g
+        .unit_ids()
+        .find(|&u| m.units.get(g.unit(u).kind).id == "grant")
+        .unwrap();
+    g.units[grant.index()].place = Place::Board(chattanooga);
+    let strength = m.units.find_attribute("strength").unwrap();
+    g.attributes.push((grant, strength, 2));
+    g.attributes.sort_unstable_by_key(|&(u, a, _)| (u, a));
+    for (marker, n) in [("entrenchment", 1), ("water-crossing", 1)] {
+        g.markers
+            .push((chattanooga, m.units.find_marker(marker).unwrap(), n));
+    }
+    g.markers.sort_unstable_by_key(|&(b, k, _)| (b, k));
+    act(&mut g, &mut rules, Action::Fight { at: chattanooga });
+    if legal_actions(&m, &mut rules, &g)
+        .unwrap()
+        .contains(&Action::Pass)
+        && battle(&g).is_some_and(|b| b.stage != Stage::Target)
+    {
+        act(&mut g, &mut rules, Action::Pass);
+    }
+    let setup = Setup::from_battle(&m, &g).unwrap();
+    assert!(
+        setup.companions.is_empty() && setup.markers.is_empty(),
+        "in the position"
+    );
+    let outcomes = assert_same_battles(&m, &mut rules, &g, &setup, 40);
+    assert!(wins(&outcomes, Role::Attacker) > 0 && wins(&outcomes, Role::Defender) > 0);
 }
