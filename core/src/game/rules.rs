@@ -91,8 +91,9 @@ pub enum Question<'a> {
     /// on the shooter, the target, the units of each side still in the battle, which
     /// enemy units the shots announced this part aim at and how many shots there are,
     /// and the battle's fixed facts (unit types, entrenchment, entries, the box, the
-    /// options, the rest of the position); not on hits, the round, or which friendly
-    /// unit announced which shot. Units of one side alike in type, entrenchment and entry
+    /// options, the rest of the position); not on hits, the round, the markers in the
+    /// battle's box (absorbed hits may change them), or which friendly unit announced
+    /// which shot. Units of one side alike in type, entrenchment and entry
     /// are interchangeable: exchanging two of them changes no answer.
     MayTarget { shooter: UnitId, target: UnitId },
     /// Added to the shooter's combat value for this shot. Asked when targets are named
