@@ -17,7 +17,8 @@ pub struct Args {
     /// The module folder, e.g. mods/ahd.
     module: PathBuf,
     /// The attacking force: unit types with counts, e.g. "3 Vi, 1 Vc" (AHD's types, as
-    /// in 11.4: Mi Mc Vi Vc Ci Cc).
+    /// in 11.4: Mi Mc Vi Vc Ci Cc). Pieces that do not fight stand with the side, with
+    /// attribute values in brackets if not the type's: "3 Vi, grant[strength=2]".
     #[arg(long, value_name = "UNITS")]
     attacker: String,
     /// The defending force, e.g. "2 Mi, 1 Ci".
@@ -32,9 +33,14 @@ pub struct Args {
     /// box held by its owner). Without it a retreat is always possible.
     #[arg(long = "box", value_name = "NAME")]
     at: Option<String>,
-    /// The defenders are entrenched (5.31).
+    /// The defenders are entrenched (5.31: the units' own entrenchment; a module that
+    /// entrenches boxes with markers takes --marker instead).
     #[arg(long)]
     entrenched: bool,
+    /// Markers in the battle box, ID=N, repeatable: --marker entrenchment=1
+    /// --marker water-crossing=2 (the TripleA adaptation's).
+    #[arg(long = "marker", value_name = "ID=N")]
+    markers: Vec<String>,
     /// The first N attackers crossed a river into the box (5.34); needs a --box with a
     /// water border.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -61,6 +67,16 @@ pub struct Args {
     json: bool,
 }
 
+/// A piece with a side that does not fight, in `--json`.
+#[derive(Serialize)]
+struct Companion<'a> {
+    side: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    /// Attribute values other than the type's.
+    attributes: Vec<(&'a str, i64)>,
+}
+
 /// What `--json` prints: the question, then the report's fields.
 #[derive(Serialize)]
 struct Output<'a> {
@@ -71,6 +87,10 @@ struct Output<'a> {
     entrenched: bool,
     crossing: usize,
     options: Vec<&'a str>,
+    /// Markers in the box, by id.
+    markers: Vec<(&'a str, u16)>,
+    /// Pieces with a side that do not fight (generals), by type id.
+    companions: Vec<Companion<'a>>,
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -85,6 +105,7 @@ pub fn run(args: &Args) -> Result<()> {
         entrenched: args.entrenched,
         crossing: args.crossing,
         options: args.options.clone(),
+        markers: args.markers.clone(),
     };
     let setup = Setup::from_spec(&module, &spec).map_err(|e| anyhow!("{e}"))?;
     let config = Config {
@@ -111,6 +132,25 @@ pub fn run(args: &Args) -> Result<()> {
         .iter()
         .map(|&o| module.options[o.index()].id.as_str())
         .collect();
+    let markers: Vec<(&str, u16)> = setup
+        .markers
+        .iter()
+        .map(|&(id, n)| (module.units.markers[id.index()].id.as_str(), n))
+        .collect();
+    let companions: Vec<Companion> = setup
+        .companions
+        .iter()
+        .map(|c| Companion {
+            side: module.side(setup.side(c.role)).id.as_str(),
+            kind: module.units.get(c.kind).id.as_str(),
+            attributes: setup
+                .attributes
+                .iter()
+                .filter(|a| a.0 == c.unit)
+                .map(|&(_, a, v)| (module.units.attributes[a.index()].as_str(), v))
+                .collect(),
+        })
+        .collect();
     let out = &mut std::io::stdout().lock();
     if args.json {
         let output = Output {
@@ -119,6 +159,8 @@ pub fn run(args: &Args) -> Result<()> {
             entrenched,
             crossing: args.crossing,
             options,
+            markers,
+            companions,
             report: &report,
         };
         serde_json::to_writer_pretty(&mut *out, &output)?;
@@ -148,6 +190,23 @@ pub fn run(args: &Args) -> Result<()> {
     }
     if !options.is_empty() {
         notes.push(format!("options: {}", options.join(", ")));
+    }
+    if !markers.is_empty() {
+        let list: Vec<String> = markers.iter().map(|(id, n)| format!("{n} {id}")).collect();
+        notes.push(format!("markers: {}", list.join(", ")));
+    }
+    for c in &companions {
+        let values: Vec<String> = c
+            .attributes
+            .iter()
+            .map(|(a, v)| format!("{a} {v}"))
+            .collect();
+        let values = if values.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", values.join(", "))
+        };
+        notes.push(format!("{} with the {}{values}", c.kind, c.side));
     }
     if !notes.is_empty() {
         writeln!(out, "  {}", notes.join("; "))?;

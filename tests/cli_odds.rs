@@ -183,3 +183,77 @@ fn a_crossing_without_a_river_names_boxes_with_one() {
     ]));
     assert!(err.contains("Gettysburg") && err.contains("Cairo"), "{err}");
 }
+
+/// The TripleA adaptation at Chattanooga: its worked example's armies, the South
+/// entrenched (a marker), Grant with the North, and water-crossing tokens, which raise
+/// the defenders and absorb hits, so the South wins more often with two than with none.
+#[test]
+fn triplea_generals_and_markers() {
+    let run = |markers: &[&str]| {
+        let mut args = vec![
+            "odds",
+            "mods/ahd-triplea",
+            "--attacker",
+            "1 Vi, 1 Ci, 1 Mi, 1 Vc, 1 Mc, grant[strength=2]",
+            "--defender",
+            "1 Vi, 2 Mi, 1 Vc, 1 Mc",
+            "--box",
+            "Chattanooga",
+            "--marker",
+            "entrenchment=1",
+            "--runs",
+            "3000",
+            "--json",
+        ];
+        for m in markers {
+            args.extend(["--marker", m]);
+        }
+        let out = muster(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        v
+    };
+    let none = run(&[]);
+    assert_eq!(
+        none["companions"],
+        serde_json::json!([{"side": "union", "type": "grant", "attributes": [["strength", 2]]}])
+    );
+    assert_eq!(none["markers"], serde_json::json!([["entrenchment", 1]]));
+    let two = run(&["water-crossing=2"]);
+    assert_eq!(
+        two["markers"],
+        serde_json::json!([["entrenchment", 1], ["water-crossing", 2]])
+    );
+    let south = |v: &Value| v["defender"]["win_pct"].as_f64().expect("a number");
+    assert!(
+        south(&two) > south(&none) + 10.0,
+        "{} -> {}",
+        south(&none),
+        south(&two)
+    );
+}
+
+#[test]
+fn a_bad_marker_or_attribute_gets_a_hint() {
+    let triplea = |attacker: &str, marker: &str| {
+        one_line_error(&muster(&[
+            "odds",
+            "mods/ahd-triplea",
+            "--attacker",
+            attacker,
+            "--defender",
+            "2 Mi",
+            "--box",
+            "Chattanooga",
+            "--marker",
+            marker,
+        ]))
+    };
+    let err = triplea("2 Vi", "water-crosing=1");
+    assert!(err.contains("did you mean 'water-crossing'?"), "{err}");
+    let err = triplea("2 Vi, grant[strenght=2]", "entrenchment=1");
+    assert!(
+        err.contains("no attribute 'strenght'") && err.contains("strength"),
+        "{err}"
+    );
+}

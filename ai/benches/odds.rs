@@ -1,5 +1,5 @@
 //! How fast the battle-odds calculator is: 10,000 runs of a 6-against-6 battle with
-//! modifiers, each sample a fresh `simulate` call (so the rule answers are asked of the
+//! modifiers (AHD's, fixed for a battle; and the TripleA adaptation's, which are not), each sample a fresh `simulate` call (so the rule answers are asked of the
 //! Luau scripts and cached within it, as `muster odds` does), on one core. The target
 //! is under 100 ms for 10,000 runs.
 //!
@@ -17,6 +17,14 @@ fn ahd() -> (Module, ScriptRules) {
     let module = muster_core::load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd"))
         .unwrap_or_else(|e| panic!("{e}"));
     let rules = ScriptRules::load(&module, Limits::default()).expect("the AHD rules load");
+    (module, rules)
+}
+
+fn triplea() -> (Module, ScriptRules) {
+    let module =
+        muster_core::load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd-triplea"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    let rules = ScriptRules::load(&module, Limits::default()).expect("the TripleA rules load");
     (module, rules)
 }
 
@@ -58,6 +66,29 @@ fn odds(c: &mut Criterion) {
     group.bench_function("the same with 5.2 and retreat policies: 10k runs", |b| {
         b.iter(|| simulate(&m, &mut rules, black_box(&like), &retreats, None).expect("runs"))
     });
+    // The TripleA adaptation: shot modifiers that depend on who is still in the battle
+    // (crack infantry, a general) and water-crossing tokens that absorb hits, so
+    // tables are kept per situation and hits may run `hit_absorbed`.
+    let (t, mut t_rules) = triplea();
+    let chattanooga = Setup::from_spec(
+        &t,
+        &Spec {
+            attackers: "1 Vi, 2 Ci, 2 Mi, 1 Vc, grant[strength=2]".into(),
+            defenders: "1 Vi, 1 Ci, 2 Mi, 1 Vc, 1 Mc".into(),
+            at: Some("Chattanooga".into()),
+            markers: vec!["entrenchment=1".into(), "water-crossing=2".into()],
+            ..Spec::default()
+        },
+    )
+    .expect("the battle sets up");
+    group.bench_function(
+        "TripleA 6v6 Chattanooga, crack infantry, Grant, 2 water crossings: 10k runs",
+        |b| {
+            b.iter(|| {
+                simulate(&t, &mut t_rules, black_box(&chattanooga), &config, None).expect("runs")
+            })
+        },
+    );
     group.finish();
 }
 

@@ -7,20 +7,44 @@
 //! would cost milliseconds a battle. Instead a compact simulator ([`Simulator`]) keeps
 //! the battle in bitmasks and small arrays and rolls the dice in a tight loop, but takes
 //! every rule answer from the module's hooks: `shot_modifier`, `may_target`,
-//! `may_withdraw` and `retreat_to`, asked of a scratch copy of the position set to the
-//! situation at hand, and cached by what the answers may depend on. What that is for
-//! `ShotModifier` and `MayTarget` is a documented contract of those questions
-//! (`muster_core::game::rules::Question`); `MayWithdraw` is asked once, before round 1,
-//! and `RetreatTo` once per side, when a retreat is first wanted (no units move during
-//! a simulated battle, so where a side may go does not change). The sequence is
-//! `muster_core::game::battle`'s exactly: the defender fires first each round; each
-//! part begins (from round 2) with the firing side's retreat decision; targets are
-//! announced in the order the units joined, with the AI's policy
+//! `absorbs_hit`, `may_withdraw` and `retreat_to`, asked of a scratch copy of the
+//! position set to the situation at hand, and cached by what the answers may depend on.
+//! What that is for `ShotModifier`, `MayTarget` and `AbsorbsHit` is a documented
+//! contract of those questions (`muster_core::game::rules::Question`); `MayWithdraw` is
+//! asked once, before round 1, and `RetreatTo` once per side, when a retreat is first
+//! wanted (no units move during a simulated battle, so where a side may go does not
+//! change). The sequence is `muster_core::game::battle`'s exactly: the defender fires
+//! first each round; each part begins (from round 2) with the firing side's retreat
+//! decision; targets are announced in the order the units joined, with the AI's policy
 //! ([`crate::battle::choose_target`]'s scoring); shots are rolled in announced order on
 //! the same generator the engine uses, one die per possible shot (none for a shot at a
-//! unit already eliminated, none for an impossible shot, 5.33); a hit takes a step and
-//! a unit with no steps left is eliminated. The same seed gives the same battle as the
-//! engine, die for die (a test checks this battle by battle).
+//! unit already eliminated, none for an impossible shot, 5.33), each needing the value
+//! the engine asks when it is rolled; a hit the rules absorb runs `hit_absorbed`,
+//! otherwise it takes a step and a unit with no steps left is eliminated. The same seed
+//! gives the same battle as the engine, die for die (tests check this battle by battle,
+//! on AHD and on the TripleA adaptation).
+//!
+//! # Modifiers that depend on who is still in the battle
+//! The TripleA adaptation's crack infantry lower the weakest enemy units still in the
+//! battle, its generals raise their side's weakest, and its water-crossing tokens give
+//! the defenders +1 while one is left and each absorb a hit. So `ShotModifier`'s
+//! contract lets an answer depend on the units of each side still in the battle (in
+//! the order they joined) and on the box's markers, and the simulator keys its tables
+//! on them and looks a shot's value up again once a unit has fallen or a hit was
+//! absorbed earlier in the volley. Three designs were weighed. Playing every run
+//! through the engine (`flow::apply` on a copy) is exact but clones the position and
+//! asks every question at every action: milliseconds a battle, not microseconds. Tracking what each
+//! rules call reads would need the script sandbox to report its reads. The one chosen
+//! keeps the simulator, widens the contract to what the rules may read, and lets rules
+//! whose modifiers read less say so: a `shot_modifier` all of whose handlers are
+//! declared `fixed` (`Rules::fixed`, AHD's) is asked once per round and firing side, as
+//! before, so AHD runs as fast as it did; otherwise a table is asked for each new
+//! situation (one rules call per shooter alive and target class). An absorbed hit runs
+//! the rules' `hit_absorbed` commands on the scratch position (`flow::react`) once per
+//! (firing side, markers), and the simulator follows the markers they leave; commands
+//! that change anything else are refused with an error rather than simulated wrongly.
+//! Pieces that do not fight (generals) stand in the box with their side, with the
+//! attribute values the words give them.
 //!
 //! # What is modelled, and what is not
 //! - **Retreats** (5.4) follow each side's [`RetreatPolicy`], only when the rules allow
@@ -32,9 +56,10 @@
 //!   A withdrawal is nobody's win.
 //! - **Reinforcements** (5.5): none. The calculator knows no surroundings; a battle
 //!   snapshot ([`Setup::from_battle`]) also ignores units that could still join.
-//! - **Events** (`unit_eliminated`, `battle_ended`) are not run: they change nothing the
-//!   battle's questions read in AHD. A module whose battle events roll dice or change
-//!   what those questions answer would need them.
+//! - **Events**: `hit_absorbed` is run (above); `unit_eliminated` and `battle_ended`
+//!   are not: they change nothing the battle's questions read in AHD or the TripleA
+//!   adaptation. A module whose battle events roll dice or change what those questions
+//!   answer would need them.
 //! - A battle still going after round 255 (where the engine's round counter stops) is
 //!   reported as undecided: only sides that cannot hurt each other get there.
 
@@ -48,7 +73,7 @@ use muster_core::game::dice::{Dice, Pcg32};
 use serde::{Deserialize, Serialize};
 
 pub use crate::battle::{Losses, RetreatPolicy};
-pub use setup::{Fighter, Phase, Setup, Spec};
+pub use setup::{Companion, Fighter, Phase, Setup, Spec};
 pub use sim::{Fought, Outcome, Simulator};
 
 /// The most units one side may have in a simulated battle (its units are a bitmask).
@@ -95,6 +120,8 @@ pub enum OddsError {
         item: String,
         why: String,
     },
+    #[error("cannot read the marker '{item}': {why} (write e.g. \"entrenchment=1\")")]
+    BadMarker { item: String, why: String },
     #[error("the {force} need at least one unit")]
     EmptyForce { force: &'static str },
     #[error("the {force} have {count} units; at most {MAX_UNITS} can be simulated")]
@@ -115,6 +142,8 @@ pub enum OddsError {
     Decided,
     #[error("cannot set up the battle: {0}")]
     Setup(String),
+    #[error("cannot follow the rules' hit_absorbed: {0}")]
+    Absorbed(String),
     #[error("the number of runs must be at least 1")]
     NoRuns,
     #[error(transparent)]

@@ -841,3 +841,62 @@ fn the_same_seed_gives_the_same_report() {
     let c = simulate(&m, &mut rules, &setup, &Config { seed: 12, ..config }, None).unwrap();
     assert_ne!(a, c, "another seed, other dice");
 }
+
+/// AHD's rules as they are, except that they do not declare `shot_modifier` fixed.
+struct Unfixed(ScriptRules);
+
+impl muster_core::game::Rules for Unfixed {
+    fn ask(
+        &mut self,
+        view: muster_core::game::View<'_>,
+        question: muster_core::game::Question<'_>,
+    ) -> Result<muster_core::game::Answer, muster_core::game::RuleError> {
+        self.0.ask(view, question)
+    }
+
+    fn notify(
+        &mut self,
+        view: muster_core::game::View<'_>,
+        dice: &mut Dice,
+        event: muster_core::game::Event<'_>,
+    ) -> Result<Vec<muster_core::game::Command>, muster_core::game::RuleError> {
+        self.0.notify(view, dice, event)
+    }
+
+    fn answers(&self, hook: &str) -> bool {
+        self.0.answers(hook)
+    }
+}
+
+/// AHD declares its shot modifiers fixed for a battle, so the simulator asks them once
+/// a round; without the declaration it asks them in every situation (who is still in
+/// the battle, the markers) and looks them up again mid-volley. That is only slower:
+/// the report is the same, with retreats and 5.2 too.
+#[test]
+fn fixed_modifiers_are_only_a_speed_up() {
+    let (m, mut rules) = ahd();
+    assert!(
+        muster_core::game::Rules::fixed(&rules, "shot_modifier"),
+        "AHD declares it"
+    );
+    let (_, other) = ahd();
+    let mut unfixed = Unfixed(other);
+    let spec = Spec {
+        attackers: "3 Vi, 1 Ci, 2 Vc".into(),
+        defenders: "2 Vi, 2 Mi, 1 Ci, 1 Vc".into(),
+        at: Some("Vicksburg".into()),
+        crossing: 3,
+        options: vec!["like-battlefield-targets".into()],
+        ..Spec::default()
+    };
+    let setup = Setup::from_spec(&m, &spec).unwrap();
+    let config = Config {
+        runs: 1500,
+        seed: 4,
+        attacker_retreat: RetreatPolicy::LossesOver(Losses::Fraction(0.5)),
+        defender_retreat: RetreatPolicy::AfterRound(4),
+    };
+    let fixed = simulate(&m, &mut rules, &setup, &config, None).unwrap();
+    let asked = simulate(&m, &mut unfixed, &setup, &config, None).unwrap();
+    assert_eq!(fixed, asked);
+}

@@ -135,6 +135,10 @@ impl Rules for ScriptRules {
         self.sandbox.handler_count(hook) > 0
     }
 
+    fn fixed(&self, hook: &str) -> bool {
+        self.sandbox.all_fixed(hook)
+    }
+
     fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
         const HOOK: &str = "offers";
         let state = GameRef::ref_cast(view.state);

@@ -129,6 +129,9 @@ pub(crate) struct Handler {
     /// Where a `hooks.replace` of it was made: a second replacement is an error naming
     /// both, so two mods never silently clobber each other.
     replaced_at: Option<String>,
+    /// The handler declared its answers fixed for a battle (`fixed = true`): see
+    /// `Rules::fixed`. A replacement or a wrap is new code, so it drops the declaration.
+    pub fixed: bool,
 }
 
 pub(crate) struct Hook {
@@ -258,14 +261,24 @@ fn id_list(lua: &Lua, v: Value, call: &str, key: &str) -> mlua::Result<Vec<Strin
     }
 }
 
-/// The options of `hooks.on(name, fn, { id =, before =, after = })`.
-fn handler_options(
-    lua: &Lua,
-    v: Value,
-    call: &str,
-) -> mlua::Result<(Option<String>, Vec<String>, Vec<String>)> {
+/// The options of `hooks.on(name, fn, { id =, before =, after =, fixed = })`.
+struct Options {
+    id: Option<String>,
+    before: Vec<String>,
+    after: Vec<String>,
+    fixed: bool,
+}
+
+fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
     let t = match v {
-        Value::Nil => return Ok((None, Vec::new(), Vec::new())),
+        Value::Nil => {
+            return Ok(Options {
+                id: None,
+                before: Vec::new(),
+                after: Vec::new(),
+                fixed: false,
+            });
+        }
         Value::Table(t) => t,
         other => {
             return Err(at_caller(
@@ -277,7 +290,7 @@ fn handler_options(
             ));
         }
     };
-    const KEYS: [&str; 3] = ["id", "before", "after"];
+    const KEYS: [&str; 4] = ["id", "before", "after", "fixed"];
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair?;
         let key = match &k {
@@ -290,7 +303,7 @@ fn handler_options(
                 .unwrap_or_default();
             return Err(at_caller(
                 lua,
-                format!("{call}: unknown option '{key}' (id, before, after){hint}"),
+                format!("{call}: unknown option '{key}' (id, before, after, fixed){hint}"),
             ));
         }
     }
@@ -300,7 +313,25 @@ fn handler_options(
     };
     let before = id_list(lua, t.raw_get("before")?, call, "before")?;
     let after = id_list(lua, t.raw_get("after")?, call, "after")?;
-    Ok((id, before, after))
+    let fixed = match t.raw_get::<Value>("fixed")? {
+        Value::Nil => false,
+        Value::Boolean(b) => b,
+        other => {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: the option 'fixed' must be true or false, got {}",
+                    describe(&other)
+                ),
+            ));
+        }
+    };
+    Ok(Options {
+        id,
+        before,
+        after,
+        fixed,
+    })
 }
 
 impl Hooks {
@@ -440,12 +471,13 @@ fn stable_order(handlers: &[Handler]) -> Result<Vec<usize>, Vec<usize>> {
 }
 
 /// The `hooks` table scripts see while loading:
-/// - `hooks.on(name, fn [, { id =, before =, after = }])` registers a handler, optionally
-///   named so that other modules can compose with it, and ordered against others;
+/// - `hooks.on(name, fn [, { id =, before =, after =, fixed = }])` registers a handler,
+///   optionally named so that other modules can compose with it, and ordered against
+///   others; `fixed = true` declares its answers fixed for a battle (`Rules::fixed`);
 /// - `hooks.replace(id, fn)`: `fn` takes the named handler's place (same hook, same
-///   position, same id);
+///   position, same id; not its `fixed`, which was a promise about other code);
 /// - `hooks.wrap(id, fn)`: `fn(next, ...)` takes its place, with `next` the handler it
-///   wraps, so a house rule can widen or narrow an answer;
+///   wraps, so a house rule can widen or narrow an answer (its `fixed` goes likewise);
 /// - `hooks.remove(id)`: the handler is gone.
 ///
 /// A base module's scripts load before its overlays', so an overlay names handlers that
@@ -490,7 +522,12 @@ pub(crate) fn hooks_table(
                 ),
             ));
         };
-        let (id, before, after) = handler_options(lua, opts, &format!("hooks.on('{name}')"))?;
+        let Options {
+            id,
+            before,
+            after,
+            fixed,
+        } = handler_options(lua, opts, &format!("hooks.on('{name}')"))?;
         let mut hooks = h.borrow_mut();
         let Some(&i) = hooks.index.get(name.as_str()) else {
             return Err(mlua::Error::external(hooks.unknown(&name, caller(lua))));
@@ -498,13 +535,13 @@ pub(crate) fn hooks_table(
         if let Some(id) = &id
             && let Some((other, at)) = hooks.locate(id)
         {
-                return Err(at_caller(
-                    lua,
-                    format!(
-                        "hooks.on('{name}'): the id '{id}' is taken by the handler of '{}' at {}; ids name one handler each",
-                        hooks.list[other].spec.name, hooks.list[other].handlers[at].origin
-                    ),
-                ));
+            return Err(at_caller(
+                lua,
+                format!(
+                    "hooks.on('{name}'): the id '{id}' is taken by the handler of '{}' at {}; ids name one handler each",
+                    hooks.list[other].spec.name, hooks.list[other].handlers[at].origin
+                ),
+            ));
         }
         let origin = origin_of(&func);
         hooks.list[i].handlers.push(Handler {
@@ -514,6 +551,7 @@ pub(crate) fn hooks_table(
             before,
             after,
             replaced_at: None,
+            fixed,
         });
         Ok(())
     })?;
@@ -545,6 +583,7 @@ pub(crate) fn hooks_table(
         handler.origin = origin_of(&func);
         handler.func = func;
         handler.replaced_at = Some(here);
+        handler.fixed = false;
         Ok(())
     })?;
     table.raw_set("replace", replace)?;
@@ -572,6 +611,7 @@ pub(crate) fn hooks_table(
         let wrapped: Function = compose.call((func, handler.func.clone()))?;
         handler.func = wrapped;
         handler.origin = origin;
+        handler.fixed = false;
         Ok(())
     })?;
     table.raw_set("wrap", wrap)?;

@@ -274,6 +274,16 @@ impl Sandbox {
             .map_or(0, |h| h.handlers.len())
     }
 
+    /// Whether every handler of `hook` declared its answers fixed (`fixed = true`);
+    /// true with no handler, whose answer is the combine rule's constant.
+    pub fn all_fixed(&self, hook: &str) -> bool {
+        self.hooks
+            .list
+            .iter()
+            .find(|h| h.spec.name == hook)
+            .is_none_or(|h| h.handlers.iter().all(|x| x.fixed))
+    }
+
     /// What scripts printed since the last call (scripts never write to stdout).
     pub fn take_output(&mut self) -> Vec<String> {
         self.output.borrow_mut().take()

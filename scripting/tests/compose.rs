@@ -224,3 +224,34 @@ fn composing_is_over_when_the_load_is() {
     );
     assert_eq!(sb.question("bonus", ()).ok(), Some(Answer::Int(1)));
 }
+
+/// `fixed = true` declares a handler's answers fixed for a battle (the odds calculator's
+/// narrower contract); a hook is fixed when every handler says so, and a replacement or
+/// a wrap, being new code, drops the promise.
+#[test]
+fn fixed_is_declared_per_handler_and_dropped_by_a_replacement_or_a_wrap() {
+    let base = r#"
+hooks.on("bonus", function() return 1 end, { id = "base.one", fixed = true })
+hooks.on("may_enter", function() return true end, { id = "base.enter", fixed = true })
+"#;
+    let sb = loaded(base, "");
+    assert!(sb.all_fixed("bonus") && sb.all_fixed("may_enter"));
+    assert!(sb.all_fixed("limit"), "no handler: a constant answer");
+    let sb = loaded(base, r#"hooks.on("bonus", function() return 2 end)"#);
+    assert!(!sb.all_fixed("bonus"), "a second handler made no promise");
+    let sb = loaded(
+        base,
+        r#"hooks.replace("base.one", function() return 2 end)"#,
+    );
+    assert!(!sb.all_fixed("bonus"));
+    let sb = loaded(
+        base,
+        r#"hooks.wrap("base.enter", function(next, ...) return next(...) end)"#,
+    );
+    assert!(!sb.all_fixed("may_enter") && sb.all_fixed("bonus"));
+    let err = load_error(
+        BASE,
+        r#"hooks.on("bonus", function() return 1 end, { fixed = "yes" })"#,
+    );
+    assert!(err.contains("'fixed' must be true or false"), "{err}");
+}

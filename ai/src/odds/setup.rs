@@ -5,7 +5,9 @@ use muster_core::Module;
 use muster_core::format::{Procedure, ReturnsTo};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Dice, GameState, Place};
-use muster_core::ids::{BoxId, LineId, OptionId, SideId, UnitId, UnitTypeId};
+use muster_core::ids::{
+    AttributeId, BoxId, LineId, MarkerId, OptionId, SideId, UnitId, UnitTypeId,
+};
 use muster_core::suggest;
 
 use super::{MAX_UNITS, OddsError, Role};
@@ -15,7 +17,9 @@ use crate::battle::battle_of;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Spec {
     /// The attacking force: unit types (ids like `Vi`, or names) with counts, separated
-    /// by commas: `"3 Vi, 1 Vc"`. A type without a count is one unit.
+    /// by commas: `"3 Vi, 1 Vc"`. A type without a count is one unit. Pieces that do not
+    /// fight (a general) stand in the box with the side; attribute values in brackets
+    /// replace the type's starting ones: `"3 Vi, grant[strength=2]"`.
     pub attackers: String,
     /// The defending force, likewise.
     pub defenders: String,
@@ -37,6 +41,17 @@ pub struct Spec {
     pub crossing: usize,
     /// Optional rules in force, by id or rule number (`like-battlefield-targets`, `5.2`).
     pub options: Vec<String>,
+    /// Markers in the battle box, as `ID=N` (`entrenchment=1`, `water-crossing=2`).
+    pub markers: Vec<String>,
+}
+
+/// A piece with a side in the battle box that does not fight (a general): the rules may
+/// read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Companion {
+    pub unit: UnitId,
+    pub kind: UnitTypeId,
+    pub role: Role,
 }
 
 /// One unit in the simulated battle.
@@ -76,6 +91,14 @@ pub struct Setup {
     /// that order).
     pub attackers: Vec<Fighter>,
     pub defenders: Vec<Fighter>,
+    /// Pieces of either side in the box that do not fight (a snapshot's are in its
+    /// position already).
+    pub companions: Vec<Companion>,
+    /// Markers in the battle box, sorted (a snapshot's are in its position already).
+    pub markers: Vec<(MarkerId, u16)>,
+    /// Pieces' attribute values other than their type's starting ones, sorted (a
+    /// snapshot's are in its position already).
+    pub attributes: Vec<(UnitId, AttributeId, i64)>,
     /// Boxes the attackers entered the battle from (defenders may not retreat there).
     pub entered_from: Vec<BoxId>,
     /// Optional rules in force.
@@ -105,16 +128,25 @@ impl Setup {
         for name in &spec.options {
             options.push(find_option(module, name)?);
         }
+        let mut markers: Vec<(MarkerId, u16)> = Vec::new();
+        for text in &spec.markers {
+            let (id, n) = parse_marker(module, text)?;
+            markers.retain(|m| m.0 != id);
+            if n > 0 {
+                markers.push((id, n));
+            }
+        }
+        markers.sort_unstable();
         let entrenched =
             spec.entrenched || at.is_some_and(|b| module.board.get(b).permanent_entrenchment);
         let mut entered_from = Vec::new();
+        let (n_att, n_def) = (attack.fighters.len(), defence.fighters.len());
         let crossing = if spec.crossing > 0 {
-            if spec.crossing > attack.len() {
+            if spec.crossing > n_att {
                 return Err(OddsError::Crossing {
                     why: format!(
-                        "{} attackers cannot cross a river: there are only {}",
-                        spec.crossing,
-                        attack.len()
+                        "{} attackers cannot cross a river: there are only {n_att}",
+                        spec.crossing
                     ),
                 });
             }
@@ -125,35 +157,60 @@ impl Setup {
             None
         };
         let unit = |i: usize| UnitId::from_index(i).unwrap_or_default();
-        let attackers = attack
-            .iter()
-            .enumerate()
-            .map(|(i, &kind)| Fighter {
+        let mut attributes = Vec::new();
+        let mut note = |u: UnitId, p: &Piece| {
+            attributes.extend(p.attributes.iter().map(|&(a, v)| (u, a, v)));
+        };
+        let mut attackers = Vec::with_capacity(n_att);
+        for (i, p) in attack.fighters.iter().enumerate() {
+            note(unit(i), p);
+            attackers.push(Fighter {
                 unit: unit(i),
-                kind,
+                kind: p.kind,
                 hits: 0,
                 entrenched: false,
                 entry: crossing.filter(|_| i < spec.crossing).map(Some),
-            })
-            .collect();
-        let defenders = defence
-            .iter()
-            .enumerate()
-            .map(|(i, &kind)| Fighter {
-                unit: unit(attack.len() + i),
-                kind,
+            });
+        }
+        let mut defenders = Vec::with_capacity(n_def);
+        for (i, p) in defence.fighters.iter().enumerate() {
+            note(unit(n_att + i), p);
+            defenders.push(Fighter {
+                unit: unit(n_att + i),
+                kind: p.kind,
                 hits: 0,
                 entrenched,
                 entry: None,
-            })
-            .collect();
-        let base = base_state(module, attacker, attack.len() + defence.len())?;
+            });
+        }
+        let mut companions = Vec::new();
+        let others = [
+            (Role::Attacker, &attack.companions),
+            (Role::Defender, &defence.companions),
+        ];
+        for (role, pieces) in others {
+            for p in pieces {
+                let u = unit(n_att + n_def + companions.len());
+                note(u, p);
+                companions.push(Companion {
+                    unit: u,
+                    kind: p.kind,
+                    role,
+                });
+            }
+        }
+        attributes.sort_unstable_by_key(|&(u, a, _)| (u, a));
+        attributes.dedup_by_key(|&mut (u, a, _)| (u, a));
+        let base = base_state(module, attacker, n_att + n_def + companions.len())?;
         Ok(Setup {
             attacker,
             defender,
             at,
             attackers,
             defenders,
+            companions,
+            markers,
+            attributes,
             entered_from,
             options,
             round: 1,
@@ -223,6 +280,9 @@ impl Setup {
             at: Some(b.at),
             attackers,
             defenders,
+            companions: Vec::new(),
+            markers: Vec::new(),
+            attributes: Vec::new(),
             entered_from: b.entered_from.clone(),
             options: state.options.clone(),
             round: b.round,
@@ -250,6 +310,12 @@ impl Setup {
             Role::Attacker => self.attacker,
             Role::Defender => self.defender,
         }
+    }
+
+    /// The position the simulator asks the rules about, with the battle at its start:
+    /// the engine can play the same battle from it (the tests compare the two).
+    pub fn position(&self, module: &Module) -> Result<GameState, OddsError> {
+        self.scratch(module)
     }
 
     /// The position the rules are asked about: the base with this setup's units, options
@@ -280,6 +346,27 @@ impl Setup {
                 u.entrenched = f.entrenched;
                 u.place = Place::Board(at);
             }
+        }
+        for c in &self.companions {
+            let u = g.units.get_mut(c.unit.index()).ok_or_else(|| {
+                OddsError::Setup(format!("unit {} is not in the position", c.unit.0))
+            })?;
+            u.side = self.side(c.role);
+            u.kind = c.kind;
+            u.hits = 0;
+            u.entrenched = false;
+            u.place = Place::Board(at);
+        }
+        for &(u, a, v) in &self.attributes {
+            g.attributes.retain(|&(x, y, _)| (x, y) != (u, a));
+            g.attributes.push((u, a, v));
+        }
+        g.attributes.sort_unstable_by_key(|&(u, a, _)| (u, a));
+        if !self.markers.is_empty() {
+            g.markers.retain(|m| m.0 != at);
+            g.markers
+                .extend(self.markers.iter().map(|&(id, n)| (at, id, n)));
+            g.markers.sort_unstable_by_key(|&(b, id, _)| (b, id));
         }
         let mut options = self.options.clone();
         options.sort_unstable();
@@ -329,77 +416,181 @@ pub(crate) fn gone_to(module: &Module, kind: UnitTypeId) -> Place {
     }
 }
 
-/// `"3 Vi, 1 Vc"` to unit types, one entry per unit.
-fn parse_force(
-    module: &Module,
-    text: &str,
-    force: &'static str,
-) -> Result<Vec<UnitTypeId>, OddsError> {
-    let mut out = Vec::new();
+/// One piece of a force in words: its type and attribute values.
+struct Piece {
+    kind: UnitTypeId,
+    attributes: Vec<(AttributeId, i64)>,
+}
+
+/// A force in words: the pieces that fight, and those that only stand with them.
+struct Force {
+    fighters: Vec<Piece>,
+    companions: Vec<Piece>,
+}
+
+/// `"3 Vi, 1 Vc, grant[strength=2]"` to pieces, one entry per piece.
+fn parse_force(module: &Module, text: &str, force: &'static str) -> Result<Force, OddsError> {
+    let mut out = Force {
+        fighters: Vec::new(),
+        companions: Vec::new(),
+    };
     for item in text.split([',', ';', '+']) {
         let item = item.trim();
         if item.is_empty() {
             continue;
         }
-        let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let (count, name) = item.split_at(digits);
+        let bad = |why: String| OddsError::BadForce {
+            force,
+            item: item.into(),
+            why,
+        };
+        let (head, attributes) = match item.split_once('[') {
+            Some((head, rest)) => {
+                let Some(inside) = rest.trim_end().strip_suffix(']') else {
+                    return Err(bad("a '[' without its ']'".into()));
+                };
+                (head, Some(inside))
+            }
+            None => (item, None),
+        };
+        let digits = head.len() - head.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let (count, name) = head.split_at(digits);
         let name = name.trim();
         let count: usize = if count.is_empty() {
             1
         } else {
-            count.parse().map_err(|_| OddsError::BadForce {
-                force,
-                item: item.into(),
-                why: "the count is too large".into(),
-            })?
+            count
+                .parse()
+                .map_err(|_| bad("the count is too large".into()))?
         };
         if name.is_empty() {
-            return Err(OddsError::BadForce {
-                force,
-                item: item.into(),
-                why: "no unit type after the count".into(),
-            });
+            return Err(bad("no unit type after the count".into()));
         }
-        let Some(kind) = module.units.find(name) else {
-            let hint = module.units.hint(name).unwrap_or_else(|| {
-                let ids: Vec<&str> = module
-                    .units
-                    .types
-                    .iter()
-                    .filter(|t| !t.advanced)
-                    .map(|t| t.id.as_str())
-                    .collect();
-                format!("the unit types are {}", ids.join(", "))
-            });
-            return Err(OddsError::UnknownUnit {
-                force,
-                name: name.into(),
-                hint,
-            });
-        };
+        let kind = find_type(module, name, force)?;
         let t = module.units.get(kind);
-        if t.advanced || t.steps == 0 {
-            return Err(OddsError::BadForce {
-                force,
-                item: item.into(),
-                why: format!(
-                    "{} ({}) does not fight in battles of this game",
-                    t.id, t.name
-                ),
-            });
+        let attributes = match attributes {
+            Some(text) => parse_attributes(module, kind, text).map_err(bad)?,
+            None => Vec::new(),
+        };
+        let fights = t.combatant && !t.advanced && t.steps > 0;
+        if !fights && t.combatant {
+            return Err(bad(format!(
+                "{} ({}) does not fight in battles of this game",
+                t.id, t.name
+            )));
         }
-        if count > MAX_UNITS - out.len() {
+        let list = if fights {
+            &mut out.fighters
+        } else {
+            &mut out.companions
+        };
+        if fights && count > MAX_UNITS - list.len() {
             return Err(OddsError::TooManyUnits {
                 force,
-                count: out.len().saturating_add(count),
+                count: list.len().saturating_add(count),
             });
         }
-        out.extend(std::iter::repeat_n(kind, count));
+        if !fights && count > MAX_UNITS - list.len() {
+            return Err(bad(format!("at most {MAX_UNITS} pieces that do not fight")));
+        }
+        list.extend((0..count).map(|_| Piece {
+            kind,
+            attributes: attributes.clone(),
+        }));
     }
-    if out.is_empty() {
+    if out.fighters.is_empty() {
         return Err(OddsError::EmptyForce { force });
     }
     Ok(out)
+}
+
+fn find_type(module: &Module, name: &str, force: &'static str) -> Result<UnitTypeId, OddsError> {
+    module.units.find(name).ok_or_else(|| {
+        let hint = module.units.hint(name).unwrap_or_else(|| {
+            let ids: Vec<&str> = module
+                .units
+                .types
+                .iter()
+                .filter(|t| !t.advanced)
+                .map(|t| t.id.as_str())
+                .collect();
+            format!("the unit types are {}", ids.join(", "))
+        });
+        OddsError::UnknownUnit {
+            force,
+            name: name.into(),
+            hint,
+        }
+    })
+}
+
+/// `strength=2 other=1` (the inside of a piece's brackets) to attribute values the
+/// type has.
+fn parse_attributes(
+    module: &Module,
+    kind: UnitTypeId,
+    text: &str,
+) -> Result<Vec<(AttributeId, i64)>, String> {
+    let t = module.units.get(kind);
+    let mut out = Vec::new();
+    for pair in text.split_whitespace() {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(format!("'{pair}' is not ATTRIBUTE=VALUE"));
+        };
+        let has: Vec<&str> = t
+            .attributes
+            .iter()
+            .map(|&(a, _)| module.units.attributes[a.index()].as_str())
+            .collect();
+        let Some(id) = module
+            .units
+            .find_attribute(name.trim())
+            .filter(|&a| t.attribute(a).is_some())
+        else {
+            return Err(if has.is_empty() {
+                format!("a {} has no attributes", t.id)
+            } else {
+                format!(
+                    "a {} has no attribute '{name}' (it has {})",
+                    t.id,
+                    has.join(", ")
+                )
+            });
+        };
+        let value = value
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| format!("'{value}' is not a whole number"))?;
+        out.push((id, value));
+    }
+    Ok(out)
+}
+
+/// `entrenchment=1` to a marker and its count.
+fn parse_marker(module: &Module, text: &str) -> Result<(MarkerId, u16), OddsError> {
+    let bad = |why: String| OddsError::BadMarker {
+        item: text.into(),
+        why,
+    };
+    let (name, count) = match text.split_once('=') {
+        Some((name, count)) => (name.trim(), count.trim()),
+        None => (text.trim(), "1"),
+    };
+    let Some(id) = module.units.find_marker(name) else {
+        let ids: Vec<&str> = module.units.markers.iter().map(|m| m.id.as_str()).collect();
+        let hint = module.units.marker_hint(name).unwrap_or_else(|| {
+            if ids.is_empty() {
+                "this module has no markers".into()
+            } else {
+                format!("the markers are {}", ids.join(", "))
+            }
+        });
+        return Err(bad(format!("no marker '{name}'; {hint}")));
+    };
+    let count = count
+        .parse::<u16>()
+        .map_err(|_| bad(format!("'{count}' is not a count from 0 to {}", u16::MAX)))?;
+    Ok((id, count))
 }
 
 fn find_box(module: &Module, name: &str) -> Result<BoxId, OddsError> {
@@ -546,6 +737,8 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
         .position(|s| s.procedure == Procedure::Battles);
     g.step = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
     g.vars.clear();
+    g.attributes.clear();
+    g.markers.clear();
     g.moving = None;
     g.turn_log = Default::default();
     g.combat = None;

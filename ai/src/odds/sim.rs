@@ -2,13 +2,19 @@
 //! tight loop, with every rule answer asked once and cached.
 //!
 //! Caches, each sound by a contract of the question it keeps (see
-//! `muster_core::game::rules::Question`). Both contracts make units of a side that are
-//! alike in type, entrenchment and entry interchangeable, so answers are kept per
-//! *class* of such units, not per unit:
-//! - the value a shot needs (combat value + `ShotModifier`), a table per round and
-//!   firing side of (shooter class, target class), asked whole the first time the side
-//!   fires in that round; rounds with the same table share it (in AHD the attacker's
-//!   table never changes, the defender's changes once, after round 2);
+//! `muster_core::game::rules::Question`). The contracts make units of a side that are
+//! alike in type, entrenchment and entry interchangeable (as shooters, up to their
+//! place in the battle's order), so answers are kept per *class* of such units, not
+//! per unit:
+//! - the value a shot needs (combat value + `ShotModifier`): a table of (shooter by
+//!   rank among its side's units alive, target class) per situation: firing side,
+//!   round, markers in the box, and the classes of each side's units alive in order;
+//!   asked whole the first time the situation comes up, and looked up again during a
+//!   volley once a unit has fallen or a hit was absorbed. Rules that declare the
+//!   modifier fixed (`Rules::fixed`) get a table per round and firing side of (shooter
+//!   class, target class) instead; rounds with the same table share it (in AHD the
+//!   attacker's table never changes, the defender's changes once, after round 2);
+//! - `AbsorbsHit`, and the markers `hit_absorbed` leaves, per (firing side, markers);
 //! - `MayTarget` per (shooter class, target class, whether the target is targeted
 //!   already, shots announced, and per class the units still in the battle and how many
 //!   of the enemy's are targeted);
@@ -27,9 +33,10 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use muster_core::Module;
 use muster_core::game::battle::Stage;
 use muster_core::game::dice::Pcg32;
+use muster_core::game::flow::react;
 use muster_core::game::rules::{ask_bool, ask_int};
-use muster_core::game::{GameState, Place, Question, Rules, View};
-use muster_core::ids::{BoxId, SideId, UnitId};
+use muster_core::game::{ActionError, Event, GameState, Place, Question, Rules, View};
+use muster_core::ids::{BoxId, MarkerId, SideId, UnitId};
 
 use super::setup::{Phase, Setup, gone_to};
 use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
@@ -52,8 +59,12 @@ impl Hasher for Fx {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 
+    /// The product's high bits depend on every bit of the key, its low bits only on
+    /// the key's low bits; hashbrown picks buckets by the low bits, so they are rotated
+    /// down (as rustc-hash 2 does). Without it, keys alike in their low fields (side,
+    /// table, count) pile into a few buckets.
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(26)
     }
 }
 
@@ -127,9 +138,6 @@ struct Shot {
 /// situations are announced afresh each time, which is only slower).
 const ARENA_CAP: usize = 1 << 22;
 
-/// "Not asked yet" in the round-to-table map.
-const NO_TABLE: usize = usize::MAX;
-
 /// One side's units, fixed for the simulation.
 struct Force {
     ids: Vec<UnitId>,
@@ -150,9 +158,8 @@ struct Force {
     class_bits: u32,
 }
 
-/// A side's needed values for one round, `[shooter class][target class]`, with the
-/// chance each gives on the die.
-#[derive(PartialEq)]
+/// A side's needed values in one situation, `[shooter][target class]` (shooters by rank
+/// among the side's units still in the battle), with the chance each gives on the die.
 struct Table {
     needed: Vec<i32>,
     chance: Vec<f64>,
@@ -166,8 +173,10 @@ struct Run {
     left: [u32; 2],
     round: u8,
     firing: usize,
-    /// The current round's table of each side (the firing side's is up to date).
+    /// Each side's table as last looked up (the firing side's is up to date).
     table: [usize; 2],
+    /// The markers in the battle's box: an index into `Simulator::marker_states`.
+    markers: usize,
 }
 
 /// How a simulated battle ended.
@@ -225,10 +234,26 @@ pub struct Simulator<'a> {
     /// Shots of the first part announced before the simulation (a battle snapshot).
     prefix: Vec<(usize, usize)>,
     first_plan: Option<Vec<Shot>>,
-    /// Per firing side, its distinct tables.
+    /// Per firing side, its distinct tables, and each one's index by content.
     tables: [Vec<Table>; 2],
-    /// Per round, the index of each side's table (`NO_TABLE` before it is fought).
-    round_table: Vec<[usize; 2]>,
+    table_ids: [FxMap<Vec<i32>, usize>; 2],
+    /// The table of each situation (see [`Simulator::table_key`]).
+    table_of: FxMap<Key<4>, u32>,
+    /// The battle box's markers in each state met so far, sorted; the first is the
+    /// setup's.
+    marker_states: Vec<Vec<(MarkerId, u16)>>,
+    /// The marker state written in `scratch`.
+    scratch_markers: usize,
+    /// Whether the rules declare `shot_modifier` fixed for a battle (`Rules::fixed`):
+    /// then a table is per (round, firing side) and per class of shooter, as in AHD.
+    fixed: bool,
+    /// Whether the rules answer `absorbs_hit` (if not, no hit is ever absorbed).
+    absorbing: bool,
+    /// Per (firing side, marker state): whether a hit is absorbed, and the marker state
+    /// `hit_absorbed` leaves.
+    absorbed: FxMap<u64, Option<u32>>,
+    /// Fixed modifiers: per round, each side's table once asked (`u32::MAX` before).
+    round_table: Vec<[u32; 2]>,
     may_target: FxMap<Key<4>, bool>,
     /// Announcements by situation: keys of one word (most battles) apart, for a
     /// smaller, faster map.
@@ -241,6 +266,14 @@ pub struct Simulator<'a> {
     retreat_ok: [Option<bool>; 2],
     withdraw_ok: Option<bool>,
     run: Run,
+}
+
+/// The index of the `n`-th set bit of `mask` (0-based, lowest first).
+fn nth_bit(mut mask: u64, n: usize) -> usize {
+    for _ in 0..n {
+        mask &= mask.wrapping_sub(1);
+    }
+    mask.trailing_zeros() as usize
 }
 
 /// Indices of the set bits, lowest first.
@@ -365,7 +398,23 @@ impl<'a> Simulator<'a> {
             round: 1,
             firing,
             table: [0; 2],
+            markers: 0,
         };
+        let markers_here = markers_at(&scratch, setup.at.unwrap_or_default());
+        let fixed = rules.fixed(
+            Question::ShotModifier {
+                shooter: UnitId(0),
+                target: UnitId(0),
+            }
+            .hook(),
+        );
+        let absorbing = rules.answers(
+            Question::AbsorbsHit {
+                shooter: UnitId(0),
+                target: UnitId(0),
+            }
+            .hook(),
+        );
         Ok(Simulator {
             module,
             rules,
@@ -379,6 +428,13 @@ impl<'a> Simulator<'a> {
             prefix,
             first_plan: None,
             tables: [Vec::new(), Vec::new()],
+            table_ids: [FxMap::default(), FxMap::default()],
+            table_of: FxMap::default(),
+            marker_states: vec![markers_here],
+            scratch_markers: 0,
+            fixed,
+            absorbing,
+            absorbed: FxMap::default(),
             round_table: Vec::new(),
             may_target: FxMap::default(),
             plans: FxMap::default(),
@@ -445,6 +501,7 @@ impl<'a> Simulator<'a> {
         }
         run.round = self.start_round;
         run.firing = self.start_firing;
+        run.markers = 0;
     }
 
     /// Plays one battle; its end state stays in `self.run`.
@@ -463,7 +520,6 @@ impl<'a> Simulator<'a> {
         }
         let mut decide = self.start == Start::Retreat;
         let mut first = !self.prefix.is_empty();
-        let dice = self.module.dice;
         loop {
             let (r, e) = (self.run.firing, 1 - self.run.firing);
             // 5.4: from round 2 a side may retreat before (in lieu of) firing.
@@ -486,31 +542,7 @@ impl<'a> Simulator<'a> {
             } else {
                 self.part(r)?
             };
-            // Stored announcements name targets by rank among the enemy's units alive.
-            let mut order = [0u8; MAX_UNITS];
-            let (shots, ranked): (&[Shot], bool) = match plan {
-                Plan::Arena(a, b) => {
-                    for (k, t) in bits(self.run.alive[e]).enumerate() {
-                        order[k] = t as u8;
-                    }
-                    (&self.arena[a..b], true)
-                }
-                Plan::Buf => (&self.buf, false),
-                Plan::First => (self.first_plan.as_deref().unwrap_or_default(), false),
-            };
-            if ranked {
-                fire(
-                    shots,
-                    |k| order[usize::from(k)],
-                    &mut self.run,
-                    &self.force[e],
-                    e,
-                    rng,
-                    dice,
-                );
-            } else {
-                fire(shots, |t| t, &mut self.run, &self.force[e], e, rng, dice);
-            }
+            self.fire(plan, r, rng)?;
             if self.run.alive[e] == 0 {
                 return Ok(Outcome::Won {
                     winner: Role::from_index(r),
@@ -526,6 +558,163 @@ impl<'a> Simulator<'a> {
                 self.run.round += 1;
             }
         }
+    }
+
+    /// The `k`-th shot of `plan`, as stored.
+    fn shot(&self, plan: &Plan, k: usize) -> Shot {
+        match plan {
+            Plan::Arena(..) => self.arena[k],
+            Plan::Buf => self.buf[k],
+            Plan::First => self.first_plan.as_deref().unwrap_or_default()[k],
+        }
+    }
+
+    /// Rolls side `r`'s shots of `plan` in announced order (5.1): none for a shot at a
+    /// unit already gone or an impossible one (5.33); a hit the rules absorb costs what
+    /// `hit_absorbed` says; otherwise a hit takes a step, the last step eliminates.
+    /// Unless the modifiers are fixed, the value a shot needs is the one announced
+    /// until a unit is eliminated or the markers change; from then on it is looked up
+    /// again for the battle as it now stands, as the engine asks `shot_modifier` when
+    /// each shot is rolled.
+    fn fire(&mut self, plan: Plan, r: usize, rng: &mut Pcg32) -> Result<(), OddsError> {
+        let e = 1 - r;
+        let dice = self.module.dice;
+        let (from, to) = match plan {
+            Plan::Arena(a, b) => (a, b),
+            Plan::Buf => (0, self.buf.len()),
+            Plan::First => (0, self.first_plan.as_ref().map_or(0, Vec::len)),
+        };
+        // Stored announcements name units by rank among those alive at the part's start.
+        let ranked = matches!(plan, Plan::Arena(..));
+        let mut order = [0u8; MAX_UNITS];
+        if ranked {
+            for (k, t) in bits(self.run.alive[e]).enumerate() {
+                order[k] = t as u8;
+            }
+        }
+        let own = self.run.alive[r];
+        let shooter = |s: &Shot| {
+            if ranked {
+                nth_bit(own, usize::from(s.shooter))
+            } else {
+                usize::from(s.shooter)
+            }
+        };
+        let mut changed = false;
+        for k in from..to {
+            let s = self.shot(&plan, k);
+            let t = usize::from(if ranked {
+                order[usize::from(s.target)]
+            } else {
+                s.target
+            });
+            let bit = 1u64 << t;
+            if self.run.alive[e] & bit == 0 {
+                continue;
+            }
+            let needed = if changed && !self.fixed {
+                self.needed_now(r, shooter(&s), t)?
+            } else {
+                s.needed
+            };
+            if needed < 1 {
+                continue;
+            }
+            let roll = rng.between_one_and(dice);
+            if i64::from(roll) > i64::from(needed) {
+                continue;
+            }
+            if self.absorbing
+                && let Some(next) = self.absorbed(r, shooter(&s), t)?
+            {
+                self.run.markers = next;
+                changed = true;
+                continue;
+            }
+            self.run.left[e] -= 1;
+            let hits = self.run.hits[e][t] + 1;
+            if hits >= self.force[e].steps[t] {
+                self.run.hits[e][t] = 0;
+                self.run.alive[e] &= !bit;
+                changed = true;
+            } else {
+                self.run.hits[e][t] = hits;
+            }
+        }
+        Ok(())
+    }
+
+    /// What side `r`'s unit `i` needs to hit the enemy's unit `t` with the battle as it
+    /// stands now.
+    fn needed_now(&mut self, r: usize, i: usize, t: usize) -> Result<i32, OddsError> {
+        self.run.table[r] = self.table_now(r)?;
+        Ok(self.table(r).needed[self.pair(r, i, t)])
+    }
+
+    /// A hit of side `r`'s unit `i` on the enemy's unit `t`: if the rules absorb it, the
+    /// marker state `hit_absorbed` leaves. Cached per (firing side, marker state), by the
+    /// `AbsorbsHit` contract.
+    fn absorbed(&mut self, r: usize, i: usize, t: usize) -> Result<Option<usize>, OddsError> {
+        let key = r as u64 | (self.run.markers as u64) << 1;
+        if let Some(&next) = self.absorbed.get(&key) {
+            return Ok(next.map(|n| n as usize));
+        }
+        self.sync(r, Stage::Target, false);
+        let (shooter, target) = (self.force[r].ids[i], self.force[1 - r].ids[t]);
+        let view = View {
+            module: self.module,
+            state: &self.scratch,
+        };
+        let next = if ask_bool(
+            &mut *self.rules,
+            view,
+            Question::AbsorbsHit { shooter, target },
+        )? {
+            Some(self.pay_for_absorbed(shooter, target)?)
+        } else {
+            None
+        };
+        if let Some(n) = next {
+            // Marker states are few; an absurd number is simply not cached.
+            if u32::try_from(n).is_err() {
+                return Ok(next);
+            }
+        }
+        self.absorbed.insert(key, next.map(|n| n as u32));
+        Ok(next)
+    }
+
+    /// Runs `hit_absorbed` on the scratch position and returns the marker state its
+    /// commands leave. They may change the battle box's markers and nothing else (the
+    /// calculator follows markers, not the rest of the position).
+    fn pay_for_absorbed(&mut self, shooter: UnitId, target: UnitId) -> Result<usize, OddsError> {
+        let at = self.at.unwrap_or_default();
+        let before = self.scratch.clone();
+        let event = Event::HitAbsorbed { shooter, target };
+        let done = react(self.module, &mut *self.rules, &mut self.scratch, event);
+        let mut after = std::mem::replace(&mut self.scratch, before);
+        match done {
+            Ok(_) => {}
+            Err(ActionError::Rule(e)) => return Err(e.into()),
+            Err(ActionError::Illegal(why)) => return Err(OddsError::Absorbed(why)),
+        }
+        let now = markers_at(&after, at);
+        let (mut was, unchanged) = (self.scratch.clone(), &mut after);
+        was.markers.retain(|m| m.0 != at);
+        unchanged.markers.retain(|m| m.0 != at);
+        if was != *unchanged {
+            return Err(OddsError::Absorbed(
+                "its commands change more than the markers in the battle's box".into(),
+            ));
+        }
+        let id = match self.marker_states.iter().position(|m| *m == now) {
+            Some(id) => id,
+            None => {
+                self.marker_states.push(now);
+                self.marker_states.len() - 1
+            }
+        };
+        Ok(id)
     }
 
     /// The first part of a battle snapshot whose targets were partly announced: the same
@@ -558,18 +747,18 @@ impl<'a> Simulator<'a> {
         let e = 1 - r;
         let (own, enemy) = (&self.force[r], &self.force[e]);
         let table = self.run.table[r];
-        // Table ids above 255 do not fit their 8 bits: no caching then.
-        if table >= 256 {
+        // Table ids from 4096 on do not fit their 12 bits: no caching then.
+        if table >= 1 << 12 {
             return None;
         }
         let (mine, theirs) = (self.run.alive[r], self.run.alive[e]);
-        let widest = 23
+        let widest = 27
             + own.ids.len() as u32 * own.class_bits
             + enemy.ids.len() as u32 * (enemy.class_bits + enemy.hit_bits);
         if widest <= 64 {
             // The common case, one word: the same fields as below, without the checks.
-            let mut k = r as u64 | (table as u64) << 1 | u64::from(mine.count_ones()) << 9;
-            let mut at = 16;
+            let mut k = r as u64 | (table as u64) << 1 | u64::from(mine.count_ones()) << 13;
+            let mut at = 20;
             for i in bits(mine) {
                 k |= (own.class[i] as u64) << at;
                 at += own.class_bits;
@@ -586,7 +775,7 @@ impl<'a> Simulator<'a> {
         }
         let mut k = Packer::<2>::new();
         k.push(r as u64, 1);
-        k.push(table as u64, 8);
+        k.push(table as u64, 12);
         k.push(u64::from(mine.count_ones()), 7);
         for i in bits(mine) {
             k.push(own.class[i] as u64, own.class_bits);
@@ -644,10 +833,17 @@ impl<'a> Simulator<'a> {
         &self.tables[r][self.run.table[r]]
     }
 
-    /// The index of (unit `i` of side `r`, the enemy's unit `t`) in side `r`'s tables.
+    /// The index of (unit `i` of side `r`, the enemy's unit `t`) in side `r`'s table
+    /// now: `i`'s class (fixed modifiers) or rank among the side's units alive, and
+    /// `t`'s class.
     fn pair(&self, r: usize, i: usize, t: usize) -> usize {
         let enemy = &self.force[1 - r];
-        self.force[r].class[i] * enemy.classes.len() + enemy.class[t]
+        let row = if self.fixed {
+            self.force[r].class[i]
+        } else {
+            (self.run.alive[r] & ((1u64 << i) - 1)).count_ones() as usize
+        };
+        row * enemy.classes.len() + enemy.class[t]
     }
 
     /// Names a target for each of side `r`'s units not in `prefix`, in order, into
@@ -722,63 +918,153 @@ impl<'a> Simulator<'a> {
         Ok(())
     }
 
-    /// Side `r`'s table this round (asked the first time the side fires in it).
+    /// Side `r`'s table for the battle as it stands (asked the first time this
+    /// situation comes up).
     fn table_now(&mut self, r: usize) -> Result<usize, OddsError> {
-        let round = usize::from(self.run.round);
-        if let Some(&t) = self.round_table.get(round)
-            && t[r] != NO_TABLE
+        if self.fixed {
+            return self.round_table(r);
+        }
+        let key = self.table_key(r);
+        if let Some(k) = key
+            && let Some(&id) = self.table_of.get(&k)
         {
-            return Ok(t[r]);
+            return Ok(id as usize);
         }
         let id = self.ask_table(r)?;
-        if self.round_table.len() <= round {
-            self.round_table.resize(round + 1, [NO_TABLE; 2]);
+        if let Some(k) = key
+            && let Ok(id) = u32::try_from(id)
+        {
+            self.table_of.insert(k, id);
         }
-        self.round_table[round][r] = id;
         Ok(id)
     }
 
-    /// Side `r`'s table for the current round, asked whole: for each shooter class and
-    /// target class, the representatives' combat value plus `ShotModifier`, with every
-    /// unit of the setup in the battle (by the contract, the answer depends on the pair,
-    /// the round and the firing side, not on who else is still there). Returns its index
-    /// among the side's distinct tables.
-    fn ask_table(&mut self, r: usize) -> Result<usize, OddsError> {
-        let e = 1 - r;
-        self.sync(r, Stage::Target, false, true);
-        let dice = self.module.dice;
-        let mut needed = Vec::new();
-        for &own in &self.force[r].classes {
-            let i = own.trailing_zeros() as usize;
-            for &enemy in &self.force[e].classes {
-                let t = enemy.trailing_zeros() as usize;
-                let q = Question::ShotModifier {
-                    shooter: self.force[r].ids[i],
-                    target: self.force[e].ids[t],
-                };
-                let view = View {
-                    module: self.module,
-                    state: &self.scratch,
-                };
-                let modifier = ask_int(&mut *self.rules, view, q)?.unwrap_or(0);
-                let value = self.force[r].combat[i].saturating_add(modifier);
-                // Far beyond any die either way; fits an i32.
-                needed.push(value.clamp(-1_000_000_000, 1_000_000_000) as i32);
+    /// Fixed modifiers: side `r`'s table this round, asked the first time the side
+    /// fires in it (rounds with the same table share it: in AHD the attacker's never
+    /// changes, the defender's changes once, after round 2).
+    fn round_table(&mut self, r: usize) -> Result<usize, OddsError> {
+        let round = usize::from(self.run.round);
+        if let Some(&t) = self.round_table.get(round)
+            && t[r] != u32::MAX
+        {
+            return Ok(t[r] as usize);
+        }
+        let id = self.ask_table(r)?;
+        if self.round_table.len() <= round {
+            self.round_table.resize(round + 1, [u32::MAX; 2]);
+        }
+        // Tables are far fewer than u32::MAX; one that is not is asked again next time.
+        self.round_table[round][r] = u32::try_from(id).unwrap_or(u32::MAX);
+        Ok(id)
+    }
+
+    /// The key of side `r`'s table now (modifiers not fixed): everything a shot modifier
+    /// may depend on by its contract that changes during a battle: the firing side, the
+    /// round, the markers in the box and the classes of each side's units still in the
+    /// battle, in order. `None` if it does not fit.
+    fn table_key(&self, r: usize) -> Option<Key<4>> {
+        let mut k = Packer::<4>::new();
+        k.push(r as u64, 1);
+        k.push(u64::from(self.run.round), 8);
+        if self.run.markers >= 1 << 16 {
+            return None;
+        }
+        k.push(self.run.markers as u64, 16);
+        for s in [r, 1 - r] {
+            let (f, alive) = (&self.force[s], self.run.alive[s]);
+            k.push(u64::from(alive.count_ones()), 7);
+            for i in bits(alive) {
+                k.push(f.class[i] as u64, f.class_bits);
             }
+        }
+        k.key()
+    }
+
+    /// Side `r`'s table for the battle as it stands, asked whole (combat value plus
+    /// `ShotModifier`, per shooter and target class): returns its index among the
+    /// side's distinct tables.
+    fn ask_table(&mut self, r: usize) -> Result<usize, OddsError> {
+        let needed = if self.fixed {
+            self.ask_fixed(r)?
+        } else {
+            self.ask_situation(r)?
+        };
+        let dice = self.module.dice;
+        if let Some(&id) = self.table_ids[r].get(&needed) {
+            return Ok(id);
         }
         let chance = needed
             .iter()
             .map(|&n| hit_chance(i64::from(n), dice))
             .collect();
-        let table = Table { needed, chance };
         let tables = &mut self.tables[r];
-        Ok(match tables.iter().position(|t| *t == table) {
-            Some(id) => id,
-            None => {
-                tables.push(table);
-                tables.len() - 1
+        tables.push(Table {
+            needed: needed.clone(),
+            chance,
+        });
+        self.table_ids[r].insert(needed, tables.len() - 1);
+        Ok(tables.len() - 1)
+    }
+
+    /// Fixed modifiers: for each shooter class and target class, the representatives'
+    /// value with every unit of the setup in the battle (by the narrower contract the
+    /// answer depends on the pair, the round and the firing side, not on who else is
+    /// there).
+    fn ask_fixed(&mut self, r: usize) -> Result<Vec<i32>, OddsError> {
+        let e = 1 - r;
+        let now = self.run.alive;
+        self.run.alive = [self.force[0].start_alive, self.force[1].start_alive];
+        self.sync(r, Stage::Target, false);
+        self.run.alive = now;
+        let mut needed = Vec::new();
+        for c in 0..self.force[r].classes.len() {
+            let i = self.force[r].classes[c].trailing_zeros() as usize;
+            for d in 0..self.force[e].classes.len() {
+                let t = self.force[e].classes[d].trailing_zeros() as usize;
+                needed.push(self.ask_needed(r, i, t)?);
             }
-        })
+        }
+        Ok(needed)
+    }
+
+    /// What side `r`'s unit `i` needs to hit the enemy's unit `t`, asked of the rules
+    /// on the scratch position as it is.
+    fn ask_needed(&mut self, r: usize, i: usize, t: usize) -> Result<i32, OddsError> {
+        let q = Question::ShotModifier {
+            shooter: self.force[r].ids[i],
+            target: self.force[1 - r].ids[t],
+        };
+        let view = View {
+            module: self.module,
+            state: &self.scratch,
+        };
+        let modifier = ask_int(&mut *self.rules, view, q)?.unwrap_or(0);
+        let value = self.force[r].combat[i].saturating_add(modifier);
+        // Far beyond any die either way; fits an i32.
+        Ok(value.clamp(-1_000_000_000, 1_000_000_000) as i32)
+    }
+
+    /// Modifiers that may depend on the situation: for each unit of side `r` still in
+    /// the battle and each enemy class with a unit still in it, the value at that
+    /// class's first unit alive (by the contract alike targets are interchangeable).
+    fn ask_situation(&mut self, r: usize) -> Result<Vec<i32>, OddsError> {
+        let e = 1 - r;
+        self.sync(r, Stage::Target, false);
+        let (own, enemies) = (self.run.alive[r], self.run.alive[e]);
+        let classes = self.force[e].classes.len();
+        let mut needed = Vec::with_capacity(own.count_ones() as usize * classes);
+        for i in bits(own) {
+            for c in 0..classes {
+                let alive = self.force[e].classes[c] & enemies;
+                if alive == 0 {
+                    // No such target now: never read.
+                    needed.push(0);
+                    continue;
+                }
+                needed.push(self.ask_needed(r, i, alive.trailing_zeros() as usize)?);
+            }
+        }
+        Ok(needed)
     }
 
     /// Whether `r`'s unit `i` may name the enemy's unit `t` now, with the shots in
@@ -814,7 +1100,7 @@ impl<'a> Simulator<'a> {
         {
             return Ok(ok);
         }
-        self.sync(r, Stage::Target, true, false);
+        self.sync(r, Stage::Target, true);
         let q = Question::MayTarget {
             shooter: self.force[r].ids[i],
             target: self.force[e].ids[t],
@@ -835,7 +1121,7 @@ impl<'a> Simulator<'a> {
         if let Some(ok) = self.retreat_ok[r] {
             return Ok(ok);
         }
-        self.sync(r, Stage::Retreat, false, false);
+        self.sync(r, Stage::Retreat, false);
         let ok = self.somewhere_to_go(r, false)?;
         self.retreat_ok[r] = Some(ok);
         Ok(ok)
@@ -846,14 +1132,14 @@ impl<'a> Simulator<'a> {
         if let Some(ok) = self.withdraw_ok {
             return Ok(ok);
         }
-        self.sync(1, Stage::Target, false, false);
+        self.sync(1, Stage::Target, false);
         let view = View {
             module: self.module,
             state: &self.scratch,
         };
         let mut ok = ask_bool(&mut *self.rules, view, Question::MayWithdraw)?;
         if ok {
-            self.sync(1, Stage::Withdraw, false, false);
+            self.sync(1, Stage::Withdraw, false);
             ok = self.somewhere_to_go(1, true)?;
         }
         self.withdraw_ok = Some(ok);
@@ -889,28 +1175,19 @@ impl<'a> Simulator<'a> {
     }
 
     /// Writes the battle as it stands into the scratch position, before asking a rule:
-    /// units alive (eliminated ones where the engine puts them), their hits, the round,
-    /// the firing side, the stage and, with `announcing`, the shots announced so far
-    /// (`self.buf`, side `r`'s; otherwise none). With `setup`, every unit of the setup
-    /// is in the battle with its starting hits.
-    fn sync(&mut self, r: usize, stage: Stage, announcing: bool, setup: bool) {
+    /// units alive (eliminated ones where the engine puts them), their hits, the markers
+    /// in the box, the round, the firing side, the stage and, with `announcing`, the
+    /// shots announced so far (`self.buf`, side `r`'s; otherwise none).
+    fn sync(&mut self, r: usize, stage: Stage, announcing: bool) {
         let at = self.at.unwrap_or_default();
-        let alive = if setup {
-            [self.force[0].start_alive, self.force[1].start_alive]
-        } else {
-            self.run.alive
-        };
+        let alive = self.run.alive;
         for (s, (f, mask)) in self.force.iter().zip(alive).enumerate() {
             for (i, &u) in f.ids.iter().enumerate() {
                 let Some(unit) = self.scratch.units.get_mut(u.index()) else {
                     continue;
                 };
                 if mask & (1 << i) != 0 {
-                    unit.hits = if setup {
-                        f.start_hits[i]
-                    } else {
-                        self.run.hits[s][i]
-                    };
+                    unit.hits = self.run.hits[s][i];
                     unit.entrenched = f.entrenched[i];
                     unit.place = Place::Board(at);
                 } else {
@@ -919,6 +1196,14 @@ impl<'a> Simulator<'a> {
                     unit.place = f.gone[i];
                 }
             }
+        }
+        if self.scratch_markers != self.run.markers {
+            let markers = &self.marker_states[self.run.markers];
+            let g = &mut self.scratch;
+            g.markers.retain(|m| m.0 != at);
+            g.markers.extend(markers.iter().map(|&(id, n)| (at, id, n)));
+            g.markers.sort_unstable_by_key(|&(b, id, _)| (b, id));
+            self.scratch_markers = self.run.markers;
         }
         let listed = |f: &Force, mask: u64| bits(mask).map(|i| f.ids[i]).collect::<Vec<_>>();
         let attackers = listed(&self.force[0], alive[0]);
@@ -944,37 +1229,14 @@ impl<'a> Simulator<'a> {
     }
 }
 
-/// Rolls a part's shots in announced order (5.1): none for a shot at a unit already
-/// gone or an impossible one (5.33); a hit takes a step, the last step eliminates.
-/// `index` turns a shot's target into the enemy unit's index.
-fn fire(
-    shots: &[Shot],
-    index: impl Fn(u8) -> u8,
-    run: &mut Run,
-    enemy: &Force,
-    e: usize,
-    rng: &mut Pcg32,
-    dice: u32,
-) {
-    for s in shots {
-        let t = usize::from(index(s.target));
-        let bit = 1u64 << t;
-        if run.alive[e] & bit == 0 || s.needed < 1 {
-            continue;
-        }
-        let roll = rng.between_one_and(dice);
-        if i64::from(roll) > i64::from(s.needed) {
-            continue;
-        }
-        run.left[e] -= 1;
-        let hits = run.hits[e][t] + 1;
-        if hits >= enemy.steps[t] {
-            run.hits[e][t] = 0;
-            run.alive[e] &= !bit;
-        } else {
-            run.hits[e][t] = hits;
-        }
-    }
+/// The markers in box `at` of `state`, sorted.
+fn markers_at(state: &GameState, at: BoxId) -> Vec<(MarkerId, u16)> {
+    state
+        .markers
+        .iter()
+        .filter(|m| m.0 == at)
+        .map(|&(_, id, n)| (id, n))
+        .collect()
 }
 
 #[cfg(test)]

@@ -163,6 +163,20 @@ pub(crate) fn notify(
     notify_at(module, rules, state, event, 0)
 }
 
+/// Reports `event` to the rules and applies their commands to `state` (with the same
+/// follow-up events), exactly as the engine does in the middle of an action; returns
+/// the log lines. For tools that replay a piece of the engine on a scratch position:
+/// the battle-odds calculator runs `hit_absorbed` this way to learn what an absorbed hit
+/// costs.
+pub fn react(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    event: Event<'_>,
+) -> Result<Vec<String>, ActionError> {
+    notify(module, rules, state, event)
+}
+
 /// Follow-up events go this many levels deep at most.
 const FOLLOW_UPS: u8 = 4;
 

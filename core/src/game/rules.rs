@@ -91,21 +91,32 @@ pub enum Question<'a> {
     /// on the shooter, the target, the units of each side still in the battle, which
     /// enemy units the shots announced this part aim at and how many shots there are,
     /// and the battle's fixed facts (unit types, entrenchment, entries, the box, the
-    /// options, the rest of the position); not on hits, the round, or which friendly
-    /// unit announced which shot. Units of one side alike in type, entrenchment and entry
+    /// options, the rest of the position); not on hits, the round, the markers in the
+    /// battle's box (absorbed hits may change them), or which friendly unit announced
+    /// which shot. Units of one side alike in type, entrenchment and entry
     /// are interchangeable: exchanging two of them changes no answer.
     MayTarget { shooter: UnitId, target: UnitId },
-    /// Added to the shooter's combat value for this shot.
-    /// Contract (as for `MayTarget`): the answer may depend on the shooter, the target,
-    /// the round, the firing side and the battle's fixed facts; not on hits, on which
-    /// other units are still in the battle, or on the shots announced. Alike units are
-    /// interchangeable.
+    /// Added to the shooter's combat value for this shot. Asked when targets are named
+    /// (by computer players) and again when each shot is rolled, so it sees the units
+    /// earlier shots of the part eliminated and the markers absorbed hits removed.
+    /// Contract (the battle-odds calculator caches answers on it): the answer may depend
+    /// on the shooter, the target, the round, the firing side, the battle's fixed facts
+    /// (unit types, entrenchment, entries, the box, the options, pieces that do not
+    /// fight, the rest of the position), the units of each side still in the battle in
+    /// the order they joined it, and the markers in the battle's box; not on hits, on
+    /// the shots announced, or on piece numbers. So a shooter may be told from units
+    /// alike to it (in type, entrenchment and entry) by its place in that order (the
+    /// TripleA adaptation's crack infantry lower the two weakest enemy units still in
+    /// the battle); targets alike are interchangeable.
     ShotModifier { shooter: UnitId, target: UnitId },
     /// `shooter` has just hit `target`: does something else take the hit instead (the
     /// TripleA adaptation's water-crossing tokens)? If so the target is unharmed and
     /// `hit_absorbed` follows, whose commands pay for it (remove the token).
     /// Contract (for the battle-odds calculator): the answer may depend on the battle's
-    /// box, its markers and the sides; not on which unit fired or was hit.
+    /// box, its markers and the sides; not on which unit fired or was hit. The commands
+    /// of `hit_absorbed` may change the markers in the battle's box and nothing else
+    /// the calculator could see (it runs them once per marker state and firing side,
+    /// and refuses a battle whose `hit_absorbed` changes anything more).
     AbsorbsHit { shooter: UnitId, target: UnitId },
     /// May this unit be upgraded (swapped for the type it promotes to) now?
     MayUpgrade { unit: UnitId },
@@ -298,6 +309,16 @@ pub trait Rules {
     fn answers(&self, hook: &str) -> bool {
         let _ = hook;
         true
+    }
+    /// Whether the rules declare their answers to the question `hook` fixed for a battle:
+    /// for `shot_modifier`, depending on the shooter, the target, the round, the firing
+    /// side and the battle's fixed facts only, not on who is still in the battle or on
+    /// markers (the narrower contract its doc names). The battle-odds calculator then
+    /// asks once per round what it must otherwise ask for every situation. No by
+    /// default (the wider contract holds).
+    fn fixed(&self, hook: &str) -> bool {
+        let _ = hook;
+        false
     }
     /// The decisions the rules offer the side to act in `step` now, besides the
     /// procedure's own (the `offers` hook). Pure, like a question. None by default.
