@@ -82,6 +82,9 @@ enum Command {
         /// Print only the actions and the result, not every die roll.
         #[arg(long)]
         quiet: bool,
+        /// With --quiet, still print the lines the rules log (a house rule acting).
+        #[arg(long)]
+        rules_log: bool,
         /// Give up after this many actions.
         #[arg(long, default_value_t = 1_000_000)]
         max_actions: usize,
@@ -107,6 +110,9 @@ enum Command {
         at: String,
         #[arg(long)]
         json: bool,
+        /// Also list the paths the rules refused and which handler said no.
+        #[arg(long)]
+        trace: bool,
     },
     /// Battle odds: play one battle many times (both sides targeting as the computer
     /// players do) and report wins, retreats, expected survivors and rounds.
@@ -207,6 +213,7 @@ fn main() -> ExitCode {
             end,
             save,
             quiet,
+            rules_log,
             max_actions,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
@@ -221,6 +228,7 @@ fn main() -> ExitCode {
                 end,
                 max_actions,
                 quiet,
+                rules_log,
             })
             .map(|()| ExitCode::SUCCESS)
         }
@@ -235,7 +243,8 @@ fn main() -> ExitCode {
             side,
             at,
             json,
-        } => moves::run(&module, &scenario, &side, &at, json).map(|()| ExitCode::SUCCESS),
+            trace,
+        } => moves::run(&module, &scenario, &side, &at, json, trace).map(|()| ExitCode::SUCCESS),
         Command::Odds(args) => odds::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Balance {
             module,

@@ -1,5 +1,6 @@
 //! `muster moves`: the legal destinations of each unit in a box for one march, at the
-//! start of a side's Movement segment. A way for anyone to check a position.
+//! start of a side's Movement segment. A way for anyone to check a position; with
+//! `--trace`, also every path the rules refused and the handler that said no.
 
 use std::io::Write;
 use std::path::Path;
@@ -24,6 +25,20 @@ struct UnitMoves {
     #[serde(rename = "type")]
     kind: String,
     destinations: Vec<Dest>,
+    /// With `--trace`: each path the rules refused, and which handler said no.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused: Vec<Refusal>,
+}
+
+#[derive(Serialize)]
+struct Refusal {
+    /// `may_enter Militia Infantry #3: Cairo -river-> St. Louis`.
+    question: String,
+    /// Where the handler that said no is defined, e.g. `ahd/rules/movement.luau:129`.
+    handler: String,
+    /// Its id, if it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -34,8 +49,16 @@ struct Dest {
     jump: bool,
 }
 
-pub fn run(dir: &Path, scenario_arg: &str, side: &str, box_name: &str, json: bool) -> Result<()> {
+pub fn run(
+    dir: &Path,
+    scenario_arg: &str,
+    side: &str,
+    box_name: &str,
+    json: bool,
+    trace: bool,
+) -> Result<()> {
     let (module, mut rules) = crate::rules::load(dir)?;
+    rules.set_trace(trace);
     let scenario = scenario::resolve(&module, scenario_arg).map_err(|e| anyhow!("{e}"))?;
     let Some(side_id) = module.find_side(side) else {
         let hint = module.side_hint(side).unwrap_or_default();
@@ -88,10 +111,25 @@ pub fn run(dir: &Path, scenario_arg: &str, side: &str, box_name: &str, json: boo
                 jump: d.jump,
             })
             .collect();
+        // Questions about paths the search asked and a handler answered no.
+        let refused = rules
+            .take_trace()
+            .into_iter()
+            .filter(|t| t.question.starts_with("may_enter ") || t.question.starts_with("may_stop "))
+            .filter_map(|t| {
+                let no = t.first("no")?;
+                Some(Refusal {
+                    handler: no.handler.clone(),
+                    id: no.id.clone(),
+                    question: t.question,
+                })
+            })
+            .collect();
         units.push(UnitMoves {
             unit: u.0,
             kind: module.units.get(state.unit(u).kind).id.clone(),
             destinations: dests,
+            refused,
         });
     }
     let report = Report {
@@ -129,6 +167,16 @@ pub fn run(dir: &Path, scenario_arg: &str, side: &str, box_name: &str, json: boo
             }
             let jump = if d.jump { "  (jump)" } else { "" };
             writeln!(out, "  {:<28} {route}{jump}", d.to)?;
+        }
+        if !u.refused.is_empty() {
+            writeln!(out, "  refused by the rules:")?;
+        }
+        for r in &u.refused {
+            let id =
+                r.id.as_deref()
+                    .map(|i| format!(" ({i})"))
+                    .unwrap_or_default();
+            writeln!(out, "    {}: no, from {}{id}", r.question, r.handler)?;
         }
     }
     Ok(())

@@ -38,10 +38,14 @@ pub struct Options {
     /// Stop after this many actions (a guard for runaway random games).
     pub max_actions: usize,
     pub quiet: bool,
+    /// With `quiet`, still print the lines the rules log.
+    pub rules_log: bool,
 }
 
 pub fn run(o: Options) -> Result<()> {
     let (module, mut rules) = crate::rules::load(&o.module)?;
+    let rules_log = o.quiet && o.rules_log;
+    rules.keep_logged(rules_log);
     let scenario_arg = o.scenario.clone().unwrap_or_else(|| {
         module
             .scenarios
@@ -83,6 +87,7 @@ pub fn run(o: Options) -> Result<()> {
     let out = &mut std::io::stdout().lock();
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
     print_log(out, &log, o.quiet)?;
+    print_rules_log(out, rules.take_logged())?;
     let mut chooser = Pcg32::new(seed, 2);
     let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
         .iter()
@@ -110,6 +115,7 @@ pub fn run(o: Options) -> Result<()> {
             );
         }
         let side = decider(&module, &state);
+        rules.take_logged(); // whatever an earlier failed action left
         if let Some(computer) = computers[side.index()].as_mut() {
             // Recorded as it is checked: a refused (stale) plan leaves the game as it was.
             let decided =
@@ -131,6 +137,7 @@ pub fn run(o: Options) -> Result<()> {
                 describe::action(&module, &state, &action)
             )?;
             print_log(out, &log, o.quiet)?;
+            print_rules_log(out, rules.take_logged())?;
             continue;
         }
         let legal = match legal_actions(&module, &mut rules, &state) {
@@ -192,6 +199,7 @@ pub fn run(o: Options) -> Result<()> {
             }
         };
         print_log(out, &log, o.quiet)?;
+        print_rules_log(out, rules.take_logged())?;
         for line in rules.take_output() {
             writeln!(out, "  (script) {line}")?;
         }
@@ -272,6 +280,14 @@ fn print_log(out: &mut impl Write, log: &[String], quiet: bool) -> Result<()> {
         for line in log {
             writeln!(out, "  {line}")?;
         }
+    }
+    Ok(())
+}
+
+/// The lines the rules logged, under `--quiet --rules-log` (empty otherwise).
+fn print_rules_log(out: &mut impl Write, lines: Vec<String>) -> Result<()> {
+    for line in lines {
+        writeln!(out, "  (rules) {line}")?;
     }
     Ok(())
 }

@@ -556,3 +556,129 @@ fn a_failed_game_is_saved_even_without_save() {
     let file = tmp.path().join("muster-ahd-3-failed.json");
     assert!(file.exists(), "{}", text(&out.stdout));
 }
+
+/// A house-rule overlay of AHD (in a folder beside a copy of it) whose rules add `init`.
+fn house_rule(init: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&Path::new(ROOT).join("mods/ahd"), &tmp.path().join("ahd"));
+    let house = tmp.path().join("house");
+    std::fs::create_dir_all(house.join("rules")).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        r#"<module id="house" name="House rules" version="0.1.0" engine="0.1">
+             <extends module="ahd"/>
+             <rules entry="rules/init.luau"/>
+           </module>"#,
+    )
+    .unwrap();
+    std::fs::write(house.join("rules/init.luau"), init).unwrap();
+    (tmp, house)
+}
+
+/// Issue 18, item 4: `--quiet` drops the engine's lines; `--rules-log` keeps the rules'
+/// own (a house rule's `log`, AHD's march rolls), marked as theirs.
+#[test]
+fn quiet_games_can_keep_the_rules_log() {
+    let (_tmp, house) = house_rule(
+        r#"hooks.on("step_started", function(game, step)
+            if step == "recruitment" then
+                return { { kind = "log", text = "house rule: a levy is raised" } }
+            end
+            return nil
+        end, { id = "house.levy" })"#,
+    );
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "play",
+            path_arg(&house),
+            "--union",
+            "random",
+            "--confederate",
+            "random",
+            "--seed",
+            "3",
+            "--end",
+            "08/1861",
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    let quiet = muster(&args(&[]));
+    assert!(quiet.status.success(), "{}", text(&quiet.stderr));
+    assert!(
+        !text(&quiet.stdout).contains("house rule: a levy"),
+        "--quiet alone drops it"
+    );
+    let kept = muster(&args(&["--rules-log"]));
+    let out = text(&kept.stdout);
+    assert!(
+        out.contains("  (rules) house rule: a levy is raised"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  (rules) rolled "),
+        "AHD's own march rolls too: {out}"
+    );
+    assert!(
+        !out.contains(" or less: rolls "),
+        "but not the engine's dice lines: {out}"
+    );
+    let mut loud = args(&[]);
+    loud.retain(|a| *a != "--quiet");
+    let loud = text(&muster(&loud).stdout);
+    assert!(
+        loud.contains(" or less: rolls "),
+        "the game has dice lines to drop: {loud}"
+    );
+}
+
+/// Issue 18, item 4: `muster moves --trace` shows which handler refused each path, by
+/// its module-qualified file, line and id.
+#[test]
+fn moves_trace_names_the_handler_that_said_no() {
+    let (_tmp, house) = house_rule(
+        "\nhooks.on(\"may_enter\", function(game, unit, path)\n\treturn defs.boxes[path.steps[#path.steps].to].name ~= \"St. Louis\"\nend, { id = \"house.no-st-louis\" })\n",
+    );
+    let out = muster(&[
+        "moves",
+        path_arg(&house),
+        "--scenario",
+        "1861",
+        "--side",
+        "union",
+        "--box",
+        "Cairo",
+        "--trace",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !stdout.contains("  St. Louis  "),
+        "the house rule keeps units out: {stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Cairo -river-> St. Louis: no, from house/rules/init.luau:2 (house.no-st-louis)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no, from ahd/rules/movement.luau:") && stdout.contains("(ahd.may-enter)"),
+        "AHD's own refusals are named too: {stdout}"
+    );
+    let plain = muster(&[
+        "moves",
+        path_arg(&house),
+        "--scenario",
+        "1861",
+        "--side",
+        "union",
+        "--box",
+        "Cairo",
+    ]);
+    assert!(
+        !text(&plain.stdout).contains("refused"),
+        "only with --trace"
+    );
+}

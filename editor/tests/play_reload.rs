@@ -389,3 +389,77 @@ fn save_as_and_load_go_through_the_file_dialog() {
     assert_eq!(session(&h).state(), &saved, "{}", h.state().play().status());
     assert!(h.query_by_label("Open").is_none(), "the dialog closed");
 }
+
+/// Issue 18, item 2, in the app: a rule that fails while an action is applied leaves the
+/// game as it was, names where it stopped, and saves it; once the script is fixed on
+/// disk the game goes on from there on the new rules.
+#[test]
+fn a_rule_failure_in_play_saves_the_game_and_play_goes_on_after_the_fix() {
+    let (tmp, dir) = common::ahd_copy();
+    // A house rule's typo: a misspelt command when the Union activates Washington.
+    edit_file(
+        &dir.join("rules/init.luau"),
+        "hooks.on(\"may_enter\"",
+        "hooks.on(\"box_selected\", function(game, at)\n\tif defs.boxes[at].name == \"Washington\" then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n\treturn nil\nend)\nhooks.on(\"may_enter\"",
+    );
+    let mut h = watched(&dir);
+    h.state_mut().play_mut().failure_dir = tmp.path().to_path_buf();
+    h.state_mut().apply(Command::SetMode(Mode::Play));
+    h.state_mut()
+        .apply(Command::Play(PlayCommand::Start(game())));
+    h.run();
+    let (before, actions, _) = snapshot(&h);
+    let washington = load(&dir).board.find("Washington").expect("a box");
+    h.state_mut()
+        .apply(Command::Play(PlayCommand::Act(Action::Select {
+            at: washington,
+        })));
+    h.run();
+    let status = h.state().play().status().to_string();
+    assert!(
+        status.starts_with(
+            "a rule failed at 07/1861, Union, Movement, taking 'march: activate Washington'"
+        ),
+        "{status}"
+    );
+    assert!(status.contains("set_controll"), "{status}");
+    let (after, after_actions, _) = snapshot(&h);
+    assert_eq!(
+        (after, after_actions),
+        (before.clone(), actions),
+        "the game as it was"
+    );
+    let saved = tmp.path().join("muster-ahd-5-failed.json");
+    assert!(status.contains(&saved.display().to_string()), "{status}");
+    let save = muster_core::game::Save::read(&saved).expect("the save reads");
+    assert_eq!(
+        save.actions.len(),
+        actions,
+        "every action up to the failure"
+    );
+
+    // Fixed on disk: the game is replayed on the new rules and the march goes through.
+    edit_file(
+        &dir.join("rules/init.luau"),
+        "kind = \"set_controll\"",
+        "kind = \"log\", text = \"Washington marches\"",
+    );
+    assert!(
+        run_until(&mut h, |a| a.play().status().starts_with("rules reloaded")),
+        "the fixed rules were not taken up: {}",
+        h.state().play().status()
+    );
+    h.state_mut()
+        .apply(Command::Play(PlayCommand::Act(Action::Select {
+            at: washington,
+        })));
+    h.run();
+    let s = session(&h);
+    assert_eq!(
+        s.history().actions().len(),
+        actions + 1,
+        "{}",
+        h.state().play().status()
+    );
+    assert!(s.log().iter().any(|l| l.contains("Washington marches")));
+}

@@ -243,3 +243,37 @@ fn the_map_overlay_shows_every_unit_on_the_board_and_control() {
     );
     assert!(overlay.control[richmond].is_some());
 }
+
+/// Issue 18, item 4: the session knows which log lines the rules wrote (the log panel
+/// shows them in `log::RULE_COLOR`): AHD's first-turn marches and march rolls, never the
+/// engine's lines or the actions.
+#[test]
+fn the_log_marks_the_rules_own_lines() {
+    let module = ahd();
+    let computers = [
+        PlayerKind::Computer(Level::Random),
+        PlayerKind::Computer(Level::Random),
+    ];
+    let mut s = Session::new(module, &game("1861", computers, 5)).expect("starts");
+    for _ in 0..60 {
+        s.ai_step().expect("a computer acts");
+    }
+    let log = s.log();
+    let ruled: Vec<&str> = s.rule_lines().iter().map(|&i| log[i].trim()).collect();
+    assert!(ruled.contains(&"first turn: 2 marches (4.1)"), "{ruled:?}");
+    assert!(
+        ruled
+            .iter()
+            .any(|l| l.starts_with("rolled ") && l.contains("for marches")),
+        "a march roll later on: {ruled:?}"
+    );
+    for (i, line) in log.iter().enumerate() {
+        if line.starts_with('[') || line.contains(" or less: rolls ") {
+            assert!(!s.rule_lines().contains(&i), "not a rule line: {line}");
+        }
+    }
+    assert!(
+        s.rule_lines().windows(2).all(|w| w[0] < w[1]),
+        "ascending, for the panel's binary search"
+    );
+}

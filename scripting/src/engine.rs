@@ -34,6 +34,26 @@ pub struct ScriptRules {
     dice: Rc<RefCell<DiceSlot>>,
     /// Puts the `game` view's Luau wrappers in place, on the first call (see [`WRAPPERS`]).
     wrap: Option<GamePatch>,
+    /// While `keep_logged` is on, the text of every `log` command the rules gave the
+    /// engine since `take_logged`.
+    logged: Option<Vec<String>>,
+    /// While tracing (`set_trace`), each question asked and its handlers' answers.
+    trace: Option<Vec<RuleTrace>>,
+}
+
+/// A question the engine asked while tracing, with what each handler answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleTrace {
+    /// `may_enter Militia Infantry #3: Cairo -river-> St. Louis`.
+    pub question: String,
+    pub answers: Vec<crate::sandbox::Traced>,
+}
+
+impl RuleTrace {
+    /// The first handler that answered `answer` (`"no"` for who forbade a move).
+    pub fn first(&self, answer: &str) -> Option<&crate::sandbox::Traced> {
+        self.answers.iter().find(|t| t.answer == answer)
+    }
 }
 
 /// The game's dice, lent to `math.random` during an event.
@@ -85,7 +105,35 @@ impl ScriptRules {
             sandbox,
             dice: slot,
             wrap: Some(wrap),
+            logged: None,
+            trace: None,
         })
+    }
+
+    /// Starts or stops keeping the lines the rules log (`log` commands), so that a
+    /// player can tell them from the engine's (`muster play --rules-log`, the app's log
+    /// colours).
+    pub fn keep_logged(&mut self, on: bool) {
+        self.logged = on.then(Vec::new);
+    }
+
+    /// The lines the rules logged since the last call, while `keep_logged` is on. An
+    /// action that failed may have left some: take them before applying and read them
+    /// after a success.
+    pub fn take_logged(&mut self) -> Vec<String> {
+        self.logged.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Starts or stops recording each question the engine asks and every handler's
+    /// answer (`muster moves --trace`: which rule said no to a path).
+    pub fn set_trace(&mut self, on: bool) {
+        self.sandbox.set_trace(on);
+        self.trace = on.then(Vec::new);
+    }
+
+    /// The questions recorded since the last call.
+    pub fn take_trace(&mut self) -> Vec<RuleTrace> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// What scripts printed since the last call.
@@ -210,6 +258,12 @@ impl Rules for ScriptRules {
             })
             .map_err(|e| rule_error(hook, e))?;
         self.dice_error(hook)?;
+        if let Some(trace) = self.trace.as_mut() {
+            trace.push(RuleTrace {
+                question: question_text(module, view.state, &q),
+                answers: self.sandbox.take_trace(),
+            });
+        }
         Ok(match answer {
             Answer::Bool(b) => CoreAnswer::Bool(b),
             Answer::Int(i) => CoreAnswer::Int(i),
@@ -276,11 +330,62 @@ impl Rules for ScriptRules {
         }
         let commands = result.map_err(|e| rule_error(hook, e))?;
         self.dice_error(hook)?;
-        commands
+        let commands: Vec<CoreCommand> = commands
             .into_iter()
             .map(|c| command(module, view.state, hook, c))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        if let Some(logged) = self.logged.as_mut() {
+            for c in &commands {
+                if let CoreCommand::Log { text } = c {
+                    logged.push(text.clone());
+                }
+            }
+        }
+        Ok(commands)
     }
+}
+
+/// A question in words, for traces: the hook and what it is about.
+fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String {
+    use muster_core::game::describe;
+    let unit = |u: UnitId| describe::unit(module, state, u);
+    let about = match q {
+        Question::MayEnter { unit: u, path }
+        | Question::MayStop { unit: u, path }
+        | Question::IsJump { unit: u, path } => {
+            format!("{}: {}", unit(*u), describe::path(module, path))
+        }
+        Question::MoveLimit { unit: u }
+        | Question::MayReinforce { unit: u }
+        | Question::MayUpgrade { unit: u } => unit(*u),
+        Question::MayTarget { shooter, target }
+        | Question::ShotModifier { shooter, target }
+        | Question::AbsorbsHit { shooter, target } => {
+            format!("{} at {}", unit(*shooter), unit(*target))
+        }
+        Question::RetreatTo { side, to, .. } | Question::MayEvacuate { side, to, .. } => {
+            format!(
+                "{} to {}",
+                module.side(*side).name,
+                describe::place(module, *to)
+            )
+        }
+        Question::MayPlace { kind, at } => format!(
+            "{} in {}",
+            module.units.get(*kind).name,
+            describe::place(module, *at)
+        ),
+        Question::BoxWorth { side, at } => {
+            format!(
+                "{} for {}",
+                describe::place(module, *at),
+                module.side(*side).name
+            )
+        }
+        Question::OfferWorth { offer } => offer.label.clone(),
+        Question::MayWithdraw => String::new(),
+    };
+    format!("{} {about}", q.hook())
 }
 
 /// The table an `offer_taken` handler gets: `{ id, label, unit?, box? }`.

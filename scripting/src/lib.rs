@@ -109,11 +109,11 @@ mod value;
 
 pub use budget::Limits;
 pub use defs::{box_id, line_id, lua_index, rust_index};
-pub use engine::{ScriptRules, catalogue};
+pub use engine::{RuleTrace, ScriptRules, catalogue};
 pub use error::{LOADING, ScriptError};
 pub use hooks::{Answer, Combine, HookKind, HookSpec};
 pub use mlua;
 pub use require::MAX_SOURCE_BYTES;
-pub use sandbox::Sandbox;
+pub use sandbox::{Sandbox, Traced};
 pub use stdlib::Rng;
 pub use value::{Command, MAX_DEPTH, MAX_VALUES, ScriptValue};

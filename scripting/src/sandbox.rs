@@ -13,7 +13,7 @@ use crate::error::{Context, LOADING, ScriptError, classify};
 use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
 use crate::require::Modules;
 use crate::stdlib::{self, Output, Rng};
-use crate::value::{Command, Converter};
+use crate::value::{Command, Converter, describe};
 
 /// A loaded rules bundle, ready to answer hooks.
 ///
@@ -27,6 +27,8 @@ pub struct Sandbox {
     meter: Rc<Meter>,
     limits: Limits,
     output: Rc<RefCell<Output>>,
+    /// Each question handler's answer, while tracing (`set_trace`): which rule said no.
+    trace: RefCell<Option<Vec<Traced>>>,
     /// Keeps the roots alive: each root's `require` holds only a weak reference.
     _modules: Rc<Modules>,
     /// Last, so that every reference into it is dropped before the state closes.
@@ -147,6 +149,7 @@ impl Sandbox {
             meter,
             limits,
             output,
+            trace: RefCell::new(None),
             _modules: modules,
             lua,
         })
@@ -318,11 +321,35 @@ impl Sandbox {
         };
         let mut answer = Answer::identity(combine);
         self.each_handler(slot, args, |handler, ret| {
+            if let Some(trace) = self.trace.borrow_mut().as_mut() {
+                trace.push(Traced {
+                    hook: hook.spec.name,
+                    handler: handler.origin.clone(),
+                    id: handler.id.clone(),
+                    answer: traced_value(&ret),
+                });
+            }
             answer
                 .add(combine, &ret)
                 .map_err(|message| bad_return(hook.spec.name, handler, message))
         })?;
         Ok(answer)
+    }
+
+    /// Starts (`true`) or stops keeping each question handler's answer, for a modder
+    /// who wants to see which rule decided (`muster moves --trace`). Off by default: it
+    /// costs an allocation per handler call.
+    pub fn set_trace(&mut self, on: bool) {
+        *self.trace.get_mut() = on.then(Vec::new);
+    }
+
+    /// The answers kept since the last call, in the order the handlers ran.
+    pub fn take_trace(&mut self) -> Vec<Traced> {
+        self.trace
+            .get_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     fn fire(&self, slot: usize, args: impl IntoLuaMulti) -> Result<Vec<Command>, ScriptError> {
@@ -410,6 +437,28 @@ impl Sandbox {
             let _ = self.lua.gc_collect();
         }
         err
+    }
+}
+
+/// One question handler's answer, kept while tracing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Traced {
+    pub hook: &'static str,
+    /// `ahd/rules/movement.luau:128`: where the handler is defined.
+    pub handler: String,
+    /// Its id, if it has one (`ahd.may-enter`).
+    pub id: Option<String>,
+    /// `yes`, `no`, a number, or `nil`.
+    pub answer: String,
+}
+
+fn traced_value(v: &Value) -> String {
+    match v {
+        Value::Boolean(true) => "yes".into(),
+        Value::Boolean(false) => "no".into(),
+        Value::Integer(i) => i.to_string(),
+        Value::Nil => "nil".into(),
+        other => describe(other).to_string(),
     }
 }
 

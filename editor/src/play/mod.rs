@@ -17,7 +17,7 @@ pub mod session;
 pub mod toolbar;
 pub mod victory;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use egui::Ui;
@@ -93,6 +93,8 @@ pub struct Play {
     /// Frame time (`InputState::time`) of the last computer action "AI auto" asked for.
     last_ai: Option<f64>,
     battle: battle::BattleView,
+    /// Where a game a rule failure stopped is saved (the working folder, as the CLI).
+    pub failure_dir: PathBuf,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -106,6 +108,7 @@ impl Play {
         Self {
             show_odds: true,
             game_path: "game.json".into(),
+            failure_dir: PathBuf::from("."),
             ..Self::default()
         }
     }
@@ -188,7 +191,7 @@ impl Play {
             egui::Panel::bottom("play-log")
                 .default_size(160.0)
                 .resizable(true)
-                .show(ui, |ui| log::show(ui, session.log()));
+                .show(ui, |ui| log::show(ui, session.log(), session.rule_lines()));
             if self.auto && session.computer_to_act() {
                 let now = ui.input(|i| i.time);
                 match pace::wait(now, self.last_ai, self.ai_delay) {
@@ -259,6 +262,26 @@ impl Play {
         }
     }
 
+    /// The message for an action that failed. The game is as it was before it; when the
+    /// rules failed (not an illegal action) it is also saved, as `muster play` does, so
+    /// the modder fixes the script and plays on from there after the hot reload (issue
+    /// 18).
+    fn failed(&mut self, e: SessionError, doing: &str) -> String {
+        let Some(session) = self.session.as_ref() else {
+            return e.to_string();
+        };
+        if !e.is_rule_failure() {
+            return e.to_string();
+        }
+        let at = session.whereabouts();
+        let path = session.failure_save_path(&self.failure_dir);
+        let saved = match session.save(&path) {
+            Ok(()) => format!("the game up to here is saved to {}", path.display()),
+            Err(save) => format!("and it could not be saved: {save}"),
+        };
+        format!("a rule failed at {at}, {doing}: {e}; {saved}")
+    }
+
     /// Applies a command; errors become the status line, the game is left as it was.
     pub fn apply(&mut self, command: PlayCommand, module: Option<&Arc<Module>>, map: &MapData) {
         let result = self.try_apply(command, module, map);
@@ -300,7 +323,13 @@ impl Play {
             }
             PlayCommand::Act(action) => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
-                session.apply(action.clone()).map_err(|e| e.to_string())?;
+                let doing = format!(
+                    "taking '{}'",
+                    muster_core::game::describe::action(session.module(), session.state(), &action)
+                );
+                if let Err(e) = session.apply(action.clone()) {
+                    return Err(self.failed(e, &doing));
+                }
                 self.pick.clear();
                 if let Action::Select { at } = action {
                     self.selected = Some(at);
@@ -323,7 +352,7 @@ impl Play {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 if let Err(e) = session.ai_step() {
                     self.auto = false;
-                    return Err(e.to_string());
+                    return Err(self.failed(e, "the computer player's turn"));
                 }
                 self.pick.clear();
             }

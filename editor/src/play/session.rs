@@ -3,7 +3,7 @@
 //! engine's `apply` (all-or-nothing); saves and loads use the engine's [`Save`], and a
 //! load replays the save and checks it as `muster replay` does.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use muster_ai::{AiError, Level, Player};
@@ -80,6 +80,20 @@ pub enum SessionError {
     Over,
 }
 
+impl SessionError {
+    /// Whether the rules failed (a script error, a refused command) while the engine
+    /// applied or planned an action, rather than the action being illegal: the game is
+    /// as it was before it, and worth saving for the modder to continue after a fix.
+    pub fn is_rule_failure(&self) -> bool {
+        matches!(
+            self,
+            SessionError::Action(ActionError::Rule(_))
+                | SessionError::Ai(AiError::Rule(_))
+                | SessionError::Ai(AiError::Action(ActionError::Rule(_)))
+        )
+    }
+}
+
 /// Why a game could not be played again on reloaded rules ([`Session::rebuild`]).
 #[derive(Debug, thiserror::Error)]
 pub enum RebuildError {
@@ -105,6 +119,9 @@ pub struct Session {
     players: Vec<PlayerKind>,
     computers: Vec<Option<Box<dyn Player>>>,
     log: Vec<String>,
+    /// Which lines of `log` the rules logged (indices, ascending), shown in their own
+    /// colour so a modder sees the rules act.
+    rule_lines: Vec<usize>,
     seed: u64,
     scenario: SavedScenario,
     options: Vec<String>,
@@ -135,6 +152,7 @@ impl Session {
             });
         }
         let mut rules = ScriptRules::load(&module, Limits::default())?;
+        rules.keep_logged(true);
         let scenario = module
             .scenario(&game.scenario)
             .cloned()
@@ -163,6 +181,7 @@ impl Session {
             "{} - {} (seed {})",
             module.name, scenario.name, game.seed
         )];
+        let rule_lines = mark_rule_lines(&log, rules.take_logged(), header.len());
         header.extend(log.into_iter().map(|l| format!("  {l}")));
         Ok(Session {
             computers: computers(&game.players, game.seed),
@@ -170,6 +189,7 @@ impl Session {
             rules,
             history: History::new(first),
             log: header,
+            rule_lines,
             seed: game.seed,
             scenario: SavedScenario {
                 id: scenario.id.clone(),
@@ -199,6 +219,7 @@ impl Session {
         let mut rules = ScriptRules::load(&module, Limits::default())?;
         // The engine's replay checks the module, the options and the snapshot.
         save.replay(&module, &mut rules)?;
+        rules.keep_logged(true);
         // Played again into a history, so the log and undo work as in a new game.
         let scenario = save.scenario(&module)?;
         let (mut first, start_log) = start(
@@ -223,6 +244,7 @@ impl Session {
                 save.seed,
                 path.display()
             )],
+            rule_lines: Vec::new(),
             seed: save.seed,
             scenario: save.scenario.clone(),
             options: save.options.clone(),
@@ -230,6 +252,7 @@ impl Session {
             legal: None,
             module,
         };
+        session.rule_lines = mark_rule_lines(&start_log, session.rules.take_logged(), 1);
         session
             .log
             .extend(start_log.into_iter().map(|l| format!("  {l}")));
@@ -237,6 +260,26 @@ impl Session {
             session.record(action)?;
         }
         Ok(session)
+    }
+
+    /// Where the game stood, in words: `08/1861, Union, Movement`, for messages.
+    pub fn whereabouts(&self) -> String {
+        let state = self.state();
+        let turn = &self.module.calendar.turn(state.turn).label;
+        let side = &self.module.side(state.active_side(&self.module)).name;
+        let step = state
+            .current_step(&self.module)
+            .map_or("-", |s| s.name.as_str());
+        format!("{turn}, {side}, {step}")
+    }
+
+    /// The file a game stopped by a rule failure is saved to: the CLI's name for it
+    /// (`muster-MODULE-SEED-failed.json`), in `dir`.
+    pub fn failure_save_path(&self, dir: &Path) -> PathBuf {
+        dir.join(format!(
+            "muster-{}-{}-failed.json",
+            self.module.id, self.seed
+        ))
     }
 
     /// Writes the game to `path` (atomically, as the engine's saves are).
@@ -301,6 +344,7 @@ impl Session {
         }
         // The replay's script output was printed the first time round.
         rules.take_output();
+        rules.keep_logged(true);
         let mut log = self.log.clone();
         log.push(format!("rules reloaded: {total} actions replayed"));
         Ok(Session {
@@ -309,6 +353,7 @@ impl Session {
             rules,
             history,
             log,
+            rule_lines: self.rule_lines.clone(),
             seed: self.seed,
             scenario: self.scenario.clone(),
             options: self.options.clone(),
@@ -340,6 +385,11 @@ impl Session {
 
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Which lines of [`Session::log`] the rules logged (indices, ascending).
+    pub fn rule_lines(&self) -> &[usize] {
+        &self.rule_lines
     }
 
     pub fn log(&self) -> &[String] {
@@ -405,6 +455,7 @@ impl Session {
     }
 
     fn record(&mut self, action: Action) -> Result<(), SessionError> {
+        self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
         let side = decider(&self.module, &before);
         let log = self
@@ -421,6 +472,9 @@ impl Session {
             self.module.side(side).name,
             describe::action(&self.module, before, action)
         ));
+        let ruled = self.rules.take_logged();
+        self.rule_lines
+            .extend(mark_rule_lines(&log, ruled, self.log.len()));
         self.log.extend(log.into_iter().map(|l| format!("  {l}")));
         let script = self.rules.take_output();
         self.log
@@ -447,6 +501,7 @@ impl Session {
         if !self.computer_to_act() {
             return Ok(None);
         }
+        self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
         let side = decider(&self.module, &before);
         let Some(computer) = self.computers[side.index()].as_mut() else {
@@ -464,4 +519,19 @@ impl Session {
         self.note(side, &before, &action, log);
         Ok(Some(action))
     }
+}
+
+/// The indices, counted from `first`, of the lines of `log` that are the rules' own
+/// (`ruled`, in the order they were logged): each rule line is matched with the next
+/// equal line of the log, which holds them in that order among the engine's.
+fn mark_rule_lines(log: &[String], ruled: Vec<String>, first: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut next = ruled.into_iter().peekable();
+    for (i, line) in log.iter().enumerate() {
+        if next.peek() == Some(line) {
+            out.push(first + i);
+            next.next();
+        }
+    }
+    out
 }
