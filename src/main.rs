@@ -85,6 +85,10 @@ enum Command {
         /// With --quiet, still print the lines the rules log (a house rule acting).
         #[arg(long)]
         rules_log: bool,
+        /// Go on with a saved game (a game a rule failure stopped, after the fix): its
+        /// scenario, options, seed and actions, on the module as it is now.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed", "options", "end"])]
+        resume: Option<PathBuf>,
         /// Give up after this many actions.
         #[arg(long, default_value_t = 1_000_000)]
         max_actions: usize,
@@ -214,6 +218,7 @@ fn main() -> ExitCode {
             save,
             quiet,
             rules_log,
+            resume,
             max_actions,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
@@ -229,6 +234,7 @@ fn main() -> ExitCode {
                 max_actions,
                 quiet,
                 rules_log,
+                resume,
             })
             .map(|()| ExitCode::SUCCESS)
         }

@@ -40,39 +40,48 @@ pub struct Options {
     pub quiet: bool,
     /// With `quiet`, still print the lines the rules log.
     pub rules_log: bool,
+    /// Go on with a saved game (its scenario, options, seed, end and actions) on the
+    /// module as it is now: after fixing the rule that stopped it.
+    pub resume: Option<PathBuf>,
 }
 
 pub fn run(o: Options) -> Result<()> {
     let (module, mut rules) = crate::rules::load(&o.module)?;
     let rules_log = o.quiet && o.rules_log;
     rules.keep_logged(rules_log);
-    let scenario_arg = o.scenario.clone().unwrap_or_else(|| {
-        module
-            .scenarios
-            .first()
-            .map(|s| s.id.clone())
-            .unwrap_or_default()
-    });
-    let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
-    let saved_scenario = if module.scenario(&scenario_arg).is_some() {
-        SavedScenario {
-            id: scenario.id.clone(),
-            xml: None,
+    let saved = match &o.resume {
+        Some(path) => Some(Save::read(path)?),
+        None => None,
+    };
+    let (scenario, saved_scenario, option_ids, seed, end) = match &saved {
+        Some(save) => {
+            if save.module.id != module.id {
+                bail!(
+                    "{} is a game of module '{}', not '{}'",
+                    o.resume.as_deref().unwrap_or(Path::new("?")).display(),
+                    save.module.id,
+                    module.id
+                );
+            }
+            (
+                save.scenario(&module)?,
+                save.scenario.clone(),
+                save.option_ids(&module)?,
+                save.seed,
+                save.end.clone(),
+            )
         }
-    } else {
-        let xml = std::fs::read_to_string(&scenario_arg)
-            .with_context(|| format!("reading {scenario_arg}"))?;
-        SavedScenario {
-            id: scenario.id.clone(),
-            xml: Some(xml),
+        None => {
+            let (scenario, saved_scenario) = chosen_scenario(&module, o.scenario.as_deref())?;
+            let option_ids = crate::rules::options(&module, &o.options)?;
+            let seed = o.seed.unwrap_or_else(seed_from_clock);
+            (scenario, saved_scenario, option_ids, seed, o.end.clone())
         }
     };
     let mut kinds = vec![PlayerKind::Human; module.sides.len()];
     for (side, kind) in &o.players {
         kinds[crate::rules::side(&module, side)?.index()] = *kind;
     }
-    let option_ids = crate::rules::options(&module, &o.options)?;
-    let seed = o.seed.unwrap_or_else(seed_from_clock);
     let (mut first, log) = start(
         &module,
         &mut rules,
@@ -80,7 +89,7 @@ pub fn run(o: Options) -> Result<()> {
         option_ids,
         Dice::seeded(seed),
     )?;
-    if let Some(end) = &o.end {
+    if let Some(end) = &end {
         set_end(&module, &mut first, end).map_err(|e| anyhow!("--end: {e}"))?;
     }
     let mut game = History::new(first);
@@ -88,6 +97,22 @@ pub fn run(o: Options) -> Result<()> {
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
     print_log(out, &log, o.quiet)?;
     print_rules_log(out, rules.take_logged())?;
+    if let Some(save) = &saved {
+        let total = save.actions.len();
+        for (i, action) in save.actions.iter().enumerate() {
+            let doing = describe::action(&module, game.state(), action);
+            game.apply(&module, &mut rules, action.clone())
+                .map_err(|e| {
+                    anyhow!(
+                        "action {} of {total} of the save ({doing}) fails with these rules: {e}",
+                        i + 1
+                    )
+                })?;
+        }
+        rules.take_logged();
+        rules.take_output();
+        writeln!(out, "resumed after {total} saved actions")?;
+    }
     let mut chooser = Pcg32::new(seed, 2);
     let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
         .iter()
@@ -243,7 +268,7 @@ pub fn run(o: Options) -> Result<()> {
             .collect();
         let n = actions.len();
         let mut save = Save::new(&module, saved_scenario, options, seed, actions, state);
-        save.end = o.end.clone();
+        save.end = end.clone();
         save.write(path)?;
         match &failure {
             None => writeln!(out, "saved to {}", path.display())?,
@@ -267,6 +292,38 @@ fn failed_at(module: &Module, state: &GameState, doing: &str, e: &dyn std::fmt::
     let side = &module.side(state.active_side(module)).name;
     let step = state.current_step(module).map_or("-", |s| s.name.as_str());
     format!("the game stopped at {turn}, {side}, {step}, {doing}: {e}")
+}
+
+/// The scenario `arg` names (an id of the module or a file; the module's first by
+/// default), and how a save records it.
+fn chosen_scenario(
+    module: &Module,
+    arg: Option<&str>,
+) -> Result<(muster_core::Scenario, SavedScenario)> {
+    let arg = arg.map_or_else(
+        || {
+            module
+                .scenarios
+                .first()
+                .map(|s| s.id.clone())
+                .unwrap_or_default()
+        },
+        str::to_owned,
+    );
+    let scenario = scenario::resolve(module, &arg).map_err(|e| anyhow!("{e}"))?;
+    let saved = if module.scenario(&arg).is_some() {
+        SavedScenario {
+            id: scenario.id.clone(),
+            xml: None,
+        }
+    } else {
+        let xml = std::fs::read_to_string(&arg).with_context(|| format!("reading {arg}"))?;
+        SavedScenario {
+            id: scenario.id.clone(),
+            xml: Some(xml),
+        }
+    };
+    Ok((scenario.into_owned(), saved))
 }
 
 fn seed_from_clock() -> u64 {

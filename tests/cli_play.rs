@@ -557,6 +557,65 @@ fn a_failed_game_is_saved_even_without_save() {
     assert!(file.exists(), "{}", text(&out.stdout));
 }
 
+/// Issue 18, item 2: after the fix, `--resume` goes on with the saved game on the
+/// module as it is now: the saved actions replayed, then play to the end.
+#[test]
+fn a_failed_game_resumes_after_the_fix() {
+    let (tmp, dir) = ahd_failing_in_august();
+    let save = tmp.path().join("game.json");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            path_arg(&dir),
+            "--union",
+            "ai",
+            "--confederate",
+            "ai",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        muster(&args)
+    };
+    let failed = play(&["--seed", "1", "--save", path_arg(&save)]);
+    assert!(!failed.status.success());
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let n = saved["actions"].as_array().unwrap().len();
+    // Still broken: the saved actions replay, and the same rule fails again.
+    let again = play(&["--resume", path_arg(&save)]);
+    assert!(!again.status.success());
+    assert!(text(&again.stdout).contains(&format!("resumed after {n} saved actions")));
+    // Fixed: the game goes on to its end, from where it stopped.
+    let file = dir.join("rules/marches.luau");
+    let src = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        src.replace(
+            "kind = \"set_controll\"",
+            "kind = \"log\", text = \"fixed\"",
+        ),
+    )
+    .unwrap();
+    let done = tmp.path().join("done.json");
+    let resumed = play(&["--resume", path_arg(&save), "--save", path_arg(&done)]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let out = text(&resumed.stdout);
+    assert!(
+        out.contains(&format!("resumed after {n} saved actions")),
+        "{out}"
+    );
+    assert!(out.contains("Result: "), "played to the end: {out}");
+    let finished: Value = serde_json::from_str(&std::fs::read_to_string(&done).unwrap()).unwrap();
+    assert_eq!(finished["seed"], saved["seed"], "the same game");
+    assert_eq!(
+        finished["actions"].as_array().unwrap()[..n],
+        saved["actions"].as_array().unwrap()[..],
+        "it went on from the saved actions"
+    );
+    // Starting options belong to the save: they cannot be given again.
+    let both = play(&["--resume", path_arg(&save), "--seed", "2"]);
+    assert!(!both.status.success());
+}
+
 /// A house-rule overlay of AHD (in a folder beside a copy of it) whose rules add `init`.
 fn house_rule(init: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
