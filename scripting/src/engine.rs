@@ -16,7 +16,7 @@ use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, QUESTIONS};
 use muster_core::game::{
     Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError, Rules,
-    View,
+    View, Wanted,
 };
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
@@ -136,6 +136,49 @@ impl ScriptRules {
         self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// The `offers` hook: `offers(game, step, wanted)`, where `wanted` is nil when the
+    /// engine lists what may be taken, or `{ id, unit?, box? }` when it checks the one
+    /// being taken (handlers may then list only what matches it).
+    fn list_offers(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+        wanted: Option<&Wanted<'_>>,
+    ) -> Result<Vec<Offer>, RuleError> {
+        const HOOK: &str = "offers";
+        let state = GameRef::ref_cast(view.state);
+        let wrap = &mut self.wrap;
+        let (module, game_state) = (view.module, view.state);
+        let offers = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = scope.create_any_userdata_ref(state)?;
+                    finish_game_type(wrap)?;
+                    let wanted = match wanted {
+                        None => Value::Nil,
+                        Some(w) => {
+                            let t = lua.create_table_with_capacity(0, 3)?;
+                            t.raw_set("id", w.id)?;
+                            if let Some(u) = w.unit {
+                                t.raw_set("unit", lua_index(u.index()))?;
+                            }
+                            if let Some(b) = w.at {
+                                t.raw_set("box", lua_index(b.index()))?;
+                            }
+                            Value::Table(t)
+                        }
+                    };
+                    (game, step, wanted).into_lua_multi(lua)
+                },
+                |t| offer(module, game_state, t),
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(offers)
+    }
+
     /// What scripts printed since the last call.
     pub fn take_output(&mut self) -> Vec<String> {
         self.sandbox.take_output()
@@ -188,24 +231,16 @@ impl Rules for ScriptRules {
     }
 
     fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
-        const HOOK: &str = "offers";
-        let state = GameRef::ref_cast(view.state);
-        let wrap = &mut self.wrap;
-        let (module, game_state) = (view.module, view.state);
-        let offers = self
-            .sandbox
-            .list_with(
-                HOOK,
-                |lua, scope| {
-                    let game = scope.create_any_userdata_ref(state)?;
-                    finish_game_type(wrap)?;
-                    (game, step).into_lua_multi(lua)
-                },
-                |t| offer(module, game_state, t),
-            )
-            .map_err(|e| rule_error(HOOK, e))?;
-        self.dice_error(HOOK)?;
-        Ok(offers)
+        self.list_offers(view, step, None)
+    }
+
+    fn offers_for(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+        wanted: &Wanted<'_>,
+    ) -> Result<Vec<Offer>, RuleError> {
+        self.list_offers(view, step, Some(wanted))
     }
 
     fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {

@@ -199,3 +199,43 @@ end)
     }
     assert_eq!(g, before);
 }
+
+/// When an offer is taken the rules hear which one (`wanted`: id, unit, box) and may
+/// list only that; the engine still matches id, piece and box, so an answer that does
+/// not list it refuses the action, and a wrong one changes nothing.
+#[test]
+fn a_taken_offer_is_looked_up_with_what_is_wanted() {
+    let rules = r#"
+local WASHINGTON = defs.box_by_name["Washington"]
+hooks.on("offers", function(game, step, wanted)
+	if step ~= "movement" or game:selected_box() ~= nil then
+		return nil
+	end
+	if wanted == nil then
+		return {
+			{ id = "levy", label = "levy", box = WASHINGTON },
+			{ id = "tax", label = "tax", box = WASHINGTON },
+		}
+	end
+	-- Checking a taken one: answer with just the tax, whatever is wanted.
+	return { { id = "tax", label = "tax " .. wanted.id .. " " .. tostring(wanted.box), box = WASHINGTON } }
+end)
+"#;
+    let (_dir, m, mut r, g) = with_house_rule(rules);
+    let legal = legal_actions(&m, &mut r, &g).unwrap();
+    let take = |id: &str| {
+        legal
+            .iter()
+            .find(|a| matches!(a, Action::Take { offer, .. } if offer == id))
+            .cloned()
+            .unwrap()
+    };
+    assert!(
+        apply(&m, &mut r, &g, &take("tax")).is_ok(),
+        "the tax is listed when wanted"
+    );
+    match apply(&m, &mut r, &g, &take("levy")) {
+        Err(ActionError::Illegal(why)) => assert!(why.contains("not among"), "{why}"),
+        other => panic!("the levy must be refused: {:?}", other.map(|x| x.1)),
+    }
+}

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{Event, RuleError, Rules, View};
+use super::rules::{Event, RuleError, Rules, View, Wanted};
 use super::state::GameState;
 use crate::ids::{BoxId, ResourceId, UnitId};
 use crate::module::Module;
@@ -71,6 +71,39 @@ pub fn offers(
     Ok(all)
 }
 
+/// The offer `action` takes, if the rules offer it now and the side can pay.
+fn wanted_offer(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    action: &Action,
+) -> Result<Option<Offer>, RuleError> {
+    let Action::Take {
+        offer: id,
+        unit,
+        at,
+        ..
+    } = action
+    else {
+        return Ok(None);
+    };
+    let Some(step) = state.current_step(module) else {
+        return Ok(None);
+    };
+    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
+        return Ok(None);
+    }
+    let wanted = Wanted {
+        id,
+        unit: *unit,
+        at: *at,
+    };
+    let listed = rules.offers_for(View { module, state }, &step.id, &wanted)?;
+    Ok(listed
+        .into_iter()
+        .find(|o| o.taken_by(action) && o.affordable(module, state)))
+}
+
 /// Takes an offer: checks it is among the offers now, pays its cost and reports
 /// `offer_taken`, applying the rules' commands. The caller works on a copy.
 pub(crate) fn take(
@@ -79,8 +112,7 @@ pub(crate) fn take(
     state: &mut GameState,
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
-    let now = offers(module, rules, state)?;
-    let Some(offer) = now.into_iter().find(|o| o.taken_by(action)) else {
+    let Some(offer) = wanted_offer(module, rules, state, action)? else {
         return Err(illegal(
             "that is not among the decisions the rules offer now",
         ));

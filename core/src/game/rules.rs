@@ -326,6 +326,26 @@ pub trait Rules {
         let _ = (view, step);
         Ok(Vec::new())
     }
+    /// The offers when one is being taken, with `wanted` naming it: rules may list only
+    /// those that match (the engine still checks id, piece and box), so taking one of
+    /// many offers does not cost listing them all. All of them by default.
+    fn offers_for(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+        wanted: &Wanted<'_>,
+    ) -> Result<Vec<Offer>, RuleError> {
+        let _ = wanted;
+        self.offers(view, step)
+    }
+}
+
+/// The offer a `Take` names: its id, piece and box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wanted<'a> {
+    pub id: &'a str,
+    pub unit: Option<UnitId>,
+    pub at: Option<BoxId>,
 }
 
 fn wrong(question: &Question<'_>, answer: Answer) -> RuleError {
