@@ -581,7 +581,8 @@ fn a_failed_game_resumes_after_the_fix() {
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     let n = saved["actions"].as_array().unwrap().len();
     // Still broken: the saved actions replay, and the same rule fails again.
-    let again = play(&["--resume", path_arg(&save)]);
+    let again_save = tmp.path().join("again.json");
+    let again = play(&["--resume", path_arg(&save), "--save", path_arg(&again_save)]);
     assert!(!again.status.success());
     assert!(text(&again.stdout).contains(&format!("resumed after {n} saved actions")));
     // Fixed: the game goes on to its end, from where it stopped.
@@ -612,7 +613,14 @@ fn a_failed_game_resumes_after_the_fix() {
         "it went on from the saved actions"
     );
     // Starting options belong to the save: they cannot be given again.
-    let both = play(&["--resume", path_arg(&save), "--seed", "2"]);
+    let both = play(&[
+        "--resume",
+        path_arg(&save),
+        "--seed",
+        "2",
+        "--save",
+        path_arg(&again_save),
+    ]);
     assert!(!both.status.success());
 }
 
