@@ -7,8 +7,12 @@
 //! Each test loads core's mini module as a base (`mini`) under an overlay (`house`), both
 //! with a `rules/init.luau`, and puts the failing handler in the overlay's.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
+
+use common::copy_dir;
 
 use muster_core::game::{
     Answer, Command as CoreCommand, Dice, Event, GameState, Question, RuleError, Rules, View,
@@ -41,19 +45,6 @@ struct Game {
     module: Module,
     rules: ScriptRules,
     state: GameState,
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
 }
 
 fn write(path: &Path, text: &str) {

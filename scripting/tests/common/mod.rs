@@ -129,7 +129,9 @@ pub fn mini_module() -> (TempDir, Module) {
     }
 }
 
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+/// Copies a folder tree (a fixture module, to edit a copy of it).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read fixture") {
         let entry = entry.expect("entry");
         let target = to.join(entry.file_name());
