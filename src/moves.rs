@@ -115,7 +115,7 @@ pub fn run(
         let refused = rules
             .take_trace()
             .into_iter()
-            .filter(|t| t.question.starts_with("may_enter ") || t.question.starts_with("may_stop "))
+            .filter(|t| matches!(t.hook, "may_enter" | "may_stop"))
             .filter_map(|t| {
                 let no = t.first("no")?;
                 Some(Refusal {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::dice::Pcg32;
-use muster_core::game::save::{Save, SavedScenario};
+use muster_core::game::save::{self, Save, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
 };
@@ -255,7 +255,7 @@ pub fn run(o: Options) -> Result<()> {
     let path = o.save.clone().or_else(|| {
         failure
             .as_ref()
-            .map(|_| PathBuf::from(format!("muster-{}-{seed}-failed.json", module.id)))
+            .map(|_| PathBuf::from(save::failure_file_name(&module.id, seed)))
     });
     for line in rules.take_output() {
         writeln!(out, "  (script) {line}")?;

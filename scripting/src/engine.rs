@@ -44,6 +44,8 @@ pub struct ScriptRules {
 /// A question the engine asked while tracing, with what each handler answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTrace {
+    /// The question's hook (`may_enter`).
+    pub hook: &'static str,
     /// `may_enter Militia Infantry #3: Cairo -river-> St. Louis`.
     pub question: String,
     pub answers: Vec<crate::sandbox::Traced>,
@@ -295,6 +297,7 @@ impl Rules for ScriptRules {
         self.dice_error(hook)?;
         if let Some(trace) = self.trace.as_mut() {
             trace.push(RuleTrace {
+                hook,
                 question: question_text(module, view.state, &q),
                 answers: self.sandbox.take_trace(),
             });

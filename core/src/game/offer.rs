@@ -53,20 +53,27 @@ impl Offer {
     }
 }
 
-/// The offers the side to act can take now: none during a battle (its procedure owns
-/// every decision) or once the game is over; only those it can pay for.
+/// The id of the step whose offers are open now: none during a battle (its procedure
+/// owns every decision) or once the game is over.
+fn offering_step<'m>(module: &'m Module, state: &GameState) -> Option<&'m str> {
+    let step = state.current_step(module)?;
+    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
+        return None;
+    }
+    Some(&step.id)
+}
+
+/// The offers the side to act can take now (see [`offering_step`]); only those it can
+/// pay for.
 pub fn offers(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Offer>, RuleError> {
-    let Some(step) = state.current_step(module) else {
+    let Some(step) = offering_step(module, state) else {
         return Ok(Vec::new());
     };
-    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
-        return Ok(Vec::new());
-    }
-    let mut all = rules.offers(View { module, state }, &step.id)?;
+    let mut all = rules.offers(View { module, state }, step)?;
     all.retain(|o| o.affordable(module, state));
     Ok(all)
 }
@@ -87,18 +94,15 @@ fn wanted_offer(
     else {
         return Ok(None);
     };
-    let Some(step) = state.current_step(module) else {
+    let Some(step) = offering_step(module, state) else {
         return Ok(None);
     };
-    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
-        return Ok(None);
-    }
     let wanted = Wanted {
         id,
         unit: *unit,
         at: *at,
     };
-    let listed = rules.offers_for(View { module, state }, &step.id, &wanted)?;
+    let listed = rules.offers_for(View { module, state }, step, &wanted)?;
     Ok(listed
         .into_iter()
         .find(|o| o.taken_by(action) && o.affordable(module, state)))

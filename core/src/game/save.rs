@@ -101,6 +101,12 @@ fn hex(hash: u64) -> String {
     format!("{hash:016x}")
 }
 
+/// The file name a game stopped by a rule failure is saved under when no other is given,
+/// by the CLI and the app alike: `muster-MODULE-SEED-failed.json`.
+pub fn failure_file_name(module_id: &str, seed: u64) -> String {
+    format!("muster-{module_id}-{seed}-failed.json")
+}
+
 impl Save {
     pub fn new(
         module: &Module,

@@ -276,9 +276,9 @@ impl Session {
     /// The file a game stopped by a rule failure is saved to: the CLI's name for it
     /// (`muster-MODULE-SEED-failed.json`), in `dir`.
     pub fn failure_save_path(&self, dir: &Path) -> PathBuf {
-        dir.join(format!(
-            "muster-{}-{}-failed.json",
-            self.module.id, self.seed
+        dir.join(muster_core::game::save::failure_file_name(
+            &self.module.id,
+            self.seed,
         ))
     }
 
