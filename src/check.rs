@@ -142,11 +142,14 @@ fn print_text(report: &Report) -> Result<()> {
         s.lines,
         kinds.join(", ")
     )?;
-    writeln!(
-        out,
-        "  {} ports, {} permanent entrenchments",
-        s.ports, s.permanent_entrenchments
-    )?;
+    if !s.tags.is_empty() {
+        let tags: Vec<String> = s
+            .tags
+            .iter()
+            .map(|t| format!("{} {}", t.count, t.tag))
+            .collect();
+        writeln!(out, "  tagged boxes: {}", tags.join(", "))?;
+    }
     let by_side: Vec<String> = s
         .recruitment_by_side
         .iter()

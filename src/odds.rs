@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use muster_ai::odds::{Config, Report, RetreatPolicy, Setup, SideReport, Spec, simulate};
+use muster_core::unit::Flags;
 use serde::Serialize;
 
 /// Runs at least this long (in battles) show a progress bar, if stderr is a terminal.
@@ -28,15 +29,17 @@ pub struct Args {
     /// first side to play).
     #[arg(long, value_name = "SIDE")]
     attacker_side: Option<String>,
-    /// The battle box: it gives the defenders its permanent entrenchment, the water
-    /// borders to cross, and the neighbours to retreat to (asked of the rules, with every
-    /// box held by its owner). Without it a retreat is always possible.
+    /// The battle box: the water borders to cross, the neighbours to retreat to (asked
+    /// of the rules, with every box held by its owner), and what the rules give pieces
+    /// that begin a player turn there (AHD: a permanent entrenchment). Without it a
+    /// retreat is always possible.
     #[arg(long = "box", value_name = "NAME")]
     at: Option<String>,
-    /// The defenders are entrenched (5.31: the units' own entrenchment; a module that
-    /// entrenches boxes with markers takes --marker instead).
-    #[arg(long)]
-    entrenched: bool,
+    /// A flag every defender carries, by id, repeatable: --flag entrenched (AHD's
+    /// entrenchment of units, 5.31; a module that entrenches boxes with markers takes
+    /// --marker instead).
+    #[arg(long = "flag", value_name = "ID")]
+    flags: Vec<String>,
     /// Markers in the battle box, ID=N, repeatable: --marker entrenchment=1
     /// --marker water-crossing=2 (the TripleA adaptation's).
     #[arg(long = "marker", value_name = "ID=N")]
@@ -83,8 +86,8 @@ struct Output<'a> {
     module: &'a str,
     #[serde(rename = "box")]
     at: Option<&'a str>,
-    /// Whether the defenders are entrenched (by --entrenched or the box).
-    entrenched: bool,
+    /// The flags the defenders carry (by --flag, or from the box), by id.
+    flags: Vec<&'a str>,
     crossing: usize,
     options: Vec<&'a str>,
     /// Markers in the box, by id.
@@ -102,12 +105,15 @@ pub fn run(args: &Args) -> Result<()> {
         defenders: args.defender.clone(),
         attacker_side: args.attacker_side.clone(),
         at: args.at.clone(),
-        entrenched: args.entrenched,
+        flags: args.flags.clone(),
         crossing: args.crossing,
         options: args.options.clone(),
         markers: args.markers.clone(),
     };
-    let setup = Setup::from_spec(&module, &spec).map_err(|e| anyhow!("{e}"))?;
+    let mut setup = Setup::from_spec(&module, &spec).map_err(|e| anyhow!("{e}"))?;
+    setup
+        .settle(&module, &mut rules)
+        .map_err(|e| anyhow!("{e}"))?;
     let config = Config {
         runs: args.runs,
         seed: args.seed,
@@ -126,7 +132,10 @@ pub fn run(args: &Args) -> Result<()> {
     .map_err(|e| anyhow!("{e}"))?;
 
     let at = setup.at.map(|b| module.board.get(b).name.as_str());
-    let entrenched = setup.defenders.iter().any(|f| f.entrenched);
+    let flags = setup
+        .defenders
+        .iter()
+        .fold(Flags::NONE, |all, f| Flags(all.0 | f.flags.0));
     let options: Vec<&str> = setup
         .options
         .iter()
@@ -156,7 +165,10 @@ pub fn run(args: &Args) -> Result<()> {
         let output = Output {
             module: &module.id,
             at,
-            entrenched,
+            flags: flags
+                .iter()
+                .map(|f| module.units.flags[f.index()].id.as_str())
+                .collect(),
             crossing: args.crossing,
             options,
             markers,
@@ -179,8 +191,8 @@ pub fn run(args: &Args) -> Result<()> {
         d.side
     )?;
     let mut notes = Vec::new();
-    if entrenched {
-        notes.push("defenders entrenched (5.31)".to_string());
+    if !flags.is_empty() {
+        notes.push(format!("defenders {}", module.units.flag_names(flags)));
     }
     if args.crossing > 0 {
         notes.push(format!(

@@ -102,7 +102,7 @@ fn rule_4_3_four_permanent_entrenchments() {
     let forts = names(
         m.board
             .box_ids()
-            .filter(|&b| m.board.get(b).permanent_entrenchment),
+            .filter(|&b| m.board.get(b).has_tag("permanent-entrenchment")),
     );
     assert_eq!(
         forts,
@@ -243,9 +243,12 @@ fn rule_4_5_jump_move_example_connections() {
 fn rules_4_6_and_4_71_ports() {
     let m = ahd();
     for port in ["Baltimore", "Yorktown", "Norfolk", "Fort Monroe"] {
-        assert!(m.board.get(id(port)).port, "{port}");
+        assert!(m.board.get(id(port)).has_tag("port"), "{port}");
     }
-    assert_eq!(m.board.boxes.iter().filter(|b| b.port).count(), 17);
+    assert_eq!(
+        m.board.boxes.iter().filter(|b| b.has_tag("port")).count(),
+        17
+    );
 }
 
 /// 5.34: "Unless attacked from the north or west, moving against enemy units in Selma
@@ -561,7 +564,8 @@ fn scenario_entrenchments_and_control_markers() {
         .filter(|p| p.at == id("Manassas Junction"));
     let units: u16 = manassas.clone().map(|p| p.count).sum();
     assert_eq!(units, 4);
-    assert!(manassas.into_iter().all(|p| p.entrenched));
+    let entrenched = m.units.find_flag("entrenched").unwrap();
+    assert!(manassas.into_iter().all(|p| p.flags.has(entrenched)));
     let control = s.initial_control(m);
     for b in [
         "Louisville",
@@ -583,7 +587,7 @@ fn scenario_entrenchments_and_control_markers() {
         .flat_map(|(i, sd)| {
             sd.placements
                 .iter()
-                .filter(|p| p.entrenched)
+                .filter(|p| p.flags.has(entrenched))
                 .map(move |p| (i, p.at))
         })
         .collect();

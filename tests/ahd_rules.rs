@@ -421,8 +421,16 @@ fn rule_4_3_entrenchment_examples() {
         t.act(entrench(u));
     }
     assert_eq!(t.marches_left(), 2, "one march for all of it");
-    assert!(five[3..].iter().all(|&u| t.g.unit(u).entrenched));
-    assert!(five[..3].iter().all(|&u| !t.g.unit(u).entrenched));
+    assert!(
+        five[3..]
+            .iter()
+            .all(|&u| t.g.unit(u).flagged(&t.m, "entrenched"))
+    );
+    assert!(
+        five[..3]
+            .iter()
+            .all(|&u| !t.g.unit(u).flagged(&t.m, "entrenched"))
+    );
 
     let mut c = Game::at_movement(xml, "confederate", &[3]);
     let vet = c.unit("Vi", "Manassas Junction");
@@ -466,7 +474,7 @@ fn rule_4_3_entrenchment_examples() {
     // 4.3: a unit that moves loses its entrenchment.
     let vet = d.unit("Vi", "Manassas Junction");
     d.act(entrench(vet));
-    assert!(d.g.unit(vet).entrenched);
+    assert!(d.g.unit(vet).flagged(&d.m, "entrenched"));
 }
 
 /// Runs a Movement segment's moves, then ends it: the Combat segment begins.
@@ -529,7 +537,7 @@ fn rule_5_1_announced_fire_is_not_changed() {
 fn rule_5_33_impossible_shots_example() {
     let xml = r#"<scenario id="t" name="t" start="08/1861">
       <side id="union"><place box="Harrisburg" units="1 Mc, 3 Vi"/></side>
-      <side id="confederate"><place box="Gettysburg" units="1 Vi, 1 Ci" entrenched="true"/></side>
+      <side id="confederate"><place box="Gettysburg" units="1 Vi, 1 Ci" flags="entrenched"/></side>
     </scenario>"#;
     // Dice: marches 3; the defenders miss (6, 6); the three veterans roll 3, 2, 6.
     let mut t = Game::at_movement(xml, "union", &[3, 6, 6, 3, 2, 6]);
@@ -573,7 +581,7 @@ fn rule_5_7_comprehensive_combat_example() {
     // Paducah is called Veteran once and Crack twice; Crack is taken here.
     let xml = r#"<scenario id="t" name="t" start="08/1861">
       <side id="union">
-        <place box="Cairo" units="1 Vc" entrenched="true"/>
+        <place box="Cairo" units="1 Vc" flags="entrenched"/>
         <place box="Vandalia" units="1 Vi"/>
         <place box="St. Louis" units="2 Mi"/>
       </side>
@@ -738,11 +746,13 @@ fn rule_6_0_promotions() {
         }),
         "did not take part"
     );
-    t.g.units[mi[0].index()].entrenched = true; // status is kept by promotion
+    let entrenched = t.m.units.find_flag("entrenched").unwrap();
+    let u = &mut t.g.units[mi[0].index()];
+    u.flags = u.flags.with(entrenched, true); // status is kept by promotion
     t.act(Action::Upgrade { unit: mi[0] });
     let vet = t.unit("Vi", "Gettysburg");
     assert!(
-        t.g.unit(vet).entrenched,
+        t.g.unit(vet).flagged(&t.m, "entrenched"),
         "6.0: a promoted unit remains entrenched"
     );
     assert_eq!(
@@ -1125,7 +1135,7 @@ fn rule_4_6_sea_movement() {
     );
     t.act(entrench(mi[0]));
     assert!(
-        t.g.unit(mi[0]).entrenched,
+        t.g.unit(mi[0]).flagged(&t.m, "entrenched"),
         "New York is a Recruitment City: entrenched with a second march"
     );
     t.act(Action::Release);

@@ -75,7 +75,10 @@ fn rule_11_5_entrenchment_and_markers_in_the_state() {
     let g = new_game(&m, "1862");
     let manassas = m.board.find("Manassas Junction").unwrap();
     assert_eq!(g.units_at(manassas).count(), 4);
-    assert!(g.units_at(manassas).all(|u| g.unit(u).entrenched));
+    assert!(
+        g.units_at(manassas)
+            .all(|u| g.unit(u).flagged(&m, "entrenched"))
+    );
     let sedalia = m.board.find("Sedalia").unwrap();
     assert!(g.boxes[sedalia.index()].marker);
     assert_eq!(g.controller(sedalia), m.find_side("union"));

@@ -54,7 +54,7 @@ fn check_ahd_prints_summary_and_army_maxima() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("17 ports, 4 permanent entrenchments"),
+        stdout.contains("tagged boxes: 17 Port, 4 Permanent entrenchment"),
         "{stdout}"
     );
     for (id, u, c) in [
@@ -88,7 +88,8 @@ fn check_json_is_one_object_with_computed_maxima() {
     let s = &v["summary"];
     assert_eq!(s["boxes"], 129);
     assert_eq!(s["lines"], 232);
-    assert_eq!(s["ports"], 17);
+    assert_eq!(s["tags"][0]["tag"], "Port");
+    assert_eq!(s["tags"][0]["count"], 17);
     assert_eq!(s["recruitment_cities"], 47);
     let maxima = |id: &str| -> Vec<(String, u64)> {
         let sc = s["scenarios"]

@@ -61,7 +61,11 @@ fn json_report_adds_up() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["module"], "ahd");
     assert_eq!(v["box"], "Vicksburg");
-    assert_eq!(v["entrenched"], true, "4.3: permanent entrenchment");
+    assert_eq!(
+        v["flags"],
+        serde_json::json!(["entrenched"]),
+        "4.3: the defenders began the player turn in a permanent entrenchment"
+    );
     assert_eq!(v["crossing"], 2);
     assert_eq!(v["runs"], 3000);
     assert_eq!(v["attacker"]["side"], "union", "Vicksburg is Confederate");

@@ -368,7 +368,7 @@ impl Game<'_> {
         (self.option("naval-evacuations")
             && b.stage == Stage::Retreat
             && b.decider() == ahd.union
-            && place.port
+            && place.has_tag("port")
             && place.owner == Some(ahd.confederate)
             && (invaded || b.defender == ahd.union)
             && state.controller(ahd.washington) == Some(ahd.union)
@@ -493,7 +493,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
         }
         let on_board = matches!(u.place, Place::Board(_));
         // 5.71: pieces in stock and in the pool are always on their full-strength side.
-        if !on_board && (u.hits > 0 || u.entrenched) {
+        if !on_board && (u.hits > 0 || u.flagged(m, "entrenched")) {
             g.flag(
                 step,
                 "5.71: pieces off the board are full strength and not entrenched",
@@ -754,9 +754,9 @@ fn check_step(
         }
         // 4.3: units entrench by a march, or by beginning a player turn in a Permanent
         // Entrenchment; a promoted unit keeps its status (6.0).
-        if !u0.entrenched && u1.entrenched {
+        if !u0.flagged(m, "entrenched") && u1.flagged(m, "entrenched") {
             let permanent = new_player_turn
-                && matches!(u1.place, Place::Board(b) if m.board.get(b).permanent_entrenchment);
+                && matches!(u1.place, Place::Board(b) if m.board.get(b).has_tag("permanent-entrenchment"));
             if !(taken(action, "entrench") == Some(id) || permanent) {
                 g.flag(
                     step,
@@ -769,7 +769,7 @@ fn check_step(
             }
         }
         // 4.3: "If a unit moves, its entrenchment status is lost", and only then.
-        if u0.entrenched && !u1.entrenched {
+        if u0.flagged(m, "entrenched") && !u1.flagged(m, "entrenched") {
             g.flag(
                 step,
                 "4.3: a unit that does not move stays entrenched",
@@ -813,7 +813,7 @@ fn check_step(
         }
     }
     if let Action::Move { unit, path } = action
-        && after.unit(*unit).entrenched
+        && after.unit(*unit).flagged(m, "entrenched")
         && after.unit(*unit).place == Place::Board(path.to())
         && same_player_turn
     {
@@ -828,8 +828,8 @@ fn check_step(
     if new_player_turn {
         for (i, u) in after.units.iter().enumerate() {
             if let Place::Board(b) = u.place
-                && m.board.get(b).permanent_entrenchment
-                && !u.entrenched
+                && m.board.get(b).has_tag("permanent-entrenchment")
+                && !u.flagged(m, "entrenched")
             {
                 g.flag(
                     step,
@@ -1344,8 +1344,11 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                     let invasion = track.marches == 6 && state.turn != state.first_turn;
                     let mut expected = Vec::new();
                     if side == ahd.union && ahd.left(state) >= 1 {
-                        let ports: Vec<BoxId> =
-                            m.board.box_ids().filter(|&b| m.board.get(b).port).collect();
+                        let ports: Vec<BoxId> = m
+                            .board
+                            .box_ids()
+                            .filter(|&b| m.board.get(b).has_tag("port"))
+                            .collect();
                         for &from in &ports {
                             for unit in ws.of(side, from) {
                                 let moved = state.turn_log.moves.iter().any(|mv| mv.unit == unit);

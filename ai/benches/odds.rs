@@ -39,8 +39,9 @@ fn odds(c: &mut Criterion) {
         crossing: 3,
         ..Spec::default()
     };
-    let plain = Setup::from_spec(&m, &spec).expect("the battle sets up");
-    let like = Setup::from_spec(
+    let mut plain = Setup::from_spec(&m, &spec).expect("the battle sets up");
+    plain.settle(&m, &mut rules).expect("the rules settle it");
+    let mut like = Setup::from_spec(
         &m,
         &Spec {
             options: vec!["like-battlefield-targets".into()],
@@ -48,6 +49,7 @@ fn odds(c: &mut Criterion) {
         },
     )
     .expect("the battle sets up");
+    like.settle(&m, &mut rules).expect("the rules settle it");
     let config = Config {
         runs: 10_000,
         ..Config::default()

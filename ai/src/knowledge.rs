@@ -3,7 +3,7 @@
 //! module's data and its `box_worth` hint hook; none of it is a rule.
 
 use muster_core::Module;
-use muster_core::game::rules::ask_int;
+use muster_core::game::rules::{ask_bool, ask_int};
 use muster_core::game::{GameState, Place, Question, RuleError, Rules, View};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 
@@ -111,7 +111,7 @@ pub struct Picture {
     pub worth: Vec<Vec<f64>>,
     /// Each side's force in each box.
     pub force: Vec<Vec<Force>>,
-    /// Whether any unit in the box is entrenched, per side.
+    /// Whether each side's pieces in the box are dug in (the rules' `dug_in` hint).
     pub entrenched: Vec<Vec<bool>>,
 }
 
@@ -141,8 +141,16 @@ impl Picture {
             if let Place::Board(b) = unit.place {
                 let s = unit.side.index();
                 force[s][b.index()] = force[s][b.index()].plus(unit_force(module, state, u, 0.0));
-                if unit.entrenched {
-                    entrenched[s][b.index()] = true;
+            }
+        }
+        if rules.answers("dug_in") {
+            let view = View { module, state };
+            for side in module.side_ids() {
+                for at in module.board.box_ids() {
+                    if !force[side.index()][at.index()].is_empty() {
+                        entrenched[side.index()][at.index()] =
+                            ask_bool(rules, view, Question::DugIn { side, at })?;
+                    }
                 }
             }
         }

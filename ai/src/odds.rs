@@ -130,6 +130,8 @@ pub enum OddsError {
     UnknownBox { name: String, hint: String },
     #[error("no side '{name}'{hint}")]
     UnknownSide { name: String, hint: String },
+    #[error("no flag '{name}'{hint}")]
+    UnknownFlag { name: String, hint: String },
     #[error("no optional rule '{name}'{hint}")]
     UnknownOption { name: String, hint: String },
     #[error("{why}")]

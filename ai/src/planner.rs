@@ -16,7 +16,7 @@ use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
 use muster_core::game::moves::{destinations, ready_units};
 use muster_core::game::offer::offers;
-use muster_core::game::rules::ask_int;
+use muster_core::game::rules::{ask_bool, ask_int};
 use muster_core::game::{
     Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
 };
@@ -725,7 +725,7 @@ impl Planner {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
                 }
-                let p = battle_chance(module, state, b, me);
+                let p = battle_chance(module, rules, state, b, me)?;
                 let pic = self.picture(module, rules, state, me)?;
                 let at_stake = pic.worth[me.index()][b.at.index()];
                 let threshold = if at_stake > 4.0 { 0.15 } else { 0.3 };
@@ -753,7 +753,7 @@ impl Planner {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
                 }
-                if battle_chance(module, state, b, me) > 0.85 {
+                if battle_chance(module, rules, state, b, me)? > 0.85 {
                     return Ok(Action::Pass);
                 }
                 let pic = self.picture(module, rules, state, me)?;
@@ -867,24 +867,34 @@ fn went_from(state: &GameState, unit: UnitId, to: BoxId) -> bool {
 }
 
 /// My estimated chance of winning the battle under way: the attackers against the
-/// defenders, entrenched defenders counting half as many steps again.
+/// defenders, dug-in defenders (the rules' `dug_in` hint) counting half as many steps
+/// again.
 fn battle_chance(
     module: &Module,
+    rules: &mut dyn Rules,
     state: &GameState,
     b: &muster_core::game::battle::Battle,
     me: SideId,
-) -> f64 {
+) -> Result<f64, RuleError> {
     let force = |units: &[UnitId]| {
         units.iter().fold(Force::default(), |f, &u| {
             f.plus(unit_force(module, state, u, 0.0))
         })
     };
-    let entrenched = b.defenders.iter().any(|&u| state.unit(u).entrenched);
+    let dug_in = rules.answers("dug_in")
+        && ask_bool(
+            rules,
+            View { module, state },
+            Question::DugIn {
+                side: b.defender,
+                at: b.at,
+            },
+        )?;
     let p = win_chance(
         force(&b.attackers),
-        scale_entrenched(force(&b.defenders), entrenched),
+        scale_entrenched(force(&b.defenders), dug_in),
     );
-    if me == b.attacker { p } else { 1.0 - p }
+    Ok(if me == b.attacker { p } else { 1.0 - p })
 }
 
 /// The chance a box garrisoned by `mine` holds against `threat` attacking it (the

@@ -271,7 +271,7 @@ fn equivalent_to_the_engine_plain_battle() {
 fn equivalent_to_the_engine_entrenched_crack_infantry_and_retreats() {
     let xml = scenario(
         r#"<place box="Harrisburg" units="2 Ci, 2 Vi, 2 Mi"/>"#,
-        r#"<place box="Gettysburg" units="2 Ci, 1 Vi, 2 Mi" entrenched="true"/>"#,
+        r#"<place box="Gettysburg" units="2 Ci, 1 Vi, 2 Mi" flags="entrenched"/>"#,
     );
     let mut p = Pos::new(&xml, "union", &[]);
     p.march("Harrisburg", "Gettysburg", &["rail"]);
@@ -296,7 +296,7 @@ fn equivalent_to_the_engine_entrenched_crack_infantry_and_retreats() {
 fn equivalent_to_the_engine_river_crossing() {
     let xml = scenario(
         r#"<place box="Monroe" units="2 Vi, 1 Mi"/><place box="Jackson" units="2 Vi, 1 Vc"/>"#,
-        r#"<place box="Vicksburg" units="2 Vi, 2 Mi, 1 Ci, 1 Vc" entrenched="true"/>"#,
+        r#"<place box="Vicksburg" units="2 Vi, 2 Mi, 1 Ci, 1 Vc" flags="entrenched"/>"#,
     );
     let mut p = Pos::new(&xml, "union", &[]);
     p.march("Monroe", "Vicksburg", &["rail"]);
@@ -363,7 +363,7 @@ fn equivalent_to_the_engine_cavalry_withdrawal() {
 fn equivalent_to_the_engine_from_a_battle_under_way() {
     let xml = scenario(
         r#"<place box="Harrisburg" units="3 Vi, 1 Mi, 1 Vc"/>"#,
-        r#"<place box="Gettysburg" units="2 Vi, 2 Mi, 1 Ci" entrenched="true"/>"#,
+        r#"<place box="Gettysburg" units="2 Vi, 2 Mi, 1 Ci" flags="entrenched"/>"#,
     );
     let mut p = Pos::new(&xml, "union", &[]);
     p.march("Harrisburg", "Gettysburg", &["rail"]);
@@ -510,7 +510,7 @@ fn exact_probabilities_veteran_against_entrenched_militia() {
     let spec = Spec {
         attackers: "Vi".into(),
         defenders: "Mi".into(),
-        entrenched: true,
+        flags: vec!["entrenched".into()],
         ..Spec::default()
     };
     check_exact(spec, 2.0 / 6.0, 1.0 / 6.0);
@@ -523,7 +523,7 @@ fn exact_probabilities_veteran_against_entrenched_militia() {
 fn words_and_a_live_battle_give_the_same_odds() {
     let xml = scenario(
         r#"<place box="Monroe" units="3 Vi, 1 Vc"/>"#,
-        r#"<place box="Vicksburg" units="2 Mi, 1 Vi" entrenched="true"/>"#,
+        r#"<place box="Vicksburg" units="2 Mi, 1 Vi" flags="entrenched"/>"#,
     );
     let mut p = Pos::new(&xml, "union", &[]);
     p.march("Monroe", "Vicksburg", &["rail"]);
@@ -537,13 +537,18 @@ fn words_and_a_live_battle_give_the_same_odds() {
         crossing: 4,
         ..Spec::default()
     };
-    let words = Setup::from_spec(&m, &spec).unwrap();
+    let mut words = Setup::from_spec(&m, &spec).unwrap();
+    words.settle(&m, &mut rules).unwrap();
     assert_eq!(
         m.side(words.attacker).id,
         "union",
         "Vicksburg is Confederate"
     );
-    assert!(words.defenders.iter().all(|f| f.entrenched));
+    let entrenched = m.units.find_flag("entrenched").unwrap();
+    assert!(
+        words.defenders.iter().all(|f| f.flags.has(entrenched)),
+        "4.3: they began the Union player turn in a Permanent Entrenchment"
+    );
     assert_eq!(words.entered_from, live.entered_from);
     let config = Config {
         runs: 2000,
@@ -829,7 +834,8 @@ fn the_same_seed_gives_the_same_report() {
         crossing: 3,
         ..Spec::default()
     };
-    let setup = Setup::from_spec(&m, &spec).unwrap();
+    let mut setup = Setup::from_spec(&m, &spec).unwrap();
+    setup.settle(&m, &mut rules).unwrap();
     let config = Config {
         runs: 1500,
         seed: 11,
@@ -889,7 +895,8 @@ fn fixed_modifiers_are_only_a_speed_up() {
         options: vec!["like-battlefield-targets".into()],
         ..Spec::default()
     };
-    let setup = Setup::from_spec(&m, &spec).unwrap();
+    let mut setup = Setup::from_spec(&m, &spec).unwrap();
+    setup.settle(&m, &mut rules).unwrap();
     let config = Config {
         runs: 1500,
         seed: 4,

@@ -27,8 +27,6 @@ pub struct MapBox {
     pub owner: Option<SideId>,
     pub tags: Vec<String>,
     pub state: Option<String>,
-    pub port: bool,
-    pub permanent_entrenchment: bool,
     pub x: i32,
     pub y: i32,
     /// Recruitment value for each side, indexed by [`SideId`]; 0 if none.
@@ -95,6 +93,14 @@ impl Line {
     }
 }
 
+/// A box tag the module names and marks (`<tag id name mark>`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TagDef {
+    pub id: String,
+    pub name: String,
+    pub mark: Option<crate::format::TagMark>,
+}
+
 /// A module-relative image under the map, placed at `(x, y)` in map units.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Background {
@@ -118,6 +124,8 @@ pub struct Board {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
     pub kinds: Vec<LineKind>,
+    /// The tags the module declares (boxes may carry undeclared ones too).
+    pub tags: Vec<TagDef>,
     pub boxes: Vec<MapBox>,
     pub lines: Vec<Line>,
     /// `adjacency[adj_start[b]..adj_start[b + 1]]` are the lines at box `b`.
@@ -132,6 +140,16 @@ pub struct Board {
 }
 
 impl Board {
+    /// The declared tag `id` (ignoring case).
+    pub fn tag(&self, id: &str) -> Option<&TagDef> {
+        self.tags.iter().find(|t| t.id.eq_ignore_ascii_case(id))
+    }
+
+    /// How many boxes carry the tag `id`.
+    pub fn tagged(&self, id: &str) -> usize {
+        self.boxes.iter().filter(|b| b.has_tag(id)).count()
+    }
+
     pub(crate) fn new(
         width: u32,
         height: u32,
@@ -169,6 +187,7 @@ impl Board {
             neutral_color: None,
             background: None,
             kinds,
+            tags: Vec::new(),
             boxes,
             lines,
             adj_start,

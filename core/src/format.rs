@@ -127,10 +127,45 @@ pub struct Map {
     pub background: Option<Background>,
     #[serde(default, rename = "line-kind")]
     pub line_kind: Vec<LineKind>,
+    /// Box tags with a name and a mark on the map (`port`); boxes may carry others.
+    #[serde(default)]
+    pub tag: Vec<TagDef>,
     #[serde(default, rename = "box")]
     pub boxes: Vec<BoxDef>,
     #[serde(default)]
     pub line: Vec<Line>,
+}
+
+/// `<tag id name mark?>`: a box tag people see, e.g. AHD's ports.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagDef {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    /// How the map marks a box with this tag.
+    pub mark: Option<TagMark>,
+}
+
+impl TagMark {
+    /// The mark as written in XML.
+    pub fn id(self) -> &'static str {
+        match self {
+            TagMark::CornerDot => "corner-dot",
+            TagMark::DoubleOutline => "double-outline",
+        }
+    }
+}
+
+/// The marks a map can draw on a tagged box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TagMark {
+    /// A water-coloured dot in the top right corner.
+    CornerDot,
+    /// A thick outline with a thin ring inside.
+    DoubleOutline,
 }
 
 /// `<background image x? y? scale? opacity?>`: an image drawn under the map.
@@ -175,10 +210,6 @@ pub struct BoxDef {
     pub tags: Option<String>,
     /// State or region, for display.
     pub state: Option<String>,
-    #[serde(default)]
-    pub port: bool,
-    #[serde(default, rename = "permanent-entrenchment")]
-    pub permanent_entrenchment: bool,
     pub x: i32,
     pub y: i32,
     #[serde(default)]
@@ -223,6 +254,10 @@ pub struct Units {
     /// Markers and tokens that lie in boxes, in counts (e.g. water-crossing tokens).
     #[serde(default)]
     pub marker: Vec<Named>,
+    /// Flags a piece may carry (AHD's `entrenched`): set by the rules, cleared when the
+    /// piece changes place.
+    #[serde(default)]
+    pub flag: Vec<Named>,
     #[serde(default)]
     pub unit: Vec<UnitType>,
 }
@@ -504,8 +539,8 @@ pub struct Place {
     #[serde(rename = "box")]
     pub at: Name,
     pub units: Name,
-    #[serde(default)]
-    pub entrenched: bool,
+    /// Flags the placed pieces carry, separated by commas (`flags="entrenched"`).
+    pub flags: Option<Name>,
 }
 
 /// Units off the board (pool, set aside): `units="12 Mi"`.

@@ -49,3 +49,5 @@ id!(/// A numbered attribute pieces may have (a general's strength).
     AttributeId(u8));
 id!(/// A kind of marker that lies in boxes in counts.
     MarkerId(u8));
+id!(/// A flag a piece may carry (at most [`crate::unit::MAX_FLAGS`] kinds).
+    FlagId(u8));

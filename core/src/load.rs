@@ -30,11 +30,13 @@ pub(crate) struct Parts {
     /// The map's background scan; its file is checked to exist by [`read_module`].
     pub map_background: Option<format::Background>,
     pub kinds: Vec<format::LineKind>,
+    pub tags: Vec<format::TagDef>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
     pub classes: Vec<format::Named>,
     pub qualities: Vec<format::Named>,
     pub markers: Vec<format::Named>,
+    pub flags: Vec<format::Named>,
     pub units: Vec<format::UnitType>,
     pub calendar: Option<format::Calendar>,
     pub options: Vec<format::OptionRule>,
@@ -513,6 +515,7 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
                     parts.map_background = m.background;
                 }
                 parts.kinds.extend(m.line_kind);
+                parts.tags.extend(m.tag);
                 parts.boxes.extend(m.boxes);
                 parts.lines.extend(m.line);
             }
@@ -522,6 +525,7 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
                 parts.classes.extend(u.class);
                 parts.qualities.extend(u.quality);
                 parts.markers.extend(u.marker);
+                parts.flags.extend(u.flag);
                 parts.units.extend(u.unit);
             }
         }
@@ -586,6 +590,7 @@ fn merge(base: &mut Parts, own: Parts) {
         base.map_background = own.map_background;
     }
     merge_by(&mut base.kinds, own.kinds, |k| lower(&k.id));
+    merge_by(&mut base.tags, own.tags, |t| lower(&t.id));
     merge_by(&mut base.boxes, own.boxes, |b| lower(&b.name));
     merge_by(&mut base.lines, own.lines, |l| {
         let (a, b) = (lower(&l.a), lower(&l.b));
@@ -595,6 +600,7 @@ fn merge(base: &mut Parts, own: Parts) {
     merge_by(&mut base.classes, own.classes, |c| lower(&c.id));
     merge_by(&mut base.qualities, own.qualities, |q| lower(&q.id));
     merge_by(&mut base.markers, own.markers, |m| lower(&m.id));
+    merge_by(&mut base.flags, own.flags, |f| lower(&f.id));
     merge_by(&mut base.units, own.units, |u| lower(&u.id));
     if let Some(cal) = own.calendar {
         base.calendar = Some(cal);

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::unit::Flags;
+
 use crate::diag::{Diagnostic, LoadError, Pos, Severity};
 use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
 use crate::module::Module;
@@ -47,7 +49,8 @@ pub struct Placement {
     pub at: BoxId,
     pub unit: UnitTypeId,
     pub count: u16,
-    pub entrenched: bool,
+    /// The flags the placed pieces carry from the start.
+    pub flags: Flags,
 }
 
 impl Scenario {

@@ -17,8 +17,8 @@ pub struct Summary {
     pub boxes: usize,
     pub lines: usize,
     pub lines_by_kind: Vec<KindCount>,
-    pub ports: usize,
-    pub permanent_entrenchments: usize,
+    /// How many boxes carry each declared tag, by its name.
+    pub tags: Vec<TagCount>,
     /// Boxes with a recruitment value for any side.
     pub recruitment_cities: usize,
     pub recruitment_by_side: Vec<SideRecruitment>,
@@ -29,6 +29,12 @@ pub struct Summary {
     pub track_turns: usize,
     pub scenarios: Vec<ScenarioSummary>,
     pub warnings: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TagCount {
+    pub tag: String,
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -108,12 +114,14 @@ impl Summary {
             boxes: board.boxes.len(),
             lines: board.lines.len(),
             lines_by_kind,
-            ports: board.boxes.iter().filter(|b| b.port).count(),
-            permanent_entrenchments: board
-                .boxes
+            tags: board
+                .tags
                 .iter()
-                .filter(|b| b.permanent_entrenchment)
-                .count(),
+                .map(|t| TagCount {
+                    tag: t.name.clone(),
+                    count: board.tagged(&t.id),
+                })
+                .collect(),
             recruitment_cities: board
                 .boxes
                 .iter()

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::diag::Pos;
 use crate::format::ReturnsTo;
-use crate::ids::{AttributeId, ClassId, MarkerId, QualityId, SideId, UnitTypeId};
+use crate::ids::{AttributeId, ClassId, FlagId, MarkerId, QualityId, SideId, UnitTypeId};
 use crate::names::NameIndex;
 
 /// A unit class or quality: an id with a display name.
@@ -65,12 +65,56 @@ pub struct Units {
     pub attributes: Vec<String>,
     /// Markers that lie in boxes in counts, indexed by [`MarkerId`].
     pub markers: Vec<Named>,
+    /// Flags a piece may carry, indexed by [`FlagId`].
+    pub flags: Vec<Named>,
     #[serde(skip)]
     pub(crate) names: NameIndex,
     #[serde(skip)]
     pub(crate) attribute_names: NameIndex,
     #[serde(skip)]
     pub(crate) marker_names: NameIndex,
+    #[serde(skip)]
+    pub(crate) flag_names: NameIndex,
+}
+
+/// How many kinds of flag a module may declare: a piece keeps its flags in one word.
+pub const MAX_FLAGS: usize = 32;
+
+/// The flags a piece carries, one bit per [`FlagId`]. A flag is a fact about a piece
+/// where it stands (AHD: entrenched): it is cleared whenever the piece changes place.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Flags(pub u32);
+
+impl Flags {
+    pub const NONE: Flags = Flags(0);
+
+    pub fn has(self, flag: FlagId) -> bool {
+        flag.index() < MAX_FLAGS && self.0 & (1 << flag.index()) != 0
+    }
+
+    pub fn with(self, flag: FlagId, on: bool) -> Flags {
+        if flag.index() >= MAX_FLAGS {
+            return self;
+        }
+        let bit = 1 << flag.index();
+        Flags(if on { self.0 | bit } else { self.0 & !bit })
+    }
+
+    // By reference: serde's `skip_serializing_if` passes one.
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The flags set, in id order.
+    pub fn iter(self) -> impl Iterator<Item = FlagId> {
+        (0..MAX_FLAGS)
+            .filter(move |&i| self.0 & (1 << i) != 0)
+            .filter_map(FlagId::from_index)
+    }
 }
 
 impl Units {
@@ -103,6 +147,36 @@ impl Units {
 
     pub fn marker_hint(&self, name: &str) -> Option<String> {
         self.marker_names.hint(name)
+    }
+
+    pub fn find_flag(&self, name: &str) -> Option<FlagId> {
+        self.flag_names.get(name).and_then(FlagId::from_index)
+    }
+
+    pub fn flag_hint(&self, name: &str) -> Option<String> {
+        self.flag_names.hint(name)
+    }
+
+    /// What to say of an unknown flag `name`: a likely spelling, or the flags there are.
+    pub fn flag_help(&self, name: &str) -> String {
+        self.flag_hint(name).unwrap_or_else(|| {
+            let ids: Vec<&str> = self.flags.iter().map(|f| f.id.as_str()).collect();
+            if ids.is_empty() {
+                "the module declares no <flag>".into()
+            } else {
+                format!("the flags are {}", ids.join(", "))
+            }
+        })
+    }
+
+    /// The flags' names, for people (`entrenched`), joined by `, `.
+    pub fn flag_names(&self, flags: Flags) -> String {
+        flags
+            .iter()
+            .filter_map(|f| self.flags.get(f.index()))
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     pub fn ids(&self) -> impl Iterator<Item = UnitTypeId> + '_ {

@@ -196,9 +196,9 @@ fn mini_fixture_loads_cleanly() {
 
     let northport = m.board.find("north port").expect("alias resolves");
     assert_eq!(m.board.get(northport).name, "Northport");
-    assert!(m.board.get(northport).port);
+    assert!(m.board.get(northport).has_tag("port"));
     let fort = m.board.find("Fort Stone").expect("Fort Stone");
-    assert!(m.board.get(fort).permanent_entrenchment);
+    assert!(m.board.get(fort).has_tag("permanent-entrenchment"));
     assert!(m.board.get(fort).has_tag("border"));
     let river = m.board.find_kind("river").expect("river kind");
     let line = m
@@ -490,12 +490,12 @@ fn box_name_with_a_trailing_space_can_be_referenced() {
 fn invalid_bool() {
     let got = diagnostics(&[(
         "map.xml",
-        "owner=\"north\" port=\"true\" x=\"100\"",
-        "owner=\"north\" port=\"yes\" x=\"100\"",
+        "name=\"River\" flows=\"true\"",
+        "name=\"River\" flows=\"yes\"",
     )]);
     assert_eq!(
         got,
-        ["map.xml:8:66: error: 'port' of <box> must be 'true' or 'false', found 'yes'"]
+        ["map.xml:6:45: error: 'flows' of <line-kind> must be 'true' or 'false', found 'yes'"]
     );
 }
 
@@ -628,7 +628,7 @@ fn duplicate_line_in_reverse_order() {
     assert_eq!(
         got,
         [
-            "map.xml:33:3: error: duplicate road line Millbrook - Northport; remove it: the same line is at map.xml:26:3"
+            "map.xml:35:3: error: duplicate road line Millbrook - Northport; remove it: the same line is at map.xml:26:3"
         ]
     );
 }
@@ -643,7 +643,7 @@ fn duplicate_line_in_same_order() {
     assert_eq!(
         got,
         [
-            "map.xml:33:3: error: duplicate road line Northport - Millbrook; remove it: the same line is at map.xml:26:3"
+            "map.xml:35:3: error: duplicate road line Northport - Millbrook; remove it: the same line is at map.xml:26:3"
         ]
     );
 }
@@ -1611,4 +1611,50 @@ fn duplicate_resource() {
         got,
         ["sides.xml:7:17: error: duplicate resource 'Moves'; the first is at sides.xml:6:17"]
     );
+}
+
+/// A placement names flags the units declare (`<flag>`); a misspelt one is an error at
+/// its place with the fix.
+#[test]
+fn unknown_flag_in_a_placement() {
+    let got = diagnostics(&[(
+        "scenarios/opening.xml",
+        "flags=\"entrenched\"",
+        "flags=\"entrenchd\"",
+    )]);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].contains("error: unknown flag 'entrenchd'; did you mean 'entrenched'?"),
+        "{got:?}"
+    );
+    assert!(got[0].starts_with("scenarios/opening.xml:"), "{got:?}");
+}
+
+/// Placed flags reach the pieces, and tags declared in the map carry their marks.
+#[test]
+fn flags_and_declared_tags_compile() {
+    let m = load_module(MINI).expect("mini loads");
+    let entrenched = m.units.find_flag("entrenched").expect("declared");
+    assert_eq!(
+        m.units
+            .flag_names(muster_core::unit::Flags::NONE.with(entrenched, true)),
+        "entrenched"
+    );
+    let port = m.board.tag("port").expect("declared");
+    assert_eq!(port.mark, Some(muster_core::format::TagMark::CornerDot));
+    assert_eq!(m.board.tagged("port"), 2);
+    assert_eq!(m.board.tagged("permanent-entrenchment"), 1);
+}
+
+/// A tag declared twice, or with a space, is an error.
+#[test]
+fn duplicate_or_spaced_tag() {
+    let got = diagnostics(&[(
+        "map.xml",
+        "<tag id=\"port\" name=\"Port\" mark=\"corner-dot\"/>",
+        "<tag id=\"port\" name=\"Port\"/><tag id=\"Port\" name=\"Again\"/><tag id=\"a b\" name=\"Spaced\"/>",
+    )]);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].contains("duplicate tag 'Port'"), "{got:?}");
+    assert!(got[1].contains("tag 'a b' has a space in it"), "{got:?}");
 }

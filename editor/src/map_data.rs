@@ -14,6 +14,14 @@ pub struct KindData {
     pub color: Option<String>,
 }
 
+/// A box tag the map declares, with a name and maybe a mark (`<tag id name mark>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagData {
+    pub id: String,
+    pub name: String,
+    pub mark: Option<muster_core::format::TagMark>,
+}
+
 /// One recruitment value of a box.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecruitData {
@@ -32,8 +40,6 @@ pub struct BoxData {
     /// Space-separated tags, as written.
     pub tags: Option<String>,
     pub state: Option<String>,
-    pub port: bool,
-    pub permanent_entrenchment: bool,
     pub x: i32,
     pub y: i32,
     pub recruit: Vec<RecruitData>,
@@ -65,6 +71,13 @@ impl BoxData {
                 value: v,
             }),
         }
+    }
+
+    /// Whether the box carries `tag`.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags
+            .as_deref()
+            .is_some_and(|t| t.split_whitespace().any(|x| x == tag))
     }
 
     /// Whether `name` is this box's name or one of its aliases, ignoring case.
@@ -133,6 +146,8 @@ pub struct MapData {
     /// A scan of the board drawn under the map.
     pub background: Option<BackgroundData>,
     pub kinds: Vec<KindData>,
+    /// The box tags the map declares.
+    pub tags: Vec<TagData>,
     pub boxes: Vec<BoxData>,
     pub lines: Vec<LineData>,
 }

@@ -19,6 +19,7 @@ use crate::command::{Command, Selection, Tool};
 use crate::map_data::{BoxData, MapData};
 use crate::overlay::Overlay;
 use crate::style::{BOX_SIZE, COUNTER_SIZE, NAME_SIZE, SMALL_SIZE, parse_color, text_on};
+use muster_core::format::TagMark;
 
 /// A side as the map shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,6 +229,14 @@ impl MapView {
             .layer_transform_to_global(ui.layer_id())
             .unwrap_or_default();
         let neutral = input.map.neutral_color.as_deref().and_then(parse_color);
+        // The declared tags that have a mark, and each box's marks.
+        let marked = |b: &BoxData, mark: TagMark| {
+            input
+                .map
+                .tags
+                .iter()
+                .any(|t| t.mark == Some(mark) && b.has_tag(&t.id))
+        };
 
         for (i, b) in input.map.boxes.iter().enumerate() {
             let rect = Rect::from_center_size(centre(i, b), BOX_SIZE);
@@ -241,13 +250,14 @@ impl MapView {
                 .or(neutral)
                 .unwrap_or(visuals.widgets.inactive.weak_bg_fill);
             painter.rect_filled(rect, CornerRadius::same(4), fill);
-            let outline = if b.permanent_entrenchment {
+            let double = marked(b, TagMark::DoubleOutline);
+            let outline = if double {
                 Stroke::new(4.0, visuals.text_color())
             } else {
                 Stroke::new(1.0, visuals.text_color())
             };
             painter.rect_stroke(rect, CornerRadius::same(4), outline, StrokeKind::Inside);
-            if b.permanent_entrenchment {
+            if double {
                 painter.rect_stroke(
                     rect.shrink(6.0),
                     CornerRadius::same(2),
@@ -274,7 +284,7 @@ impl MapView {
                     StrokeKind::Outside,
                 );
             }
-            if b.port {
+            if marked(b, TagMark::CornerDot) {
                 let at = rect.right_top() + vec2(-8.0, 8.0);
                 painter.circle(at, 5.0, water, Stroke::new(1.5, Color32::WHITE));
             }
@@ -545,7 +555,7 @@ fn draw_counters(
             .get(c.side)
             .map_or(visuals.widgets.active.bg_fill, |s| s.color);
         painter.rect_filled(r, CornerRadius::same(2), fill);
-        let stroke = if c.entrenched { 2.5 } else { 1.0 };
+        let stroke = if c.flags.is_empty() { 1.0 } else { 2.5 };
         painter.rect_stroke(
             r,
             CornerRadius::same(2),
@@ -561,8 +571,12 @@ fn draw_counters(
             max_width: Some(COUNTER_SIZE.x),
         });
         let side = sides.get(c.side).map_or("?", |s| s.name.as_str());
-        let dug_in = if c.entrenched { ", entrenched" } else { "" };
-        out.push((r, format!("{} {} ({side}){dug_in}", c.count, c.unit)));
+        let flags = if c.flags.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", c.flag_names)
+        };
+        out.push((r, format!("{} {} ({side}){flags}", c.count, c.unit)));
     }
     out
 }

@@ -14,7 +14,7 @@ use muster_core::format;
 use muster_core::xml::{self, de};
 
 use crate::command::Selection;
-use crate::map_data::{BackgroundData, BoxData, KindData, LineData, MapData, RecruitData};
+use crate::map_data::{BackgroundData, BoxData, KindData, LineData, MapData, RecruitData, TagData};
 
 /// Why a map file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +91,15 @@ fn from_format(map: format::Map) -> MapData {
                 color: k.color,
             })
             .collect(),
+        tags: map
+            .tag
+            .into_iter()
+            .map(|t| TagData {
+                id: t.id.value,
+                name: t.name,
+                mark: t.mark,
+            })
+            .collect(),
         boxes: map
             .boxes
             .into_iter()
@@ -100,8 +109,6 @@ fn from_format(map: format::Map) -> MapData {
                 owner: b.owner.map(|o| o.value),
                 tags: b.tags,
                 state: b.state,
-                port: b.port,
-                permanent_entrenchment: b.permanent_entrenchment,
                 x: b.x,
                 y: b.y,
                 recruit: b
@@ -212,7 +219,16 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         opt(&mut out, "color", k.color.as_deref());
         out.push_str("/>\n");
     }
-    if !map.kinds.is_empty() {
+    for t in &map.tags {
+        out.push_str("  <tag");
+        attr(&mut out, "id", &t.id);
+        attr(&mut out, "name", &t.name);
+        if let Some(mark) = t.mark {
+            attr(&mut out, "mark", mark.id());
+        }
+        out.push_str("/>\n");
+    }
+    if !map.kinds.is_empty() || !map.tags.is_empty() {
         out.push('\n');
     }
     // The 1-based number of the line the next text starts on, counted as text is added.
@@ -262,12 +278,6 @@ fn write_box(out: &mut String, b: &BoxData) {
     opt(out, "owner", b.owner.as_deref());
     opt(out, "tags", b.tags.as_deref());
     opt(out, "state", b.state.as_deref());
-    if b.port {
-        attr(out, "port", "true");
-    }
-    if b.permanent_entrenchment {
-        attr(out, "permanent-entrenchment", "true");
-    }
     attr(out, "x", &b.x.to_string());
     attr(out, "y", &b.y.to_string());
     if b.recruit.is_empty() {
@@ -320,10 +330,11 @@ mod tests {
   <!-- kinds -->
   <line-kind id="road" name="Road" color="#b08850"/>
   <line-kind id="river" name="River" flows="true"/>
-  <box name="A &amp; B" owner="north" port="true" x="1" y="2">
+  <tag id="port" name="Port" mark="corner-dot"/>
+  <box name="A &amp; B" owner="north" tags="port" x="1" y="2">
     <recruit side="north" value="2"/>
   </box>
-  <box name="C" aliases="Cee;Si" tags="k" state="XX" permanent-entrenchment="true" x="3" y="4"/>
+  <box name="C" aliases="Cee;Si" tags="k fort" state="XX" x="3" y="4"/>
   <line a="A &amp; B" b="C" kind="river" name="Big &quot;One&quot;" downstream="C" water-border="C"/>
 </map>
 "##;

@@ -2,6 +2,7 @@
 //! stacked there, keyed by the editor's box indices (boxes are matched by name).
 
 use muster_core::game::{GameState, Place};
+use muster_core::unit::Flags;
 use muster_core::{Module, Scenario};
 
 use crate::box_index::BoxIndex;
@@ -15,7 +16,9 @@ pub struct Counter {
     /// The unit type's short id, as in setups (`Mi`).
     pub unit: String,
     pub count: u16,
-    pub entrenched: bool,
+    /// The flags the stack's pieces carry, and their names for people (`entrenched`).
+    pub flags: Flags,
+    pub flag_names: String,
 }
 
 /// A scenario's starting position, per box of the edited map.
@@ -54,7 +57,8 @@ impl Overlay {
                     side,
                     unit: module.units.get(p.unit).id.clone(),
                     count: p.count,
-                    entrenched: p.entrenched,
+                    flags: p.flags,
+                    flag_names: module.units.flag_names(p.flags),
                 });
             }
         }
@@ -62,7 +66,7 @@ impl Overlay {
     }
 
     /// A game position laid over `map`: control and the units on the board, stacked by
-    /// side, type, entrenchment and strength (a reduced stack shows its type with `'`).
+    /// side, type, flags and strength (a reduced stack shows its type with `'`).
     pub fn from_state(module: &Module, state: &GameState, map: &MapData) -> Self {
         Self::from_state_with(module, state, &BoxIndex::new(module, map))
     }
@@ -86,15 +90,17 @@ impl Overlay {
                 name.push('\'');
             }
             let stack = &mut overlay.counters[i];
-            match stack.iter_mut().find(|c| {
-                c.side == unit.side.index() && c.unit == name && c.entrenched == unit.entrenched
-            }) {
+            match stack
+                .iter_mut()
+                .find(|c| c.side == unit.side.index() && c.unit == name && c.flags == unit.flags)
+            {
                 Some(c) => c.count += 1,
                 None => stack.push(Counter {
                     side: unit.side.index(),
                     unit: name,
                     count: 1,
-                    entrenched: unit.entrenched,
+                    flags: unit.flags,
+                    flag_names: module.units.flag_names(unit.flags),
                 }),
             }
         }

@@ -21,7 +21,8 @@ pub struct PlaceData {
     /// The box's name as written.
     pub at: String,
     pub units: Vec<UnitCount>,
-    pub entrenched: bool,
+    /// Flag ids the placed units carry, as written (`entrenched`).
+    pub flags: Vec<String>,
 }
 
 /// One `<control>` marker: on one box or on every box with a tag.
@@ -131,7 +132,7 @@ impl ScenarioData {
             s.places.push(PlaceData {
                 at: name.to_owned(),
                 units: Vec::new(),
-                entrenched: false,
+                flags: Vec::new(),
             });
             s.places.len() - 1
         });
@@ -152,21 +153,27 @@ impl ScenarioData {
         }
     }
 
-    /// Whether `side`'s units on the box start entrenched.
-    pub fn is_entrenched(&self, side: &str, is_box: &dyn Fn(&str) -> bool) -> bool {
-        self.side(side)
-            .is_some_and(|s| s.places.iter().any(|p| is_box(&p.at) && p.entrenched))
+    /// Whether `side`'s units on the box start with the flag (`entrenched`).
+    pub fn has_flag(&self, side: &str, is_box: &dyn Fn(&str) -> bool, flag: &str) -> bool {
+        self.side(side).is_some_and(|s| {
+            s.places
+                .iter()
+                .any(|p| is_box(&p.at) && p.flags.iter().any(|f| f.eq_ignore_ascii_case(flag)))
+        })
     }
 
-    /// Sets the entrenchment of every placement of `side` on the box.
-    pub fn set_entrenched(&mut self, side: &str, is_box: &dyn Fn(&str) -> bool, on: bool) {
+    /// Sets or clears a flag on every placement of `side` on the box.
+    pub fn set_flag(&mut self, side: &str, is_box: &dyn Fn(&str) -> bool, flag: &str, on: bool) {
         if let Some(s) = self
             .sides
             .iter_mut()
             .find(|s| s.id.eq_ignore_ascii_case(side))
         {
             for p in s.places.iter_mut().filter(|p| is_box(&p.at)) {
-                p.entrenched = on;
+                p.flags.retain(|f| !f.eq_ignore_ascii_case(flag));
+                if on {
+                    p.flags.push(flag.to_owned());
+                }
             }
         }
     }
@@ -229,8 +236,9 @@ mod tests {
         assert_eq!(s.sides.len(), 1);
         assert_eq!(s.sides[0].places.len(), 1);
         assert_eq!(units_of(&s.sides[0].places[0].units, "mi"), 3);
-        s.set_entrenched("union", &is("a"), true);
-        assert!(s.is_entrenched("union", &is("A")));
+        s.set_flag("union", &is("a"), "entrenched", true);
+        assert!(s.has_flag("union", &is("A"), "entrenched"));
+        assert!(!s.has_flag("union", &is("A"), "dug-in"));
         s.add_placed("union", &is("A"), "A", "Mi", -3);
         s.add_placed("union", &is("A"), "A", "Vi", -5);
         assert!(s.sides[0].places.is_empty());

@@ -81,7 +81,16 @@ fn from_format(s: format::Scenario) -> Result<ScenarioData, ScenarioXmlError> {
             places.push(PlaceData {
                 at: p.at.value.clone(),
                 units: parse_units(&p.units)?,
-                entrenched: p.entrenched,
+                flags: p
+                    .flags
+                    .as_ref()
+                    .map(|f| {
+                        f.items(',')
+                            .into_iter()
+                            .map(|(item, _)| item.to_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             });
         }
         let control = side
@@ -191,8 +200,8 @@ pub fn write_with(s: &ScenarioData, prolog: &str, army_max: bool) -> String {
             out.push_str("    <place");
             attr(&mut out, "box", &p.at);
             attr(&mut out, "units", &units_text(&p.units));
-            if p.entrenched {
-                attr(&mut out, "entrenched", "true");
+            if !p.flags.is_empty() {
+                attr(&mut out, "flags", &p.flags.join(", "));
             }
             out.push_str("/>\n");
         }
@@ -227,7 +236,7 @@ mod tests {
   <description>Two &lt;sides&gt;</description>
   <side id="union" army-max="34">
     <!-- inside -->
-    <place box="Washington" units="2 Mi, Vi" entrenched="true"/>
+    <place box="Washington" units="2 Mi, Vi" flags="entrenched"/>
     <control tag="kentucky"/>
     <control box="Sedalia"/>
     <pool units="1 Mc"/>

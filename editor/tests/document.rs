@@ -165,7 +165,8 @@ fn a_scenario_overlay_puts_its_units_and_control_on_the_edited_boxes() {
             side: union,
             unit: "Mi".into(),
             count: 2,
-            entrenched: false,
+            flags: muster_core::unit::Flags::NONE,
+            flag_names: String::new(),
         }]
     );
     assert!(overlay.counters[at("Richmond")].is_empty());

@@ -31,8 +31,8 @@ fn richmond_x(app: &EditorApp) -> Option<i32> {
     map.find_box("Richmond").map(|i| map.boxes[i].x)
 }
 
-const RICHMOND: &str = r#"state="VA" permanent-entrenchment="true" x="2220""#;
-const RICHMOND_MOVED: &str = r#"state="VA" permanent-entrenchment="true" x="2230""#;
+const RICHMOND: &str = r#"tags="permanent-entrenchment" state="VA" x="2220""#;
+const RICHMOND_MOVED: &str = r#"tags="permanent-entrenchment" state="VA" x="2230""#;
 
 #[test]
 fn a_map_changed_on_disk_reloads_a_clean_document() {

@@ -26,7 +26,7 @@ fn edits(start: &ScenarioData) -> Vec<(&'static str, ScenarioData)> {
     steps.push(("place", s.clone()));
     s.add_placed("confederate", &named("Richmond"), "Richmond", "Vi", -1);
     steps.push(("remove one", s.clone()));
-    s.set_entrenched("confederate", &named("Richmond"), true);
+    s.set_flag("confederate", &named("Richmond"), "entrenched", true);
     steps.push(("entrench", s.clone()));
     s.set_control_marker(&named("Sedalia"), "Sedalia", Some("confederate"));
     steps.push(("control", s.clone()));
@@ -69,7 +69,7 @@ fn every_scenario_edit_round_trips_through_save_and_reload() {
         text.contains("<!-- Rule 2.0"),
         "prolog comments are kept:\n{text}"
     );
-    assert!(text.contains(r#"<place box="Richmond" units="1 Vi" entrenched="true"/>"#));
+    assert!(text.contains(r#"<place box="Richmond" units="1 Vi" flags="entrenched"/>"#));
     assert_eq!(
         std::fs::read_to_string(dir.join("scenarios/1862.xml")).unwrap(),
         before,
@@ -93,7 +93,10 @@ fn every_scenario_edit_round_trips_through_save_and_reload() {
             .unwrap()
             .placements
             .iter()
-            .any(|p| p.at == richmond && p.unit == vi && p.count == 1 && p.entrenched)
+            .any(|p| p.at == richmond
+                && p.unit == vi
+                && p.count == 1
+                && p.flags.has(module.units.find_flag("entrenched").unwrap()))
     );
     let sedalia = module.board.find("Sedalia").unwrap();
     assert!(s.side(conf).unwrap().control.contains(&sedalia));

@@ -32,12 +32,12 @@ fn select_richmond_edit_it_undo_and_redo() {
     h.get_by_label("Richmond").click();
     h.run();
     assert_eq!(h.state().selection(), Some(Selection::Box(richmond)));
-    assert!(!h.state().document().map().boxes[richmond].port);
+    assert!(!h.state().document().map().boxes[richmond].has_tag("port"));
 
     // A checkbox edit is one command.
     h.get_by_label("Port").click();
     h.run();
-    assert!(h.state().document().map().boxes[richmond].port);
+    assert!(h.state().document().map().boxes[richmond].has_tag("port"));
     assert_eq!(h.state().document().undo_label(), Some("edit Richmond"));
 
     // A text edit is committed when the field is left.
@@ -56,13 +56,13 @@ fn select_richmond_edit_it_undo_and_redo() {
     );
     h.get_by_label("Undo").click();
     h.run();
-    assert!(!h.state().document().map().boxes[richmond].port);
+    assert!(!h.state().document().map().boxes[richmond].has_tag("port"));
     assert!(!h.state().document().is_dirty());
 
     // Redo twice (button, then Ctrl+Shift+Z) brings both back.
     h.get_by_label("Redo").click();
     h.run();
-    assert!(h.state().document().map().boxes[richmond].port);
+    assert!(h.state().document().map().boxes[richmond].has_tag("port"));
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
     assert_eq!(

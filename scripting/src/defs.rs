@@ -80,7 +80,7 @@ fn per_side<T: Copy + Default + IntoLua>(
 }
 
 /// The tables of `defs` (besides `module`), all empty when there is no module.
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 16] = [
     "sides",
     "side_by_id",
     "boxes",
@@ -93,6 +93,8 @@ const KEYS: [&str; 14] = [
     "classes",
     "qualities",
     "markers",
+    "flags",
+    "tags",
     "options",
     "option_by_id",
 ];
@@ -209,6 +211,8 @@ fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
         ("classes", array(lua, named(lua, &m.units.classes)?)?),
         ("qualities", array(lua, named(lua, &m.units.qualities)?)?),
         ("markers", array(lua, named(lua, &m.units.markers)?)?),
+        ("flags", array(lua, named(lua, &m.units.flags)?)?),
+        ("tags", array(lua, tags(lua, m)?)?),
         ("option_by_id", by_id(lua, &options)?),
         ("options", array(lua, options)?),
     ] {
@@ -250,8 +254,6 @@ fn boxes(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
                 "name" => b.name.as_str(),
                 "aliases" => array(lua, b.aliases.iter().map(String::as_str))?,
                 "owner" => b.owner.and_then(|o| side_id(m, o.index())),
-                "port" => b.port,
-                "permanent_entrenchment" => b.permanent_entrenchment,
                 "tags" => array(lua, b.tags.iter().map(String::as_str))?,
                 "state" => b.state.as_deref(),
                 "recruit" => per_side(lua, m, &b.recruit)?,
@@ -259,6 +261,20 @@ fn boxes(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
                 "y" => b.y,
                 "lines" => array(lua, adjacent.iter().map(|(_, l)| lua_index(l.index())))?,
                 "neighbours" => array(lua, adjacent.iter().map(|(to, _)| lua_index(to.index())))?,
+            }))
+        })
+        .collect()
+}
+
+/// The declared box tags: `{ id, name }`.
+fn tags(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.board
+        .tags
+        .iter()
+        .map(|t| {
+            Ok(record!(lua, {
+                "id" => t.id.as_str(),
+                "name" => t.name.as_str(),
             }))
         })
         .collect()

@@ -174,7 +174,10 @@ impl ScriptRules {
                     };
                     (game, step, wanted).into_lua_multi(lua)
                 },
-                |t| offer(module, game_state, t),
+                |v| match v {
+                    Value::Table(t) => offer(module, game_state, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
             )
             .map_err(|e| rule_error(HOOK, e))?;
         self.dice_error(HOOK)?;
@@ -236,6 +239,44 @@ impl Rules for ScriptRules {
         self.list_offers(view, step, None)
     }
 
+    /// The `evacuations` hook: `evacuations(game, side, withdrawal)` returns nil or a
+    /// list of box numbers.
+    fn evacuations(
+        &mut self,
+        view: View<'_>,
+        side: SideId,
+        withdrawal: bool,
+    ) -> Result<Vec<BoxId>, RuleError> {
+        const HOOK: &str = "evacuations";
+        let state = GameRef::ref_cast(view.state);
+        let wrap = &mut self.wrap;
+        let module = view.module;
+        let boxes = module.board.boxes.len();
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = scope.create_any_userdata_ref(state)?;
+                    finish_game_type(wrap)?;
+                    (game, side_name(module, side), withdrawal).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Integer(n) => rust_index(*n)
+                        .and_then(BoxId::from_index)
+                        .filter(|b| b.index() < boxes)
+                        .ok_or_else(|| format!("{n} is not a box number (1-{boxes})")),
+                    other => Err(format!(
+                        "{}, not a box number",
+                        crate::value::describe(other)
+                    )),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
     fn offers_for(
         &mut self,
         view: View<'_>,
@@ -271,11 +312,6 @@ impl Rules for ScriptRules {
                         side,
                         to,
                         withdrawal,
-                    }
-                    | Question::MayEvacuate {
-                        side,
-                        to,
-                        withdrawal,
                     } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
                     Question::MayTarget { shooter, target }
                     | Question::ShotModifier { shooter, target }
@@ -288,7 +324,7 @@ impl Rules for ScriptRules {
                     Question::OfferWorth { offer } => {
                         (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
                     }
-                    Question::BoxWorth { side, at } => {
+                    Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
                         (game, side_name(module, side), boxn(at)).into_lua_multi(lua)
                     }
                 }
@@ -401,7 +437,7 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
         | Question::AbsorbsHit { shooter, target } => {
             format!("{} at {}", unit(*shooter), unit(*target))
         }
-        Question::RetreatTo { side, to, .. } | Question::MayEvacuate { side, to, .. } => {
+        Question::RetreatTo { side, to, .. } => {
             format!(
                 "{} to {}",
                 module.side(*side).name,
@@ -413,7 +449,7 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
             module.units.get(*kind).name,
             describe::place(module, *at)
         ),
-        Question::BoxWorth { side, at } => {
+        Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
             format!(
                 "{} for {}",
                 describe::place(module, *at),
@@ -684,7 +720,7 @@ fn command(
             "'{field}' must be pool, stock or set_aside, not '{other}'"
         ))),
     };
-    let flag = |field: &str, default: bool| match c.get(field) {
+    let boolean = |field: &str, default: bool| match c.get(field) {
         None | Some(ScriptValue::Nil) => Ok(default),
         Some(v) => v.as_bool().ok_or_else(|| {
             bad(format!(
@@ -727,7 +763,7 @@ fn command(
             CoreCommand::SetControl {
                 at,
                 side: side("side")?,
-                marker: flag("marker", false)?,
+                marker: boolean("marker", false)?,
             }
         }
         "transfer" => {
@@ -742,10 +778,20 @@ fn command(
                 to: place("to")?,
             }
         }
-        "entrench" => CoreCommand::Entrench {
-            unit: unit("unit")?,
-            entrenched: flag("entrenched", true)?,
-        },
+        "set_flag" => {
+            let name = text("flag")?;
+            let flag = module.units.find_flag(&name).ok_or_else(|| {
+                bad(format!(
+                    "no flag '{name}'; {}",
+                    module.units.flag_help(&name)
+                ))
+            })?;
+            CoreCommand::SetFlag {
+                unit: unit("unit")?,
+                flag,
+                on: boolean("on", true)?,
+            }
+        }
         "set_hits" => {
             let hits = int("hits")?;
             CoreCommand::SetHits {
@@ -862,7 +908,7 @@ fn command(
                 "set_var",
                 "set_control",
                 "transfer",
-                "entrench",
+                "set_flag",
                 "set_hits",
                 "move_piece",
                 "use_piece",
@@ -1102,9 +1148,18 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let u = Call::new(lua, "unit_hits", [u]).unit(0, &g.0)?;
         Ok(g.0.unit(u).hits)
     });
-    m.add_method("unit_entrenched", |lua, g, u: Value| {
-        let u = Call::new(lua, "unit_entrenched", [u]).unit(0, &g.0)?;
-        Ok(g.0.unit(u).entrenched)
+    m.add_method("unit_flag", |lua, g, (u, name): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "unit_flag", [u, name]);
+        let u = call.unit(0, &g.0)?;
+        let name = call.text(1)?;
+        let flag = module.units.find_flag(&name).ok_or_else(|| {
+            call.fail(
+                1,
+                format!("no flag '{name}'; {}", module.units.flag_help(&name)),
+            )
+        })?;
+        Ok(g.0.unit(u).flags.has(flag))
     });
     // Wrapped: a list.
     m.add_method("units_at", |lua, g, b: Value| {

@@ -61,14 +61,15 @@
 //! [`Sandbox::load_module`] fills the frozen global `defs` (with [`Sandbox::load`] every
 //! list is empty):
 //! - `sides[i]` `{index, id, name, color}`; `side_by_id[id]`
-//! - `boxes[i]` `{id = i, name, aliases, owner, port, permanent_entrenchment, tags, state,
+//! - `boxes[i]` `{id = i, name, aliases, owner, tags, state,
 //!   recruit = {[side id] = n}, x, y, lines, neighbours}` (`lines` and `neighbours` are the
 //!   box's adjacent line and box numbers, pairwise); `box_by_name[name or alias] = i`
 //! - `lines[i]` `{id = i, a, b, kind, name, downstream, water_border_a, water_border_b}`
 //! - `kinds[i]` `{index, id, name, flows}`; `kind_by_id[id]`
 //! - `units[i]` `{index, id, name, class, quality, combat, defense, steps, promotes_to,
 //!   returns_to, advanced, mix = {[side id] = n}}`; `unit_by_id[id]`
-//! - `classes[i]`, `qualities[i]` `{index, id, name}`
+//! - `classes[i]`, `qualities[i]`, `markers[i]`, `flags[i]` `{index, id, name}`;
+//!   `tags[i]` `{id, name}` (the box tags the map declares)
 //! - `options[i]` `{index, id, rule, title, favours, default_on}`; `option_by_id[id]`
 //! - `module` `{id, name, version}`
 //!

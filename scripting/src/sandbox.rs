@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Table, Value};
+use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Value};
 use muster_core::Module;
 
 use crate::budget::{Limits, Meter};
@@ -218,15 +218,15 @@ impl Sandbox {
             .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
-    /// Calls every handler of a list hook (`Combine::Concat`, e.g. `offers`) with
-    /// scoped arguments, as in [`Sandbox::question_with`]; each returns nil or a list of
-    /// tables, which `item` reads (inside the scope, straight from Lua: no copy); the
-    /// lists are joined in handler order.
+    /// Calls every handler of a list hook (`Combine::Concat`: `offers`, `evacuations`)
+    /// with scoped arguments, as in [`Sandbox::question_with`]; each returns nil or a
+    /// list, whose items `item` reads (inside the scope, straight from Lua: no copy);
+    /// the lists are joined in handler order.
     pub fn list_with<'env, T>(
         &mut self,
         hook: &str,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
-        mut item: impl FnMut(&Table) -> Result<T, String>,
+        mut item: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Vec<T>, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
         if self.hooks.list[slot].handlers.is_empty() {
@@ -243,7 +243,7 @@ impl Sandbox {
                         Value::Table(t) => t,
                         other => {
                             let message = format!(
-                                "returned {}; this hook returns nil or a list of tables",
+                                "returned {}; this hook returns nil or a list",
                                 crate::value::describe(&other)
                             );
                             return Err(bad_return(hook, handler, message));
@@ -252,11 +252,7 @@ impl Sandbox {
                     let n = list.raw_len();
                     for i in 1..=n {
                         let entry = match list.raw_get::<Value>(i) {
-                            Ok(Value::Table(t)) => item(&t),
-                            Ok(other) => Err(format!(
-                                "returned item #{i}, {}, not a table",
-                                crate::value::describe(&other)
-                            )),
+                            Ok(v) => item(&v).map_err(|m| format!("item #{i}: {m}")),
                             Err(e) => Err(e.to_string()),
                         };
                         out.push(entry.map_err(|message| bad_return(hook, handler, message))?);

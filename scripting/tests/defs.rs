@@ -48,7 +48,7 @@ fn sides_boxes_and_names() {
     assert_eq!(np["id"], ScriptValue::Int(1));
     assert_eq!(np["name"], s("Northport"));
     assert_eq!(np["owner"], s("north"));
-    assert_eq!(np["port"], ScriptValue::Bool(true));
+    assert_eq!(list(&np["tags"]), &[s("port")]);
     assert_eq!(np["x"], ScriptValue::Int(100));
     assert_eq!(list(&np["aliases"]), &[s("North Port")]);
     let recruit = map(&np["recruit"]);
@@ -66,8 +66,10 @@ fn sides_boxes_and_names() {
 
     let fort = map(&c.fields["fort"]);
     assert_eq!(fort["id"], ScriptValue::Int(4));
-    assert_eq!(fort["permanent_entrenchment"], ScriptValue::Bool(true));
-    assert_eq!(list(&fort["tags"]), &[s("border")]);
+    assert_eq!(
+        list(&fort["tags"]),
+        &[s("border"), s("permanent-entrenchment")]
+    );
 }
 
 #[test]

@@ -563,3 +563,34 @@ end)
         "handler at house/rules/init.luau:1: command 'set_control': 'side' must be a side id (north, south) or nil, got \"sooth\"; did you mean 'south'?"
     );
 }
+
+#[test]
+fn an_unknown_flag_in_a_command_suggests_the_declared_one() {
+    let mut g = game(
+        "hooks.on(\"turn_started\", function(game)
+\treturn { { kind = \"set_flag\", unit = 1, flag = \"entrenchd\" } }
+end)
+",
+    );
+    let err = g.turn_started_fails();
+    assert_eq!(
+        err.message,
+        "handler at house/rules/init.luau:1: command 'set_flag': no flag 'entrenchd'; did you mean 'entrenched'?"
+    );
+}
+
+#[test]
+fn an_unknown_flag_asked_of_the_view_is_located() {
+    let mut g = game(
+        "hooks.on(\"turn_started\", function(game)
+\tlocal dug = game:unit_flag(1, \"dug-in\")
+\treturn nil
+end)
+",
+    );
+    let err = g.turn_started_fails();
+    assert_eq!(
+        err.message,
+        "house/rules/init.luau:2: game:unit_flag(1, \"dug-in\"): no flag 'dug-in'; the flags are entrenched (in hook 'turn_started')"
+    );
+}

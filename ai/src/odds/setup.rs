@@ -4,11 +4,13 @@
 use muster_core::Module;
 use muster_core::format::{Procedure, ReturnsTo};
 use muster_core::game::battle::{Battle, Stage};
-use muster_core::game::{Dice, GameState, Place};
+use muster_core::game::rules::{Event, Rules};
+use muster_core::game::{Dice, GameState, Place, flow};
 use muster_core::ids::{
-    AttributeId, BoxId, LineId, MarkerId, OptionId, SideId, UnitId, UnitTypeId,
+    AttributeId, BoxId, FlagId, LineId, MarkerId, OptionId, SideId, UnitId, UnitTypeId,
 };
 use muster_core::suggest;
+use muster_core::unit::Flags;
 
 use super::{MAX_UNITS, OddsError, Role};
 use crate::battle::battle_of;
@@ -26,15 +28,16 @@ pub struct Spec {
     /// The attacking side's id. Default: the side that does not own the battle box, or
     /// without a box (or an unowned one) the first side of the playing order.
     pub attacker_side: Option<String>,
-    /// The battle box, by name or alias. It gives the defenders their permanent
-    /// entrenchment (they began the player turn there, 4.3), the water borders
-    /// attackers may cross (5.34), and the neighbours a side may retreat to (5.4), with
+    /// The battle box, by name or alias. It gives the water borders attackers may cross
+    /// (5.34), what the defenders get for beginning the player turn there
+    /// ([`Setup::settle`]: AHD's permanent entrenchment, 4.3), and the neighbours a side
+    /// may retreat to (5.4), with
     /// every box held by its owner (its colour on the map) and no other units on the
     /// map. Without a box the battle is in no particular place: no crossings, and a
     /// retreat is always possible (an open friendly box is assumed).
     pub at: Option<String>,
-    /// Every defender is entrenched (5.31).
-    pub entrenched: bool,
+    /// Flags every defender carries, by id (AHD: `entrenched`, 5.31).
+    pub flags: Vec<String>,
     /// The first this-many attackers entered the box across a river (5.34): along the
     /// first line into the box that crosses its water border. Attackers that did not
     /// cross have no recorded entry.
@@ -62,7 +65,8 @@ pub struct Fighter {
     pub kind: UnitTypeId,
     /// Steps already lost (fewer than the type's steps).
     pub hits: u8,
-    pub entrenched: bool,
+    /// The piece's flags (AHD: entrenched).
+    pub flags: Flags,
     /// How an attacker entered the box: along a line, by sea (`Some(None)`), or `None`
     /// (no recorded move). Always `None` for defenders.
     pub entry: Option<Option<LineId>>,
@@ -137,8 +141,10 @@ impl Setup {
             }
         }
         markers.sort_unstable();
-        let entrenched =
-            spec.entrenched || at.is_some_and(|b| module.board.get(b).permanent_entrenchment);
+        let mut flags = Flags::NONE;
+        for name in &spec.flags {
+            flags = flags.with(find_flag(module, name)?, true);
+        }
         let mut entered_from = Vec::new();
         let (n_att, n_def) = (attack.fighters.len(), defence.fighters.len());
         let crossing = if spec.crossing > 0 {
@@ -168,7 +174,7 @@ impl Setup {
                 unit: unit(i),
                 kind: p.kind,
                 hits: 0,
-                entrenched: false,
+                flags: Flags::NONE,
                 entry: crossing.filter(|_| i < spec.crossing).map(Some),
             });
         }
@@ -179,7 +185,7 @@ impl Setup {
                 unit: unit(n_att + i),
                 kind: p.kind,
                 hits: 0,
-                entrenched,
+                flags,
                 entry: None,
             });
         }
@@ -220,6 +226,26 @@ impl Setup {
         })
     }
 
+    /// The defenders have stood in the battle box since before the attacker's player
+    /// turn began: the rules' `player_turn_started` runs on the position, and each
+    /// defender keeps the flags it got (AHD: a unit that begins a player turn in a
+    /// Permanent Entrenchment is entrenched, 4.3); nothing else it did is kept. A battle
+    /// in no particular box has nothing to settle.
+    pub fn settle(&mut self, module: &Module, rules: &mut dyn Rules) -> Result<(), OddsError> {
+        if self.at.is_none() {
+            return Ok(());
+        }
+        let mut g = self.scratch(module)?;
+        flow::react(module, rules, &mut g, Event::PlayerTurnStarted)
+            .map_err(|e| OddsError::Setup(format!("the rules' player_turn_started failed: {e}")))?;
+        for f in &mut self.defenders {
+            if let Some(u) = g.units.get(f.unit.index()) {
+                f.flags = u.flags;
+            }
+        }
+        Ok(())
+    }
+
     /// The battle under way in `state`, as it stands: its units with their hits,
     /// entrenchment and entries, the round, whose part it is and how far that part has
     /// got (a pending withdrawal or retreat decision, targets already announced), the
@@ -245,7 +271,7 @@ impl Setup {
                 unit: u,
                 kind: unit.kind,
                 hits: unit.hits,
-                entrenched: unit.entrenched,
+                flags: unit.flags,
                 entry,
             })
         };
@@ -343,7 +369,7 @@ impl Setup {
                 u.side = side;
                 u.kind = f.kind;
                 u.hits = f.hits;
-                u.entrenched = f.entrenched;
+                u.flags = f.flags;
                 u.place = Place::Board(at);
             }
         }
@@ -354,7 +380,7 @@ impl Setup {
             u.side = self.side(c.role);
             u.kind = c.kind;
             u.hits = 0;
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             u.place = Place::Board(at);
         }
         for &(u, a, v) in &self.attributes {
@@ -607,6 +633,16 @@ fn find_box(module: &Module, name: &str) -> Result<BoxId, OddsError> {
         })
 }
 
+fn find_flag(module: &Module, name: &str) -> Result<FlagId, OddsError> {
+    module
+        .units
+        .find_flag(name)
+        .ok_or_else(|| OddsError::UnknownFlag {
+            name: name.into(),
+            hint: format!("; {}", module.units.flag_help(name)),
+        })
+}
+
 fn find_option(module: &Module, name: &str) -> Result<OptionId, OddsError> {
     module.find_option(name).ok_or_else(|| {
         let ids: Vec<&str> = module.options.iter().map(|o| o.id.as_str()).collect();
@@ -721,7 +757,7 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
         .cloned()
         .ok_or_else(|| OddsError::Setup("the module has no pieces".into()))?;
     template.hits = 0;
-    template.entrenched = false;
+    template.flags = Flags::NONE;
     template.moves = 0;
     g.units = vec![template; n];
     for (state, b) in g.boxes.iter_mut().zip(&module.board.boxes) {

@@ -37,6 +37,7 @@ use muster_core::game::flow::react;
 use muster_core::game::rules::{ask_bool, ask_int};
 use muster_core::game::{ActionError, Event, GameState, Place, Question, Rules, View};
 use muster_core::ids::{BoxId, MarkerId, SideId, UnitId};
+use muster_core::unit::Flags;
 
 use super::setup::{Phase, Setup, gone_to};
 use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
@@ -144,9 +145,9 @@ struct Force {
     combat: Vec<i64>,
     steps: Vec<u8>,
     worth: Vec<f64>,
-    entrenched: Vec<bool>,
+    flags: Vec<Flags>,
     gone: Vec<Place>,
-    /// Each unit's class: units alike in type, entrenchment and entry.
+    /// Each unit's class: units alike in type, flags and entry.
     class: Vec<usize>,
     /// The units of each class; the first is the class's representative.
     classes: Vec<u64>,
@@ -309,7 +310,7 @@ fn force(module: &Module, setup: &Setup, role: Role) -> Result<Force, OddsError>
         combat: Vec::with_capacity(n),
         steps: Vec::with_capacity(n),
         worth: Vec::with_capacity(n),
-        entrenched: Vec::with_capacity(n),
+        flags: Vec::with_capacity(n),
         gone: Vec::with_capacity(n),
         class: Vec::with_capacity(n),
         classes: Vec::new(),
@@ -327,11 +328,11 @@ fn force(module: &Module, setup: &Setup, role: Role) -> Result<Force, OddsError>
         f.combat.push(i64::from(t.combat));
         f.steps.push(t.steps);
         f.worth.push(worth(t.combat));
-        f.entrenched.push(x.entrenched);
+        f.flags.push(x.flags);
         f.gone.push(gone_to(module, x.kind));
         let alike = fighters[..i]
             .iter()
-            .position(|y| (y.kind, y.entrenched, y.entry) == (x.kind, x.entrenched, x.entry));
+            .position(|y| (y.kind, y.flags, y.entry) == (x.kind, x.flags, x.entry));
         let class = match alike {
             Some(j) => f.class[j],
             None => {
@@ -1188,11 +1189,11 @@ impl<'a> Simulator<'a> {
                 };
                 if mask & (1 << i) != 0 {
                     unit.hits = self.run.hits[s][i];
-                    unit.entrenched = f.entrenched[i];
+                    unit.flags = f.flags[i];
                     unit.place = Place::Board(at);
                 } else {
                     unit.hits = 0;
-                    unit.entrenched = false;
+                    unit.flags = Flags::NONE;
                     unit.place = f.gone[i];
                 }
             }

@@ -25,6 +25,7 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
     let mut board = Board::new(width, height, kinds, boxes, lines, names, kind_names);
     board.neutral_color = parts.map_neutral_color.clone();
     board.background = parts.map_background.as_ref().map(|b| background(cx, b));
+    board.tags = tags(cx, &parts.tags);
     for id in board.box_ids() {
         if board.neighbours(id).is_empty() {
             let b = board.get(id);
@@ -168,8 +169,6 @@ fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<Ma
                 .map(String::from)
                 .collect(),
             state: b.state.clone(),
-            port: b.port,
-            permanent_entrenchment: b.permanent_entrenchment,
             x: b.x,
             y: b.y,
             recruit,
@@ -303,4 +302,30 @@ fn lines(
         }
     }
     lines
+}
+
+/// The declared tags: ids unique without case.
+fn tags(cx: &mut Ctx<'_>, raw: &[format::TagDef]) -> Vec<crate::board::TagDef> {
+    let mut out: Vec<crate::board::TagDef> = Vec::new();
+    let mut seen = NameIndex::default();
+    for t in raw {
+        if t.id.value.contains(char::is_whitespace) {
+            cx.error(
+                t.id.pos,
+                format!("tag '{}' has a space in it", t.id.value),
+                Some("boxes list their tags separated by spaces; use '-' inside a tag".into()),
+            );
+            continue;
+        }
+        if seen.insert(&t.id, out.len()).is_err() {
+            cx.error(t.id.pos, format!("duplicate tag '{}'", t.id.value), None);
+            continue;
+        }
+        out.push(crate::board::TagDef {
+            id: t.id.value.clone(),
+            name: t.name.clone(),
+            mark: t.mark,
+        });
+    }
+    out
 }

@@ -9,6 +9,7 @@ use crate::format;
 use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
 use crate::module::Module;
 use crate::scenario::{Placement, Scenario, SideSetup};
+use crate::unit::Flags;
 
 /// Compiles the module's scenarios; those with `setup="..."` after the others.
 pub(super) fn scenarios(
@@ -200,12 +201,16 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
                 continue;
             }
             holder[at.index()] = Some((side, p.pos));
+            let flags = p
+                .flags
+                .as_ref()
+                .map_or(Flags::NONE, |list| flag_list(cx, module, list));
             for (unit, count) in unit_list(cx, module, &p.units) {
                 setup.placements.push(Placement {
                     at,
                     unit,
                     count,
-                    entrenched: p.entrenched,
+                    flags,
                 });
             }
         }
@@ -315,6 +320,22 @@ fn find_box(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<Bo
 
 /// Parses a unit list such as `2 Vi, 1 Mi` (a count may be left out for one unit);
 /// reports each bad item at its own position.
+/// `flags="entrenched"`: flag ids separated by commas.
+fn flag_list(cx: &mut Ctx<'_>, module: &Module, list: &format::Name) -> Flags {
+    let mut flags = Flags::NONE;
+    for (item, pos) in list.items(',') {
+        match module.units.find_flag(item) {
+            Some(f) => flags = flags.with(f, true),
+            None => cx.error(
+                pos,
+                format!("unknown flag '{item}'"),
+                Some(module.units.flag_help(item)),
+            ),
+        }
+    }
+    flags
+}
+
 fn unit_list(cx: &mut Ctx<'_>, module: &Module, list: &format::Name) -> Vec<(UnitTypeId, u16)> {
     let mut out = Vec::new();
     for (item, pos) in list.items(',') {

@@ -16,6 +16,16 @@ pub(super) fn units(
     let (classes, class_names) = named(cx, &parts.classes, "unit class");
     let (qualities, quality_names) = named(cx, &parts.qualities, "unit quality");
     let (markers, marker_names) = named(cx, &parts.markers, "marker");
+    let (flags, flag_names) = named(cx, &parts.flags, "flag");
+    if let Some(extra) = parts.flags.get(crate::unit::MAX_FLAGS) {
+        cx.error(
+            extra.pos,
+            format!("too many flags (at most {})", crate::unit::MAX_FLAGS),
+            Some(
+                "a piece keeps its flags in one 32-bit word; use attributes for more state".into(),
+            ),
+        );
+    }
     let mut attributes: Vec<String> = Vec::new();
     let mut attribute_names = NameIndex::default();
     let mut types: Vec<UnitType> = Vec::new();
@@ -205,9 +215,11 @@ pub(super) fn units(
         types,
         attributes,
         markers,
+        flags,
         names,
         attribute_names,
         marker_names,
+        flag_names,
     }
 }
 

@@ -20,8 +20,8 @@ pub enum Action {
     /// `battles`: fight the battle in this box next.
     Fight { at: BoxId },
     /// Battle: retreat (or withdraw before round 1) every unit of the side to this box:
-    /// an adjacent one (`RetreatTo`) or, where the rules offer it, another port by sea
-    /// (`MayEvacuate`).
+    /// an adjacent one (`RetreatTo`) or, where the rules offer it, one no line joins
+    /// (`evacuations`).
     Retreat { to: BoxId },
     /// Battle: decline what is offered now (withdrawal, retreat, more reinforcements,
     /// the winner's promotion).

@@ -15,6 +15,7 @@ use super::upgrade;
 use crate::format::ReturnsTo;
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
+use crate::unit::Flags;
 
 /// The Combat segment under way.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,8 +226,8 @@ pub fn legal(
 }
 
 /// Boxes a side may retreat (or withdraw) to: adjacent along a line, as the rules allow
-/// (`RetreatTo`); then, from a battle in a port, any other port the rules offer as an
-/// evacuation by sea (`MayEvacuate`).
+/// (`RetreatTo`); then any other box the rules name (`evacuations`: AHD's evacuation
+/// by sea), in id order.
 fn retreat_options(
     view: View<'_>,
     rules: &mut dyn Rules,
@@ -252,26 +253,16 @@ fn retreat_options(
         }
     }
     let board = &view.module.board;
-    if !board.get(b.at).port {
-        return Ok(out);
-    }
-    for to in board.box_ids() {
-        let adjacent = board.neighbours(b.at).iter().any(|&(n, _)| n == to);
-        if to == b.at || adjacent || !board.get(to).port {
-            continue;
-        }
-        if ask_bool(
-            rules,
-            view,
-            Question::MayEvacuate {
-                side,
-                to,
-                withdrawal,
-            },
-        )? {
-            out.push(to);
-        }
-    }
+    let mut far = rules.evacuations(view, side, withdrawal)?;
+    far.sort_unstable();
+    far.dedup();
+    far.retain(|&to| {
+        to.index() < board.boxes.len()
+            && to != b.at
+            && !out.contains(&to)
+            && !board.neighbours(b.at).iter().any(|&(n, _)| n == to)
+    });
+    out.extend(far);
     Ok(out)
 }
 
@@ -363,7 +354,7 @@ pub(crate) fn apply(
             for &u in b.own(side) {
                 let unit = &mut state.units[u.index()];
                 unit.place = Place::Board(*to);
-                unit.entrenched = false;
+                unit.flags = Flags::NONE;
                 super::effects::carry_attached(state, u);
             }
             if b.stage == Stage::Withdraw {
@@ -390,7 +381,7 @@ pub(crate) fn apply(
             }
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(b.at);
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             u.attached_to = None;
             super::effects::carry_attached(state, *unit);
             let firing = b.firing;
@@ -597,7 +588,7 @@ fn fire(
             u.hits += 1;
             if u.hits >= steps {
                 u.hits = 0;
-                u.entrenched = false;
+                u.flags = Flags::NONE;
                 u.place = match module.units.get(u.kind).returns_to {
                     ReturnsTo::Pool => Place::Pool,
                     ReturnsTo::Stock => Place::Stock,

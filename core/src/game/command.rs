@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::Place;
-use crate::ids::{AttributeId, BoxId, MarkerId, ResourceId, SideId, TurnId, UnitId, UnitTypeId};
+use crate::ids::{
+    AttributeId, BoxId, FlagId, MarkerId, ResourceId, SideId, TurnId, UnitId, UnitTypeId,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -39,8 +41,12 @@ pub enum Command {
         from: Place,
         to: Place,
     },
-    /// Marks a unit on the board entrenched (or not).
-    Entrench { unit: UnitId, entrenched: bool },
+    /// Sets (or clears) a flag of a piece on the board (AHD: entrenched).
+    SetFlag {
+        unit: UnitId,
+        flag: FlagId,
+        on: bool,
+    },
     /// Sets the steps a unit has lost (0 restores it to full strength); fewer than its
     /// steps.
     SetHits { unit: UnitId, hits: u8 },

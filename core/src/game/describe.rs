@@ -42,7 +42,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
         Action::Release => words.say(|w| &w.release, "finish moving from the selected box", &[]),
         Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
         Action::Retreat { to } => {
-            // A box no line joins to the battle's is an evacuation (`MayEvacuate`).
+            // A box no line joins to the battle's is an evacuation (`evacuations`).
             let adjacent = state
                 .combat
                 .as_ref()

@@ -6,6 +6,7 @@ use super::moves::{MoveRecord, Path};
 use super::state::{GameState, Outcome, Place};
 use crate::ids::{BoxId, ResourceId, SideId, UnitId};
 use crate::module::Module;
+use crate::unit::Flags;
 
 /// What applying commands did that the rules hear about next.
 #[derive(Default)]
@@ -116,14 +117,17 @@ fn apply_command(
                 }
             }
         }
-        Command::Entrench { unit, entrenched } => {
+        Command::SetFlag { unit, flag, on } => {
+            if module.units.flags.get(flag.index()).is_none() {
+                return Err(illegal("set_flag names a flag the module does not declare"));
+            }
             let Some(u) = state.units.get_mut(unit.index()) else {
-                return Err(illegal("entrench names a unit that does not exist"));
+                return Err(illegal("set_flag names a unit that does not exist"));
             };
             if !matches!(u.place, Place::Board(_)) {
-                return Err(illegal("only units on the board can entrench"));
+                return Err(illegal("only pieces on the board carry flags"));
             }
-            u.entrenched = entrenched;
+            u.flags = u.flags.with(flag, on);
         }
         Command::SetHits { unit, hits } => {
             let Some(u) = state.units.get_mut(unit.index()) else {
@@ -148,7 +152,7 @@ fn apply_command(
             }
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(to);
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             // Moved on its own, it leaves the piece that carried it.
             u.attached_to = None;
             carry_attached(state, unit);
@@ -201,7 +205,7 @@ fn apply_command(
             };
             u.place = Place::Board(at);
             u.hits = 0;
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             u.moves = 0;
         }
         Command::RemovePiece { unit, to } => {
@@ -212,7 +216,7 @@ fn apply_command(
             let u = &mut state.units[unit.index()];
             u.place = to;
             u.hits = 0;
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             u.attached_to = None;
             for other in &mut state.units {
                 if other.attached_to == Some(unit) {
@@ -348,7 +352,7 @@ pub(crate) fn carry_attached(state: &mut GameState, carrier: UnitId) {
     for u in &mut state.units {
         if u.attached_to == Some(carrier) {
             u.place = place;
-            u.entrenched = false;
+            u.flags = Flags::NONE;
         }
     }
 }

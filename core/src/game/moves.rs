@@ -9,6 +9,7 @@ use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
+use crate::unit::Flags;
 
 /// No path is longer than this many lines unless the `move` step says otherwise
 /// (`max-path`): a bound on the search, which the rules prune further.
@@ -319,7 +320,7 @@ pub(crate) fn apply(
             let jump = ask_bool(rules, view, Question::IsJump { unit: *unit, path })?;
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(path.to());
-            u.entrenched = false;
+            u.flags = Flags::NONE;
             u.moves = u.moves.saturating_add(1);
             // Moving on its own, it leaves the piece that carried it.
             u.attached_to = None;

@@ -6,6 +6,7 @@ use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
 use crate::module::Module;
+use crate::unit::Flags;
 
 pub fn legal(
     module: &Module,
@@ -72,7 +73,7 @@ pub(crate) fn apply(
     let u = &mut state.units[unit.index()];
     u.place = Place::Board(*at);
     u.hits = 0;
-    u.entrenched = false;
+    u.flags = Flags::NONE;
     state.turn_log.recruited.push(*at);
     let mut log = vec![module.calendar.words.say(
         |w| &w.placed,

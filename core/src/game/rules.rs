@@ -75,15 +75,6 @@ pub enum Question<'a> {
         to: BoxId,
         withdrawal: bool,
     },
-    /// May `side` retreat (or, before round 1, withdraw) from the battle under way, in a
-    /// port, by sea to the port `to`, which no line joins to the battle's box? Asked for
-    /// every such port at each chance to retreat; no handler means no. Adjacent boxes
-    /// are `RetreatTo`'s.
-    MayEvacuate {
-        side: SideId,
-        to: BoxId,
-        withdrawal: bool,
-    },
     /// May this unit join the battle under way on its side, now?
     MayReinforce { unit: UnitId },
     /// May `shooter` name `target` now, given the shots already announced?
@@ -93,7 +84,7 @@ pub enum Question<'a> {
     /// and the battle's fixed facts (unit types, entrenchment, entries, the box, the
     /// options, the rest of the position); not on hits, the round, the markers in the
     /// battle's box (absorbed hits may change them), or which friendly unit announced
-    /// which shot. Units of one side alike in type, entrenchment and entry
+    /// which shot. Units of one side alike in type, flags and entry
     /// are interchangeable: exchanging two of them changes no answer.
     MayTarget { shooter: UnitId, target: UnitId },
     /// Added to the shooter's combat value for this shot. Asked when targets are named
@@ -101,11 +92,11 @@ pub enum Question<'a> {
     /// earlier shots of the part eliminated and the markers absorbed hits removed.
     /// Contract (the battle-odds calculator caches answers on it): the answer may depend
     /// on the shooter, the target, the round, the firing side, the battle's fixed facts
-    /// (unit types, entrenchment, entries, the box, the options, pieces that do not
+    /// (unit types, flags, entries, the box, the options, pieces that do not
     /// fight, the rest of the position), the units of each side still in the battle in
     /// the order they joined it, and the markers in the battle's box; not on hits, on
     /// the shots announced, or on piece numbers. So a shooter may be told from units
-    /// alike to it (in type, entrenchment and entry) by its place in that order (the
+    /// alike to it (in type, flags and entry) by its place in that order (the
     /// TripleA adaptation's crack infantry lower the two weakest enemy units still in
     /// the battle); targets alike are interchangeable.
     ShotModifier { shooter: UnitId, target: UnitId },
@@ -125,6 +116,10 @@ pub enum Question<'a> {
     /// A hint for computer players, never a rule: what controlling `at` is worth to
     /// `side` beyond its recruitment value (victory cities, say), in the same units.
     BoxWorth { side: SideId, at: BoxId },
+    /// A hint for computer players, never a rule: whether `side`'s pieces in `at` are
+    /// dug in (AHD: entrenched), so harder to beat than their numbers say; the players
+    /// count such a force as half as many steps again. No handler means no.
+    DugIn { side: SideId, at: BoxId },
     /// A hint for computer players, never a rule: what taking this offer is worth to the
     /// side that may take it, in the units of `BoxWorth`. Without a positive answer the
     /// computer players leave the offer alone.
@@ -141,7 +136,6 @@ impl Question<'_> {
             Question::MoveLimit { .. } => "move_limit",
             Question::MayWithdraw => "may_withdraw",
             Question::RetreatTo { .. } => "retreat_to",
-            Question::MayEvacuate { .. } => "may_evacuate",
             Question::MayReinforce { .. } => "may_reinforce",
             Question::MayTarget { .. } => "may_target",
             Question::ShotModifier { .. } => "shot_modifier",
@@ -150,6 +144,7 @@ impl Question<'_> {
             Question::MayPlace { .. } => "may_place",
             Question::BoxWorth { .. } => "box_worth",
             Question::OfferWorth { .. } => "offer_worth",
+            Question::DugIn { .. } => "dug_in",
         }
     }
 
@@ -164,8 +159,8 @@ impl Question<'_> {
             | Question::MayPlace { .. } => Combine::All,
             Question::IsJump { .. }
             | Question::MayWithdraw
-            | Question::MayEvacuate { .. }
-            | Question::AbsorbsHit { .. } => Combine::Any,
+            | Question::AbsorbsHit { .. }
+            | Question::DugIn { .. } => Combine::Any,
             Question::MoveLimit { .. } => Combine::Min,
             Question::ShotModifier { .. }
             | Question::BoxWorth { .. }
@@ -183,7 +178,6 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("move_limit", Combine::Min),
     ("may_withdraw", Combine::Any),
     ("retreat_to", Combine::All),
-    ("may_evacuate", Combine::Any),
     ("may_reinforce", Combine::All),
     ("may_target", Combine::All),
     ("shot_modifier", Combine::Sum),
@@ -192,7 +186,9 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_place", Combine::All),
     ("box_worth", Combine::Sum),
     ("offer_worth", Combine::Sum),
+    ("dug_in", Combine::Any),
     ("offers", Combine::Concat),
+    ("evacuations", Combine::Concat),
 ];
 
 /// Everything the engine reports.
@@ -326,6 +322,20 @@ pub trait Rules {
         let _ = (view, step);
         Ok(Vec::new())
     }
+    /// Boxes no line joins to the battle's box that `side` may retreat (or, before round
+    /// 1, withdraw) to from the battle under way (AHD's naval evacuation, 5.41): the
+    /// `evacuations` hook, asked at each chance to retreat. Boxes joined to the battle's
+    /// are `RetreatTo`'s; the engine ignores them here, and the battle's own box. None by
+    /// default.
+    fn evacuations(
+        &mut self,
+        view: View<'_>,
+        side: SideId,
+        withdrawal: bool,
+    ) -> Result<Vec<BoxId>, RuleError> {
+        let _ = (view, side, withdrawal);
+        Ok(Vec::new())
+    }
     /// The offers when one is being taken, with `wanted` naming it: rules may list only
     /// those that match (the engine still checks id, piece and box), so taking one of
     /// many offers does not cost listing them all. All of them by default.
@@ -414,11 +424,6 @@ mod tests {
                 to: BoxId(0),
                 withdrawal: false,
             },
-            Question::MayEvacuate {
-                side: SideId(0),
-                to: BoxId(0),
-                withdrawal: false,
-            },
             Question::MayReinforce { unit: u },
             Question::MayTarget {
                 shooter: u,
@@ -442,9 +447,14 @@ mod tests {
                 at: BoxId(0),
             },
             Question::OfferWorth { offer: &offer },
+            Question::DugIn {
+                side: SideId(0),
+                at: BoxId(0),
+            },
         ];
-        // Every question but `offers`, which has a trait method of its own.
-        assert_eq!(all.len() + 1, QUESTIONS.len());
+        // Every question but the lists `offers` and `evacuations`, which have trait
+        // methods of their own.
+        assert_eq!(all.len() + 2, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

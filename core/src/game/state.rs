@@ -14,6 +14,7 @@ use crate::ids::{
 };
 use crate::module::Module;
 use crate::scenario::Scenario;
+use crate::unit::Flags;
 
 /// Where a piece is. Every piece is in exactly one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,7 +35,9 @@ pub struct Unit {
     pub place: Place,
     /// Steps lost; a unit with as many hits as steps is eliminated.
     pub hits: u8,
-    pub entrenched: bool,
+    /// The flags the piece carries where it stands (cleared when it changes place).
+    #[serde(default, skip_serializing_if = "Flags::is_empty")]
+    pub flags: Flags,
     /// Selections this unit took part in during the current `move` step (saves before
     /// the kernel became generic called it `marches`).
     #[serde(default)]
@@ -44,6 +47,17 @@ pub struct Unit {
     /// that piece, and is detached when either leaves the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<UnitId>,
+}
+
+impl Unit {
+    /// Whether the piece carries the flag called `flag` (false for a flag the module
+    /// does not declare): for tools and tests that name flags in words.
+    pub fn flagged(&self, module: &Module, flag: &str) -> bool {
+        module
+            .units
+            .find_flag(flag)
+            .is_some_and(|f| self.flags.has(f))
+    }
 }
 
 /// Who holds a box, and whether a control marker shows it.
@@ -161,7 +175,7 @@ impl GameState {
                     kind,
                     place: Place::Stock,
                     hits: 0,
-                    entrenched: false,
+                    flags: Flags::NONE,
                     moves: 0,
                     attached_to: None,
                 }));
@@ -212,11 +226,19 @@ impl GameState {
                     p.unit,
                     p.count,
                     Place::Board(p.at),
-                    p.entrenched,
+                    p.flags,
                 )?;
             }
             for &(unit, count) in &setup.pool {
-                state.take_from_stock(module, scenario, side, unit, count, Place::Pool, false)?;
+                state.take_from_stock(
+                    module,
+                    scenario,
+                    side,
+                    unit,
+                    count,
+                    Place::Pool,
+                    Flags::NONE,
+                )?;
             }
             for &(unit, count) in &setup.set_aside {
                 state.take_from_stock(
@@ -226,7 +248,7 @@ impl GameState {
                     unit,
                     count,
                     Place::SetAside,
-                    false,
+                    Flags::NONE,
                 )?;
             }
             for &b in &setup.control {
@@ -245,7 +267,7 @@ impl GameState {
         kind: UnitTypeId,
         count: u16,
         to: Place,
-        entrenched: bool,
+        flags: Flags,
     ) -> Result<(), SetupError> {
         let mut left = u32::from(count);
         for u in self.units.iter_mut() {
@@ -254,7 +276,7 @@ impl GameState {
             }
             if u.side == side && u.kind == kind && u.place == Place::Stock {
                 u.place = to;
-                u.entrenched = entrenched;
+                u.flags = flags;
                 left -= 1;
             }
         }
@@ -454,8 +476,8 @@ impl GameState {
             {
                 return Err(format!("unit {i} is in a box that does not exist"));
             }
-            if u.entrenched && !matches!(u.place, Place::Board(_)) {
-                return Err(format!("unit {i} is entrenched off the board"));
+            if !u.flags.is_empty() && !matches!(u.place, Place::Board(_)) {
+                return Err(format!("unit {i} carries flags off the board"));
             }
             if let Some(to) = u.attached_to {
                 let carrier = self.units.get(to.index()).map(|c| c.place);

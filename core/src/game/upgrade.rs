@@ -9,6 +9,7 @@ use super::state::{GameState, Place};
 use crate::format::ReturnsTo;
 use crate::ids::UnitId;
 use crate::module::Module;
+use crate::unit::Flags;
 
 /// Whether `unit` may be upgraded now: it is on the board, its type upgrades to one with
 /// a piece left in stock (`promotes-to`), it was not upgraded this player turn, and the
@@ -53,7 +54,7 @@ pub(crate) fn upgrade(
         n.place = old.place;
         n.attached_to = old.attached_to;
         n.hits = old.hits;
-        n.entrenched = old.entrenched;
+        n.flags = old.flags;
         n.moves = old.moves;
     }
     {
@@ -63,7 +64,7 @@ pub(crate) fn upgrade(
             ReturnsTo::Stock => Place::Stock,
         };
         o.hits = 0;
-        o.entrenched = false;
+        o.flags = Flags::NONE;
         o.moves = 0;
         o.attached_to = None;
     }

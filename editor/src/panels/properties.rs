@@ -30,8 +30,6 @@ struct Form {
     owner: Option<String>,
     state: String,
     tags: String,
-    port: bool,
-    permanent_entrenchment: bool,
     x: i32,
     y: i32,
     /// Recruitment value per shown side.
@@ -46,8 +44,6 @@ impl Form {
             owner: b.owner.clone(),
             state: b.state.clone().unwrap_or_default(),
             tags: b.tags.clone().unwrap_or_default(),
-            port: b.port,
-            permanent_entrenchment: b.permanent_entrenchment,
             x: b.x,
             y: b.y,
             recruit: sides.iter().map(|s| b.recruit_value(&s.id)).collect(),
@@ -63,8 +59,6 @@ impl Form {
             owner: self.owner.clone(),
             state: text(&self.state),
             tags: text(&self.tags),
-            port: self.port,
-            permanent_entrenchment: self.permanent_entrenchment,
             x: self.x,
             y: self.y,
             recruit: base.recruit.clone(),
@@ -147,13 +141,18 @@ impl PropertiesPanel {
                 ui.end_row();
                 responses.push(text_row(ui, "State", &mut f.state));
                 responses.push(text_row(ui, "Tags", &mut f.tags));
-                ui.label("");
-                responses.push(ui.checkbox(&mut f.port, "Port"));
-                ui.end_row();
-                ui.label("");
-                responses
-                    .push(ui.checkbox(&mut f.permanent_entrenchment, "Permanent entrenchment"));
-                ui.end_row();
+                // A checkbox for each tag the map declares (AHD: Port, Permanent
+                // entrenchment), editing the same space-separated list.
+                for tag in &map.tags {
+                    ui.label("");
+                    let mut on = f.tags.split_whitespace().any(|t| t == tag.id);
+                    let r = ui.checkbox(&mut on, &tag.name);
+                    if r.changed() {
+                        f.tags = toggle_tag(&f.tags, &tag.id, on);
+                    }
+                    responses.push(r);
+                    ui.end_row();
+                }
                 responses.push(number_row(ui, "X", &mut f.x));
                 responses.push(number_row(ui, "Y", &mut f.y));
                 for (side, v) in sides.iter().zip(f.recruit.iter_mut()) {
@@ -241,4 +240,13 @@ fn number_row(ui: &mut Ui, label: &str, value: &mut i32) -> Response {
     let r = ui.add(egui::DragValue::new(value)).labelled_by(l.id);
     ui.end_row();
     r
+}
+
+/// `tags` (space-separated) with `tag` added or removed, the others kept in order.
+fn toggle_tag(tags: &str, tag: &str, on: bool) -> String {
+    let mut list: Vec<&str> = tags.split_whitespace().filter(|t| *t != tag).collect();
+    if on {
+        list.push(tag);
+    }
+    list.join(" ")
 }

@@ -219,14 +219,20 @@ impl ScenarioPanel {
                     });
                 }
             }
-            let mut entrenched = data.is_entrenched(&side.id, &is_box);
-            if ui
-                .checkbox(&mut entrenched, format!("{} entrenched", side.name))
-                .changed()
-            {
-                let mut v = data.clone();
-                v.set_entrenched(&side.id, &is_box, entrenched);
-                set(v, format!("entrench {} on {box_name}", side.name));
+            for flag in &module.units.flags {
+                let mut on = data.has_flag(&side.id, &is_box, &flag.id);
+                if ui
+                    .checkbox(&mut on, format!("{} {}", side.name, flag.name))
+                    .changed()
+                {
+                    let mut v = data.clone();
+                    v.set_flag(&side.id, &is_box, &flag.id, on);
+                    let what = if on { "set" } else { "clear" };
+                    set(
+                        v,
+                        format!("{what} {} {} on {box_name}", side.name, flag.name),
+                    );
+                }
             }
             if ui.button(format!("Remove {} units", side.name)).clicked() {
                 let mut v = data.clone();

@@ -237,8 +237,9 @@ pub fn counter(module: &Module, state: &GameState, b: &Battle, u: UnitId) -> Str
     let unit = state.unit(u);
     let combat = module.units.get(unit.kind).combat;
     let mut text = format!("{}, combat {combat}", describe::unit(module, state, u));
-    if unit.entrenched {
-        text.push_str(", entrenched");
+    if !unit.flags.is_empty() {
+        text.push_str(", ");
+        text.push_str(&module.units.flag_names(unit.flags));
     }
     if unit.place != Place::Board(b.at) {
         text.push_str(", gone");

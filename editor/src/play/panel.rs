@@ -120,12 +120,13 @@ pub fn show(
                         })
                         .count();
                     let side = &module.side(game.unit(u).side).name;
-                    let entrenched = if game.unit(u).entrenched {
-                        ", entrenched"
+                    let flags = game.unit(u).flags;
+                    let flags = if flags.is_empty() {
+                        String::new()
                     } else {
-                        ""
+                        format!(", {}", module.units.flag_names(flags))
                     };
-                    let text = format!("{side}: {}{entrenched}", describe::unit(&module, &game, u));
+                    let text = format!("{side}: {}{flags}", describe::unit(&module, &game, u));
                     if moves > 0 && human {
                         let chosen = unit == Some(u);
                         if ui
