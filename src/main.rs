@@ -1,6 +1,7 @@
 //! `muster`: the command line of the engine. Only parsing and printing live here; the
 //! work is done by the library crates.
 
+mod api;
 mod balance;
 mod check;
 mod moves;
@@ -164,6 +165,14 @@ enum Command {
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
     },
+    /// Write the modder's reference: the hooks, the game view's methods, the commands
+    /// and defs, as Markdown (luau-api.md) and as Luau type definitions for luau-lsp
+    /// (muster.d.luau).
+    Api {
+        /// The folder to write them in.
+        #[arg(long, value_name = "DIR", default_value = "docs")]
+        out: PathBuf,
+    },
 }
 
 fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
@@ -284,6 +293,7 @@ fn main() -> ExitCode {
             })
             .map(|()| ExitCode::SUCCESS)
         }
+        Command::Api { out } => api::run(&out).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
