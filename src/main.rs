@@ -5,6 +5,7 @@ mod api;
 mod balance;
 mod check;
 mod moves;
+mod new_mod;
 mod odds;
 mod play;
 mod rules;
@@ -173,6 +174,19 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = "docs")]
         out: PathBuf,
     },
+    /// Create a mod: an overlay of a module with its manifest, a rules file to start
+    /// from, the Luau type definitions and editor settings, and a README. It passes
+    /// `muster check` as created.
+    NewMod {
+        /// The mod's id and folder name, e.g. ahd-house.
+        name: String,
+        /// The module it extends: a folder name in --dir (ahd) or a module's path.
+        #[arg(long, value_name = "BASE")]
+        extends: String,
+        /// The folder to create it in (and to find the base in).
+        #[arg(long, value_name = "DIR", default_value = "mods")]
+        dir: PathBuf,
+    },
 }
 
 fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
@@ -294,6 +308,16 @@ fn main() -> ExitCode {
             .map(|()| ExitCode::SUCCESS)
         }
         Command::Api { out } => api::run(&out).map(|()| ExitCode::SUCCESS),
+        Command::NewMod { name, extends, dir } => {
+            new_mod::run(&name, &extends, &dir).map(|folder| {
+                println!(
+                    "created {}: check it with `muster check {}`",
+                    folder.display(),
+                    folder.display()
+                );
+                ExitCode::SUCCESS
+            })
+        }
     };
     match result {
         Ok(code) => code,

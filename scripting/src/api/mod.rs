@@ -101,6 +101,34 @@ pub fn registered_view_methods(
     })
 }
 
+/// A new mod's `rules/init.luau` (`muster new-mod`): one handler, commented, that
+/// changes nothing until the modder makes it; `base` is the id of the module it extends,
+/// `step` and `resource` ids of that module for the commented example. Kept here, next
+/// to the definitions it must type-check against (`typecheck/tests/strict.rs`).
+pub fn skeleton_rules(name: &str, base: &str, step: &str, resource: &str) -> String {
+    format!(
+        r#"--!strict
+-- {name}: rules added to those of {base}, which load first. The API (hooks, the game
+-- view, commands, defs): docs/luau-api.md in muster's repository, and as types in
+-- types/muster.d.luau, which luau-lsp reads (.vscode/settings.json).
+--
+-- To change one of the base's rules, name its handler by id:
+--   hooks.replace("some.id", fn), hooks.wrap("some.id", function(next, game, ...) ... end),
+--   hooks.remove("some.id"), or order yours with {{ after = "some.id" }}.
+
+-- Called when each step of a player turn begins ("{step}" is the base's first). An event:
+-- return a list of commands to change the game, or nil to leave it as it is.
+hooks.on("step_started", function(game: Game, step: string): {{ Command }}?
+	-- For example, one more "{resource}" for the side to act at the start of "{step}":
+	-- if step == "{step}" then
+	-- 	return {{ {{ kind = "add_resource", resource = "{resource}", amount = 1 }} }}
+	-- end
+	return nil
+end, {{ id = "{name}.step-started" }})
+"#
+    )
+}
+
 /// Whether a hook is a question or an event, with its combine rule: the engine's
 /// catalogue is the authority, so it is looked up there, never written twice.
 pub fn kind_of(hook: &str) -> Option<HookKind> {
