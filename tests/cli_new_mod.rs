@@ -90,6 +90,16 @@ fn a_base_elsewhere_is_named_by_its_relative_path() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(other.join("house/module.xml")).expect("manifest");
     assert!(manifest.contains(r#"path="../../mods/ahd""#), "{manifest}");
+    // typecheck/tests/definitions.rs type-checks this very file in strict mode.
+    let rules = std::fs::read_to_string(other.join("house/rules/init.luau")).expect("rules");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("typecheck/tests/fixtures/new-mod-init.luau");
+    assert_eq!(
+        rules,
+        std::fs::read_to_string(&fixture).expect("fixture"),
+        "a new mod's rules changed: copy them to {}",
+        fixture.display()
+    );
     let out = muster(&["check", &other.join("house").to_string_lossy()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
