@@ -167,8 +167,9 @@ pub fn reference() -> String {
          hooks.on(\"may_enter\", function(game: Game, unit: Unit, path: Path): boolean\n\
          \treturn not (game:unit_type(unit) == \"Mi\" and #path.steps > 2)\n\
          end, { id = \"my-mod.militia-range\", after = \"ahd.may-leave\" })\n\
-         hooks.wrap(\"ahd.move-limit\", function(next, game, unit)\n\
-         \treturn next(game, unit)\n\
+         hooks.wrap(\"ahd.move-limit\", function(next, game, unit) -- one march more than the base allows\n\
+         \tlocal limit = next(game, unit)\n\
+         \treturn if limit then limit + 1 else nil\n\
          end)\n\
          ```\n",
     );
