@@ -1,9 +1,11 @@
 //! `muster`: the command line of the engine. Only parsing and printing live here; the
 //! work is done by the library crates.
 
+mod api;
 mod balance;
 mod check;
 mod moves;
+mod new_mod;
 mod odds;
 mod play;
 mod rules;
@@ -164,6 +166,27 @@ enum Command {
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
     },
+    /// Write the modder's reference: the hooks, the game view's methods, the commands
+    /// and defs, as Markdown (luau-api.md) and as Luau type definitions for luau-lsp
+    /// (muster.d.luau).
+    Api {
+        /// The folder to write them in.
+        #[arg(long, value_name = "DIR", default_value = "docs")]
+        out: PathBuf,
+    },
+    /// Create a mod: an overlay of a module with its manifest, a rules file to start
+    /// from, the Luau type definitions and editor settings, and a README. It passes
+    /// `muster check` as created.
+    NewMod {
+        /// The mod's id and folder name, e.g. ahd-house.
+        name: String,
+        /// The module it extends: a folder name in --dir (ahd) or a module's path.
+        #[arg(long, value_name = "BASE")]
+        extends: String,
+        /// The folder to create it in (and to find the base in).
+        #[arg(long, value_name = "DIR", default_value = "mods")]
+        dir: PathBuf,
+    },
 }
 
 fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
@@ -283,6 +306,17 @@ fn main() -> ExitCode {
                 max_actions,
             })
             .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Api { out } => api::run(&out).map(|()| ExitCode::SUCCESS),
+        Command::NewMod { name, extends, dir } => {
+            new_mod::run(&name, &extends, &dir).map(|folder| {
+                println!(
+                    "created {}: check it with `muster check {}`",
+                    folder.display(),
+                    folder.display()
+                );
+                ExitCode::SUCCESS
+            })
         }
     };
     match result {

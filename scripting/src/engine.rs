@@ -1083,6 +1083,29 @@ fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The names of the `game` view's methods as scripts see them (the Rust methods and
+/// their Luau wrappers), read off a view made in a fresh Lua state: the modder's
+/// reference is checked against them (`scripting/tests/api.rs`).
+pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
+    let lua = Lua::new();
+    lua.set_app_data(Rc::new(module.clone()));
+    let mut wrap = Some(game_type(&lua, module)?);
+    let index = wrap.as_ref().map(|p| p.index.clone());
+    lua.scope(|scope| {
+        let _game = scope.create_any_userdata_ref(GameRef::ref_cast(state))?;
+        finish_game_type(&mut wrap)
+    })?;
+    let mut names = match index {
+        Some(t) => t
+            .pairs::<String, Value>()
+            .map(|kv| kv.map(|(k, _)| k))
+            .collect::<mlua::Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    names.sort();
+    Ok(names)
+}
+
 /// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
 /// longer ones are built as a table in Rust.
 const MAX_SPREAD: usize = 200;

@@ -97,6 +97,7 @@
 //! [`Sandbox::load`] is a pure constructor. To reload edited scripts, load a new sandbox
 //! and swap it in only if that succeeded; the old one keeps answering otherwise.
 
+pub mod api;
 mod args;
 mod budget;
 mod defs;

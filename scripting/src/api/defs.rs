@@ -1,0 +1,94 @@
+//! The globals besides the view: `defs` (`defs.rs`, the module's definitions, frozen),
+//! the `hooks` table (`hooks.rs`, while the rules load), and the records scripts meet.
+
+use super::{FunctionDoc, Param, RecordDoc, p};
+
+/// The fields of `defs`: its tables and its strict lookups.
+#[rustfmt::skip]
+pub const DEFS: &[Param] = &[
+    p("module", "ModuleInfo", "the module's id, name and version"),
+    p("sides", "{ Side }", "the sides, in play order"),
+    p("side_by_id", "{ [string]: Side }", "the sides by id"),
+    p("boxes", "{ Box }", "the boxes; `defs.boxes[n]` is box number n"),
+    p("box_by_name", "{ [string]: BoxNum }", "box names and aliases, exactly as written, to box numbers; nil for a name the map lacks"),
+    p("kinds", "{ LineKind }", "the line kinds"),
+    p("kind_by_id", "{ [string]: LineKind }", "the line kinds by id"),
+    p("lines", "{ Line }", "the lines; `defs.lines[n]` is line number n"),
+    p("units", "{ UnitType }", "the unit types"),
+    p("unit_by_id", "{ [string]: UnitType }", "the unit types by id"),
+    p("classes", "{ Named }", "the unit classes"),
+    p("qualities", "{ Named }", "the unit qualities"),
+    p("markers", "{ Named }", "the marker kinds"),
+    p("options", "{ OptionDef }", "the optional rules"),
+    p("option_by_id", "{ [string]: OptionDef }", "the optional rules by id"),
+    p("box", "(name: string) -> BoxNum", "strict `box_by_name`: an unknown name is an error at the caller's line with a \"did you mean\""),
+    p("unit", "(id: string) -> UnitType", "strict `unit_by_id`"),
+    p("side", "(id: string) -> Side", "strict `side_by_id`"),
+];
+
+/// The records of `defs` and of hook arguments.
+#[rustfmt::skip]
+pub const RECORDS: &[RecordDoc] = &[
+    RecordDoc { name: "ModuleInfo", seen_as: "defs.module", fields: &[p("id", "string", "the module's id"), p("name", "string", "its name"), p("version", "string", "its version")] },
+    RecordDoc { name: "Side", seen_as: "defs.sides[i]", fields: &[p("index", "number", "its place in `defs.sides`"), p("id", "SideId", "its id"), p("name", "string", "its name"), p("color", "string?", "its colour")] },
+    RecordDoc { name: "Box", seen_as: "defs.boxes[n]", fields: &[
+        p("id", "BoxNum", "its number"), p("name", "string", "its name"), p("aliases", "{ string }", "other names"),
+        p("owner", "SideId?", "the side it belongs to"), p("port", "boolean", "a port"),
+        p("permanent_entrenchment", "boolean", "entrenched for good"), p("tags", "{ string }", "the map's tags"),
+        p("state", "string?", "its state (region)"), p("recruit", "{ [SideId]: number }", "recruitment value per side"),
+        p("x", "number", "map position"), p("y", "number", "map position"),
+        p("lines", "{ LineNum }", "adjacent lines, pairwise with `neighbours`"), p("neighbours", "{ BoxNum }", "adjacent boxes"),
+    ] },
+    RecordDoc { name: "Line", seen_as: "defs.lines[n]", fields: &[
+        p("id", "LineNum", "its number"), p("a", "BoxNum", "one end"), p("b", "BoxNum", "the other end"),
+        p("kind", "string", "its line kind's id"), p("name", "string?", "its name (a river's)"),
+        p("downstream", "BoxNum?", "the end downstream, on a flowing kind"),
+        p("water_border_a", "boolean", "a water border at end a"), p("water_border_b", "boolean", "a water border at end b"),
+    ] },
+    RecordDoc { name: "LineKind", seen_as: "defs.kinds[i]", fields: &[p("index", "number", "its place"), p("id", "string", "its id"), p("name", "string", "its name"), p("flows", "boolean", "whether its lines have a downstream end")] },
+    RecordDoc { name: "UnitType", seen_as: "defs.units[i]", fields: &[
+        p("index", "number", "its place"), p("id", "UnitTypeId", "its id"), p("name", "string", "its name"),
+        p("class", "string?", "its class id"), p("quality", "string?", "its quality id"),
+        p("combat", "number", "combat value"), p("defense", "number", "defence value"), p("steps", "number", "steps (hits it takes)"),
+        p("promotes_to", "UnitTypeId?", "what it is upgraded to"), p("returns_to", "\"pool\" | \"stock\"", "where it goes when eliminated"),
+        p("advanced", "boolean", "an upgraded type"), p("combatant", "boolean", "false for pieces that do not fight (generals)"),
+        p("attributes", "{ [string]: number }", "its attributes' starting values"), p("mix", "{ [SideId]: number }", "pieces per side in the counter mix"),
+    ] },
+    RecordDoc { name: "Named", seen_as: "defs.classes[i], defs.qualities[i], defs.markers[i]", fields: &[p("index", "number", "its place"), p("id", "string", "its id"), p("name", "string", "its name")] },
+    RecordDoc { name: "OptionDef", seen_as: "defs.options[i]", fields: &[
+        p("index", "number", "its place"), p("id", "string", "its id"), p("rule", "string", "its rule number"),
+        p("title", "string", "its title"), p("favours", "SideId?", "the side it favours"), p("default_on", "boolean", "in play unless switched off"),
+    ] },
+    RecordDoc { name: "PathStep", seen_as: "path.steps[i]", fields: &[p("line", "LineNum", "the line taken"), p("to", "BoxNum", "the box reached")] },
+    RecordDoc { name: "Path", seen_as: "the `path` of movement hooks", fields: &[p("from", "BoxNum", "where it starts"), p("steps", "{ PathStep }", "each line taken and the box reached")] },
+    RecordDoc { name: "Offer", seen_as: "the `offer` of `offer_taken` and `offer_worth`", fields: &[
+        p("id", "string", "the offer's id"), p("label", "string", "what a player reads"),
+        p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
+        p("cost", "{ [string]: number }", "its cost by resource id"),
+    ] },
+    RecordDoc { name: "OfferSpec", seen_as: "each item an `offers` handler returns", fields: &[
+        p("id", "string", "required; what `offer_taken` is told"), p("label", "string?", "default: the id"),
+        p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
+        p("cost", "{ [string]: number }?", "amounts by resource id, each 0 or more (`{ marches = 1 }`)"),
+    ] },
+    RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
+    RecordDoc { name: "Shot", seen_as: "`game:shots()`", fields: &[p("shooter", "Unit", "the piece firing"), p("target", "Unit", "the piece named")] },
+];
+
+/// The `hooks` table, there only while the rules load.
+#[rustfmt::skip]
+pub const HOOKS_TABLE: &[FunctionDoc] = &[
+    FunctionDoc { name: "on", params: &[p("name", "HookName", "a hook of the catalogue"), p("handler", "(...any) -> ...any", "called with the game view, then the hook's arguments"), p("options", "HandlerOptions?", "its id, order and promise")], returns: "()", doc: "Registers a handler. Handlers run in load order (a base module's before its overlays'), moved only as far as `before`/`after` require." },
+    FunctionDoc { name: "replace", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "the new handler")], returns: "()", doc: "The handler takes the named one's place (same hook, position and id). A second replacement of one handler is an error: wrap instead." },
+    FunctionDoc { name: "wrap", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "called with the wrapped handler (`next`), then the game view and the hook's arguments")], returns: "()", doc: "The handler takes the named one's place and gets it as `next`, so it may widen or narrow its answer." },
+    FunctionDoc { name: "remove", params: &[p("id", "string", "a handler's id")], returns: "()", doc: "The named handler is gone." },
+];
+
+/// The options of `hooks.on` (its third argument).
+#[rustfmt::skip]
+pub const HOOK_OPTIONS: &[Param] = &[
+    p("id", "string?", "the name other modules compose with (`ahd.may-enter`); unique"),
+    p("before", "(string | { string })?", "ids of handlers of the same hook this one runs before"),
+    p("after", "(string | { string })?", "ids of handlers of the same hook this one runs after"),
+    p("fixed", "boolean?", "a promise that its answers are fixed for a battle (`shot_modifier`: the battle-odds calculator asks once a round); `replace` and `wrap` drop it"),
+];

@@ -1,0 +1,115 @@
+//! The hooks: when each is called and with what. Whether it is a question or an event
+//! and how answers combine come from the engine's catalogue (`muster_core::game::rules`).
+
+use super::{HookDoc, Param, p};
+
+/// Where in the game a hook belongs, for grouping the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    Turn,
+    Movement,
+    Battle,
+    Upgrade,
+    Offers,
+    Hints,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 6] = [
+        Phase::Turn,
+        Phase::Movement,
+        Phase::Battle,
+        Phase::Upgrade,
+        Phase::Offers,
+        Phase::Hints,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Phase::Turn => "Turns and steps",
+            Phase::Movement => "Movement (`move` steps)",
+            Phase::Battle => "Battles (`battles` steps)",
+            Phase::Upgrade => "Upgrades and placement (`upgrade`, `place` steps)",
+            Phase::Offers => "Offers: decisions the rules add",
+            Phase::Hints => "Hints for computer players",
+        }
+    }
+}
+
+const UNIT: Param = p("unit", "Unit", "the piece");
+const PATH: Param = p(
+    "path",
+    "Path",
+    "where it goes: `from`, then `steps` of `{ line, to }`",
+);
+const SHOOTER: Param = p("shooter", "Unit", "the piece firing");
+const TARGET: Param = p("target", "Unit", "the piece fired at");
+const STEP: Param = p("step", "string", "the step's id in `calendar.xml`");
+const SIDE: Param = p("side", "SideId", "the side asking");
+const TO: Param = p("to", "BoxNum", "the box it would go to");
+const WITHDRAWAL: Param = p(
+    "withdrawal",
+    "boolean",
+    "true before round 1 (a withdrawal), false in a battle's later rounds",
+);
+const BOX: Param = p("box", "BoxNum", "the box");
+
+const fn h(
+    name: &'static str,
+    phase: Phase,
+    when: &'static str,
+    params: &'static [Param],
+) -> HookDoc {
+    HookDoc {
+        name,
+        phase,
+        when,
+        params,
+    }
+}
+
+/// Every hook of the engine's catalogue, described.
+#[rustfmt::skip]
+pub const HOOKS: &[HookDoc] = &[
+    // Turns and steps.
+    h("turn_started", Phase::Turn, "A game turn begins (drafts and other scheduled arrivals happen here).", &[]),
+    h("player_turn_started", Phase::Turn, "A side's player turn begins.", &[]),
+    h("step_started", Phase::Turn, "A step of the turn begins (and again for each repetition of a repeated step): set the resources it spends here, e.g. roll for marches. Dice may be rolled.", &[STEP]),
+    h("step_ended", Phase::Turn, "A step is over, before the resources that expire with it are cleared.", &[STEP]),
+    h("control_changed", Phase::Turn, "Commands just changed who controls some box.", &[]),
+    h("player_turn_ended", Phase::Turn, "A side's player turn is over.", &[]),
+    h("turn_ended", Phase::Turn, "A game turn is over.", &[]),
+    h("game_ended", Phase::Turn, "The last turn of the game is over: name the winner here (`game_over`).", &[]),
+    // Movement.
+    h("may_enter", Phase::Movement, "May the unit move along the whole path (whether or not it stops at its end)? Asked at every line of the path search. Must be monotonic: if a path may not be entered, no longer one starting with it may be.", &[UNIT, PATH]),
+    h("may_stop", Phase::Movement, "May the unit end its move at the last box of the path?", &[UNIT, PATH]),
+    h("is_jump", Phase::Movement, "Is moving along this path a jump (for display and the rules' own limits, `game:jumps`)?", &[UNIT, PATH]),
+    h("move_limit", Phase::Movement, "How many selections of its box the unit may take part in during one `move` step; nil: no limit.", &[UNIT]),
+    h("box_selected", Phase::Movement, "The moving side selected a box in a `move` step; its pieces may move now.", &[BOX]),
+    h("unit_moved", Phase::Movement, "A unit has just moved along a path.", &[UNIT, PATH]),
+    h("unit_relocated", Phase::Movement, "A piece was moved off the map's lines by a `move_piece` command (by sea, say).", &[UNIT, p("from", "BoxNum", "where it was"), p("to", "BoxNum", "where it is now")]),
+    // Battles.
+    h("battle_started", Phase::Battle, "A battle begins in a box.", &[BOX]),
+    h("may_withdraw", Phase::Battle, "May the defender of the battle under way withdraw before round 1?", &[]),
+    h("retreat_to", Phase::Battle, "May the side retreat (or, before round 1, withdraw) from the battle to this adjacent box?", &[SIDE, TO, WITHDRAWAL]),
+    h("may_evacuate", Phase::Battle, "May the side retreat (or withdraw) from the battle under way, in a port, by sea to the port `to`, which no line joins to the battle's box? Asked for every such port at each chance to retreat.", &[SIDE, TO, WITHDRAWAL]),
+    h("may_reinforce", Phase::Battle, "May this unit join the battle under way on its side, now?", &[UNIT]),
+    h("may_target", Phase::Battle, "May the shooter name this target now, given the shots already announced (`game:shots`)? Contract: the answer depends on the shooter, the target, the units still in the battle, the shots announced this part and the battle's fixed facts; not on hits, the round or the markers.", &[SHOOTER, TARGET]),
+    h("shot_modifier", Phase::Battle, "Added to the shooter's combat value for this shot; asked when targets are named and again when each shot is rolled. Contract: depends on the shooter, the target, the round, the firing side, the battle's fixed facts, the units still in the battle in the order they joined and the box's markers; not on hits or piece numbers. With `fixed = true` only on the first four and the fixed facts.", &[SHOOTER, TARGET]),
+    h("absorbs_hit", Phase::Battle, "The shooter has just hit the target: does something else take the hit (a token)? If so the target is unharmed and `hit_absorbed` follows. Contract: depends on the battle's box, its markers and the sides only.", &[SHOOTER, TARGET]),
+    h("hit_absorbed", Phase::Battle, "A hit was taken by something else (`absorbs_hit` said so): pay for it here. Its commands may change the markers in the battle's box and nothing else.", &[SHOOTER, TARGET]),
+    h("unit_reinforced", Phase::Battle, "A unit left `from` to reinforce the battle under way.", &[UNIT, p("from", "BoxNum", "the box it came from")]),
+    h("unit_eliminated", Phase::Battle, "A unit was eliminated in battle (it is already in the pool or stock).", &[UNIT]),
+    h("battle_ended", Phase::Battle, "A battle is decided.", &[BOX, p("winner", "SideId?", "nil after a withdrawal before combat")]),
+    // Upgrades and placement.
+    h("may_upgrade", Phase::Upgrade, "May this unit be upgraded (swapped for the type it promotes to) now?", &[UNIT]),
+    h("unit_upgraded", Phase::Upgrade, "A unit was upgraded; `unit` is the piece that left.", &[UNIT]),
+    h("may_place", Phase::Upgrade, "May the moving side place a piece of this type from its pool in this box now?", &[p("unit_type", "UnitTypeId", "the type to place"), BOX]),
+    h("unit_placed", Phase::Upgrade, "A piece was placed onto the board from the pool.", &[UNIT]),
+    // Offers.
+    h("offers", Phase::Offers, "What the side to act may do now besides the step's own decisions, at every decision outside a battle. `wanted` is nil when the engine lists them, `{ id, unit?, box? }` when it checks the one being taken (a handler may then list only what matches). Pure, like a question.", &[STEP, p("wanted", "Wanted?", "the offer being taken, or nil")]),
+    h("offer_taken", Phase::Offers, "The deciding side took an offer (its cost is paid already): carry it out.", &[p("offer", "Offer", "the offer taken")]),
+    // Hints.
+    h("box_worth", Phase::Hints, "A hint, never a rule: what controlling the box is worth to the side beyond its recruitment value.", &[SIDE, BOX]),
+    h("offer_worth", Phase::Hints, "A hint, never a rule: what taking this offer is worth to the side that may take it, in `box_worth`'s units. Without a positive answer computer players leave the offer alone.", &[p("offer", "Offer", "the offer")]),
+];

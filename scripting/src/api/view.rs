@@ -1,0 +1,85 @@
+//! The `game` view's methods (`engine.rs`, `add_methods` and the Luau `WRAPPERS`), as a
+//! script calls them: `game:units_at(box)`.
+
+use super::{MethodDoc, Param, p};
+
+const UNIT: Param = p("unit", "Unit", "a piece's number");
+const BOX: Param = p("box", "BoxNum", "a box number");
+const SIDE: Param = p("side", "SideId", "a side id");
+const NONE: &[Param] = &[];
+
+const fn m(
+    name: &'static str,
+    params: &'static [Param],
+    returns: &'static str,
+    doc: &'static str,
+) -> MethodDoc {
+    MethodDoc {
+        name,
+        params,
+        returns,
+        doc,
+    }
+}
+
+/// Every method of the `game` view.
+#[rustfmt::skip]
+pub const METHODS: &[MethodDoc] = &[
+    // Pieces.
+    m("unit_side", &[UNIT], "SideId", "The piece's side."),
+    m("unit_type", &[UNIT], "UnitTypeId", "The piece's unit type."),
+    m("unit_class", &[UNIT], "string?", "The class id of the piece's type (nil for a type without one)."),
+    m("unit_quality", &[UNIT], "string?", "The quality id of the piece's type (nil for a type without one)."),
+    m("unit_box", &[UNIT], "BoxNum?", "The box the piece is in; nil off the board."),
+    m("unit_place", &[UNIT], "\"board\" | \"pool\" | \"stock\" | \"set_aside\"", "Where the piece is."),
+    m("unit_hits", &[UNIT], "number", "Steps the piece has lost (0: full strength)."),
+    m("unit_entrenched", &[UNIT], "boolean", "Whether the piece is entrenched (cleared when it moves)."),
+    m("unit_moves", &[UNIT], "number", "Selections the piece took part in this `move` step (`move_limit`)."),
+    m("attribute", &[UNIT, p("name", "string", "an attribute id")], "number?", "The piece's value of an attribute its type declares; nil if its type has none."),
+    m("attached_to", &[UNIT], "Unit?", "The piece this one is attached to, if any."),
+    m("attached", &[UNIT], "{ Unit }", "The pieces attached to this one."),
+    m("units_at", &[BOX], "{ Unit }", "The pieces in a box."),
+    m("units_on_board", NONE, "{ Unit }", "Every piece on the board."),
+    m("units_on_board_of", &[SIDE], "number", "How many pieces of a side are on the board."),
+    m("pieces", &[p("unit_type", "UnitTypeId", "a unit type id")], "{ Unit }", "Every piece of a type, wherever it is (a general waiting in stock)."),
+    // Boxes.
+    m("controller", &[BOX], "SideId?", "Who controls the box; nil: nobody."),
+    m("marker", &[BOX], "boolean", "Whether a control marker shows the box's control."),
+    m("markers", &[BOX, p("name", "string", "a marker id")], "number", "How many markers of a kind lie in the box."),
+    m("enemy_in", &[BOX, SIDE], "boolean", "Whether the box holds a piece of a side other than `side`."),
+    m("enemy_class_in", &[BOX, SIDE, p("class", "string", "a unit class id")], "boolean", "Whether the box holds an enemy piece of the class."),
+    m("army_maximum", &[SIDE], "number", "The side's army maximum for the control now."),
+    m("recruited_at", &[BOX], "number", "Pieces placed in the box this player turn."),
+    // The turn.
+    m("active_side", NONE, "SideId", "The side to act."),
+    m("resource", &[p("id", "string", "a resource id"), p("side", "SideId?", "default: the side to act")], "number", "A side's amount of a resource."),
+    m("step", NONE, "string?", "The id of the step under way."),
+    m("repetition", NONE, "number", "Which repetition of a repeated step this is (1 first)."),
+    m("first_turn", NONE, "boolean", "Whether this is the scenario's first turn."),
+    m("turn_label", NONE, "string", "This turn's label on the track (`04/1861`)."),
+    m("last_turn_label", NONE, "string", "The label of the game's last turn."),
+    m("turn_year", NONE, "number", "This turn's year."),
+    m("turn_month", NONE, "number", "This turn's first month (1-12)."),
+    m("option", &[p("id", "string", "an optional rule's id or number")], "boolean", "Whether the optional rule is in play."),
+    m("var", &[p("name", "string", "the counter's name")], "number", "A named counter of the game (`set_var`); 0 if never set."),
+    m("scenario", NONE, "string", "The scenario's id."),
+    // This player turn's record.
+    m("selected_box", NONE, "BoxNum?", "The box selected in the `move` step under way."),
+    m("ready_units", NONE, "{ Unit }", "The selected box's pieces still to move."),
+    m("moved", &[UNIT], "boolean", "Whether the piece moved this player turn."),
+    m("relocated", &[UNIT], "boolean", "Whether the piece was moved off the lines (`move_piece`) this player turn."),
+    m("jumps", &[UNIT], "number", "How many jump moves the piece made this player turn."),
+    m("fought", &[UNIT], "boolean", "Whether the piece fought this player turn."),
+    // The battle under way (nil when there is none).
+    m("battle_box", NONE, "BoxNum?", "The battle's box."),
+    m("battle_round", NONE, "number?", "The round, 1 first."),
+    m("battle_attacker", NONE, "SideId?", "The attacking side."),
+    m("battle_defender", NONE, "SideId?", "The defending side."),
+    m("battle_firing", NONE, "SideId?", "The side firing now."),
+    m("battle_units", &[SIDE], "{ Unit }?", "A side's pieces still in the battle, in the order they joined."),
+    m("battle_entered_from", NONE, "{ LineNum }?", "The lines attackers entered the battle's box by."),
+    m("battle_by_relocation", NONE, "boolean?", "Whether an attacker entered the battle's box off the lines (eliminated ones included)."),
+    m("entry_line", &[UNIT], "LineNum?", "The line the piece entered the battle's box by."),
+    m("entered_by_relocation", &[UNIT], "boolean", "Whether the piece entered the battle's box off the lines."),
+    m("shots", NONE, "{ Shot }", "The shots announced in this part of the round."),
+];

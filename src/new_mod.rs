@@ -1,0 +1,221 @@
+//! `muster new-mod NAME --extends BASE`: a ready overlay of a module, which passes
+//! `muster check` as created: its manifest, a rules file with one handler to start from,
+//! the type definitions and the settings that let luau-lsp check it, and a README.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use muster_core::{Module, load_module};
+
+/// The files of a new mod, relative to its folder, with their text.
+fn files(name: &str, base: &Module, base_path: &str, folder: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("module.xml", manifest(name, base, base_path)),
+        ("rules/init.luau", rules(name, base)),
+        (".luaurc", LUAURC.to_string()),
+        ("types/muster.d.luau", muster_scripting::api::definitions()),
+        (".vscode/settings.json", VSCODE.to_string()),
+        ("README.md", readme(name, base, base_path, folder)),
+    ]
+}
+
+/// Luau's own configuration: every file of the mod is type-checked strictly.
+const LUAURC: &str = "{\n\t\"languageMode\": \"strict\"\n}\n";
+
+/// luau-lsp's settings (VS Code; other editors take the same keys): the engine's API
+/// as definitions, Luau without Roblox's globals.
+const VSCODE: &str = r#"{
+	"luau-lsp.platform.type": "standard",
+	"luau-lsp.types.definitionFiles": ["types/muster.d.luau"],
+	"luau-lsp.types.roblox": false
+}
+"#;
+
+fn manifest(name: &str, base: &Module, base_path: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<!-- {name}: a mod of {base_name}. It has the base's data and rules; add files here
+     (include them below) to change its data, and rules in rules/init.luau. -->
+<module id="{name}" name="{name}" version="0.1.0" engine="0.1">
+  <description>A mod of {base_name}.</description>
+  <extends module="{base_id}" path="{base_path}"/>
+  <rules entry="rules/init.luau"/>
+</module>
+"#,
+        base_name = xml_text(&base.name),
+        base_id = base.id,
+    )
+}
+
+fn xml_text(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The rules: one handler, commented, that changes nothing until the modder makes it.
+fn rules(name: &str, base: &Module) -> String {
+    let step = base
+        .calendar
+        .steps
+        .first()
+        .map_or("movement", |s| s.id.as_str());
+    let resource = base.resources.first().map_or("marches", |r| r.id.as_str());
+    muster_scripting::api::skeleton_rules(name, &base.id, step, resource)
+}
+
+fn readme(name: &str, base: &Module, base_path: &str, folder: &str) -> String {
+    format!(
+        r#"# {name}
+
+A mod of {base_name} (`{base_id}`, in `{base_path}`): the base's data and rules, with
+the changes made here.
+
+- `module.xml`: the manifest; include data files here to add to or change the base's.
+- `rules/init.luau`: the rules, loaded after the base's. It starts with one handler that
+  changes nothing.
+
+Check it, then play it:
+
+```sh
+muster check {folder} --smoke 4
+muster play {folder} --seed 1
+```
+
+## Editing the rules with types
+`types/muster.d.luau` declares the engine's API (`game`, `defs`, `hooks`, the records
+and commands), written by `muster new-mod` from the engine that made this folder; `muster
+api --out types` writes it again after an engine update (it also writes the reference,
+`luau-api.md`). `.luaurc` asks for strict type checking, and `.vscode/settings.json`
+points luau-lsp at the definitions; in another editor, give luau-lsp the same settings,
+or run `luau-lsp analyze --definitions=types/muster.d.luau rules`.
+
+There is no test runner for Luau rules yet; test a rule by playing it, or with the
+engine's own tests (see `tests/` in muster's repository).
+"#,
+        base_name = base.name,
+        base_id = base.id,
+    )
+}
+
+/// A mod's id: it names its folder and its files' errors, so plain characters only.
+fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        && name.starts_with(|c: char| c.is_ascii_lowercase());
+    if !ok {
+        bail!(
+            "'{name}' is not a mod name: use lower-case letters, digits, '-' and '_', starting with a letter (e.g. ahd-house)"
+        );
+    }
+    Ok(())
+}
+
+/// The base module's folder: `BASE` in `dir` (`mods/ahd`), or `BASE` as a path.
+fn find_base(base: &str, dir: &Path) -> Result<PathBuf> {
+    let in_dir = dir.join(base);
+    if in_dir.join("module.xml").is_file() {
+        return Ok(in_dir);
+    }
+    let as_path = Path::new(base);
+    if as_path.join("module.xml").is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    let known: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            let mut names: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().join("module.xml").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        })
+        .unwrap_or_default();
+    let hint = if known.is_empty() {
+        format!("{} holds no module", dir.display())
+    } else {
+        format!("modules in {}: {}", dir.display(), known.join(", "))
+    };
+    Err(anyhow!(
+        "no base module '{base}': no {}/module.xml; {hint}",
+        in_dir.display()
+    ))
+}
+
+/// `to` relative to `from` (both absolute), with `/` separators, as `<extends path>`.
+fn relative(from: &Path, to: &Path) -> String {
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
+    parts.extend(
+        to[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// Creates the mod `name` in `dir`, extending `base`; returns its folder.
+pub fn run(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
+    check_name(name)?;
+    let target = dir.join(name);
+    if target.exists() {
+        bail!(
+            "{} exists already; choose another name or remove it",
+            target.display()
+        );
+    }
+    let base_dir = find_base(base, dir)?;
+    let module = load_module(&base_dir)
+        .map_err(|e| anyhow!("the base module {} does not load:\n{e}", base_dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    let abs_dir = dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", dir.display()))?;
+    let abs_base = base_dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", base_dir.display()))?;
+    let base_path = relative(&abs_dir.join(name), &abs_base);
+    let folder = target.display().to_string();
+    for (file, text) in files(name, &module, &base_path, &folder) {
+        let path = target.join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create the folder {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative(Path::new("/a/mods/house"), Path::new("/a/mods/ahd")),
+            "../ahd"
+        );
+        assert_eq!(
+            relative(Path::new("/a/x/house"), Path::new("/a/mods/ahd")),
+            "../../mods/ahd"
+        );
+    }
+
+    #[test]
+    fn names() {
+        assert!(check_name("ahd-house").is_ok());
+        for bad in ["", "House", "1st", "a/b", "../x", "a b"] {
+            assert!(check_name(bad).is_err(), "{bad}");
+        }
+    }
+}
