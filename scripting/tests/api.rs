@@ -220,11 +220,6 @@ impl Probe {
                 to: b,
                 withdrawal: false,
             },
-            Question::MayEvacuate {
-                side: s,
-                to: b,
-                withdrawal: true,
-            },
             Question::MayReinforce { unit: u },
             Question::MayTarget {
                 shooter: u,
@@ -245,6 +240,7 @@ impl Probe {
             },
             Question::BoxWorth { side: s, at: b },
             Question::OfferWorth { offer: &offer },
+            Question::DugIn { side: s, at: b },
         ] {
             self.ask(q);
         }
@@ -255,6 +251,9 @@ impl Probe {
         self.rules
             .offers(view, "s")
             .unwrap_or_else(|e| panic!("offers: {e}"));
+        self.rules
+            .evacuations(view, s, false)
+            .unwrap_or_else(|e| panic!("evacuations: {e}"));
     }
 }
 

@@ -20,7 +20,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     c("set_var", &[p("name", "string", "the counter's name"), p("value", "number", "its new value")], "Sets a named counter of the game (`game:var`)."),
     c("set_control", &[BOX, p("side", "SideId?", "nil: nobody"), p("marker", "boolean?", "whether a control marker shows it (default false)")], "Sets who controls a box; `control_changed` follows."),
     c("transfer", &[p("side", "SideId", "whose pieces"), p("unit", "UnitTypeId", "their type"), p("count", "number", "how many"), p("from", PLACE, "where from"), p("to", PLACE, "where to")], "Moves pieces between the pool, the stock and the set-aside pieces."),
-    c("entrench", &[UNIT, p("entrenched", "boolean?", "default true")], "Marks a piece on the board entrenched (or not)."),
+    c("set_flag", &[UNIT, p("flag", "string", "a flag id from `<flag>`"), p("on", "boolean?", "default true")], "Sets (or clears) a flag of a piece on the board; flags are cleared when the piece changes place."),
     c("set_hits", &[UNIT, p("hits", "number", "steps lost, fewer than the type's steps")], "Sets the steps a piece has lost (0: full strength)."),
     c("move_piece", &[UNIT, p("box", "BoxNum", "where to")], "Moves a piece on the board to a box off the lines (recorded as a move of this turn; attached pieces go along); `unit_relocated` follows."),
     c("use_piece", &[UNIT, p("moves", "number", "selections to count")], "Counts moves toward the piece's `move_limit` and takes it out of the selected box's pieces still to move."),

@@ -19,6 +19,8 @@ pub const DEFS: &[Param] = &[
     p("classes", "{ Named }", "the unit classes"),
     p("qualities", "{ Named }", "the unit qualities"),
     p("markers", "{ Named }", "the marker kinds"),
+    p("flags", "{ Named }", "the flags a piece may carry"),
+    p("tags", "{ Tag }", "the box tags the map declares"),
     p("options", "{ OptionDef }", "the optional rules"),
     p("option_by_id", "{ [string]: OptionDef }", "the optional rules by id"),
     p("box", "(name: string) -> BoxNum", "strict `box_by_name`: an unknown name is an error at the caller's line with a \"did you mean\""),
@@ -33,8 +35,7 @@ pub const RECORDS: &[RecordDoc] = &[
     RecordDoc { name: "Side", seen_as: "defs.sides[i]", fields: &[p("index", "number", "its place in `defs.sides`"), p("id", "SideId", "its id"), p("name", "string", "its name"), p("color", "string?", "its colour")] },
     RecordDoc { name: "Box", seen_as: "defs.boxes[n]", fields: &[
         p("id", "BoxNum", "its number"), p("name", "string", "its name"), p("aliases", "{ string }", "other names"),
-        p("owner", "SideId?", "the side it belongs to"), p("port", "boolean", "a port"),
-        p("permanent_entrenchment", "boolean", "entrenched for good"), p("tags", "{ string }", "the map's tags"),
+        p("owner", "SideId?", "the side it belongs to"), p("tags", "{ string }", "the box's tags"),
         p("state", "string?", "its state (region)"), p("recruit", "{ [SideId]: number }", "recruitment value per side"),
         p("x", "number", "map position"), p("y", "number", "map position"),
         p("lines", "{ LineNum }", "adjacent lines, pairwise with `neighbours`"), p("neighbours", "{ BoxNum }", "adjacent boxes"),
@@ -54,7 +55,8 @@ pub const RECORDS: &[RecordDoc] = &[
         p("advanced", "boolean", "an upgraded type"), p("combatant", "boolean", "false for pieces that do not fight (generals)"),
         p("attributes", "{ [string]: number }", "its attributes' starting values"), p("mix", "{ [SideId]: number }", "pieces per side in the counter mix"),
     ] },
-    RecordDoc { name: "Named", seen_as: "defs.classes[i], defs.qualities[i], defs.markers[i]", fields: &[p("index", "number", "its place"), p("id", "string", "its id"), p("name", "string", "its name")] },
+    RecordDoc { name: "Named", seen_as: "defs.classes[i], defs.qualities[i], defs.markers[i], defs.flags[i]", fields: &[p("index", "number", "its place"), p("id", "string", "its id"), p("name", "string", "its name")] },
+    RecordDoc { name: "Tag", seen_as: "defs.tags[i]", fields: &[p("id", "string", "its id"), p("name", "string", "its name")] },
     RecordDoc { name: "OptionDef", seen_as: "defs.options[i]", fields: &[
         p("index", "number", "its place"), p("id", "string", "its id"), p("rule", "string", "its rule number"),
         p("title", "string", "its title"), p("favours", "SideId?", "the side it favours"), p("default_on", "boolean", "in play unless switched off"),

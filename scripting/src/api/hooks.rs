@@ -65,6 +65,24 @@ const fn h(
         phase,
         when,
         params,
+        returns: None,
+    }
+}
+
+/// A list hook whose items are not offers.
+const fn list(
+    name: &'static str,
+    phase: Phase,
+    when: &'static str,
+    params: &'static [Param],
+    returns: &'static str,
+) -> HookDoc {
+    HookDoc {
+        name,
+        phase,
+        when,
+        params,
+        returns: Some(returns),
     }
 }
 
@@ -92,7 +110,7 @@ pub const HOOKS: &[HookDoc] = &[
     h("battle_started", Phase::Battle, "A battle begins in a box.", &[BOX]),
     h("may_withdraw", Phase::Battle, "May the defender of the battle under way withdraw before round 1?", &[]),
     h("retreat_to", Phase::Battle, "May the side retreat (or, before round 1, withdraw) from the battle to this adjacent box?", &[SIDE, TO, WITHDRAWAL]),
-    h("may_evacuate", Phase::Battle, "May the side retreat (or withdraw) from the battle under way, in a port, by sea to the port `to`, which no line joins to the battle's box? Asked for every such port at each chance to retreat.", &[SIDE, TO, WITHDRAWAL]),
+    list("evacuations", Phase::Battle, "The boxes no line joins to the battle's box that the side may retreat (or withdraw) to from the battle under way (AHD: by sea, 5.41); asked at each chance to retreat. Boxes joined to the battle's are `retreat_to`'s; the engine ignores them here, and the battle's own box.", &[SIDE, WITHDRAWAL], "{ BoxNum }?"),
     h("may_reinforce", Phase::Battle, "May this unit join the battle under way on its side, now?", &[UNIT]),
     h("may_target", Phase::Battle, "May the shooter name this target now, given the shots already announced (`game:shots`)? Contract: the answer depends on the shooter, the target, the units still in the battle, the shots announced this part and the battle's fixed facts; not on hits, the round or the markers.", &[SHOOTER, TARGET]),
     h("shot_modifier", Phase::Battle, "Added to the shooter's combat value for this shot; asked when targets are named and again when each shot is rolled. Contract: depends on the shooter, the target, the round, the firing side, the battle's fixed facts, the units still in the battle in the order they joined and the box's markers; not on hits or piece numbers. With `fixed = true` only on the first four and the fixed facts.", &[SHOOTER, TARGET]),
@@ -111,5 +129,6 @@ pub const HOOKS: &[HookDoc] = &[
     h("offer_taken", Phase::Offers, "The deciding side took an offer (its cost is paid already): carry it out.", &[p("offer", "Offer", "the offer taken")]),
     // Hints.
     h("box_worth", Phase::Hints, "A hint, never a rule: what controlling the box is worth to the side beyond its recruitment value.", &[SIDE, BOX]),
+    h("dug_in", Phase::Hints, "A hint, never a rule: whether the side's pieces in the box are dug in (AHD: entrenched), so harder to beat than their numbers say; computer players count such a force as half as many steps again.", &[SIDE, BOX]),
     h("offer_worth", Phase::Hints, "A hint, never a rule: what taking this offer is worth to the side that may take it, in `box_worth`'s units. Without a positive answer computer players leave the offer alone.", &[p("offer", "Offer", "the offer")]),
 ];

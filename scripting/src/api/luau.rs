@@ -121,7 +121,7 @@ pub fn definitions() -> String {
             "export type {} = ({}) -> {}",
             handler_type(h.name),
             ps.join(", "),
-            returns(kind)
+            returns(h, kind)
         );
     }
     out.push('\n');

@@ -83,7 +83,7 @@ pub fn reference() -> String {
                 h.name,
                 h.name,
                 ps.join(", "),
-                returns(kind),
+                returns(h, kind),
                 handler_type(h.name),
                 h.when
             );

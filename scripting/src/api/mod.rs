@@ -50,6 +50,8 @@ pub struct HookDoc {
     pub when: &'static str,
     /// The arguments after `game`, which every handler gets first.
     pub params: &'static [Param],
+    /// What a handler returns, where the hook's kind does not say (a list hook's items).
+    pub returns: Option<&'static str>,
 }
 
 /// A method of the `game` view (`game:name(...)`).
@@ -138,8 +140,11 @@ pub fn kind_of(hook: &str) -> Option<HookKind> {
         .map(|h| h.kind)
 }
 
-/// What a handler of a hook of this kind returns, as a Luau type.
-pub fn returns(kind: HookKind) -> &'static str {
+/// What a handler of this hook returns, as a Luau type.
+pub fn returns(hook: &HookDoc, kind: HookKind) -> &'static str {
+    if let Some(r) = hook.returns {
+        return r;
+    }
     match kind {
         HookKind::Question(Combine::All | Combine::Any) => "boolean",
         HookKind::Question(Combine::Sum) => "number",
@@ -163,7 +168,7 @@ pub fn combine_text(kind: HookKind) -> &'static str {
             "min: the smallest integer, nil for no bound; no handler: no bound"
         }
         HookKind::Question(Combine::Concat) => {
-            "concat: the lists joined in handler order; no handler: nothing offered"
+            "concat: the lists joined in handler order; no handler: an empty list"
         }
         HookKind::Event => "commands of every handler, applied in handler order, all or nothing",
     }

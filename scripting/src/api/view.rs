@@ -33,7 +33,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("unit_box", &[UNIT], "BoxNum?", "The box the piece is in; nil off the board."),
     m("unit_place", &[UNIT], "\"board\" | \"pool\" | \"stock\" | \"set_aside\"", "Where the piece is."),
     m("unit_hits", &[UNIT], "number", "Steps the piece has lost (0: full strength)."),
-    m("unit_entrenched", &[UNIT], "boolean", "Whether the piece is entrenched (cleared when it moves)."),
+    m("unit_flag", &[UNIT, p("flag", "string", "a flag id from `<flag>`")], "boolean", "Whether the piece carries the flag (cleared when it changes place)."),
     m("unit_moves", &[UNIT], "number", "Selections the piece took part in this `move` step (`move_limit`)."),
     m("attribute", &[UNIT, p("name", "string", "an attribute id")], "number?", "The piece's value of an attribute its type declares; nil if its type has none."),
     m("attached_to", &[UNIT], "Unit?", "The piece this one is attached to, if any."),
