@@ -43,6 +43,16 @@ pub struct ScriptEntry {
     pub entry: String,
 }
 
+/// One module of a loaded stack (a base, a module it extends, a mod laid on it): what a
+/// save records so a replay can name the mod that changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StackEntry {
+    pub id: String,
+    pub version: String,
+    /// [`crate::hash::module_hash`] of this module's own folder.
+    pub content_hash: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Module {
     pub id: String,
@@ -56,6 +66,8 @@ pub struct Module {
     pub description: Option<String>,
     /// Ids of the modules this one extends, nearest first.
     pub extends: Vec<String>,
+    /// Every module loaded, lowest (the base) first, this one last.
+    pub stack: Vec<StackEntry>,
     pub dir: PathBuf,
     /// Rule scripts to run, the base module's first.
     pub scripts: Vec<ScriptEntry>,
