@@ -14,7 +14,7 @@ use super::rules::Rules;
 use super::state::GameState;
 use crate::diag::LoadError;
 use crate::ids::OptionId;
-use crate::module::{ENGINE_VERSION, Module};
+use crate::module::{ENGINE_VERSION, Module, StackEntry};
 use crate::scenario::Scenario;
 
 /// Bumped when the save layout changes incompatibly.
@@ -44,6 +44,19 @@ pub struct SavedModule {
     pub version: String,
     /// [`Module::content_hash`] as 16 hex digits.
     pub content_hash: String,
+    /// Every module of the stack played, lowest first ([`Module::stack`]), so a replay
+    /// can name the mod that changed. Empty in saves written before stacks.
+    #[serde(default)]
+    pub stack: Vec<SavedStackEntry>,
+}
+
+/// One module of the stack a game was played with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedStackEntry {
+    pub id: String,
+    pub version: String,
+    /// [`StackEntry::content_hash`] as 16 hex digits.
+    pub content_hash: String,
 }
 
 /// The scenario played: a scenario of the module, or the text of a scenario file.
@@ -69,6 +82,8 @@ pub enum SaveError {
     },
     #[error("{path} is a save of format {found}; this muster reads format {SAVE_FORMAT}")]
     Format { path: String, found: u32 },
+    #[error("{0}; replaying it could give another game")]
+    Stack(String),
     #[error("the save was played with module '{saved}', not '{loaded}'")]
     WrongModule { saved: String, loaded: String },
     #[error(
@@ -123,6 +138,15 @@ impl Save {
                 id: module.id.clone(),
                 version: module.version.clone(),
                 content_hash: hex(module.content_hash),
+                stack: module
+                    .stack
+                    .iter()
+                    .map(|e| SavedStackEntry {
+                        id: e.id.clone(),
+                        version: e.version.clone(),
+                        content_hash: hex(e.content_hash),
+                    })
+                    .collect(),
             },
             scenario,
             options,
@@ -178,8 +202,12 @@ impl Save {
         serde_json::from_slice(&bytes).map_err(corrupt)
     }
 
-    /// Refuses a save made with another module or another version of its files.
+    /// Refuses a save made with another module or another version of its files; for a
+    /// stack of mods, names the one that differs.
     pub fn check_module(&self, module: &Module) -> Result<(), SaveError> {
+        if !self.module.stack.is_empty() {
+            compare_stacks(&self.module.stack, &module.stack)?;
+        }
         if self.module.id != module.id {
             return Err(SaveError::WrongModule {
                 saved: self.module.id.clone(),
@@ -270,6 +298,49 @@ impl Save {
         }
         Ok((state, log))
     }
+}
+
+/// The first difference between the stack a save was played with and the one loaded.
+fn compare_stacks(saved: &[SavedStackEntry], loaded: &[StackEntry]) -> Result<(), SaveError> {
+    let what = |i: usize| if i == 0 { "base module" } else { "mod" };
+    for i in 0..saved.len().max(loaded.len()) {
+        let message = match (saved.get(i), loaded.get(i)) {
+            (Some(s), Some(l)) if !s.id.eq_ignore_ascii_case(&l.id) => format!(
+                "the save was played with {} '{}' where '{}' is loaded now",
+                what(i),
+                s.id,
+                l.id
+            ),
+            (Some(s), Some(l)) if s.version != l.version => format!(
+                "{} '{}' is version {} now, but the save was played with {}",
+                what(i),
+                l.id,
+                l.version,
+                s.version
+            ),
+            (Some(s), Some(l)) if s.content_hash != hex(l.content_hash) => format!(
+                "{} '{}' has changed since the save was played (its files hash to {}, the save's to {})",
+                what(i),
+                l.id,
+                hex(l.content_hash),
+                s.content_hash
+            ),
+            (Some(_), Some(_)) | (None, None) => continue,
+            (Some(s), None) => format!(
+                "the save was played with {} '{}' {} stacked on top, which is not loaded now",
+                what(i),
+                s.id,
+                s.version
+            ),
+            (None, Some(l)) => format!(
+                "{} '{}' is loaded, but the save was played without it",
+                what(i),
+                l.id
+            ),
+        };
+        return Err(SaveError::Stack(message));
+    }
+    Ok(())
 }
 
 /// Names the first field where two states differ, for the divergence message.
