@@ -356,3 +356,79 @@ fn first_difference(a: &GameState, b: &GameState) -> String {
     }
     "the states differ".into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn saved(id: &str, version: &str, hash: u64) -> SavedStackEntry {
+        SavedStackEntry {
+            id: id.into(),
+            version: version.into(),
+            content_hash: hex(hash),
+        }
+    }
+
+    fn loaded(id: &str, version: &str, content_hash: u64) -> StackEntry {
+        StackEntry {
+            id: id.into(),
+            version: version.into(),
+            content_hash,
+        }
+    }
+
+    fn message(saved: &[SavedStackEntry], loaded: &[StackEntry]) -> String {
+        compare_stacks(saved, loaded)
+            .expect_err("the stacks differ")
+            .to_string()
+    }
+
+    #[test]
+    fn a_stack_difference_names_the_module() {
+        let s = [saved("ahd", "0.1.0", 1), saved("house", "0.1.0", 2)];
+        assert!(
+            compare_stacks(
+                &s,
+                &[loaded("AHD", "0.1.0", 1), loaded("house", "0.1.0", 2)]
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("ahd", "0.1.0", 1), loaded("house", "0.2.0", 2)]
+            ),
+            "mod 'house' is version 0.2.0 now, but the save was played with 0.1.0; replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("ahd", "0.1.0", 9), loaded("house", "0.1.0", 2)]
+            ),
+            "base module 'ahd' has changed since the save was played (its files hash to 0000000000000009, the save's to 0000000000000001); replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("house", "0.1.0", 2), loaded("ahd", "0.1.0", 1)]
+            ),
+            "the save was played with base module 'ahd' where 'house' is loaded now; replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s[..1],
+                &s.iter()
+                    .map(|e| loaded(&e.id, &e.version, 0))
+                    .collect::<Vec<_>>()
+            ),
+            "base module 'ahd' has changed since the save was played (its files hash to 0000000000000000, the save's to 0000000000000001); replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s[..1],
+                &[loaded("ahd", "0.1.0", 1), loaded("extra", "0.1.0", 3)]
+            ),
+            "mod 'extra' is loaded, but the save was played without it; replaying it could give another game"
+        );
+    }
+}
