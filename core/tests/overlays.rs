@@ -520,3 +520,32 @@ fn a_stacked_mod_must_extend_a_module_in_the_stack() {
         ]
     );
 }
+
+#[test]
+fn a_new_step_comes_in_with_its_player_turn() {
+    let ws = Workspace::new();
+    let house = ws.module(
+        "house",
+        "0.1.0",
+        EXTENDS_MINI,
+        &[(
+            "turn.xml",
+            r#"<changes>
+  <patch>
+    <calendar>
+      <player-turn sides="north south">
+        <step id="movement" name="Movement" procedure="move" spends="moves"/>
+        <step id="levy" name="Levy" procedure="script"/>
+        <step id="combat" name="Combat" procedure="battles"/>
+      </player-turn>
+    </calendar>
+  </patch>
+</changes>
+"#,
+        )],
+    );
+    let m = load_module(&house).unwrap_or_else(|e| panic!("{e}"));
+    let steps: Vec<&str> = m.calendar.steps.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(steps, ["movement", "levy", "combat"]);
+    assert_eq!(m.calendar.turns.len(), 4, "the track is the base's");
+}
