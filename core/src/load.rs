@@ -107,7 +107,11 @@ pub fn load_stack_with<P: AsRef<Path>>(
     let compiled = compile::module(manifest, extends, top, parts, files, report);
     match compiled {
         Ok(mut module) => {
-            module.content_hash = crate::hash::module_hash(&dirs);
+            // One module's own hash is its whole hash: its files are read once.
+            module.content_hash = match entries.as_slice() {
+                [only] => only.content_hash,
+                _ => crate::hash::module_hash(&dirs),
+            };
             module.stack = entries;
             Ok(module)
         }

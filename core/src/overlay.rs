@@ -169,7 +169,7 @@ impl Layer {
     }
 
     /// Takes the `<remove>` and `<patch>` children out of a root, checking each names an
-    /// item by its key; returns the root without them and whether it had any.
+    /// item by its key; returns the root without them and where the first one was.
     pub fn take_changes(
         &mut self,
         mut root: xml::Element,
@@ -592,4 +592,17 @@ fn read_value(
         ItemKind::Scenario => Value::Scenario(read(el, files, report)?),
         ItemKind::Calendar | ItemKind::Step => Value::Calendar(read(el, files, report)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_the_kinds_in_order() {
+        for (i, kind) in KINDS.into_iter().enumerate() {
+            assert_eq!(kind.slot(), i);
+            assert_eq!(ItemKind::from_element(kind.element()), Some(kind));
+        }
+    }
 }
