@@ -292,7 +292,9 @@ impl Layer {
             self.removed.push((kind, key, change.el.pos));
         } else {
             let item = &mut items[i];
-            patch_element(&mut item.el, &change.el, kind.keys());
+            if let Err((pos, name)) = patch_element(&mut item.el, &change.el, kind.keys()) {
+                report_unset(kind, &item.el, pos, &name, files, report);
+            }
             item.value = None;
         }
     }
@@ -324,7 +326,11 @@ impl Layer {
                     part.children.remove(i);
                     self.removed.push((ItemKind::Step, key, change.el.pos));
                 } else {
-                    patch_element(&mut part.children[i], &change.el, ItemKind::Step.keys());
+                    let step = &mut part.children[i];
+                    if let Err((pos, name)) = patch_element(step, &change.el, ItemKind::Step.keys())
+                    {
+                        report_unset(ItemKind::Step, step, pos, &name, files, report);
+                    }
                 }
                 calendar.value = None;
                 return;
@@ -415,6 +421,24 @@ impl Removals {
     }
 }
 
+fn report_unset(
+    kind: ItemKind,
+    el: &xml::Element,
+    pos: Pos,
+    name: &str,
+    files: &SourceFiles,
+    report: &mut Report,
+) {
+    let shown = shown_key(kind, el);
+    report.push(
+        files,
+        Severity::Error,
+        Some(pos),
+        format!("{} '{shown}' has no '{name}' to unset", kind.word()),
+        None,
+    );
+}
+
 /// Checks one item written inside `<remove>`/`<patch>`.
 fn check_change(
     remove: bool,
@@ -469,6 +493,22 @@ fn check_change(
             report.push(files, Severity::Error, Some(c.pos), message, None);
             ok = false;
         }
+    } else if let Some((a, names)) = unset_names(&el) {
+        let bad = names
+            .iter()
+            .find(|n| kind.keys().contains(n) || el.attrs.iter().any(|other| other.name == **n));
+        if names.is_empty() || bad.is_some() {
+            let message = match bad {
+                Some(n) if kind.keys().contains(n) => {
+                    format!("'{n}' names the {}; it cannot be unset", kind.word())
+                }
+                Some(n) => format!("'{n}' is both set and unset by this patch"),
+                None => "unset=\"\" lists no attribute".to_string(),
+            };
+            let hint = Some("unset lists the attributes to drop, e.g. unset=\"owner port\"".into());
+            report.push(files, Severity::Error, Some(a.value_pos), message, hint);
+            ok = false;
+        }
     } else if extra.is_none() && el.children.is_empty() {
         report.push(
             files,
@@ -482,14 +522,37 @@ fn check_change(
     ok.then_some(Change { remove, kind, el })
 }
 
+/// The patch attribute listing attributes to drop (`unset="owner port"`); no item has
+/// an attribute of that name.
+const UNSET: &str = "unset";
+
+/// The attribute names a patch's `unset` lists.
+fn unset_names(patch: &xml::Element) -> Option<(&xml::Attr, Vec<&str>)> {
+    let a = patch.attrs.iter().find(|a| a.name == UNSET)?;
+    Some((a, a.value.split_whitespace().collect()))
+}
+
 /// Applies a patch's attributes (other than the key) and children to `target`: each
-/// attribute replaces the one of that name or is added; children replace all of the
-/// target's children of their name.
-fn patch_element(target: &mut xml::Element, patch: &xml::Element, keys: &[&str]) {
+/// attribute replaces the one of that name or is added, those named by `unset` are
+/// dropped; children replace all of the target's children of their name. Errs with
+/// an attribute to unset that the target does not have.
+fn patch_element(
+    target: &mut xml::Element,
+    patch: &xml::Element,
+    keys: &[&str],
+) -> Result<(), (Pos, String)> {
+    if let Some((a, names)) = unset_names(patch) {
+        for name in names {
+            let Some(i) = target.attrs.iter().position(|t| t.name == name) else {
+                return Err((a.value_pos, name.to_string()));
+            };
+            target.attrs.remove(i);
+        }
+    }
     for a in patch
         .attrs
         .iter()
-        .filter(|a| !keys.contains(&a.name.as_str()))
+        .filter(|a| !keys.contains(&a.name.as_str()) && a.name != UNSET)
     {
         match target.attrs.iter_mut().find(|t| t.name == a.name) {
             Some(t) => *t = a.clone(),
@@ -502,6 +565,7 @@ fn patch_element(target: &mut xml::Element, patch: &xml::Element, keys: &[&str])
         .children
         .retain(|c| !names.contains(&c.name.as_str()));
     target.children.extend(patch.children.iter().cloned());
+    Ok(())
 }
 
 fn attr<'a>(el: &'a xml::Element, name: &str) -> &'a str {

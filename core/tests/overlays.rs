@@ -549,3 +549,46 @@ fn a_new_step_comes_in_with_its_player_turn() {
     assert_eq!(steps, ["movement", "levy", "combat"]);
     assert_eq!(m.calendar.turns.len(), 4, "the track is the base's");
 }
+
+#[test]
+fn a_patch_unsets_attributes() {
+    let ws = Workspace::new();
+    let house = ws.module(
+        "house",
+        "0.1.0",
+        EXTENDS_MINI,
+        &[(
+            "map.xml",
+            "<map>\n  <patch><box name=\"Northport\" unset=\"owner port\" x=\"90\"/></patch>\n</map>\n",
+        )],
+    );
+    let m = load_module(&house).unwrap_or_else(|e| panic!("{e}"));
+    let northport = m.board.get(m.board.find("Northport").expect("kept"));
+    assert_eq!(northport.owner, None);
+    assert!(!northport.port);
+    assert_eq!(northport.x, 90);
+    assert_eq!(northport.aliases, ["North Port"]);
+
+    let bad = ws.module(
+        "bad",
+        "0.1.0",
+        EXTENDS_MINI,
+        &[(
+            "map.xml",
+            r#"<map>
+  <patch><box name="Millbrook" unset="port"/></patch>
+  <patch><box name="Millbrook" unset="name"/></patch>
+  <patch><box name="Millbrook" unset="x" x="3"/></patch>
+</map>
+"#,
+        )],
+    );
+    assert_eq!(
+        ws.errors(load_module(&bad)),
+        [
+            "bad/map.xml:3:39: error: 'name' names the box; it cannot be unset; unset lists the attributes to drop, e.g. unset=\"owner port\"",
+            "bad/map.xml:4:39: error: 'x' is both set and unset by this patch; unset lists the attributes to drop, e.g. unset=\"owner port\"",
+            "bad/map.xml:2:39: error: box 'Millbrook' has no 'port' to unset",
+        ]
+    );
+}
