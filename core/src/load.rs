@@ -766,7 +766,10 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 let (mut sides, mut resources) = (s.side.into_iter(), s.resource.into_iter());
                 pair(
                     std::mem::take(&mut root.children),
+                    &[],
                     layer,
+                    files,
+                    report,
                     |name| match name {
                         "side" => sides.next().map(Value::Side),
                         "resource" => resources.next().map(Value::Resource),
@@ -791,7 +794,10 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 let mut lines = m.line.into_iter();
                 pair(
                     std::mem::take(&mut root.children),
+                    &["background"],
                     layer,
+                    files,
+                    report,
                     |name| match name {
                         "line-kind" => kinds.next().map(Value::LineKind),
                         "box" => boxes.next().map(Value::Box),
@@ -809,7 +815,10 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 let mut units = u.unit.into_iter();
                 pair(
                     std::mem::take(&mut root.children),
+                    &[],
                     layer,
+                    files,
+                    report,
                     |name| match name {
                         "class" => classes.next().map(Value::Named),
                         "quality" => qualities.next().map(Value::Named),
@@ -840,7 +849,10 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 let mut options = o.option.into_iter();
                 pair(
                     std::mem::take(&mut root.children),
+                    &[],
                     layer,
+                    files,
+                    report,
                     |name| match name {
                         "option" => options.next().map(Value::Option),
                         _ => None,
@@ -892,14 +904,28 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
 }
 
 /// Files each child element with the typed value read from it (in document order).
+/// A child neither filed nor in `settings` (read with its root, like the map's
+/// `<background>`) is reported, never dropped: a new element of the format must become
+/// an item kind (`overlay::ItemKind`) or a setting here.
 fn pair(
     children: Vec<xml::Element>,
+    settings: &[&str],
     layer: &mut Layer,
+    files: &SourceFiles,
+    report: &mut Report,
     mut value: impl FnMut(&str) -> Option<Value>,
 ) {
     for el in children {
-        if let Some(v) = value(&el.name) {
-            layer.push(el, v);
+        match value(&el.name) {
+            Some(v) => layer.push(el, v),
+            None if settings.contains(&el.name.as_str()) => {}
+            None => report.push(
+                files,
+                Severity::Error,
+                Some(el.pos),
+                format!("internal error: the loader does not file <{}>", el.name),
+                Some("report it: muster's loader misses this element".into()),
+            ),
         }
     }
 }
