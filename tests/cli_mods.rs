@@ -102,6 +102,22 @@ fn check_with_two_mods_prints_the_stack_in_order() {
         "{stdout}"
     );
 
+    let out = muster(&[
+        "check",
+        "mods/ahd",
+        "--mod",
+        EXAMPLE,
+        "--mod",
+        path_arg(&house),
+        "--json",
+    ]);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let stack = json["summary"]["stack"].as_array().expect("the stack");
+    let ids: Vec<&str> = stack.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["ahd", "no-cairo-rail", "house"]);
+    let hash = stack[0]["content_hash"].as_str().expect("a hex string");
+    assert_eq!(hash.len(), 16);
+
     // The same mods in the other order: house extends a mod not yet loaded.
     let out = muster(&[
         "check",

@@ -49,8 +49,14 @@ pub struct ScriptEntry {
 pub struct StackEntry {
     pub id: String,
     pub version: String,
-    /// [`crate::hash::module_hash`] of this module's own folder.
+    /// [`crate::hash::module_hash`] of this module's own folder (in JSON, 16 hex digits
+    /// as in saves: a u64 does not survive JSON readers that use doubles).
+    #[serde(serialize_with = "hex")]
     pub content_hash: u64,
+}
+
+fn hex<S: serde::Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{hash:016x}"))
 }
 
 #[derive(Clone, Debug, Serialize)]
