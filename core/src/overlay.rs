@@ -358,7 +358,7 @@ impl Layer {
         let removals = Removals(
             self.removed
                 .iter()
-                .map(|(kind, key, pos)| (kind.word(), key.clone(), files.locate(*pos)))
+                .map(|(kind, key, pos)| (*kind, key.clone(), files.locate(*pos)))
                 .collect(),
         );
         let mut parts = Parts {
@@ -397,17 +397,25 @@ impl Layer {
     }
 }
 
-/// The items an overlay removed: the kind's word, the key, where.
+/// The items an overlay removed: the kind, the key, where.
 #[derive(Debug, Default)]
-pub(crate) struct Removals(Vec<(&'static str, String, Location)>);
+pub(crate) struct Removals(Vec<(ItemKind, String, Location)>);
 
 impl Removals {
     /// Adds to the compiler's "unknown box 'X'" (and the like) where `X` was removed by
     /// an overlay, so a dangling reference names the removal.
     pub fn explain_dangling(&self, diagnostics: &mut [Diagnostic]) {
         for d in diagnostics {
-            for (word, key, at) in &self.0 {
-                let Some(rest) = d.message.strip_prefix(&format!("unknown {word} '")) else {
+            for (kind, key, at) in &self.0 {
+                // An option's `balance` names a side too.
+                let words: &[&str] = match kind {
+                    ItemKind::Side => &["side", "balance"],
+                    other => &[other.word()],
+                };
+                let Some(rest) = words
+                    .iter()
+                    .find_map(|w| d.message.strip_prefix(&format!("unknown {w} '")))
+                else {
                     continue;
                 };
                 let named = rest.strip_suffix('\'').unwrap_or(rest).to_lowercase();
