@@ -13,6 +13,8 @@ use muster_scripting::{Limits, ScriptRules};
 
 pub struct Options {
     pub module: PathBuf,
+    /// Mods laid on the module, lowest first.
+    pub mods: Vec<PathBuf>,
     pub scenario: Option<String>,
     pub games: usize,
     pub options: Vec<String>,
@@ -26,7 +28,7 @@ pub struct Options {
 }
 
 pub fn run_cli(o: Options) -> Result<()> {
-    let module = muster_core::load_module(&o.module).map_err(|e| anyhow!("{e}"))?;
+    let module = muster_core::load_stack(&o.module, &o.mods).map_err(|e| anyhow!("{e}"))?;
     // Fail early, on the main thread, if the rules do not load.
     ScriptRules::load(&module, Limits::default()).map_err(|e| anyhow!("{e}"))?;
     let scenario_arg = o.scenario.clone().unwrap_or_else(|| {

@@ -1,12 +1,12 @@
 //! `muster check`: validate a module, print its summary or every error found.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
 use muster_core::summary::{ScenarioSummary, Summary};
-use muster_core::{Diagnostic, load_module, scenario};
+use muster_core::{Diagnostic, load_stack, scenario};
 use serde::Serialize;
 
 /// The JSON form of a check: `ok`, the summary when the module loaded, and diagnostics.
@@ -33,11 +33,12 @@ struct Smoke {
 
 pub fn run(
     dir: &Path,
+    mods: &[PathBuf],
     scenario_args: &[String],
     json: bool,
     smoke: Option<u32>,
 ) -> Result<ExitCode> {
-    let report = match load_module(dir) {
+    let report = match load_stack(dir, mods) {
         Err(e) => Report {
             ok: false,
             summary: None,
@@ -72,7 +73,12 @@ pub fn run(
             }
             let smoke = match smoke {
                 Some(games) if ok => {
-                    let errors = crate::smoke::run(&module, &dir.display().to_string(), games)
+                    // The command that plays a smoke game again names the same stack.
+                    let mut args = dir.display().to_string();
+                    for m in mods {
+                        args.push_str(&format!(" --mod {}", m.display()));
+                    }
+                    let errors = crate::smoke::run(&module, &args, games)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
                     ok = errors.is_empty();
                     Some(Smoke {
@@ -128,6 +134,19 @@ fn print_text(report: &Report) -> Result<()> {
     )?;
     if !s.extends.is_empty() {
         writeln!(out, "  extends {}", s.extends.join(" < "))?;
+    }
+    if s.stack.len() > 1 {
+        writeln!(out, "  stack, in load order:")?;
+        for (i, m) in s.stack.iter().enumerate() {
+            writeln!(
+                out,
+                "    {}. {} {} (files {:016x})",
+                i + 1,
+                m.id,
+                m.version,
+                m.content_hash
+            )?;
+        }
     }
     let kinds: Vec<String> = s
         .lines_by_kind

@@ -34,6 +34,10 @@ enum Command {
     Check {
         /// The module folder (holding module.xml), e.g. mods/ahd.
         module: PathBuf,
+        /// A mod to lay on the module (a folder whose <extends> names the module or an
+        /// earlier mod); repeat for several, lowest first.
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
         /// Also check these scenarios: an id of the module or a scenario .xml file.
         #[arg(long = "scenario", value_name = "ID|FILE")]
         scenarios: Vec<String>,
@@ -42,7 +46,7 @@ enum Command {
         json: bool,
         /// Keep watching the module's files and check again on every save, rules
         /// included.
-        #[arg(long, conflicts_with_all = ["json", "scenarios"])]
+        #[arg(long, conflicts_with_all = ["json", "scenarios", "mods"])]
         watch: bool,
         /// Also play N short random games (every scenario in turn, half of them with
         /// every optional rule) and report each rule error they hit, with a command
@@ -55,6 +59,10 @@ enum Command {
     Play {
         /// The module folder, e.g. mods/ahd.
         module: PathBuf,
+        /// A mod to lay on the module (a folder whose <extends> names the module or an
+        /// earlier mod); repeat for several, lowest first.
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
         /// A scenario id of the module or a scenario .xml file (default: the first).
         #[arg(long, value_name = "ID|FILE")]
         scenario: Option<String>,
@@ -98,9 +106,14 @@ enum Command {
     /// Replay a save and check it gives the identical final state.
     Replay {
         file: PathBuf,
-        /// The module folder (default: mods/<module id of the save>).
+        /// The module folder (default: mods/<module id of the save>, or with --mod
+        /// mods/<the id of the save's base module>).
         #[arg(long)]
         module: Option<PathBuf>,
+        /// A mod to lay on the module (a folder whose <extends> names the module or an
+        /// earlier mod); repeat for several, lowest first.
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
         #[arg(long)]
         quiet: bool,
     },
@@ -108,6 +121,10 @@ enum Command {
     /// side's Movement segment.
     Moves {
         module: PathBuf,
+        /// A mod to lay on the module (a folder whose <extends> names the module or an
+        /// earlier mod); repeat for several, lowest first.
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
         #[arg(long, value_name = "ID|FILE")]
         scenario: String,
         #[arg(long)]
@@ -129,6 +146,10 @@ enum Command {
     Balance {
         /// The module folder, e.g. mods/ahd.
         module: PathBuf,
+        /// A mod to lay on the module (a folder whose <extends> names the module or an
+        /// earlier mod); repeat for several, lowest first.
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
         /// How many games (game i uses seed SEED+i).
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -224,13 +245,15 @@ fn main() -> ExitCode {
         } => watch::run(&module).map(|()| ExitCode::SUCCESS),
         Command::Check {
             module,
+            mods,
             scenarios,
             json,
             watch: false,
             smoke,
-        } => check::run(&module, &scenarios, json, smoke),
+        } => check::run(&module, &mods, &scenarios, json, smoke),
         Command::Play {
             module,
+            mods,
             scenario,
             union,
             confederate,
@@ -248,6 +271,7 @@ fn main() -> ExitCode {
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
             play::run(play::Options {
                 module,
+                mods,
                 scenario,
                 players: player,
                 seed,
@@ -264,19 +288,23 @@ fn main() -> ExitCode {
         Command::Replay {
             file,
             module,
+            mods,
             quiet,
-        } => play::replay(&file, module.as_deref(), quiet).map(|()| ExitCode::SUCCESS),
+        } => play::replay(&file, module.as_deref(), &mods, quiet).map(|()| ExitCode::SUCCESS),
         Command::Moves {
             module,
+            mods,
             scenario,
             side,
             at,
             json,
             trace,
-        } => moves::run(&module, &scenario, &side, &at, json, trace).map(|()| ExitCode::SUCCESS),
+        } => moves::run(&module, &mods, &scenario, &side, &at, json, trace)
+            .map(|()| ExitCode::SUCCESS),
         Command::Odds(args) => odds::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Balance {
             module,
+            mods,
             games,
             scenario,
             options,
@@ -294,6 +322,7 @@ fn main() -> ExitCode {
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
             balance::run_cli(balance::Options {
                 module,
+                mods,
                 scenario,
                 games,
                 options,

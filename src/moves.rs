@@ -3,7 +3,7 @@
 //! `--trace`, also every path the rules refused and the handler that said no.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use muster_core::game::{Dice, GameState, View, describe, destinations};
@@ -51,13 +51,14 @@ struct Dest {
 
 pub fn run(
     dir: &Path,
+    mods: &[PathBuf],
     scenario_arg: &str,
     side: &str,
     box_name: &str,
     json: bool,
     trace: bool,
 ) -> Result<()> {
-    let (module, mut rules) = crate::rules::load(dir)?;
+    let (module, mut rules) = crate::rules::load(dir, mods)?;
     rules.set_trace(trace);
     let scenario = scenario::resolve(&module, scenario_arg).map_err(|e| anyhow!("{e}"))?;
     let Some(side_id) = module.find_side(side) else {

@@ -17,6 +17,10 @@ const PROGRESS_FROM: u64 = 100_000;
 pub struct Args {
     /// The module folder, e.g. mods/ahd.
     module: PathBuf,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
     /// The attacking force: unit types with counts, e.g. "3 Vi, 1 Vc" (AHD's types, as
     /// in 11.4: Mi Mc Vi Vc Ci Cc). Pieces that do not fight stand with the side, with
     /// attribute values in brackets if not the type's: "3 Vi, grant[strength=2]".
@@ -99,7 +103,7 @@ struct Output<'a> {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (module, mut rules) = crate::rules::load(&args.module)?;
+    let (module, mut rules) = crate::rules::load(&args.module, &args.mods)?;
     let spec = Spec {
         attackers: args.attacker.clone(),
         defenders: args.defender.clone(),

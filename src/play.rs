@@ -27,6 +27,8 @@ pub enum PlayerKind {
 
 pub struct Options {
     pub module: PathBuf,
+    /// Mods laid on the module, lowest first.
+    pub mods: Vec<PathBuf>,
     pub scenario: Option<String>,
     /// (side id, kind) pairs.
     pub players: Vec<(String, PlayerKind)>,
@@ -46,7 +48,7 @@ pub struct Options {
 }
 
 pub fn run(o: Options) -> Result<()> {
-    let (module, mut rules) = crate::rules::load(&o.module)?;
+    let (module, mut rules) = crate::rules::load(&o.module, &o.mods)?;
     let rules_log = o.quiet && o.rules_log;
     rules.keep_logged(rules_log);
     let saved = match &o.resume {
@@ -399,13 +401,15 @@ fn prompt(
 }
 
 /// `muster replay`: plays a save's actions again and checks the result is identical.
-pub fn replay(file: &Path, module_dir: Option<&Path>, quiet: bool) -> Result<()> {
+pub fn replay(file: &Path, module_dir: Option<&Path>, mods: &[PathBuf], quiet: bool) -> Result<()> {
     let save = Save::read(file)?;
-    let dir = module_dir.map_or_else(
-        || PathBuf::from("mods").join(&save.module.id),
-        Path::to_path_buf,
-    );
-    let (module, mut rules): (Module, ScriptRules) = crate::rules::load(&dir)?;
+    // With mods, the folder to find is the stack's base; without, the module played.
+    let base = match save.module.stack.first() {
+        Some(base) if !mods.is_empty() => &base.id,
+        _ => &save.module.id,
+    };
+    let dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
+    let (module, mut rules): (Module, ScriptRules) = crate::rules::load(&dir, mods)?;
     let (state, log) = save.replay(&module, &mut rules)?;
     let out = &mut std::io::stdout().lock();
     print_log(out, &log, quiet)?;

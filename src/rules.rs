@@ -1,15 +1,16 @@
 //! Loading a module with its rules, for the commands that play.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::ids::{OptionId, SideId};
-use muster_core::{Module, load_module};
+use muster_core::{Module, load_stack};
 use muster_scripting::{Limits, ScriptRules};
 
-/// Loads a module and its rule scripts; errors list every problem, one per line.
-pub fn load(dir: &Path) -> Result<(Module, ScriptRules)> {
-    let module = load_module(dir).map_err(|e| anyhow!("{e}"))?;
+/// Loads a module with its mods (`--mod`, lowest first) and the rule scripts of them
+/// all; errors list every problem, one per line.
+pub fn load(dir: &Path, mods: &[PathBuf]) -> Result<(Module, ScriptRules)> {
+    let module = load_stack(dir, mods).map_err(|e| anyhow!("{e}"))?;
     let rules = ScriptRules::load(&module, Limits::default())
         .with_context(|| format!("loading the rules of module '{}'", module.id))?;
     Ok((module, rules))

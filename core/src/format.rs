@@ -32,6 +32,20 @@ pub struct Manifest {
     pub include: Vec<Include>,
     /// The Luau script that registers this module's rules.
     pub rules: Option<RulesEntry>,
+    /// Modules that must be loaded below this one, with the versions it works with.
+    #[serde(default)]
+    pub requires: Vec<Requires>,
+}
+
+/// `<requires module="ahd" version=">=0.1, <0.2"/>`: a module this one needs below it
+/// (its base, or a mod stacked before it), with a semver requirement on its version.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requires {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub module: Name,
+    pub version: Name,
 }
 
 #[derive(Debug, Deserialize)]

@@ -13,6 +13,7 @@ pub mod load;
 pub mod module;
 mod names;
 pub mod options;
+pub(crate) mod overlay;
 pub mod scenario;
 pub mod suggest;
 pub mod summary;
@@ -20,6 +21,9 @@ pub mod unit;
 pub mod xml;
 
 pub use diag::{Diagnostic, LoadError, Severity};
-pub use load::{load_module, load_module_with, load_scenario_file, load_scenario_str};
-pub use module::Module;
+pub use load::{
+    load_module, load_module_with, load_scenario_file, load_scenario_str, load_stack,
+    load_stack_with,
+};
+pub use module::{Module, StackEntry};
 pub use scenario::Scenario;

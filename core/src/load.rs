@@ -7,7 +7,8 @@ use std::path::{Component, Path, PathBuf};
 use crate::compile;
 use crate::diag::{FileId, LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest};
-use crate::module::{ENGINE_VERSION, Module, ScriptEntry};
+use crate::module::{ENGINE_VERSION, Module, ScriptEntry, StackEntry};
+use crate::overlay::{CHANGE_ROOTS, Layer, Value};
 use crate::scenario::Scenario;
 use crate::suggest;
 use crate::xml::{self, de};
@@ -16,7 +17,9 @@ use crate::xml::{self, de};
 const MAX_EXTENDS_DEPTH: usize = 8;
 
 /// The root elements a module file may have, besides the manifest's `<module>`.
-const FILE_KINDS: &[&str] = &["sides", "map", "units", "calendar", "options", "scenario"];
+const FILE_KINDS: &[&str] = &[
+    "sides", "map", "units", "calendar", "options", "scenario", "changes",
+];
 
 /// Everything read from a module's files, still by name.
 #[derive(Debug, Default)]
@@ -54,27 +57,70 @@ pub fn load_module(dir: impl AsRef<Path>) -> Result<Module, LoadError> {
 
 /// [`load_module`], reading the files named in `overrides` from there instead of disk.
 pub fn load_module_with(dir: impl AsRef<Path>, overrides: &Overrides) -> Result<Module, LoadError> {
-    let dir = dir.as_ref();
+    load_stack_with(dir, &[] as &[PathBuf], overrides)
+}
+
+/// Loads the module in `base` with each mod in `mods` laid on it in order (`muster
+/// --mod`). A mod's `<extends>` must name the base or a mod before it in the stack (its
+/// `path` is not followed); the module returned records the stack in
+/// [`Module::stack`], lowest first.
+pub fn load_stack<P: AsRef<Path>>(base: impl AsRef<Path>, mods: &[P]) -> Result<Module, LoadError> {
+    load_stack_with(base, mods, &Overrides::new())
+}
+
+/// [`load_stack`], reading the files named in `overrides` from there instead of disk.
+pub fn load_stack_with<P: AsRef<Path>>(
+    base: impl AsRef<Path>,
+    mods: &[P],
+    overrides: &Overrides,
+) -> Result<Module, LoadError> {
+    let dir = base.as_ref();
     let mut files = SourceFiles::default();
     let mut report = Report::default();
     let mut seen = Vec::new();
-    let read = read_module(dir, overrides, &mut files, &mut report, &mut seen);
-    match read {
-        Some((manifest, extends, parts)) if !report.has_errors() => {
-            // Every module read (this one and its bases), base first.
-            let dirs: Vec<PathBuf> = seen
-                .iter()
-                .rev()
-                .filter_map(|m| m.parent().map(Path::to_path_buf))
-                .collect();
-            let mut module =
-                compile::module(manifest, extends, dir.to_path_buf(), parts, files, report)?;
-            module.content_hash = crate::hash::module_hash(&dirs);
+    let mut loaded = read_module(dir, overrides, &mut files, &mut report, &mut seen);
+    for m in mods {
+        let Some(below) = loaded.as_mut() else { break };
+        if !stack_mod(below, m.as_ref(), overrides, &mut files, &mut report) {
+            loaded = None;
+        }
+    }
+    let Some(loaded) = loaded.filter(|_| !report.has_errors()) else {
+        return Err(LoadError {
+            diagnostics: report.diagnostics,
+        });
+    };
+    let Loaded {
+        manifest,
+        extends,
+        layer,
+        stack,
+    } = loaded;
+    let (entries, dirs): (Vec<StackEntry>, Vec<PathBuf>) = stack.into_iter().unzip();
+    let top = dirs.last().cloned().unwrap_or_else(|| dir.to_path_buf());
+    let (parts, removals) = layer.into_parts(&files, &mut report);
+    if report.has_errors() {
+        // A patched item that does not read is left out: compiling would only add
+        // errors about it being missing.
+        return Err(LoadError {
+            diagnostics: report.diagnostics,
+        });
+    }
+    let compiled = compile::module(manifest, extends, top, parts, files, report);
+    match compiled {
+        Ok(mut module) => {
+            // One module's own hash is its whole hash: its files are read once.
+            module.content_hash = match entries.as_slice() {
+                [only] => only.content_hash,
+                _ => crate::hash::module_hash(&dirs),
+            };
+            module.stack = entries;
             Ok(module)
         }
-        _ => Err(LoadError {
-            diagnostics: report.diagnostics,
-        }),
+        Err(mut e) => {
+            removals.explain_dangling(&mut e.diagnostics);
+            Err(e)
+        }
     }
 }
 
@@ -130,13 +176,291 @@ fn scenario_from(
     }
 }
 
+/// A module read with everything below it: the top's manifest, the ids below it
+/// (nearest first), the merged items, and the stack with each module's folder.
+struct Loaded {
+    manifest: Manifest,
+    extends: Vec<String>,
+    layer: Layer,
+    stack: Vec<(StackEntry, PathBuf)>,
+}
+
+/// Reads the module in `dir` and, first, the module it extends (by its `path`).
 fn read_module(
     dir: &Path,
     overrides: &Overrides,
     files: &mut SourceFiles,
     report: &mut Report,
     seen: &mut Vec<PathBuf>,
-) -> Option<(Manifest, Vec<String>, Parts)> {
+) -> Option<Loaded> {
+    let (manifest, mut own) = read_own(dir, overrides, files, report, seen)?;
+    let entry = stack_entry(&manifest, dir);
+    let Some(ext) = &manifest.extends else {
+        own.refuse_changes(&manifest.id, files, report);
+        check_requires(&manifest, &[], files, report);
+        return Some(Loaded {
+            manifest,
+            extends: Vec::new(),
+            layer: own,
+            stack: vec![entry],
+        });
+    };
+    let rel = ext
+        .path
+        .as_ref()
+        .map_or_else(|| format!("../{}", ext.module.value), |p| p.value.clone());
+    let base_dir = dir.join(&rel);
+    let base_manifest = base_dir.join("module.xml");
+    let canonical = base_manifest.canonicalize().unwrap_or(base_manifest);
+    if seen.contains(&canonical) {
+        report.push(
+            files,
+            Severity::Error,
+            Some(ext.pos),
+            format!("module '{}' extends itself through '{rel}'", manifest.id),
+            Some("remove the <extends> that closes the loop".into()),
+        );
+        return None;
+    }
+    if seen.len() > MAX_EXTENDS_DEPTH {
+        report.push(
+            files,
+            Severity::Error,
+            Some(ext.pos),
+            format!("more than {MAX_EXTENDS_DEPTH} modules extend one another"),
+            None,
+        );
+        return None;
+    }
+    let errors_before = report.diagnostics.len();
+    let Some(mut base) = read_module(&base_dir, overrides, files, report, seen) else {
+        if report.diagnostics.len() > errors_before {
+            return None; // the base's own errors say what is wrong
+        }
+        report.push(
+            files,
+            Severity::Error,
+            Some(ext.module.pos),
+            format!(
+                "cannot load base module '{}' from '{}'",
+                ext.module.value,
+                base_dir.display()
+            ),
+            Some("set path=\"...\" on <extends> to the base module's folder".into()),
+        );
+        return None;
+    };
+    if base.manifest.id != ext.module.value {
+        report.push(
+            files,
+            Severity::Error,
+            Some(ext.module.pos),
+            format!(
+                "folder '{}' holds module '{}', not '{}'",
+                base_dir.display(),
+                base.manifest.id,
+                ext.module.value
+            ),
+            Some(format!(
+                "write module=\"{}\" or point path at the right folder",
+                base.manifest.id
+            )),
+        );
+    }
+    lay_on(&mut base, manifest, own, entry, files, report);
+    Some(base)
+}
+
+/// Lays a module read from `dir` on a stack already loaded (`muster --mod`); its
+/// `<extends>` must name a module in the stack. False if it could not be read.
+fn stack_mod(
+    below: &mut Loaded,
+    dir: &Path,
+    overrides: &Overrides,
+    files: &mut SourceFiles,
+    report: &mut Report,
+) -> bool {
+    let mut seen = Vec::new();
+    let Some((manifest, mut own)) = read_own(dir, overrides, files, report, &mut seen) else {
+        return false;
+    };
+    let ids = || {
+        below
+            .stack
+            .iter()
+            .map(|(e, _)| e.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some((same, _)) = below
+        .stack
+        .iter()
+        .find(|(e, _)| e.id.eq_ignore_ascii_case(&manifest.id))
+    {
+        report.push(
+            files,
+            Severity::Error,
+            Some(manifest.pos),
+            format!("module '{}' is already in the stack ({})", same.id, ids()),
+            Some("give each mod once".into()),
+        );
+        return false;
+    }
+    match &manifest.extends {
+        None => {
+            own.refuse_changes(&manifest.id, files, report);
+            report.push(
+                files,
+                Severity::Error,
+                Some(manifest.pos),
+                format!(
+                    "module '{}' extends no module, so it cannot be stacked as a mod",
+                    manifest.id
+                ),
+                Some(format!(
+                    "add <extends module=\"{}\"/> to its module.xml",
+                    below.manifest.id
+                )),
+            );
+            return false;
+        }
+        Some(ext)
+            if !below
+                .stack
+                .iter()
+                .any(|(e, _)| e.id.eq_ignore_ascii_case(&ext.module.value)) =>
+        {
+            report.push(
+                files,
+                Severity::Error,
+                Some(ext.module.pos),
+                format!(
+                    "module '{}' extends '{}', which is not in the stack ({})",
+                    manifest.id,
+                    ext.module.value,
+                    ids()
+                ),
+                Some(format!(
+                    "load '{}' first (as the base or an earlier --mod)",
+                    ext.module.value
+                )),
+            );
+            return false;
+        }
+        Some(_) => {}
+    }
+    let entry = stack_entry(&manifest, dir);
+    lay_on(below, manifest, own, entry, files, report);
+    true
+}
+
+/// Lays one module's own items and changes on everything below it.
+fn lay_on(
+    below: &mut Loaded,
+    manifest: Manifest,
+    own: Layer,
+    entry: (StackEntry, PathBuf),
+    files: &SourceFiles,
+    report: &mut Report,
+) {
+    let entries: Vec<StackEntry> = below.stack.iter().map(|(e, _)| e.clone()).collect();
+    check_requires(&manifest, &entries, files, report);
+    below.layer.overlay(own, files, report);
+    let id = std::mem::replace(&mut below.manifest, manifest).id;
+    below.extends.insert(0, id);
+    below.stack.push(entry);
+}
+
+/// A module's place in a stack; its hash covers its own folder's files only.
+fn stack_entry(manifest: &Manifest, dir: &Path) -> (StackEntry, PathBuf) {
+    let entry = StackEntry {
+        id: manifest.id.clone(),
+        version: manifest.version.clone(),
+        content_hash: crate::hash::module_hash(&[dir.to_path_buf()]),
+    };
+    (entry, dir.to_path_buf())
+}
+
+/// Checks each `<requires>` of a module against the modules loaded below it.
+fn check_requires(
+    manifest: &Manifest,
+    below: &[StackEntry],
+    files: &SourceFiles,
+    report: &mut Report,
+) {
+    for r in &manifest.requires {
+        let req = match semver::VersionReq::parse(&r.version.value) {
+            Ok(req) => req,
+            Err(e) => {
+                report.push(
+                    files,
+                    Severity::Error,
+                    Some(r.version.pos),
+                    format!("'{}' is not a version requirement: {e}", r.version.value),
+                    Some("write e.g. version=\">=0.1, <0.2\"".into()),
+                );
+                continue;
+            }
+        };
+        let wanted = &r.module.value;
+        let Some(found) = below.iter().find(|e| e.id.eq_ignore_ascii_case(wanted)) else {
+            let ids: Vec<&str> = below.iter().map(|e| e.id.as_str()).collect();
+            let hint = suggest::did_you_mean(wanted, ids.iter().copied()).or_else(|| {
+                Some(if ids.is_empty() {
+                    format!("extend '{wanted}' or stack this mod on it")
+                } else {
+                    format!("the modules below it are: {}", ids.join(", "))
+                })
+            });
+            report.push(
+                files,
+                Severity::Error,
+                Some(r.module.pos),
+                format!(
+                    "module '{}' requires module '{wanted}', which is not loaded below it",
+                    manifest.id
+                ),
+                hint,
+            );
+            continue;
+        };
+        match semver::Version::parse(&found.version) {
+            Ok(v) if req.matches(&v) => {}
+            Ok(_) => report.push(
+                files,
+                Severity::Error,
+                Some(r.version.pos),
+                format!(
+                    "module '{}' requires {} {req}, but the {} loaded is version {}",
+                    manifest.id, found.id, found.id, found.version
+                ),
+                Some(format!(
+                    "use a version of '{}' that matches, or change the requirement",
+                    found.id
+                )),
+            ),
+            Err(_) => report.push(
+                files,
+                Severity::Error,
+                Some(r.version.pos),
+                format!(
+                    "module '{}' requires {} {req}, but its version '{}' is not a version like 0.1.0",
+                    manifest.id, found.id, found.version
+                ),
+                None,
+            ),
+        }
+    }
+}
+
+/// Reads a module's manifest and its own files, not what it extends.
+fn read_own(
+    dir: &Path,
+    overrides: &Overrides,
+    files: &mut SourceFiles,
+    report: &mut Report,
+    seen: &mut Vec<PathBuf>,
+) -> Option<(Manifest, Layer)> {
     let path = dir.join("module.xml");
     if !path.is_file() {
         let hint = if dir.is_dir() {
@@ -175,78 +499,7 @@ fn read_module(
     let manifest: Manifest = deserialize(&root, files, report)?;
     check_engine(&manifest, files, report);
 
-    let mut extends = Vec::new();
-    let mut parts = Parts::default();
-    if let Some(ext) = &manifest.extends {
-        let rel = ext
-            .path
-            .as_ref()
-            .map_or_else(|| format!("../{}", ext.module.value), |p| p.value.clone());
-        let base_dir = dir.join(&rel);
-        let base_manifest = base_dir.join("module.xml");
-        let canonical = base_manifest.canonicalize().unwrap_or(base_manifest);
-        if seen.contains(&canonical) {
-            report.push(
-                files,
-                Severity::Error,
-                Some(ext.pos),
-                format!("module '{}' extends itself through '{rel}'", manifest.id),
-                Some("remove the <extends> that closes the loop".into()),
-            );
-            return None;
-        }
-        if seen.len() > MAX_EXTENDS_DEPTH {
-            report.push(
-                files,
-                Severity::Error,
-                Some(ext.pos),
-                format!("more than {MAX_EXTENDS_DEPTH} modules extend one another"),
-                None,
-            );
-            return None;
-        }
-        let errors_before = report.diagnostics.len();
-        let base = read_module(&base_dir, overrides, files, report, seen);
-        let Some((base, base_extends, base_parts)) = base else {
-            if report.diagnostics.len() > errors_before {
-                return None; // the base's own errors say what is wrong
-            }
-            report.push(
-                files,
-                Severity::Error,
-                Some(ext.module.pos),
-                format!(
-                    "cannot load base module '{}' from '{}'",
-                    ext.module.value,
-                    base_dir.display()
-                ),
-                Some("set path=\"...\" on <extends> to the base module's folder".into()),
-            );
-            return None;
-        };
-        if base.id != ext.module.value {
-            report.push(
-                files,
-                Severity::Error,
-                Some(ext.module.pos),
-                format!(
-                    "folder '{}' holds module '{}', not '{}'",
-                    base_dir.display(),
-                    base.id,
-                    ext.module.value
-                ),
-                Some(format!(
-                    "write module=\"{}\" or point path at the right folder",
-                    base.id
-                )),
-            );
-        }
-        extends.push(base.id);
-        extends.extend(base_extends);
-        parts = base_parts;
-    }
-
-    let mut own = Parts::default();
+    let mut own = Layer::default();
     if let Some(rules) = &manifest.rules {
         match inside_module(&rules.entry) {
             Some(rel) if dir.join(&rel).is_file() => own.scripts.push(ScriptEntry {
@@ -310,14 +563,13 @@ fn read_module(
             continue;
         }
         if let Some((root, _)) = read_xml(&file, overrides, files, report) {
-            add_file(&root, files, report, &mut own);
+            add_file(root, files, report, &mut own);
         }
     }
     if let Some(bg) = &own.map_background {
         check_background(dir, bg, files, report);
     }
-    merge(&mut parts, own);
-    Some((manifest, extends, parts))
+    Some((manifest, own))
 }
 
 /// Reports a background image path that leaves the module or names no file.
@@ -494,64 +746,149 @@ fn deserialize<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// Files the parts of one included file by its root element.
-fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts: &mut Parts) {
+/// Files the items of one included file by its root element, with its `<remove>` and
+/// `<patch>` changes.
+fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer: &mut Layer) {
+    let (mut root, changes) = layer.take_changes(root, files, report);
+    if let Some(pos) = changes.filter(|_| !CHANGE_ROOTS.contains(&root.name.as_str())) {
+        report.push(
+            files,
+            Severity::Error,
+            Some(pos),
+            format!("a <{}> file cannot hold <remove> or <patch>", root.name),
+            Some(format!(
+                "write them at the top of a <{}> file",
+                CHANGE_ROOTS.join(">, <")
+            )),
+        );
+    }
     match root.name.as_str() {
         "sides" => {
-            if let Some(s) = deserialize::<format::Sides>(root, files, report) {
-                parts.sides.extend(s.side);
-                parts.resources.extend(s.resource);
+            if let Some(s) = deserialize::<format::Sides>(&root, files, report) {
+                let (mut sides, mut resources) = (s.side.into_iter(), s.resource.into_iter());
+                pair(
+                    std::mem::take(&mut root.children),
+                    &[],
+                    layer,
+                    files,
+                    report,
+                    |name| match name {
+                        "side" => sides.next().map(Value::Side),
+                        "resource" => resources.next().map(Value::Resource),
+                        _ => None,
+                    },
+                );
             }
         }
         "map" => {
-            if let Some(m) = deserialize::<format::Map>(root, files, report) {
+            if let Some(m) = deserialize::<format::Map>(&root, files, report) {
                 if let (Some(w), Some(h)) = (m.width, m.height) {
-                    parts.map_size = Some((w, h));
+                    layer.map_size = Some((w, h));
                 }
                 if m.neutral_color.is_some() {
-                    parts.map_neutral_color = m.neutral_color;
+                    layer.map_neutral_color = m.neutral_color;
                 }
                 if m.background.is_some() {
-                    parts.map_background = m.background;
+                    layer.map_background = m.background;
                 }
-                parts.kinds.extend(m.line_kind);
-                parts.tags.extend(m.tag);
-                parts.boxes.extend(m.boxes);
-                parts.lines.extend(m.line);
+                let mut kinds = m.line_kind.into_iter();
+                let mut tags = m.tag.into_iter();
+                let mut boxes = m.boxes.into_iter();
+                let mut lines = m.line.into_iter();
+                pair(
+                    std::mem::take(&mut root.children),
+                    &["background"],
+                    layer,
+                    files,
+                    report,
+                    |name| match name {
+                        "line-kind" => kinds.next().map(Value::LineKind),
+                        "tag" => tags.next().map(Value::Tag),
+                        "box" => boxes.next().map(Value::Box),
+                        "line" => lines.next().map(Value::Line),
+                        _ => None,
+                    },
+                );
             }
         }
         "units" => {
-            if let Some(u) = deserialize::<format::Units>(root, files, report) {
-                parts.classes.extend(u.class);
-                parts.qualities.extend(u.quality);
-                parts.markers.extend(u.marker);
-                parts.flags.extend(u.flag);
-                parts.units.extend(u.unit);
+            if let Some(u) = deserialize::<format::Units>(&root, files, report) {
+                let mut classes = u.class.into_iter();
+                let mut qualities = u.quality.into_iter();
+                let mut markers = u.marker.into_iter();
+                let mut flags = u.flag.into_iter();
+                let mut units = u.unit.into_iter();
+                pair(
+                    std::mem::take(&mut root.children),
+                    &[],
+                    layer,
+                    files,
+                    report,
+                    |name| match name {
+                        "class" => classes.next().map(Value::Named),
+                        "quality" => qualities.next().map(Value::Named),
+                        "marker" => markers.next().map(Value::Named),
+                        "flag" => flags.next().map(Value::Named),
+                        "unit" => units.next().map(Value::Unit),
+                        _ => None,
+                    },
+                );
             }
         }
         "calendar" => {
-            if let Some(c) = deserialize::<format::Calendar>(root, files, report) {
-                if let Some(first) = &parts.calendar {
+            if let Some(c) = deserialize::<format::Calendar>(&root, files, report) {
+                if let Some(first) = layer.calendar() {
                     report.push(
                         files,
                         Severity::Error,
                         Some(c.pos),
                         "a second <calendar>; a module has one".into(),
-                        Some(format!("the first is at {}", files.locate(first.pos))),
+                        Some(format!("the first is at {}", files.locate(first.el.pos))),
                     );
                 } else {
-                    parts.calendar = Some(c);
+                    layer.push(root, Value::Calendar(c));
                 }
             }
         }
         "options" => {
-            if let Some(o) = deserialize::<format::Options>(root, files, report) {
-                parts.options.extend(o.option);
+            if let Some(o) = deserialize::<format::Options>(&root, files, report) {
+                let mut options = o.option.into_iter();
+                pair(
+                    std::mem::take(&mut root.children),
+                    &[],
+                    layer,
+                    files,
+                    report,
+                    |name| match name {
+                        "option" => options.next().map(Value::Option),
+                        _ => None,
+                    },
+                );
             }
         }
         "scenario" => {
-            if let Some(s) = deserialize::<format::Scenario>(root, files, report) {
-                parts.scenarios.push(s);
+            if let Some(s) = deserialize::<format::Scenario>(&root, files, report) {
+                layer.push(root, Value::Scenario(s));
+            }
+        }
+        "changes" => {
+            let stray = root
+                .attrs
+                .first()
+                .map(|a| (a.pos, format!("attribute '{}'", a.name)));
+            let stray = stray.or_else(|| {
+                root.children
+                    .first()
+                    .map(|c| (c.pos, format!("<{}>", c.name)))
+            });
+            if let Some((pos, what)) = stray {
+                report.push(
+                    files,
+                    Severity::Error,
+                    Some(pos),
+                    format!("a <changes> file holds only <remove> and <patch>, not {what}"),
+                    Some("put new items in the file of their kind (<map>, <units>, ...)".into()),
+                );
             }
         }
         other => {
@@ -572,55 +909,29 @@ fn add_file(root: &xml::Element, files: &SourceFiles, report: &mut Report, parts
     }
 }
 
-/// Overlays `own` on the base module's parts: an item with the key of a base item
-/// replaces it; anything else is added (so a duplicate within one module stays a
-/// duplicate and is reported by the compiler).
-fn merge(base: &mut Parts, own: Parts) {
-    let lower = |s: &str| s.to_lowercase();
-    base.scripts.extend(own.scripts);
-    merge_by(&mut base.sides, own.sides, |s| lower(&s.id));
-    merge_by(&mut base.resources, own.resources, |r| lower(&r.id));
-    if own.map_size.is_some() {
-        base.map_size = own.map_size;
-    }
-    if own.map_neutral_color.is_some() {
-        base.map_neutral_color = own.map_neutral_color;
-    }
-    if own.map_background.is_some() {
-        base.map_background = own.map_background;
-    }
-    merge_by(&mut base.kinds, own.kinds, |k| lower(&k.id));
-    merge_by(&mut base.tags, own.tags, |t| lower(&t.id));
-    merge_by(&mut base.boxes, own.boxes, |b| lower(&b.name));
-    merge_by(&mut base.lines, own.lines, |l| {
-        let (a, b) = (lower(&l.a), lower(&l.b));
-        let (a, b) = if a <= b { (a, b) } else { (b, a) };
-        format!("{a}\u{0}{b}\u{0}{}", lower(&l.kind))
-    });
-    merge_by(&mut base.classes, own.classes, |c| lower(&c.id));
-    merge_by(&mut base.qualities, own.qualities, |q| lower(&q.id));
-    merge_by(&mut base.markers, own.markers, |m| lower(&m.id));
-    merge_by(&mut base.flags, own.flags, |f| lower(&f.id));
-    merge_by(&mut base.units, own.units, |u| lower(&u.id));
-    if let Some(cal) = own.calendar {
-        base.calendar = Some(cal);
-    }
-    merge_by(&mut base.options, own.options, |o| lower(&o.id));
-    merge_by(&mut base.scenarios, own.scenarios, |s| lower(&s.id));
-}
-
-fn merge_by<T>(base: &mut Vec<T>, own: Vec<T>, key: impl Fn(&T) -> String) {
-    let originals = base.len();
-    let mut replaced = vec![false; originals];
-    for item in own {
-        let k = key(&item);
-        let slot = (0..originals).find(|&i| !replaced[i] && key(&base[i]) == k);
-        match slot {
-            Some(i) => {
-                base[i] = item;
-                replaced[i] = true;
-            }
-            None => base.push(item),
+/// Files each child element with the typed value read from it (in document order).
+/// A child neither filed nor in `settings` (read with its root, like the map's
+/// `<background>`) is reported, never dropped: a new element of the format must become
+/// an item kind (`overlay::ItemKind`) or a setting here.
+fn pair(
+    children: Vec<xml::Element>,
+    settings: &[&str],
+    layer: &mut Layer,
+    files: &SourceFiles,
+    report: &mut Report,
+    mut value: impl FnMut(&str) -> Option<Value>,
+) {
+    for el in children {
+        match value(&el.name) {
+            Some(v) => layer.push(el, v),
+            None if settings.contains(&el.name.as_str()) => {}
+            None => report.push(
+                files,
+                Severity::Error,
+                Some(el.pos),
+                format!("internal error: the loader does not file <{}>", el.name),
+                Some("report it: muster's loader misses this element".into()),
+            ),
         }
     }
 }

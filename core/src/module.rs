@@ -43,6 +43,22 @@ pub struct ScriptEntry {
     pub entry: String,
 }
 
+/// One module of a loaded stack (a base, a module it extends, a mod laid on it): what a
+/// save records so a replay can name the mod that changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StackEntry {
+    pub id: String,
+    pub version: String,
+    /// [`crate::hash::module_hash`] of this module's own folder (in JSON, 16 hex digits
+    /// as in saves: a u64 does not survive JSON readers that use doubles).
+    #[serde(serialize_with = "hex")]
+    pub content_hash: u64,
+}
+
+fn hex<S: serde::Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{hash:016x}"))
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Module {
     pub id: String,
@@ -56,6 +72,8 @@ pub struct Module {
     pub description: Option<String>,
     /// Ids of the modules this one extends, nearest first.
     pub extends: Vec<String>,
+    /// Every module loaded, lowest (the base) first, this one last.
+    pub stack: Vec<StackEntry>,
     pub dir: PathBuf,
     /// Rule scripts to run, the base module's first.
     pub scripts: Vec<ScriptEntry>,

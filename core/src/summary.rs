@@ -13,6 +13,8 @@ pub struct Summary {
     pub version: String,
     pub engine: String,
     pub extends: Vec<String>,
+    /// Every module loaded, in load order (the base first).
+    pub stack: Vec<crate::module::StackEntry>,
     pub sides: Vec<String>,
     pub boxes: usize,
     pub lines: usize,
@@ -110,6 +112,7 @@ impl Summary {
             version: module.version.clone(),
             engine: module.engine.clone(),
             extends: module.extends.clone(),
+            stack: module.stack.clone(),
             sides: module.sides.iter().map(|s| s.id.clone()).collect(),
             boxes: board.boxes.len(),
             lines: board.lines.len(),

@@ -17,6 +17,7 @@ use std::process::Command;
 use muster_core::load_module;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+const MINI_HOUSE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini-house");
 const AHD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd");
 
 /// Damaged versions of each file; each gets 1 to 4 mutations (about 300 per file in all).
@@ -361,6 +362,12 @@ fn cases_per_file() -> u64 {
 
 /// Mutates each XML file of the module in `src`, one file at a time, and loads the module.
 fn mutate_module(src: &str, seed: u64) {
+    mutate_overlay(None, src, seed);
+}
+
+/// [`mutate_module`] for an overlay: `base` is copied beside it (its `extends` path is
+/// `../<base>`) and left alone; only the overlay's files are damaged.
+fn mutate_overlay(base: Option<&str>, src: &str, seed: u64) {
     let src = Path::new(src);
     assert!(
         load_module(src).is_ok(),
@@ -372,6 +379,12 @@ fn mutate_module(src: &str, seed: u64) {
         .path()
         .join(src.file_name().expect("module folder name"));
     copy_dir(src, &dir);
+    if let Some(base) = base.map(Path::new) {
+        copy_dir(
+            base,
+            &tmp.path().join(base.file_name().expect("base folder name")),
+        );
+    }
     let mut files = Vec::new();
     xml_files(&dir, Path::new(""), &mut files);
     assert!(!files.is_empty(), "no XML files in {}", src.display());
@@ -443,6 +456,12 @@ fn mutated_mini_fixture_never_panics() {
 #[test]
 fn mutated_ahd_module_never_panics() {
     mutate_module(AHD, 0x0061_6864_0000_0001);
+}
+
+/// Removals and patches of every kind of item, damaged.
+#[test]
+fn mutated_overlay_changes_never_panic() {
+    mutate_overlay(Some(MINI), MINI_HOUSE, 0x686f_7573_0000_0001);
 }
 
 #[test]

@@ -101,6 +101,7 @@ pub(crate) fn module(
         content_hash: 0,
         description: manifest.description.map(|d| d.text.trim().to_string()),
         extends,
+        stack: Vec::new(),
         dir,
         scripts: parts.scripts.clone(),
         sides,

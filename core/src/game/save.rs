@@ -14,7 +14,7 @@ use super::rules::Rules;
 use super::state::GameState;
 use crate::diag::LoadError;
 use crate::ids::OptionId;
-use crate::module::{ENGINE_VERSION, Module};
+use crate::module::{ENGINE_VERSION, Module, StackEntry};
 use crate::scenario::Scenario;
 
 /// Bumped when the save layout changes incompatibly.
@@ -44,6 +44,19 @@ pub struct SavedModule {
     pub version: String,
     /// [`Module::content_hash`] as 16 hex digits.
     pub content_hash: String,
+    /// Every module of the stack played, lowest first ([`Module::stack`]), so a replay
+    /// can name the mod that changed. Empty in saves written before stacks.
+    #[serde(default)]
+    pub stack: Vec<SavedStackEntry>,
+}
+
+/// One module of the stack a game was played with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedStackEntry {
+    pub id: String,
+    pub version: String,
+    /// [`StackEntry::content_hash`] as 16 hex digits.
+    pub content_hash: String,
 }
 
 /// The scenario played: a scenario of the module, or the text of a scenario file.
@@ -69,6 +82,8 @@ pub enum SaveError {
     },
     #[error("{path} is a save of format {found}; this muster reads format {SAVE_FORMAT}")]
     Format { path: String, found: u32 },
+    #[error("{0}; replaying it could give another game")]
+    Stack(String),
     #[error("the save was played with module '{saved}', not '{loaded}'")]
     WrongModule { saved: String, loaded: String },
     #[error(
@@ -123,6 +138,15 @@ impl Save {
                 id: module.id.clone(),
                 version: module.version.clone(),
                 content_hash: hex(module.content_hash),
+                stack: module
+                    .stack
+                    .iter()
+                    .map(|e| SavedStackEntry {
+                        id: e.id.clone(),
+                        version: e.version.clone(),
+                        content_hash: hex(e.content_hash),
+                    })
+                    .collect(),
             },
             scenario,
             options,
@@ -178,8 +202,12 @@ impl Save {
         serde_json::from_slice(&bytes).map_err(corrupt)
     }
 
-    /// Refuses a save made with another module or another version of its files.
+    /// Refuses a save made with another module or another version of its files; for a
+    /// stack of mods, names the one that differs.
     pub fn check_module(&self, module: &Module) -> Result<(), SaveError> {
+        if !self.module.stack.is_empty() {
+            compare_stacks(&self.module.stack, &module.stack)?;
+        }
         if self.module.id != module.id {
             return Err(SaveError::WrongModule {
                 saved: self.module.id.clone(),
@@ -272,6 +300,49 @@ impl Save {
     }
 }
 
+/// The first difference between the stack a save was played with and the one loaded.
+fn compare_stacks(saved: &[SavedStackEntry], loaded: &[StackEntry]) -> Result<(), SaveError> {
+    let what = |i: usize| if i == 0 { "base module" } else { "mod" };
+    for i in 0..saved.len().max(loaded.len()) {
+        let message = match (saved.get(i), loaded.get(i)) {
+            (Some(s), Some(l)) if !s.id.eq_ignore_ascii_case(&l.id) => format!(
+                "the save was played with {} '{}' where '{}' is loaded now",
+                what(i),
+                s.id,
+                l.id
+            ),
+            (Some(s), Some(l)) if s.version != l.version => format!(
+                "{} '{}' is version {} now, but the save was played with {}",
+                what(i),
+                l.id,
+                l.version,
+                s.version
+            ),
+            (Some(s), Some(l)) if s.content_hash != hex(l.content_hash) => format!(
+                "{} '{}' has changed since the save was played (its files hash to {}, the save's to {})",
+                what(i),
+                l.id,
+                hex(l.content_hash),
+                s.content_hash
+            ),
+            (Some(_), Some(_)) | (None, None) => continue,
+            (Some(s), None) => format!(
+                "the save was played with {} '{}' {} stacked on top, which is not loaded now",
+                what(i),
+                s.id,
+                s.version
+            ),
+            (None, Some(l)) => format!(
+                "{} '{}' is loaded, but the save was played without it",
+                what(i),
+                l.id
+            ),
+        };
+        return Err(SaveError::Stack(message));
+    }
+    Ok(())
+}
+
 /// Names the first field where two states differ, for the divergence message.
 fn first_difference(a: &GameState, b: &GameState) -> String {
     let (ja, jb) = (serde_json::to_value(a), serde_json::to_value(b));
@@ -284,4 +355,80 @@ fn first_difference(a: &GameState, b: &GameState) -> String {
         }
     }
     "the states differ".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn saved(id: &str, version: &str, hash: u64) -> SavedStackEntry {
+        SavedStackEntry {
+            id: id.into(),
+            version: version.into(),
+            content_hash: hex(hash),
+        }
+    }
+
+    fn loaded(id: &str, version: &str, content_hash: u64) -> StackEntry {
+        StackEntry {
+            id: id.into(),
+            version: version.into(),
+            content_hash,
+        }
+    }
+
+    fn message(saved: &[SavedStackEntry], loaded: &[StackEntry]) -> String {
+        compare_stacks(saved, loaded)
+            .expect_err("the stacks differ")
+            .to_string()
+    }
+
+    #[test]
+    fn a_stack_difference_names_the_module() {
+        let s = [saved("ahd", "0.1.0", 1), saved("house", "0.1.0", 2)];
+        assert!(
+            compare_stacks(
+                &s,
+                &[loaded("AHD", "0.1.0", 1), loaded("house", "0.1.0", 2)]
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("ahd", "0.1.0", 1), loaded("house", "0.2.0", 2)]
+            ),
+            "mod 'house' is version 0.2.0 now, but the save was played with 0.1.0; replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("ahd", "0.1.0", 9), loaded("house", "0.1.0", 2)]
+            ),
+            "base module 'ahd' has changed since the save was played (its files hash to 0000000000000009, the save's to 0000000000000001); replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s,
+                &[loaded("house", "0.1.0", 2), loaded("ahd", "0.1.0", 1)]
+            ),
+            "the save was played with base module 'ahd' where 'house' is loaded now; replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s[..1],
+                &s.iter()
+                    .map(|e| loaded(&e.id, &e.version, 0))
+                    .collect::<Vec<_>>()
+            ),
+            "base module 'ahd' has changed since the save was played (its files hash to 0000000000000000, the save's to 0000000000000001); replaying it could give another game"
+        );
+        assert_eq!(
+            message(
+                &s[..1],
+                &[loaded("ahd", "0.1.0", 1), loaded("extra", "0.1.0", 3)]
+            ),
+            "mod 'extra' is loaded, but the save was played without it; replaying it could give another game"
+        );
+    }
 }

@@ -1,0 +1,690 @@
+//! How a module overlays the module below it, item by item.
+//!
+//! Items are kept as their XML elements (with the typed value read from them) until the
+//! whole stack is merged, so an overlay's `<patch>` can change some attributes of a base
+//! item without the loader knowing each item's struct: the patch's attributes replace
+//! the base element's (keeping the patch's positions, so a bad value is reported where
+//! the patch wrote it) and the element is read again. `<remove>` drops an item; removing
+//! or patching an item that is not there is an error with a "did you mean".
+
+use crate::diag::{Diagnostic, Location, Pos, Report, Severity, SourceFiles};
+use crate::format;
+use crate::load::Parts;
+use crate::module::ScriptEntry;
+use crate::suggest;
+use crate::xml::{self, de};
+
+/// The kinds of item a module defines; `<remove>` and `<patch>` name one by its
+/// element name and its key attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ItemKind {
+    Side,
+    Resource,
+    LineKind,
+    Tag,
+    Box,
+    Line,
+    Class,
+    Quality,
+    Marker,
+    Flag,
+    Unit,
+    Option,
+    Scenario,
+    Calendar,
+    /// A `<step>` inside the calendar's `<player-turn>` or `<turn-end>`.
+    Step,
+}
+
+/// Every kind, in the order items are compiled (ids follow it within a kind).
+const KINDS: [ItemKind; 15] = [
+    ItemKind::Side,
+    ItemKind::Resource,
+    ItemKind::LineKind,
+    ItemKind::Tag,
+    ItemKind::Box,
+    ItemKind::Line,
+    ItemKind::Class,
+    ItemKind::Quality,
+    ItemKind::Marker,
+    ItemKind::Flag,
+    ItemKind::Unit,
+    ItemKind::Option,
+    ItemKind::Scenario,
+    ItemKind::Calendar,
+    ItemKind::Step,
+];
+
+impl ItemKind {
+    fn element(self) -> &'static str {
+        match self {
+            ItemKind::Side => "side",
+            ItemKind::Resource => "resource",
+            ItemKind::LineKind => "line-kind",
+            ItemKind::Tag => "tag",
+            ItemKind::Box => "box",
+            ItemKind::Line => "line",
+            ItemKind::Class => "class",
+            ItemKind::Quality => "quality",
+            ItemKind::Marker => "marker",
+            ItemKind::Flag => "flag",
+            ItemKind::Unit => "unit",
+            ItemKind::Option => "option",
+            ItemKind::Scenario => "scenario",
+            ItemKind::Calendar => "calendar",
+            ItemKind::Step => "step",
+        }
+    }
+
+    /// How the compiler's messages name the kind (`unknown unit type 'Vi'`).
+    fn word(self) -> &'static str {
+        match self {
+            ItemKind::LineKind => "line kind",
+            ItemKind::Class => "unit class",
+            ItemKind::Quality => "unit quality",
+            ItemKind::Unit => "unit type",
+            other => other.element(),
+        }
+    }
+
+    /// The attributes that name an item of this kind.
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            ItemKind::Box => &["name"],
+            ItemKind::Line => &["a", "b", "kind"],
+            ItemKind::Calendar => &[],
+            _ => &["id"],
+        }
+    }
+
+    fn from_element(name: &str) -> Option<ItemKind> {
+        KINDS.into_iter().find(|k| k.element() == name)
+    }
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// An item's typed value, read once when its file is read; `None` in an [`Item`] once
+/// a patch changed the element, so it is read again.
+// Values are moved once, from the file read into `Parts`; boxing would not pay.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum Value {
+    Side(format::Side),
+    Resource(format::Resource),
+    LineKind(format::LineKind),
+    Tag(format::TagDef),
+    Box(format::BoxDef),
+    Line(format::Line),
+    Named(format::Named),
+    Unit(format::UnitType),
+    Option(format::OptionRule),
+    Scenario(format::Scenario),
+    Calendar(format::Calendar),
+}
+
+#[derive(Debug)]
+pub(crate) struct Item {
+    pub el: xml::Element,
+    pub value: Option<Value>,
+}
+
+/// A `<remove>` or `<patch>` of one item, in the order written.
+#[derive(Debug)]
+pub(crate) struct Change {
+    remove: bool,
+    kind: ItemKind,
+    /// The item element inside `<remove>`/`<patch>`: its key, and for a patch the
+    /// attributes and children to change.
+    el: xml::Element,
+}
+
+/// One module's items (or, once merged, a whole stack's), still as elements.
+#[derive(Debug, Default)]
+pub(crate) struct Layer {
+    /// Rule entry scripts, the lowest module's first.
+    pub scripts: Vec<ScriptEntry>,
+    pub map_size: Option<(u32, u32)>,
+    pub map_neutral_color: Option<String>,
+    pub map_background: Option<format::Background>,
+    /// Items by [`ItemKind::slot`]; steps stay inside the calendar's element.
+    items: [Vec<Item>; KINDS.len()],
+    /// This module's removals and patches of the items below it.
+    changes: Vec<Change>,
+    /// Items removed so far, with where: a dangling reference names the removal.
+    removed: Vec<(ItemKind, String, Pos)>,
+}
+
+/// The root elements that may hold `<remove>` and `<patch>`.
+pub(crate) const CHANGE_ROOTS: &[&str] = &["sides", "map", "units", "options", "changes"];
+
+impl Layer {
+    pub fn calendar(&self) -> Option<&Item> {
+        self.items[ItemKind::Calendar.slot()].first()
+    }
+
+    /// Adds one item read from a file: its element and its typed value.
+    pub fn push(&mut self, el: xml::Element, value: Value) {
+        if let Some(kind) = ItemKind::from_element(&el.name) {
+            self.items[kind.slot()].push(Item {
+                el,
+                value: Some(value),
+            });
+        }
+    }
+
+    /// Takes the `<remove>` and `<patch>` children out of a root, checking each names an
+    /// item by its key; returns the root without them and where the first one was.
+    pub fn take_changes(
+        &mut self,
+        mut root: xml::Element,
+        files: &SourceFiles,
+        report: &mut Report,
+    ) -> (xml::Element, Option<Pos>) {
+        let mut first = None;
+        let children = std::mem::take(&mut root.children);
+        for child in children {
+            let remove = match child.name.as_str() {
+                "remove" => true,
+                "patch" => false,
+                _ => {
+                    root.children.push(child);
+                    continue;
+                }
+            };
+            first.get_or_insert(child.pos);
+            if let Some(a) = child.attrs.first() {
+                let err = format!("<{}> takes no attributes", child.name);
+                let hint = format!(
+                    "write the item inside it, e.g. <{0}><box name=\"...\"/></{0}>",
+                    child.name
+                );
+                report.push(files, Severity::Error, Some(a.pos), err, Some(hint));
+            }
+            for el in child.children {
+                if let Some(change) = check_change(remove, el, files, report) {
+                    self.changes.push(change);
+                }
+            }
+        }
+        (root, first)
+    }
+
+    /// Lays `own` (a module's files) on this layer (the modules below it): its removals
+    /// and patches first, in the order written, then its items, each replacing the item
+    /// with its key or added after the others.
+    pub fn overlay(&mut self, mut own: Layer, files: &SourceFiles, report: &mut Report) {
+        for change in std::mem::take(&mut own.changes) {
+            self.apply(change, files, report);
+        }
+        self.scripts.append(&mut own.scripts);
+        if own.map_size.is_some() {
+            self.map_size = own.map_size;
+        }
+        if own.map_neutral_color.is_some() {
+            self.map_neutral_color = own.map_neutral_color;
+        }
+        if own.map_background.is_some() {
+            self.map_background = own.map_background;
+        }
+        for (base, items) in self.items.iter_mut().zip(own.items) {
+            merge_by_key(base, items);
+        }
+    }
+
+    /// Reports changes in a module that extends nothing: there is nothing to change.
+    pub fn refuse_changes(&mut self, module: &str, files: &SourceFiles, report: &mut Report) {
+        for change in self.changes.drain(..) {
+            report.push(
+                files,
+                Severity::Error,
+                Some(change.el.pos),
+                format!(
+                    "module '{module}' extends no module, so there is no <{}> to {}",
+                    change.kind.element(),
+                    if change.remove { "remove" } else { "patch" }
+                ),
+                Some(
+                    "add <extends module=\"...\"/> to module.xml, or write the item itself".into(),
+                ),
+            );
+        }
+    }
+
+    fn apply(&mut self, change: Change, files: &SourceFiles, report: &mut Report) {
+        let verb = if change.remove { "remove" } else { "patch" };
+        if change.kind == ItemKind::Step {
+            return self.apply_to_step(change, files, report);
+        }
+        let kind = change.kind;
+        let key = key_of(kind, &change.el);
+        let items = &mut self.items[kind.slot()];
+        let Some(i) = items.iter().position(|it| key_of(kind, &it.el) == key) else {
+            let shown = shown_key(kind, &change.el);
+            let earlier = self
+                .removed
+                .iter()
+                .find(|(k, name, _)| *k == kind && *name == key)
+                .map(|(_, _, pos)| format!("it was removed at {}", files.locate(*pos)));
+            let hint = earlier.or_else(|| {
+                let names: Vec<String> = items.iter().map(|it| shown_key(kind, &it.el)).collect();
+                suggest::did_you_mean(&shown, names.iter().map(String::as_str))
+            });
+            report.push(
+                files,
+                Severity::Error,
+                Some(change.el.pos),
+                format!(
+                    "no {} '{shown}' to {verb} in the modules below",
+                    kind.word()
+                ),
+                hint,
+            );
+            return;
+        };
+        if change.remove {
+            if kind == ItemKind::Calendar {
+                report.push(
+                    files,
+                    Severity::Error,
+                    Some(change.el.pos),
+                    "the calendar cannot be removed; a module has one".into(),
+                    Some("patch it, or write a <calendar> file to replace it".into()),
+                );
+                return;
+            }
+            items.remove(i);
+            self.removed.push((kind, key, change.el.pos));
+        } else {
+            let item = &mut items[i];
+            if let Err((pos, name)) = patch_element(&mut item.el, &change.el, kind.keys()) {
+                report_unset(kind, &item.el, pos, &name, files, report);
+            }
+            item.value = None;
+        }
+    }
+
+    fn apply_to_step(&mut self, change: Change, files: &SourceFiles, report: &mut Report) {
+        let verb = if change.remove { "remove" } else { "patch" };
+        let key = key_of(ItemKind::Step, &change.el);
+        let Some(calendar) = self.items[ItemKind::Calendar.slot()].first_mut() else {
+            report.push(
+                files,
+                Severity::Error,
+                Some(change.el.pos),
+                format!("no calendar below to {verb} a step of"),
+                None,
+            );
+            return;
+        };
+        let mut ids = Vec::new();
+        for part in &mut calendar.el.children {
+            if part.name != "player-turn" && part.name != "turn-end" {
+                continue;
+            }
+            let found = part
+                .children
+                .iter()
+                .position(|s| s.name == "step" && key_of(ItemKind::Step, s) == key);
+            if let Some(i) = found {
+                if change.remove {
+                    part.children.remove(i);
+                    self.removed.push((ItemKind::Step, key, change.el.pos));
+                } else {
+                    let step = &mut part.children[i];
+                    if let Err((pos, name)) = patch_element(step, &change.el, ItemKind::Step.keys())
+                    {
+                        report_unset(ItemKind::Step, step, pos, &name, files, report);
+                    }
+                }
+                calendar.value = None;
+                return;
+            }
+            ids.extend(
+                part.children
+                    .iter()
+                    .filter(|s| s.name == "step")
+                    .map(|s| shown_key(ItemKind::Step, s)),
+            );
+        }
+        let shown = shown_key(ItemKind::Step, &change.el);
+        report.push(
+            files,
+            Severity::Error,
+            Some(change.el.pos),
+            format!("no step '{shown}' to {verb} in the calendar below"),
+            suggest::did_you_mean(&shown, ids.iter().map(String::as_str)),
+        );
+    }
+
+    /// The merged items as the compiler's [`Parts`], reading again what was patched,
+    /// and what was removed (to explain the compiler's errors).
+    pub fn into_parts(self, files: &SourceFiles, report: &mut Report) -> (Parts, Removals) {
+        let removals = Removals(
+            self.removed
+                .iter()
+                .map(|(kind, key, pos)| (*kind, key.clone(), files.locate(*pos)))
+                .collect(),
+        );
+        let mut parts = Parts {
+            scripts: self.scripts,
+            map_size: self.map_size,
+            map_neutral_color: self.map_neutral_color,
+            map_background: self.map_background,
+            ..Parts::default()
+        };
+        for (kind, items) in KINDS.into_iter().zip(self.items) {
+            for item in items {
+                let value = match item.value {
+                    Some(v) => Some(v),
+                    None => read_value(kind, &item.el, files, report),
+                };
+                match value {
+                    Some(Value::Side(v)) => parts.sides.push(v),
+                    Some(Value::Resource(v)) => parts.resources.push(v),
+                    Some(Value::LineKind(v)) => parts.kinds.push(v),
+                    Some(Value::Tag(v)) => parts.tags.push(v),
+                    Some(Value::Box(v)) => parts.boxes.push(v),
+                    Some(Value::Line(v)) => parts.lines.push(v),
+                    Some(Value::Named(v)) => match kind {
+                        ItemKind::Class => parts.classes.push(v),
+                        ItemKind::Quality => parts.qualities.push(v),
+                        ItemKind::Flag => parts.flags.push(v),
+                        _ => parts.markers.push(v),
+                    },
+                    Some(Value::Unit(v)) => parts.units.push(v),
+                    Some(Value::Option(v)) => parts.options.push(v),
+                    Some(Value::Scenario(v)) => parts.scenarios.push(v),
+                    Some(Value::Calendar(v)) => parts.calendar = Some(v),
+                    None => {}
+                }
+            }
+        }
+        (parts, removals)
+    }
+}
+
+/// The items an overlay removed: the kind, the key, where.
+#[derive(Debug, Default)]
+pub(crate) struct Removals(Vec<(ItemKind, String, Location)>);
+
+impl Removals {
+    /// Adds to the compiler's "unknown box 'X'" (and the like) where `X` was removed by
+    /// an overlay, so a dangling reference names the removal.
+    pub fn explain_dangling(&self, diagnostics: &mut [Diagnostic]) {
+        for d in diagnostics {
+            for (kind, key, at) in &self.0 {
+                // An option's `balance` names a side too.
+                let words: &[&str] = match kind {
+                    ItemKind::Side => &["side", "balance"],
+                    other => &[other.word()],
+                };
+                let Some(rest) = words
+                    .iter()
+                    .find_map(|w| d.message.strip_prefix(&format!("unknown {w} '")))
+                else {
+                    continue;
+                };
+                let named = rest.strip_suffix('\'').unwrap_or(rest).to_lowercase();
+                if named.trim() == key.as_str() {
+                    d.hint = Some(format!(
+                        "it was removed at {at}; remove or patch what still names it"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn report_unset(
+    kind: ItemKind,
+    el: &xml::Element,
+    pos: Pos,
+    name: &str,
+    files: &SourceFiles,
+    report: &mut Report,
+) {
+    let shown = shown_key(kind, el);
+    report.push(
+        files,
+        Severity::Error,
+        Some(pos),
+        format!("{} '{shown}' has no '{name}' to unset", kind.word()),
+        None,
+    );
+}
+
+/// Checks one item written inside `<remove>`/`<patch>`.
+fn check_change(
+    remove: bool,
+    el: xml::Element,
+    files: &SourceFiles,
+    report: &mut Report,
+) -> Option<Change> {
+    let verb = if remove { "remove" } else { "patch" };
+    let Some(kind) = ItemKind::from_element(&el.name) else {
+        let names = KINDS.map(ItemKind::element);
+        let hint = suggest::did_you_mean(&el.name, names.iter().copied())
+            .or_else(|| Some(format!("name one of <{}>", names.join(">, <"))));
+        let message = format!("<{verb}> cannot hold <{}>", el.name);
+        report.push(files, Severity::Error, Some(el.pos), message, hint);
+        return None;
+    };
+    let mut ok = true;
+    for key in kind.keys() {
+        if !el.attrs.iter().any(|a| a.name == *key) {
+            let keys = kind.keys().join("\", \"");
+            report.push(
+                files,
+                Severity::Error,
+                Some(el.pos),
+                format!("<{}> in <{verb}> is missing '{key}'", el.name),
+                Some(format!("a {} is named by \"{keys}\"", kind.word())),
+            );
+            ok = false;
+        }
+    }
+    let extra = el
+        .attrs
+        .iter()
+        .find(|a| !kind.keys().contains(&a.name.as_str()));
+    if remove {
+        if let Some(a) = extra {
+            report.push(
+                files,
+                Severity::Error,
+                Some(a.pos),
+                format!(
+                    "<remove> names a {} by its key; '{}' is not part of it",
+                    kind.word(),
+                    a.name
+                ),
+                Some(format!("write only {}", kind.keys().join(", "))),
+            );
+            ok = false;
+        }
+        if let Some(c) = el.children.first() {
+            let message = format!("<remove> takes no <{}> inside <{}>", c.name, el.name);
+            report.push(files, Severity::Error, Some(c.pos), message, None);
+            ok = false;
+        }
+    } else if let Some((a, names)) = unset_names(&el) {
+        let bad = names
+            .iter()
+            .find(|n| kind.keys().contains(n) || el.attrs.iter().any(|other| other.name == **n));
+        if names.is_empty() || bad.is_some() {
+            let message = match bad {
+                Some(n) if kind.keys().contains(n) => {
+                    format!("'{n}' names the {}; it cannot be unset", kind.word())
+                }
+                Some(n) => format!("'{n}' is both set and unset by this patch"),
+                None => "unset=\"\" lists no attribute".to_string(),
+            };
+            let hint = Some("unset lists the attributes to drop, e.g. unset=\"owner tags\"".into());
+            report.push(files, Severity::Error, Some(a.value_pos), message, hint);
+            ok = false;
+        }
+    } else if extra.is_none() && el.children.is_empty() {
+        report.push(
+            files,
+            Severity::Error,
+            Some(el.pos),
+            format!("this <patch> of a {} changes nothing", kind.word()),
+            Some("write the attributes (or child elements) to change".into()),
+        );
+        ok = false;
+    }
+    ok.then_some(Change { remove, kind, el })
+}
+
+/// The patch attribute listing attributes to drop (`unset="owner tags"`); no item has
+/// an attribute of that name.
+const UNSET: &str = "unset";
+
+/// The attribute names a patch's `unset` lists.
+fn unset_names(patch: &xml::Element) -> Option<(&xml::Attr, Vec<&str>)> {
+    let a = patch.attrs.iter().find(|a| a.name == UNSET)?;
+    Some((a, a.value.split_whitespace().collect()))
+}
+
+/// Applies a patch's attributes (other than the key) and children to `target`: each
+/// attribute replaces the one of that name or is added, those named by `unset` are
+/// dropped; children replace all of the target's children of their name. Errs with
+/// an attribute to unset that the target does not have.
+fn patch_element(
+    target: &mut xml::Element,
+    patch: &xml::Element,
+    keys: &[&str],
+) -> Result<(), (Pos, String)> {
+    if let Some((a, names)) = unset_names(patch) {
+        for name in names {
+            let Some(i) = target.attrs.iter().position(|t| t.name == name) else {
+                return Err((a.value_pos, name.to_string()));
+            };
+            target.attrs.remove(i);
+        }
+    }
+    for a in patch
+        .attrs
+        .iter()
+        .filter(|a| !keys.contains(&a.name.as_str()) && a.name != UNSET)
+    {
+        match target.attrs.iter_mut().find(|t| t.name == a.name) {
+            Some(t) => *t = a.clone(),
+            None => target.attrs.push(a.clone()),
+        }
+    }
+    let mut names: Vec<&str> = patch.children.iter().map(|c| c.name.as_str()).collect();
+    names.dedup();
+    target
+        .children
+        .retain(|c| !names.contains(&c.name.as_str()));
+    target.children.extend(patch.children.iter().cloned());
+    Ok(())
+}
+
+fn attr<'a>(el: &'a xml::Element, name: &str) -> &'a str {
+    el.attrs
+        .iter()
+        .find(|a| a.name == name)
+        .map_or("", |a| a.value.as_str())
+}
+
+/// The key an item is matched by, ignoring case (and a line's direction).
+fn key_of(kind: ItemKind, el: &xml::Element) -> String {
+    let lower = |n: &str| attr(el, n).trim().to_lowercase();
+    match kind {
+        ItemKind::Line => {
+            let (a, b) = (lower("a"), lower("b"));
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            format!("{a}\u{0}{b}\u{0}{}", lower("kind"))
+        }
+        ItemKind::Calendar => String::new(),
+        _ => lower(kind.keys()[0]),
+    }
+}
+
+/// The key as a message shows it: `Cairo`, `Cairo-Paducah (railroad)`.
+fn shown_key(kind: ItemKind, el: &xml::Element) -> String {
+    match kind {
+        ItemKind::Line => format!("{}-{} ({})", attr(el, "a"), attr(el, "b"), attr(el, "kind")),
+        ItemKind::Calendar => String::new(),
+        _ => attr(el, kind.keys()[0]).to_string(),
+    }
+}
+
+/// Merges items by key: an item with the key of an item below replaces it (in its
+/// place); anything else is added (so a duplicate within one module stays a duplicate
+/// and is reported by the compiler).
+fn merge_by_key(base: &mut Vec<Item>, own: Vec<Item>) {
+    let originals = base.len();
+    let mut replaced = vec![false; originals];
+    for item in own {
+        let Some(kind) = ItemKind::from_element(&item.el.name) else {
+            base.push(item);
+            continue;
+        };
+        let k = key_of(kind, &item.el);
+        let slot = (0..originals).find(|&i| !replaced[i] && key_of(kind, &base[i].el) == k);
+        match slot {
+            Some(i) => {
+                base[i] = item;
+                replaced[i] = true;
+            }
+            None => base.push(item),
+        }
+    }
+}
+
+/// Reads a patched item's element into its typed value.
+fn read_value(
+    kind: ItemKind,
+    el: &xml::Element,
+    files: &SourceFiles,
+    report: &mut Report,
+) -> Option<Value> {
+    fn read<T: serde::de::DeserializeOwned>(
+        el: &xml::Element,
+        files: &SourceFiles,
+        report: &mut Report,
+    ) -> Option<T> {
+        match de::from_element::<T>(el) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let pos = e.pos.or(Some(el.pos));
+                report.push(files, Severity::Error, pos, e.message, e.hint);
+                None
+            }
+        }
+    }
+    Some(match kind {
+        ItemKind::Side => Value::Side(read(el, files, report)?),
+        ItemKind::Resource => Value::Resource(read(el, files, report)?),
+        ItemKind::LineKind => Value::LineKind(read(el, files, report)?),
+        ItemKind::Tag => Value::Tag(read(el, files, report)?),
+        ItemKind::Box => Value::Box(read(el, files, report)?),
+        ItemKind::Line => Value::Line(read(el, files, report)?),
+        ItemKind::Class | ItemKind::Quality | ItemKind::Marker | ItemKind::Flag => {
+            Value::Named(read(el, files, report)?)
+        }
+        ItemKind::Unit => Value::Unit(read(el, files, report)?),
+        ItemKind::Option => Value::Option(read(el, files, report)?),
+        ItemKind::Scenario => Value::Scenario(read(el, files, report)?),
+        ItemKind::Calendar | ItemKind::Step => Value::Calendar(read(el, files, report)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_the_kinds_in_order() {
+        for (i, kind) in KINDS.into_iter().enumerate() {
+            assert_eq!(kind.slot(), i);
+            assert_eq!(ItemKind::from_element(kind.element()), Some(kind));
+        }
+    }
+}
