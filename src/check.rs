@@ -169,26 +169,35 @@ fn print_text(report: &Report) -> Result<()> {
             .collect();
         writeln!(out, "  tagged boxes: {}", tags.join(", "))?;
     }
-    let by_side: Vec<String> = s
-        .recruitment_by_side
-        .iter()
-        .map(|r| format!("{} {} (value {})", r.side, r.cities, r.total_value))
-        .collect();
-    writeln!(
-        out,
-        "  {} recruitment cities: {}",
-        s.recruitment_cities,
-        by_side.join(", ")
-    )?;
+    for v in &s.box_values {
+        let by_side: Vec<String> = v
+            .by_side
+            .iter()
+            .map(|r| format!("{} {} (total {})", r.side, r.boxes, r.total))
+            .collect();
+        writeln!(
+            out,
+            "  {} boxes with a {}: {}",
+            v.boxes,
+            v.name.to_lowercase(),
+            by_side.join(", ")
+        )?;
+    }
     writeln!(
         out,
         "  {} unit types, {} optional rules, {} turns ({} on the track)",
         s.unit_types, s.optional_rules, s.turns, s.track_turns
     )?;
-    writeln!(
-        out,
-        "  scenarios (army maximum computed, stated in brackets):"
-    )?;
+    let tally_names: Vec<&str> = s.tallies.iter().map(String::as_str).collect();
+    if tally_names.is_empty() {
+        writeln!(out, "  scenarios:")?;
+    } else {
+        writeln!(
+            out,
+            "  scenarios ({} computed, stated in brackets):",
+            tally_names.join(", ")
+        )?;
+    }
     let rows: Vec<_> = s.scenarios.iter().chain(&report.extra_scenarios).collect();
     let id_w = rows.iter().map(|r| r.id.chars().count()).max().unwrap_or(0);
     let name_w = rows
@@ -197,12 +206,21 @@ fn print_text(report: &Report) -> Result<()> {
         .max()
         .unwrap_or(0);
     for sc in rows {
+        // One tally is shown by side alone; several are named.
+        let named = tally_names.len() > 1;
         let maxima: Vec<String> = sc
-            .army_maximum
+            .tallies
             .iter()
-            .map(|a| match a.stated {
-                Some(st) => format!("{} {} ({st})", a.side, a.computed),
-                None => format!("{} {}", a.side, a.computed),
+            .map(|a| {
+                let what = if named {
+                    format!("{} {}", a.side, a.tally)
+                } else {
+                    a.side.clone()
+                };
+                match a.stated {
+                    Some(st) => format!("{what} {} ({st})", a.computed),
+                    None => format!("{what} {}", a.computed),
+                }
             })
             .collect();
         writeln!(

@@ -1,6 +1,9 @@
 //! The AHD module checked against the Living Rules (`../shared/seeds/000_...txt`):
 //! each test cites the rule whose text it checks.
 
+mod ahd_terms;
+use ahd_terms::ArmyMaximum;
+
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -78,7 +81,7 @@ fn rule_10_0_seven_confederate_cities_of_value_2_or_3() {
     let big = names(
         m.board
             .box_ids()
-            .filter(|&b| m.board.get(b).recruit_value(csa) >= 2),
+            .filter(|&b| ahd_terms::recruit_value(m, m.board.get(b), csa) >= 2),
     );
     assert_eq!(
         big,
@@ -92,7 +95,10 @@ fn rule_10_0_seven_confederate_cities_of_value_2_or_3() {
             "Richmond"
         ])
     );
-    assert_eq!(m.board.get(id("Richmond")).recruit_value(csa), 3);
+    assert_eq!(
+        ahd_terms::recruit_value(m, m.board.get(id("Richmond")), csa),
+        3
+    );
 }
 
 /// 4.3 (and 1.3): the four Permanent Entrenchment locations.
@@ -115,8 +121,14 @@ fn rule_4_3_four_permanent_entrenchments() {
 #[test]
 fn rule_4_3_recruitment_city_examples() {
     let m = ahd();
-    assert!(m.board.get(id("Cincinnati")).is_recruitment_city());
-    assert!(!m.board.get(id("Manassas Jct.")).is_recruitment_city());
+    assert!(ahd_terms::is_recruitment_city(
+        m,
+        m.board.get(id("Cincinnati"))
+    ));
+    assert!(!ahd_terms::is_recruitment_city(
+        m,
+        m.board.get(id("Manassas Jct."))
+    ));
 }
 
 /// 7.0: Cairo recruits for whichever side controls it; 7.1: neutral Louisville raises
@@ -128,7 +140,7 @@ fn rules_7_0_and_7_1_cairo_and_louisville_recruit_for_both_sides() {
     for city in ["Cairo", "Louisville"] {
         let b = m.board.get(id(city));
         assert!(
-            b.recruit_value(usa) > 0 && b.recruit_value(csa) > 0,
+            ahd_terms::recruit_value(m, b, usa) > 0 && ahd_terms::recruit_value(m, b, csa) > 0,
             "{city}"
         );
     }
@@ -490,8 +502,9 @@ fn rules_11_5_to_11_7_army_maxima_are_computed() {
             (u, c),
             "{id}"
         );
-        assert_eq!(s.side(usa).unwrap().army_max, Some(u as u16));
-        assert_eq!(s.side(csa).unwrap().army_max, Some(c as u16));
+        let army = m.find_tally("army-maximum").unwrap();
+        assert_eq!(s.side(usa).unwrap().stated, [(army, u)]);
+        assert_eq!(s.side(csa).unwrap().stated, [(army, c)]);
     }
     // The computation is the map's: the 1861 maxima are the recruitment values over
     // the original owners' boxes.
@@ -500,7 +513,7 @@ fn rules_11_5_to_11_7_army_maxima_are_computed() {
             .boxes
             .iter()
             .filter(|b| b.owner == Some(sd))
-            .map(|b| u32::from(b.recruit_value(sd)))
+            .map(|b| u32::from(ahd_terms::recruit_value(m, b, sd)))
             .sum()
     };
     assert_eq!((by_colour(usa), by_colour(csa)), (34, 29));

@@ -1,6 +1,9 @@
 //! The worked examples of the Living Rules (`../shared/seeds/000_...txt`), played through
 //! the engine and the AHD scripts. Each test names the rule whose example it replays.
 
+mod ahd_terms;
+use ahd_terms::ArmyMaximum;
+
 use muster_core::game::battle::Stage;
 use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, legal_actions, moves};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};

@@ -1,6 +1,9 @@
 //! Setting up AHD games: every piece of the Game Piece Inventory exists, in one place,
 //! as each scenario says (2.0, 11.5-11.7).
 
+mod ahd_terms;
+use ahd_terms::ArmyMaximum;
+
 use muster_core::game::{Dice, GameState, Place};
 use muster_core::ids::SideId;
 use muster_core::{Module, load_module};

@@ -2,6 +2,9 @@
 //! cites the section of `../shared/seeds/002_42d0304d78a25bbd.txt` ("the seed") it plays,
 //! and the seed's worked examples are played as it tells them.
 
+mod ahd_terms;
+use ahd_terms::ArmyMaximum;
+
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
     Action, ActionError, Dice, GameState, Place, Question, View, apply, legal_actions, moves,

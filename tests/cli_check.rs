@@ -90,7 +90,11 @@ fn check_json_is_one_object_with_computed_maxima() {
     assert_eq!(s["lines"], 232);
     assert_eq!(s["tags"][0]["tag"], "Port");
     assert_eq!(s["tags"][0]["count"], 17);
-    assert_eq!(s["recruitment_cities"], 47);
+    assert_eq!(s["box_values"][0]["id"], "recruit");
+    assert_eq!(
+        s["box_values"][0]["boxes"], 47,
+        "1.3: the Recruitment Cities"
+    );
     let maxima = |id: &str| -> Vec<(String, u64)> {
         let sc = s["scenarios"]
             .as_array()
@@ -98,7 +102,7 @@ fn check_json_is_one_object_with_computed_maxima() {
             .iter()
             .find(|x| x["id"] == id)
             .unwrap();
-        sc["army_maximum"]
+        sc["tallies"]
             .as_array()
             .unwrap()
             .iter()
@@ -184,8 +188,8 @@ fn malformed_file_is_one_line_with_position() {
 fn errors_are_json_too_and_exit_non_zero() {
     let (_tmp, dir) = ahd_with(
         "scenarios/1862.xml",
-        r#"<side id="union" army-max="35">"#,
-        r#"<side id="union" army-max="34">"#,
+        r#"<tally id="army-maximum" value="35"/>"#,
+        r#"<tally id="army-maximum" value="34"/>"#,
     );
     let out = muster(&["check", dir.to_str().unwrap(), "--json"]);
     assert!(!out.status.success());
@@ -218,8 +222,8 @@ fn scenario_argument_takes_an_id_or_a_file() {
     std::fs::write(
         &file,
         r#"<scenario id="mine" name="Richmond raid" start="05/1862">
-  <side id="union" army-max="34"><place box="Richmond" units="1 Vc"/></side>
-  <side id="confederate" army-max="26"><place box="Petersburg" units="2 Vi"/></side>
+  <side id="union"><tally id="army-maximum" value="34"/><place box="Richmond" units="1 Vc"/></side>
+  <side id="confederate"><tally id="army-maximum" value="26"/><place box="Petersburg" units="2 Vi"/></side>
 </scenario>"#,
     )
     .unwrap();
@@ -229,7 +233,8 @@ fn scenario_argument_takes_an_id_or_a_file() {
     let extra = &v["extra_scenarios"][0];
     assert_eq!(extra["id"], "mine");
     // Union cavalry holding Richmond: Union 34 (Richmond has no Union value), CSA 29 - 3.
-    assert_eq!(extra["army_maximum"][1]["computed"], 26);
+    assert_eq!(extra["tallies"][1]["tally"], "army-maximum");
+    assert_eq!(extra["tallies"][1]["computed"], 26);
 
     let out = muster(&["check", AHD, "--scenario", "1683"]);
     assert!(!out.status.success());

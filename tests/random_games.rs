@@ -22,6 +22,9 @@
 //! a minute in a debug build on two cores); `MUSTER_RANDOM_GAMES=N` plays N instead
 //! (thousands take a few minutes with `cargo test --release --test random_games`).
 
+mod ahd_terms;
+use ahd_terms::ArmyMaximum;
+
 use std::collections::{BTreeMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -136,7 +139,7 @@ impl Ahd {
     }
 
     fn is_recruitment_city(&self, b: BoxId) -> bool {
-        self.m.board.get(b).is_recruitment_city()
+        ahd_terms::is_recruitment_city(&self.m, self.m.board.get(b))
     }
 
     fn name(&self, b: BoxId) -> &str {
@@ -459,7 +462,7 @@ fn check_state(g: &mut Game<'_>, step: usize, state: &GameState) {
             .iter()
             .enumerate()
             .filter(|(_, b)| b.controller == Some(side))
-            .map(|(i, _)| u32::from(m.board.boxes[i].recruit_value(side)))
+            .map(|(i, _)| u32::from(ahd_terms::recruit_value(m, &m.board.boxes[i], side)))
             .sum();
         if sum != state.army_maximum(m, side) {
             g.flag(
@@ -1498,9 +1501,9 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
                     }
                     for at in m.board.box_ids() {
                         if state.controller(at) == Some(side)
-                            && m.board.get(at).recruit_value(side) > 0
+                            && ahd_terms::recruit_value(m, m.board.get(at), side) > 0
                             && !ws.enemy_in(side, at)
-                            && !state.turn_log.recruited.contains(&at)
+                            && !state.turn_log.placed.contains(&at)
                         {
                             expected.push(Action::Place { kind, at });
                         }
@@ -1546,7 +1549,7 @@ fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action
 fn may_promote(ahd: &Ahd, state: &GameState, u: UnitId) -> bool {
     let unit = state.unit(u);
     matches!(unit.place, Place::Board(_))
-        && !state.turn_log.promoted.contains(&u)
+        && !state.turn_log.upgraded.contains(&u)
         && ahd
             .m
             .units
@@ -1931,8 +1934,13 @@ fn play(ahd: &Ahd, rules: &mut ScriptRules, scenario: usize, seed: u64) -> (Play
     };
     // 11.5-11.7: the army maxima the scenarios state.
     for side in m.side_ids() {
-        if let Some(stated) = sc.side(side).and_then(|s| s.army_max)
-            && state.army_maximum(m, side) != u32::from(stated)
+        let army = m.find_tally("army-maximum").expect("AHD declares it");
+        let stated = sc
+            .side(side)
+            .and_then(|s| s.stated.iter().find(|(t, _)| *t == army))
+            .map(|&(_, v)| v);
+        if let Some(stated) = stated
+            && state.army_maximum(m, side) != stated
         {
             g.flag(
                 0,

@@ -207,7 +207,7 @@ fn worth(
         let mut per_box = Vec::with_capacity(module.board.boxes.len());
         for at in module.board.box_ids() {
             let hint = ask_int(rules, view, Question::BoxWorth { side, at })?.unwrap_or(0);
-            per_box.push(f64::from(module.board.get(at).recruit_value(side)) + hint as f64);
+            per_box.push(f64::from(module.board.get(at).value_sum(side)) + hint as f64);
         }
         out.push(per_box);
     }

@@ -11,12 +11,14 @@ fn load_ahd(c: &mut Criterion) {
         b.iter(|| black_box(muster_core::load_module(black_box(dir)).expect("ahd loads")))
     });
     let module = muster_core::load_module(dir).expect("ahd loads");
-    c.bench_function("army maximum of every side in every scenario", |b| {
+    c.bench_function("every tally of every side in every scenario", |b| {
         b.iter(|| {
             let mut total = 0;
             for s in &module.scenarios {
                 for side in module.side_ids() {
-                    total += s.army_maximum(&module, side);
+                    for t in module.tally_ids() {
+                        total += s.tally(&module, t, side);
+                    }
                 }
             }
             black_box(total)

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::diag::Pos;
-use crate::ids::{BoxId, LineId, LineKindId, SideId};
+use crate::ids::{BoxId, BoxValueId, LineId, LineKindId, SideId};
 use crate::names::NameIndex;
 
 /// A kind of transportation line.
@@ -29,20 +29,30 @@ pub struct MapBox {
     pub state: Option<String>,
     pub x: i32,
     pub y: i32,
-    /// Recruitment value for each side, indexed by [`SideId`]; 0 if none.
-    pub recruit: Vec<u8>,
+    /// The box's values, indexed by [`BoxValueId`] then [`SideId`]; 0 if none.
+    pub values: Vec<Vec<u16>>,
     #[serde(skip)]
     pub pos: Pos,
 }
 
 impl MapBox {
-    pub fn recruit_value(&self, side: SideId) -> u8 {
-        self.recruit.get(side.index()).copied().unwrap_or(0)
+    /// The box's `value` for `side` (0 if none).
+    pub fn value(&self, value: BoxValueId, side: SideId) -> u16 {
+        self.values
+            .get(value.index())
+            .and_then(|per_side| per_side.get(side.index()))
+            .copied()
+            .unwrap_or(0)
     }
 
-    /// A box with a recruitment value for any side.
-    pub fn is_recruitment_city(&self) -> bool {
-        self.recruit.iter().any(|&v| v > 0)
+    /// Every value of the box for `side`, added up (what computer players start a box's
+    /// worth from).
+    pub fn value_sum(&self, side: SideId) -> u32 {
+        self.values
+            .iter()
+            .filter_map(|per_side| per_side.get(side.index()))
+            .map(|&v| u32::from(v))
+            .sum()
     }
 
     pub fn has_tag(&self, tag: &str) -> bool {
@@ -93,6 +103,13 @@ impl Line {
     }
 }
 
+/// A number boxes hold for each side (`<box-value id name>`; AHD: recruitment value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoxValueDef {
+    pub id: String,
+    pub name: String,
+}
+
 /// A box tag the module names and marks (`<tag id name mark>`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TagDef {
@@ -126,6 +143,10 @@ pub struct Board {
     pub kinds: Vec<LineKind>,
     /// The tags the module declares (boxes may carry undeclared ones too).
     pub tags: Vec<TagDef>,
+    /// The values boxes hold, indexed by [`BoxValueId`].
+    pub values: Vec<BoxValueDef>,
+    #[serde(skip)]
+    pub(crate) value_names: NameIndex,
     pub boxes: Vec<MapBox>,
     pub lines: Vec<Line>,
     /// `adjacency[adj_start[b]..adj_start[b + 1]]` are the lines at box `b`.
@@ -188,6 +209,8 @@ impl Board {
             background: None,
             kinds,
             tags: Vec::new(),
+            values: Vec::new(),
+            value_names: NameIndex::default(),
             boxes,
             lines,
             adj_start,
@@ -240,14 +263,19 @@ impl Board {
             .map(|&(_, l)| l)
     }
 
-    /// Sum of the recruitment values of `side` over the boxes it controls (rule 7.1's
-    /// army maximum, in a game that uses one).
-    pub fn army_maximum(&self, control: &[Option<SideId>], side: SideId) -> u32 {
+    /// A box value by id, ignoring case.
+    pub fn find_value(&self, id: &str) -> Option<BoxValueId> {
+        self.value_names.get(id).and_then(BoxValueId::from_index)
+    }
+
+    /// The sum of `side`'s `value` over the boxes it controls (a tally: AHD's army
+    /// maximum, 7.1).
+    pub fn total(&self, value: BoxValueId, control: &[Option<SideId>], side: SideId) -> u32 {
         self.boxes
             .iter()
             .zip(control)
             .filter(|(_, c)| **c == Some(side))
-            .map(|(b, _)| u32::from(b.recruit_value(side)))
+            .map(|(b, _)| u32::from(b.value(value, side)))
             .sum()
     }
 }

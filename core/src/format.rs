@@ -92,6 +92,22 @@ pub struct Sides {
     /// rules set.
     #[serde(default)]
     pub resource: Vec<Resource>,
+    /// Numbers each side's boxes add up to (AHD's army maximum).
+    #[serde(default)]
+    pub tally: Vec<Tally>,
+}
+
+/// `<tally id name sums>`: for each side, the sum of a box value (`sums`, a
+/// `<box-value>` id) over the boxes the side controls.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tally {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    /// For people, as it reads inside a sentence (`army maximum`).
+    pub name: String,
+    pub sums: Name,
 }
 
 /// `<resource id name expires? max?>`: a number each side holds, starting at 0.
@@ -144,6 +160,9 @@ pub struct Map {
     /// Box tags with a name and a mark on the map (`port`); boxes may carry others.
     #[serde(default)]
     pub tag: Vec<TagDef>,
+    /// Numbers a box holds for each side (AHD's recruitment values).
+    #[serde(default, rename = "box-value")]
+    pub box_value: Vec<Named>,
     #[serde(default, rename = "box")]
     pub boxes: Vec<BoxDef>,
     #[serde(default)]
@@ -226,17 +245,20 @@ pub struct BoxDef {
     pub state: Option<String>,
     pub x: i32,
     pub y: i32,
+    /// The box's values (`<box-value>`s) for each side that has one.
     #[serde(default)]
-    pub recruit: Vec<Recruit>,
+    pub value: Vec<BoxValue>,
 }
 
+/// `<value id side amount>`: what a box is worth to one side, by a declared box value.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Recruit {
+pub struct BoxValue {
     #[serde(rename = "$pos")]
     pub pos: Pos,
+    pub id: Name,
     pub side: Name,
-    pub value: u8,
+    pub amount: u16,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -531,9 +553,9 @@ pub struct ScenarioSide {
     #[serde(rename = "$pos")]
     pub pos: Pos,
     pub id: Name,
-    /// The army maximum the rules state, checked against the one computed.
-    #[serde(rename = "army-max")]
-    pub army_max: Option<Spanned<u16>>,
+    /// Tallies the scenario states (its army maximum), checked against the computed.
+    #[serde(default)]
+    pub tally: Vec<StatedTally>,
     #[serde(default)]
     pub place: Vec<Place>,
     #[serde(default)]
@@ -542,6 +564,17 @@ pub struct ScenarioSide {
     pub pool: Vec<OffBoard>,
     #[serde(default, rename = "set-aside")]
     pub set_aside: Vec<OffBoard>,
+}
+
+/// `<tally id value>` in a scenario's side: a tally's value at the start, as the rules
+/// state it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatedTally {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub value: Spanned<u32>,
 }
 
 /// Units on a box: `units="2 Vi, 1 Mi"` (counts and unit type ids).

@@ -49,5 +49,9 @@ id!(/// A numbered attribute pieces may have (a general's strength).
     AttributeId(u8));
 id!(/// A kind of marker that lies in boxes in counts.
     MarkerId(u8));
+id!(/// A number boxes hold for each side (AHD: recruitment value).
+    BoxValueId(u8));
+id!(/// A per-side sum of a box value over the boxes a side controls (AHD: army maximum).
+    TallyId(u8));
 id!(/// A flag a piece may carry (at most [`crate::unit::MAX_FLAGS`] kinds).
     FlagId(u8));

@@ -34,6 +34,8 @@ pub(crate) struct Parts {
     pub map_background: Option<format::Background>,
     pub kinds: Vec<format::LineKind>,
     pub tags: Vec<format::TagDef>,
+    pub box_values: Vec<format::Named>,
+    pub tallies: Vec<format::Tally>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
     pub classes: Vec<format::Named>,
@@ -766,6 +768,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
         "sides" => {
             if let Some(s) = deserialize::<format::Sides>(&root, files, report) {
                 let (mut sides, mut resources) = (s.side.into_iter(), s.resource.into_iter());
+                let mut tallies = s.tally.into_iter();
                 pair(
                     std::mem::take(&mut root.children),
                     &[],
@@ -775,6 +778,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                     |name| match name {
                         "side" => sides.next().map(Value::Side),
                         "resource" => resources.next().map(Value::Resource),
+                        "tally" => tallies.next().map(Value::Tally),
                         _ => None,
                     },
                 );
@@ -793,6 +797,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 }
                 let mut kinds = m.line_kind.into_iter();
                 let mut tags = m.tag.into_iter();
+                let mut box_values = m.box_value.into_iter();
                 let mut boxes = m.boxes.into_iter();
                 let mut lines = m.line.into_iter();
                 pair(
@@ -804,6 +809,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                     |name| match name {
                         "line-kind" => kinds.next().map(Value::LineKind),
                         "tag" => tags.next().map(Value::Tag),
+                        "box-value" => box_values.next().map(Value::Named),
                         "box" => boxes.next().map(Value::Box),
                         "line" => lines.next().map(Value::Line),
                         _ => None,

@@ -32,6 +32,17 @@ pub struct Resource {
     pub expires: crate::format::Expires,
 }
 
+/// A number each side has, computed from the board: the sum of a box value over the
+/// boxes the side controls (AHD's army maximum, 7.1). Logged when control changes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tally {
+    pub id: String,
+    /// As it reads in a sentence (`army maximum`).
+    pub name: String,
+    /// The box value it adds up.
+    pub sums: crate::ids::BoxValueId,
+}
+
 /// A rules entry script: the folder its `require`s resolve in, and its path there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScriptEntry {
@@ -79,6 +90,7 @@ pub struct Module {
     pub scripts: Vec<ScriptEntry>,
     pub sides: Vec<Side>,
     pub resources: Vec<Resource>,
+    pub tallies: Vec<Tally>,
     pub board: Board,
     pub units: Units,
     pub calendar: Calendar,
@@ -92,6 +104,8 @@ pub struct Module {
     pub(crate) side_names: NameIndex,
     #[serde(skip)]
     pub(crate) resource_names: NameIndex,
+    #[serde(skip)]
+    pub(crate) tally_names: NameIndex,
 }
 
 impl Module {
@@ -117,6 +131,33 @@ impl Module {
 
     pub fn resource(&self, id: crate::ids::ResourceId) -> &Resource {
         &self.resources[id.index()]
+    }
+
+    /// A tally by id, ignoring case.
+    pub fn find_tally(&self, id: &str) -> Option<crate::ids::TallyId> {
+        self.tally_names
+            .get(id)
+            .and_then(crate::ids::TallyId::from_index)
+    }
+
+    /// What to say of an unknown tally id: a likely spelling, or the tallies there are.
+    pub fn tally_help(&self, id: &str) -> String {
+        self.tally_names.hint(id).unwrap_or_else(|| {
+            let ids: Vec<&str> = self.tallies.iter().map(|t| t.id.as_str()).collect();
+            if ids.is_empty() {
+                "the module declares no <tally>".into()
+            } else {
+                format!("the tallies are {}", ids.join(", "))
+            }
+        })
+    }
+
+    pub fn tally(&self, id: crate::ids::TallyId) -> &Tally {
+        &self.tallies[id.index()]
+    }
+
+    pub fn tally_ids(&self) -> impl Iterator<Item = crate::ids::TallyId> + '_ {
+        (0..self.tallies.len()).filter_map(crate::ids::TallyId::from_index)
     }
 
     pub fn find_side(&self, id: &str) -> Option<SideId> {

@@ -20,8 +20,10 @@ use crate::xml::{self, de};
 pub(crate) enum ItemKind {
     Side,
     Resource,
+    Tally,
     LineKind,
     Tag,
+    BoxValue,
     Box,
     Line,
     Class,
@@ -37,11 +39,13 @@ pub(crate) enum ItemKind {
 }
 
 /// Every kind, in the order items are compiled (ids follow it within a kind).
-const KINDS: [ItemKind; 15] = [
+const KINDS: [ItemKind; 17] = [
     ItemKind::Side,
     ItemKind::Resource,
+    ItemKind::Tally,
     ItemKind::LineKind,
     ItemKind::Tag,
+    ItemKind::BoxValue,
     ItemKind::Box,
     ItemKind::Line,
     ItemKind::Class,
@@ -60,8 +64,10 @@ impl ItemKind {
         match self {
             ItemKind::Side => "side",
             ItemKind::Resource => "resource",
+            ItemKind::Tally => "tally",
             ItemKind::LineKind => "line-kind",
             ItemKind::Tag => "tag",
+            ItemKind::BoxValue => "box-value",
             ItemKind::Box => "box",
             ItemKind::Line => "line",
             ItemKind::Class => "class",
@@ -80,6 +86,7 @@ impl ItemKind {
     fn word(self) -> &'static str {
         match self {
             ItemKind::LineKind => "line kind",
+            ItemKind::BoxValue => "box value",
             ItemKind::Class => "unit class",
             ItemKind::Quality => "unit quality",
             ItemKind::Unit => "unit type",
@@ -114,6 +121,7 @@ impl ItemKind {
 pub(crate) enum Value {
     Side(format::Side),
     Resource(format::Resource),
+    Tally(format::Tally),
     LineKind(format::LineKind),
     Tag(format::TagDef),
     Box(format::BoxDef),
@@ -384,6 +392,7 @@ impl Layer {
                 match value {
                     Some(Value::Side(v)) => parts.sides.push(v),
                     Some(Value::Resource(v)) => parts.resources.push(v),
+                    Some(Value::Tally(v)) => parts.tallies.push(v),
                     Some(Value::LineKind(v)) => parts.kinds.push(v),
                     Some(Value::Tag(v)) => parts.tags.push(v),
                     Some(Value::Box(v)) => parts.boxes.push(v),
@@ -392,6 +401,7 @@ impl Layer {
                         ItemKind::Class => parts.classes.push(v),
                         ItemKind::Quality => parts.qualities.push(v),
                         ItemKind::Flag => parts.flags.push(v),
+                        ItemKind::BoxValue => parts.box_values.push(v),
                         _ => parts.markers.push(v),
                     },
                     Some(Value::Unit(v)) => parts.units.push(v),
@@ -662,13 +672,16 @@ fn read_value(
     Some(match kind {
         ItemKind::Side => Value::Side(read(el, files, report)?),
         ItemKind::Resource => Value::Resource(read(el, files, report)?),
+        ItemKind::Tally => Value::Tally(read(el, files, report)?),
         ItemKind::LineKind => Value::LineKind(read(el, files, report)?),
         ItemKind::Tag => Value::Tag(read(el, files, report)?),
         ItemKind::Box => Value::Box(read(el, files, report)?),
         ItemKind::Line => Value::Line(read(el, files, report)?),
-        ItemKind::Class | ItemKind::Quality | ItemKind::Marker | ItemKind::Flag => {
-            Value::Named(read(el, files, report)?)
-        }
+        ItemKind::Class
+        | ItemKind::Quality
+        | ItemKind::Marker
+        | ItemKind::Flag
+        | ItemKind::BoxValue => Value::Named(read(el, files, report)?),
         ItemKind::Unit => Value::Unit(read(el, files, report)?),
         ItemKind::Option => Value::Option(read(el, files, report)?),
         ItemKind::Scenario => Value::Scenario(read(el, files, report)?),

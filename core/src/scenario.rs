@@ -33,8 +33,9 @@ pub struct Scenario {
 /// One side's starting forces.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SideSetup {
-    /// The army maximum the rules state; checked against the computed one.
-    pub army_max: Option<u16>,
+    /// Tallies the rules state for the start (AHD's army maximum), checked against the
+    /// computed ones.
+    pub stated: Vec<(crate::ids::TallyId, u32)>,
     pub placements: Vec<Placement>,
     /// Boxes carrying this side's control marker.
     pub control: Vec<BoxId>,
@@ -82,10 +83,12 @@ impl Scenario {
     }
 
     /// The army maximum of `side` computed from the map and the starting control.
-    pub fn army_maximum(&self, module: &Module, side: SideId) -> u32 {
+    /// A tally's value for `side` at the start.
+    pub fn tally(&self, module: &Module, tally: crate::ids::TallyId, side: SideId) -> u32 {
+        let sums = module.tally(tally).sums;
         module
             .board
-            .army_maximum(&self.initial_control(module), side)
+            .total(sums, &self.initial_control(module), side)
     }
 
     /// Units of a type a side has on the board, in the pool and set aside.

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
+use crate::ids::BoxValueId;
 use crate::module::Module;
 use crate::scenario::Scenario;
 
@@ -19,11 +20,12 @@ pub struct Summary {
     pub boxes: usize,
     pub lines: usize,
     pub lines_by_kind: Vec<KindCount>,
+    /// The module's tallies, by name (`army maximum`).
+    pub tallies: Vec<String>,
     /// How many boxes carry each declared tag, by its name.
     pub tags: Vec<TagCount>,
-    /// Boxes with a recruitment value for any side.
-    pub recruitment_cities: usize,
-    pub recruitment_by_side: Vec<SideRecruitment>,
+    /// Each declared box value: how many boxes have it, per side.
+    pub box_values: Vec<BoxValueSummary>,
     pub unit_types: usize,
     pub optional_rules: usize,
     /// Turns of a standard game and of the whole track.
@@ -46,12 +48,21 @@ pub struct KindCount {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct SideRecruitment {
+pub struct BoxValueSummary {
+    pub id: String,
+    pub name: String,
+    /// Boxes with the value for any side.
+    pub boxes: usize,
+    pub by_side: Vec<SideValue>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SideValue {
     pub side: String,
-    /// Boxes where this side recruits.
-    pub cities: usize,
-    /// Sum of this side's values over the whole map.
-    pub total_value: u32,
+    /// Boxes with the value for this side.
+    pub boxes: usize,
+    /// This side's values over the whole map, added up.
+    pub total: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -62,7 +73,8 @@ pub struct ScenarioSummary {
     pub start: String,
     pub end: String,
     pub units_on_board: Vec<SideCount>,
-    pub army_maximum: Vec<ArmyMaximum>,
+    /// Each tally for each side at the start.
+    pub tallies: Vec<TallyValue>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -72,10 +84,12 @@ pub struct SideCount {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct ArmyMaximum {
+pub struct TallyValue {
+    pub tally: String,
     pub side: String,
     pub computed: u32,
-    pub stated: Option<u16>,
+    /// What the scenario states, if it does.
+    pub stated: Option<u32>,
 }
 
 impl Summary {
@@ -90,20 +104,27 @@ impl Summary {
                 count: board.lines.iter().filter(|l| l.kind.index() == k).count(),
             })
             .collect();
-        let recruitment_by_side = module
-            .side_ids()
-            .map(|s| SideRecruitment {
-                side: module.side(s).id.clone(),
-                cities: board
+        let box_values = board
+            .values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((BoxValueId::from_index(i)?, v)))
+            .map(|(id, v)| BoxValueSummary {
+                id: v.id.clone(),
+                name: v.name.clone(),
+                boxes: board
                     .boxes
                     .iter()
-                    .filter(|b| b.recruit_value(s) > 0)
+                    .filter(|b| module.side_ids().any(|s| b.value(id, s) > 0))
                     .count(),
-                total_value: board
-                    .boxes
-                    .iter()
-                    .map(|b| u32::from(b.recruit_value(s)))
-                    .sum(),
+                by_side: module
+                    .side_ids()
+                    .map(|s| SideValue {
+                        side: module.side(s).id.clone(),
+                        boxes: board.boxes.iter().filter(|b| b.value(id, s) > 0).count(),
+                        total: board.boxes.iter().map(|b| u32::from(b.value(id, s))).sum(),
+                    })
+                    .collect(),
             })
             .collect();
         Self {
@@ -125,12 +146,8 @@ impl Summary {
                     count: board.tagged(&t.id),
                 })
                 .collect(),
-            recruitment_cities: board
-                .boxes
-                .iter()
-                .filter(|b| b.is_recruitment_city())
-                .count(),
-            recruitment_by_side,
+            box_values,
+            tallies: module.tallies.iter().map(|t| t.name.clone()).collect(),
             unit_types: module.units.types.len(),
             optional_rules: module.options.len(),
             turns: module.calendar.end.index() + 1,
@@ -163,12 +180,17 @@ impl ScenarioSummary {
                         .map_or(0, |x| x.placements.iter().map(|p| u32::from(p.count)).sum()),
                 })
                 .collect(),
-            army_maximum: module
-                .side_ids()
-                .map(|side| ArmyMaximum {
-                    side: module.side(side).id.clone(),
-                    computed: s.army_maximum(module, side),
-                    stated: s.side(side).and_then(|x| x.army_max),
+            tallies: module
+                .tally_ids()
+                .flat_map(|t| {
+                    module.side_ids().map(move |side| TallyValue {
+                        tally: module.tally(t).id.clone(),
+                        side: module.side(side).id.clone(),
+                        computed: s.tally(module, t, side),
+                        stated: s.side(side).and_then(|x| {
+                            x.stated.iter().find(|(id, _)| *id == t).map(|&(_, v)| v)
+                        }),
+                    })
                 })
                 .collect(),
         }

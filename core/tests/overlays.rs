@@ -190,7 +190,7 @@ const PATCH_ALL: &str = r##"<map>
   <patch>
     <line-kind id="road" color="#000000"/>
     <box name="fort stone" owner="north">
-      <recruit side="north" value="3"/>
+      <value id="recruit" side="north" amount="3"/>
     </box>
     <line a="Fort Stone" b="Rivertown" kind="rail" name="Stone Rail"/>
   </patch>
@@ -239,7 +239,8 @@ fn patches_change_only_the_attributes_written_for_every_kind() {
     let fort = m.board.find("Fort Stone").expect("Fort Stone");
     let fort_box = m.board.get(fort);
     assert_eq!(fort_box.owner, Some(north));
-    assert_eq!(fort_box.recruit_value(north), 3);
+    let recruit = m.board.find_value("recruit").expect("declared");
+    assert_eq!(fort_box.value(recruit, north), 3);
     assert_eq!(fort.index(), 3, "a patched box keeps its place (and id)");
     assert!(
         fort_box.has_tag("permanent-entrenchment"),
@@ -375,7 +376,7 @@ fn removing_a_side_names_the_removal_where_it_is_still_used() {
     let hint = "; it was removed at house/sides.xml:2:11; remove or patch what still names it";
     assert_eq!(
         errors[0],
-        format!("mini/map.xml:16:20: error: unknown side 'south'{hint}")
+        format!("mini/map.xml:16:31: error: unknown side 'south'{hint}")
     );
     let sides = errors
         .iter()

@@ -219,8 +219,9 @@ fn mini_fixture_loads_cleanly() {
     let s = &m.scenarios[0];
     let north = m.find_side("north").expect("north");
     let south = m.find_side("south").expect("south");
-    assert_eq!(s.army_maximum(&m, north), 3);
-    assert_eq!(s.army_maximum(&m, south), 4);
+    let army = m.find_tally("army-maximum").expect("declared");
+    assert_eq!(s.tally(&m, army, north), 3);
+    assert_eq!(s.tally(&m, army, south), 4);
     assert_eq!(s.count_units(north, gi), 4);
 }
 
@@ -232,8 +233,8 @@ fn mini_fixture_loads_cleanly() {
 fn mismatched_closing_tag() {
     let got = diagnostics(&[(
         "map.xml",
-        "    <recruit side=\"north\" value=\"2\"/>\n  </box>",
-        "    <recruit side=\"north\" value=\"2\"/>\n  </bx>",
+        "    <value id=\"recruit\" side=\"north\" amount=\"2\"/>\n  </box>",
+        "    <value id=\"recruit\" side=\"north\" amount=\"2\"/>\n  </bx>",
     )]);
     // Only the syntax error: no follow-on "the module has no boxes".
     assert_eq!(
@@ -259,7 +260,7 @@ fn unclosed_inner_element() {
     )]);
     assert_eq!(
         got,
-        ["sides.xml:7:1: error: closing tag </sides> does not match the open <side>"]
+        ["sides.xml:8:1: error: closing tag </sides> does not match the open <side>"]
     );
 }
 
@@ -269,7 +270,7 @@ fn second_root_element() {
     assert_eq!(
         got,
         [
-            "sides.xml:8:1: error: second root element <sides>; a file holds one root element (the first is <sides>)"
+            "sides.xml:9:1: error: second root element <sides>; a file holds one root element (the first is <sides>)"
         ]
     );
 }
@@ -406,12 +407,12 @@ fn unknown_attribute() {
 fn unknown_element() {
     let got = diagnostics(&[(
         "map.xml",
-        "<recruit side=\"north\" value=\"1\"/>\n  </box>\n  <box name=\"Rivertown\"",
-        "<recriut side=\"north\" value=\"1\"/>\n  </box>\n  <box name=\"Rivertown\"",
+        "<value id=\"recruit\" side=\"north\" amount=\"1\"/>\n  </box>\n  <box name=\"Rivertown\"",
+        "<valeu id=\"recruit\" side=\"north\" amount=\"1\"/>\n  </box>\n  <box name=\"Rivertown\"",
     )]);
     assert_eq!(
         got,
-        ["map.xml:12:5: error: unknown element <recriut> in <box>; did you mean 'recruit'?"]
+        ["map.xml:12:5: error: unknown element <valeu> in <box>; did you mean 'value'?"]
     );
 }
 
@@ -512,13 +513,13 @@ fn invalid_number() {
 fn number_out_of_range() {
     let got = diagnostics(&[(
         "map.xml",
-        "<recruit side=\"south\" value=\"2\"/>",
-        "<recruit side=\"south\" value=\"300\"/>",
+        "<value id=\"recruit\" side=\"south\" amount=\"2\"/>",
+        "<value id=\"recruit\" side=\"south\" amount=\"70000\"/>",
     )]);
     assert_eq!(
         got,
         [
-            "map.xml:20:34: error: 'value' of <recruit> must be a whole number from 0 to 255, found '300'"
+            "map.xml:20:46: error: 'amount' of <value> must be a whole number from 0 to 65535, found '70000'"
         ]
     );
 }
@@ -628,7 +629,7 @@ fn duplicate_line_in_reverse_order() {
     assert_eq!(
         got,
         [
-            "map.xml:35:3: error: duplicate road line Millbrook - Northport; remove it: the same line is at map.xml:26:3"
+            "map.xml:36:3: error: duplicate road line Millbrook - Northport; remove it: the same line is at map.xml:26:3"
         ]
     );
 }
@@ -643,7 +644,7 @@ fn duplicate_line_in_same_order() {
     assert_eq!(
         got,
         [
-            "map.xml:35:3: error: duplicate road line Northport - Millbrook; remove it: the same line is at map.xml:26:3"
+            "map.xml:36:3: error: duplicate road line Northport - Millbrook; remove it: the same line is at map.xml:26:3"
         ]
     );
 }
@@ -755,11 +756,11 @@ fn more_units_than_the_counter_mix() {
 
 #[test]
 fn stated_army_max_differs_from_computed() {
-    let got = diagnostics(&[("scenarios/opening.xml", "army-max=\"3\"", "army-max=\"5\"")]);
+    let got = diagnostics(&[("scenarios/opening.xml", "value=\"3\"", "value=\"5\"")]);
     assert_eq!(
         got,
         [
-            "scenarios/opening.xml:6:30: error: stated army maximum 5 of north does not match the 3 computed from the map and this setup; the recruitment values of the cities north controls at the start add up to 3; fix army-max or the setup"
+            "scenarios/opening.xml:6:52: error: stated army maximum 5 of north does not match the 3 computed from the map and this setup; north's recruitment value over the boxes it controls at the start adds up to 3; fix the stated value or the setup"
         ]
     );
 }
@@ -775,7 +776,7 @@ fn army_max_counts_control_markers() {
     assert_eq!(
         got,
         [
-            "scenarios/opening.xml:12:30: error: stated army maximum 4 of south does not match the 3 computed from the map and this setup; the recruitment values of the cities south controls at the start add up to 3; fix army-max or the setup"
+            "scenarios/opening.xml:12:52: error: stated army maximum 4 of south does not match the 3 computed from the map and this setup; south's recruitment value over the boxes it controls at the start adds up to 3; fix the stated value or the setup"
         ]
     );
 }
@@ -1047,7 +1048,7 @@ fn mistakes_in_several_files_are_all_reported() {
             "b=\"Millbrook\" kind=\"road\"",
             "b=\"Milbrok\" kind=\"road\"",
         ),
-        ("scenarios/opening.xml", "army-max=\"3\"", "army-max=\"5\""),
+        ("scenarios/opening.xml", "value=\"3\"", "value=\"5\""),
         ("units.xml", "returns-to=\"pool\"", "returns-to=\"pol\""),
     ]);
     // A file that cannot be read stops the load before names are resolved, so only
@@ -1065,7 +1066,7 @@ fn mistakes_in_several_files_are_all_reported() {
             "b=\"Millbrook\" kind=\"road\"",
             "b=\"Milbrok\" kind=\"road\"",
         ),
-        ("scenarios/opening.xml", "army-max=\"3\"", "army-max=\"5\""),
+        ("scenarios/opening.xml", "value=\"3\"", "value=\"5\""),
         ("options.xml", "balance=\"south\"", "balance=\"soth\""),
     ]);
     assert_eq!(
@@ -1073,7 +1074,7 @@ fn mistakes_in_several_files_are_all_reported() {
         [
             "map.xml:26:26: error: unknown box 'Milbrok'; did you mean 'Millbrook'?",
             "options.xml:5:68: error: unknown balance 'soth'; did you mean 'south'?",
-            "scenarios/opening.xml:6:30: error: stated army maximum 5 of north does not match the 3 computed from the map and this setup; the recruitment values of the cities north controls at the start add up to 3; fix army-max or the setup",
+            "scenarios/opening.xml:6:52: error: stated army maximum 5 of north does not match the 3 computed from the map and this setup; north's recruitment value over the boxes it controls at the start adds up to 3; fix the stated value or the setup",
         ]
     );
 
@@ -1094,7 +1095,7 @@ fn mistakes_in_several_files_are_all_reported() {
 #[test]
 fn a_module_with_errors_is_an_err() {
     let m = TempModule::mini();
-    m.edit("scenarios/opening.xml", "army-max=\"3\"", "army-max=\"5\"");
+    m.edit("scenarios/opening.xml", "value=\"3\"", "value=\"5\"");
     let e = m
         .load()
         .expect_err("one wrong army-max fails the whole module");
@@ -1111,7 +1112,7 @@ const HOUSE_MAP: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <!-- Test module extending the mini fixture: moves Millbrook, adds Lakeside. -->
 <map>
   <box name="Millbrook" owner="north" x="333" y="60">
-    <recruit side="north" value="1"/>
+    <value id="recruit" side="north" amount="1"/>
   </box>
   <box name="Lakeside" owner="north" x="120" y="150"/>
   <line a="Lakeside" b="Northport" kind="road"/>
@@ -1186,7 +1187,7 @@ fn extends_rechecks_base_scenarios_against_the_merged_map() {
     let house = base.tmp.path().join("house");
     let manifest = house_manifest(r#"<extends module="mini"/>"#);
     let map = HOUSE_MAP.replace(
-        "\n    <recruit side=\"north\" value=\"1\"/>\n  </box>",
+        "\n    <value id=\"recruit\" side=\"north\" amount=\"1\"/>\n  </box>",
         "\n  </box>",
     );
     assert_ne!(map, HOUSE_MAP);
@@ -1200,7 +1201,7 @@ fn extends_rechecks_base_scenarios_against_the_merged_map() {
     assert_eq!(
         got,
         [
-            "mini/scenarios/opening.xml:6:30: error: stated army maximum 3 of north does not match the 2 computed from the map and this setup; the recruitment values of the cities north controls at the start add up to 2; fix army-max or the setup"
+            "mini/scenarios/opening.xml:6:52: error: stated army maximum 3 of north does not match the 2 computed from the map and this setup; north's recruitment value over the boxes it controls at the start adds up to 2; fix the stated value or the setup"
         ]
     );
 }

@@ -22,11 +22,19 @@ pub struct TagData {
     pub mark: Option<muster_core::format::TagMark>,
 }
 
-/// One recruitment value of a box.
+/// A box value the map declares (`<box-value id name>`; AHD: recruitment value).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecruitData {
+pub struct ValueDefData {
+    pub id: String,
+    pub name: String,
+}
+
+/// One value of a box for one side (`<value id side amount>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueData {
+    pub id: String,
     pub side: String,
-    pub value: u8,
+    pub amount: u16,
 }
 
 /// A box as written in the map file.
@@ -42,33 +50,34 @@ pub struct BoxData {
     pub state: Option<String>,
     pub x: i32,
     pub y: i32,
-    pub recruit: Vec<RecruitData>,
+    pub values: Vec<ValueData>,
 }
 
 impl BoxData {
-    /// The box's recruitment value for a side id (0 if none).
-    pub fn recruit_value(&self, side: &str) -> u8 {
-        self.recruit
+    /// The box's value `id` for a side id (0 if none).
+    pub fn value(&self, id: &str, side: &str) -> u16 {
+        self.values
             .iter()
-            .find(|r| r.side.eq_ignore_ascii_case(side))
-            .map_or(0, |r| r.value)
+            .find(|r| r.id.eq_ignore_ascii_case(id) && r.side.eq_ignore_ascii_case(side))
+            .map_or(0, |r| r.amount)
     }
 
-    /// Sets a side's recruitment value; 0 removes the entry.
-    pub fn set_recruit_value(&mut self, side: &str, value: u8) {
+    /// Sets a side's value `id`; 0 removes the entry.
+    pub fn set_value(&mut self, id: &str, side: &str, amount: u16) {
         let at = self
-            .recruit
+            .values
             .iter()
-            .position(|r| r.side.eq_ignore_ascii_case(side));
-        match (at, value) {
+            .position(|r| r.id.eq_ignore_ascii_case(id) && r.side.eq_ignore_ascii_case(side));
+        match (at, amount) {
             (Some(i), 0) => {
-                self.recruit.remove(i);
+                self.values.remove(i);
             }
-            (Some(i), v) => self.recruit[i].value = v,
+            (Some(i), v) => self.values[i].amount = v,
             (None, 0) => {}
-            (None, v) => self.recruit.push(RecruitData {
+            (None, v) => self.values.push(ValueData {
+                id: id.to_owned(),
                 side: side.to_owned(),
-                value: v,
+                amount: v,
             }),
         }
     }
@@ -148,6 +157,8 @@ pub struct MapData {
     pub kinds: Vec<KindData>,
     /// The box tags the map declares.
     pub tags: Vec<TagData>,
+    /// The box values the map declares.
+    pub values: Vec<ValueDefData>,
     pub boxes: Vec<BoxData>,
     pub lines: Vec<LineData>,
 }

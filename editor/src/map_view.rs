@@ -478,9 +478,13 @@ impl MapView {
         rect: Rect,
         labels: &mut Vec<Label>,
     ) {
+        // The first value the map declares (AHD: recruitment value) is drawn in badges.
+        let Some(value) = input.map.values.first() else {
+            return;
+        };
         let mut x = rect.left() + 4.0;
         for side in input.sides {
-            let v = b.recruit_value(&side.id);
+            let v = b.value(&value.id, &side.id);
             if v == 0 {
                 continue;
             }

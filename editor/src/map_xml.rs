@@ -14,7 +14,9 @@ use muster_core::format;
 use muster_core::xml::{self, de};
 
 use crate::command::Selection;
-use crate::map_data::{BackgroundData, BoxData, KindData, LineData, MapData, RecruitData, TagData};
+use crate::map_data::{
+    BackgroundData, BoxData, KindData, LineData, MapData, TagData, ValueData, ValueDefData,
+};
 
 /// Why a map file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +93,14 @@ fn from_format(map: format::Map) -> MapData {
                 color: k.color,
             })
             .collect(),
+        values: map
+            .box_value
+            .into_iter()
+            .map(|v| ValueDefData {
+                id: v.id.value,
+                name: v.name,
+            })
+            .collect(),
         tags: map
             .tag
             .into_iter()
@@ -111,12 +121,13 @@ fn from_format(map: format::Map) -> MapData {
                 state: b.state,
                 x: b.x,
                 y: b.y,
-                recruit: b
-                    .recruit
+                values: b
+                    .value
                     .into_iter()
-                    .map(|r| RecruitData {
-                        side: r.side.value,
-                        value: r.value,
+                    .map(|v| ValueData {
+                        id: v.id.value,
+                        side: v.side.value,
+                        amount: v.amount,
                     })
                     .collect(),
             })
@@ -228,7 +239,13 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         }
         out.push_str("/>\n");
     }
-    if !map.kinds.is_empty() || !map.tags.is_empty() {
+    for v in &map.values {
+        out.push_str("  <box-value");
+        attr(&mut out, "id", &v.id);
+        attr(&mut out, "name", &v.name);
+        out.push_str("/>\n");
+    }
+    if !map.kinds.is_empty() || !map.tags.is_empty() || !map.values.is_empty() {
         out.push('\n');
     }
     // The 1-based number of the line the next text starts on, counted as text is added.
@@ -280,15 +297,16 @@ fn write_box(out: &mut String, b: &BoxData) {
     opt(out, "state", b.state.as_deref());
     attr(out, "x", &b.x.to_string());
     attr(out, "y", &b.y.to_string());
-    if b.recruit.is_empty() {
+    if b.values.is_empty() {
         out.push_str("/>\n");
         return;
     }
     out.push_str(">\n");
-    for r in &b.recruit {
-        out.push_str("    <recruit");
-        attr(out, "side", &r.side);
-        attr(out, "value", &r.value.to_string());
+    for v in &b.values {
+        out.push_str("    <value");
+        attr(out, "id", &v.id);
+        attr(out, "side", &v.side);
+        attr(out, "amount", &v.amount.to_string());
         out.push_str("/>\n");
     }
     out.push_str("  </box>\n");
@@ -331,8 +349,9 @@ mod tests {
   <line-kind id="road" name="Road" color="#b08850"/>
   <line-kind id="river" name="River" flows="true"/>
   <tag id="port" name="Port" mark="corner-dot"/>
+  <box-value id="recruit" name="Recruitment value"/>
   <box name="A &amp; B" owner="north" tags="port" x="1" y="2">
-    <recruit side="north" value="2"/>
+    <value id="recruit" side="north" amount="2"/>
   </box>
   <box name="C" aliases="Cee;Si" tags="k fort" state="XX" x="3" y="4"/>
   <line a="A &amp; B" b="C" kind="river" name="Big &quot;One&quot;" downstream="C" water-border="C"/>

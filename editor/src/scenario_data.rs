@@ -43,8 +43,8 @@ pub enum OffBoard {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SideData {
     pub id: String,
-    /// The army maximum the rules state (`army-max`), if given.
-    pub army_max: Option<u16>,
+    /// The tallies the rules state (`<tally id value>`: AHD's army maximum), in order.
+    pub tallies: Vec<(String, u32)>,
     pub places: Vec<PlaceData>,
     pub control: Vec<ControlData>,
     pub pool: Vec<UnitCount>,
@@ -91,6 +91,33 @@ pub fn units_of(list: &[UnitCount], unit: &str) -> u16 {
         .filter(|u| u.unit.eq_ignore_ascii_case(unit))
         .map(|u| u.count)
         .sum()
+}
+
+impl SideData {
+    /// The stated value of the tally `id`, if the file states one.
+    pub fn stated(&self, id: &str) -> Option<u32> {
+        self.tallies
+            .iter()
+            .find(|(t, _)| t.eq_ignore_ascii_case(id))
+            .map(|&(_, v)| v)
+    }
+
+    /// States (or, with `None`, stops stating) the tally `id`.
+    pub fn set_stated(&mut self, id: &str, value: Option<u32>) {
+        match (
+            self.tallies
+                .iter()
+                .position(|(t, _)| t.eq_ignore_ascii_case(id)),
+            value,
+        ) {
+            (Some(i), Some(v)) => self.tallies[i].1 = v,
+            (Some(i), None) => {
+                self.tallies.remove(i);
+            }
+            (None, Some(v)) => self.tallies.push((id.to_owned(), v)),
+            (None, None) => {}
+        }
+    }
 }
 
 impl ScenarioData {

@@ -28,32 +28,36 @@ pub fn compile(module: &Module, path: &Path, data: &ScenarioData) -> Option<Scen
     }
 }
 
-/// One side's army maximum: stated in the file, and computed by the engine.
+/// One side's tally (AHD: army maximum): stated in the file, and computed by the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArmyMaximum {
+pub struct TallyRow {
+    /// The tally's id and its name for people.
+    pub tally: String,
+    pub name: String,
     pub side: String,
-    pub stated: Option<u16>,
+    pub stated: Option<u32>,
     /// `None` when the edited setup does not compile.
     pub computed: Option<u32>,
 }
 
-/// Every side's stated and computed army maximum for a scenario being edited. The
-/// computed value is the engine's ([`Scenario::army_maximum`], the same the rule
-/// scripts read through `game:army_maximum`), never worked out by the editor.
-pub fn army_maxima(
-    module: &Module,
-    data: &ScenarioData,
-    live: Option<&Scenario>,
-) -> Vec<ArmyMaximum> {
+/// Every tally of every side, stated and computed, for a scenario being edited. The
+/// computed value is the engine's ([`Scenario::tally`], the same the rule scripts read
+/// through `game:tally`), never worked out by the editor.
+pub fn tallies(module: &Module, data: &ScenarioData, live: Option<&Scenario>) -> Vec<TallyRow> {
     module
-        .side_ids()
-        .map(|side| {
-            let id = &module.side(side).id;
-            ArmyMaximum {
-                side: id.clone(),
-                stated: data.side(id).and_then(|s| s.army_max),
-                computed: live.map(|s| s.army_maximum(module, side)),
-            }
+        .tally_ids()
+        .flat_map(|t| {
+            module.side_ids().map(move |side| {
+                let id = &module.side(side).id;
+                let tally = module.tally(t);
+                TallyRow {
+                    tally: tally.id.clone(),
+                    name: tally.name.clone(),
+                    side: id.clone(),
+                    stated: data.side(id).and_then(|s| s.stated(&tally.id)),
+                    computed: live.map(|s| s.tally(module, t, side)),
+                }
+            })
         })
         .collect()
 }

@@ -104,7 +104,11 @@ fn from_format(s: format::Scenario) -> Result<ScenarioData, ScenarioXmlError> {
             .collect();
         sides.push(SideData {
             id: side.id.value,
-            army_max: side.army_max.map(|a| a.value),
+            tallies: side
+                .tally
+                .iter()
+                .map(|t| (t.id.value.clone(), t.value.value))
+                .collect(),
             places,
             control,
             pool: list(&side.pool)?,
@@ -165,9 +169,10 @@ pub fn write(s: &ScenarioData, prolog: &str) -> String {
     write_with(s, prolog, true)
 }
 
-/// [`write`], leaving out the stated army maxima when `army_max` is false (to compile
-/// an edited setup whose stated maxima no longer match, for the live computed value).
-pub fn write_with(s: &ScenarioData, prolog: &str, army_max: bool) -> String {
+/// [`write`], leaving out the stated tallies (AHD's army maxima) when `stated` is false
+/// (to compile an edited setup whose stated values no longer match, for the live
+/// computed ones).
+pub fn write_with(s: &ScenarioData, prolog: &str, stated: bool) -> String {
     let mut out = String::new();
     if prolog.trim().is_empty() {
         out.push_str(DECLARATION);
@@ -192,10 +197,15 @@ pub fn write_with(s: &ScenarioData, prolog: &str, army_max: bool) -> String {
     for side in &s.sides {
         out.push_str("  <side");
         attr(&mut out, "id", &side.id);
-        if army_max && let Some(m) = side.army_max {
-            attr(&mut out, "army-max", &m.to_string());
-        }
         out.push_str(">\n");
+        if stated {
+            for (id, value) in &side.tallies {
+                out.push_str("    <tally");
+                attr(&mut out, "id", id);
+                attr(&mut out, "value", &value.to_string());
+                out.push_str("/>\n");
+            }
+        }
         for p in &side.places {
             out.push_str("    <place");
             attr(&mut out, "box", &p.at);
@@ -234,7 +244,8 @@ mod tests {
 <!-- a header -->
 <scenario id="s" name="S &amp; T" rule="1.0" start="07/1861" end="06/1862">
   <description>Two &lt;sides&gt;</description>
-  <side id="union" army-max="34">
+  <side id="union">
+    <tally id="army-maximum" value="34"/>
     <!-- inside -->
     <place box="Washington" units="2 Mi, Vi" flags="entrenched"/>
     <control tag="kentucky"/>
@@ -254,7 +265,7 @@ mod tests {
         assert_eq!(src.prolog, "<?xml version=\"1.0\"?>\n<!-- a header -->\n");
         assert_eq!(src.inner_comments, 1);
         let union = &src.data.sides[0];
-        assert_eq!(union.army_max, Some(34));
+        assert_eq!(union.stated("army-maximum"), Some(34));
         assert_eq!(union.places[0].units[1].count, 1);
         assert_eq!(union.places[0].units[1].unit, "Vi");
         assert_eq!(union.control[0], ControlData::Tag("kentucky".into()));
@@ -262,7 +273,7 @@ mod tests {
         let again = read(&text).unwrap();
         assert_eq!(again.data, src.data);
         assert_eq!(write(&again.data, &again.prolog), text);
-        assert!(!write_with(&src.data, "", false).contains("army-max"));
+        assert!(!write_with(&src.data, "", false).contains("<tally"));
     }
 
     #[test]

@@ -277,7 +277,7 @@ fn the_banner_shows_the_engines_numbers() {
             want.push(format!(
                 "{} army maximum: {}",
                 module.side(side).name,
-                s.army_maximum(&module, side)
+                s.tally(&module, module.find_tally("army-maximum").unwrap(), side)
             ));
         }
         // The resource the step spends (AHD: marches, promotions, recruitment points).

@@ -24,11 +24,13 @@ fn module_with(dir: &Path, defenders: &str) -> Module {
     let scenario = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <scenario id="test-battle" name="Test Battle" rule="2.0" start="07/1861">
-  <side id="union" army-max="34">
+  <side id="union">
+    <tally id="army-maximum" value="34"/>
     <place box="Washington" units="2 Vi"/>
     <place box="Harper's Ferry" units="1 Vi"/>
   </side>
-  <side id="confederate" army-max="29">
+  <side id="confederate">
+    <tally id="army-maximum" value="29"/>
     <place box="Manassas Junction" units="{defenders}"/>
   </side>
 </scenario>

@@ -101,8 +101,8 @@ fn session_with_a_move(module: Arc<Module>) -> (Session, usize) {
     (s, n)
 }
 
-const MAY_ENTER: &str = "function M.may_enter(game, unit: number, path): boolean\n";
-const NEVER_ENTER: &str = "function M.may_enter(game, unit: number, path): boolean\n\tif unit >= 0 then\n\t\treturn false\n\tend\n";
+const MAY_ENTER: &str = "function M.may_enter(game: Game, unit: number, path): boolean\n";
+const NEVER_ENTER: &str = "function M.may_enter(game: Game, unit: number, path): boolean\n\tif unit >= 0 then\n\t\treturn false\n\tend\n";
 
 fn forbid_every_move(dir: &Path) {
     edit_file(&dir.join("rules/movement.luau"), MAY_ENTER, NEVER_ENTER);

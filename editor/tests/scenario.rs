@@ -5,7 +5,7 @@ mod common;
 
 use muster_core::load_module;
 use muster_editor::scenario_data::{OffBoard, ScenarioData, add_units, units_of};
-use muster_editor::scenario_live::army_maxima;
+use muster_editor::scenario_live::tallies;
 use muster_editor::{Document, SaveOutcome};
 
 /// The 1861 scenario's file index and content.
@@ -161,7 +161,7 @@ fn the_army_maximum_is_computed_live_by_the_engine() {
     let mut doc = Document::open(&dir).expect("opens");
     let (i, mut s) = s1861(&doc);
     let module = doc.last_module().unwrap().clone();
-    let before = army_maxima(&module, &s, doc.live_scenario(i));
+    let before = tallies(&module, &s, doc.live_scenario(i));
     let union = before.iter().find(|a| a.side == "union").unwrap();
     assert_eq!(union.stated, Some(34));
     assert_eq!(union.computed, Some(34));
@@ -176,14 +176,14 @@ fn the_army_maximum_is_computed_live_by_the_engine() {
         "{:?}",
         doc.validation().diagnostics
     );
-    let live = army_maxima(&module, &s, doc.live_scenario(i));
+    let live = tallies(&module, &s, doc.live_scenario(i));
     let conf = live.iter().find(|a| a.side == "confederate").unwrap();
     assert_eq!(conf.computed, Some(26), "Richmond's 3 no longer count");
     assert_eq!(units_of(&s.sides[0].places.last().unwrap().units, "Vi"), 1);
 
     // Stating the computed maxima makes the module valid again.
     for a in &live {
-        s.side_mut(&a.side).army_max = a.computed.map(|c| c as u16);
+        s.side_mut(&a.side).set_stated(&a.tally, a.computed);
     }
     doc.set_scenario(i, s, "army maxima").unwrap();
     assert!(
@@ -206,15 +206,9 @@ fn every_ahd_scenario_compiles_live_and_its_computed_maxima_match_the_stated() {
     for (i, file) in doc.scenarios().iter().enumerate() {
         let live = doc.live_scenario(i);
         assert!(live.is_some(), "{} compiles", file.data.id);
-        for am in army_maxima(&module, &file.data, live) {
+        for am in tallies(&module, &file.data, live) {
             if let Some(stated) = am.stated {
-                assert_eq!(
-                    am.computed,
-                    Some(u32::from(stated)),
-                    "{} {}",
-                    file.data.id,
-                    am.side
-                );
+                assert_eq!(am.computed, Some(stated), "{} {}", file.data.id, am.side);
             }
         }
     }

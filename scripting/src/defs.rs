@@ -80,7 +80,7 @@ fn per_side<T: Copy + Default + IntoLua>(
 }
 
 /// The tables of `defs` (besides `module`), all empty when there is no module.
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 18] = [
     "sides",
     "side_by_id",
     "boxes",
@@ -95,6 +95,8 @@ const KEYS: [&str; 16] = [
     "markers",
     "flags",
     "tags",
+    "box_values",
+    "tallies",
     "options",
     "option_by_id",
 ];
@@ -213,6 +215,20 @@ fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
         ("markers", array(lua, named(lua, &m.units.markers)?)?),
         ("flags", array(lua, named(lua, &m.units.flags)?)?),
         ("tags", array(lua, tags(lua, m)?)?),
+        (
+            "box_values",
+            array(
+                lua,
+                id_names(
+                    lua,
+                    m.board
+                        .values
+                        .iter()
+                        .map(|v| (v.id.as_str(), v.name.as_str())),
+                )?,
+            )?,
+        ),
+        ("tallies", array(lua, tallies(lua, m)?)?),
         ("option_by_id", by_id(lua, &options)?),
         ("options", array(lua, options)?),
     ] {
@@ -256,7 +272,7 @@ fn boxes(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
                 "owner" => b.owner.and_then(|o| side_id(m, o.index())),
                 "tags" => array(lua, b.tags.iter().map(String::as_str))?,
                 "state" => b.state.as_deref(),
-                "recruit" => per_side(lua, m, &b.recruit)?,
+                "values" => box_values(lua, m, &b.values)?,
                 "x" => b.x,
                 "y" => b.y,
                 "lines" => array(lua, adjacent.iter().map(|(_, l)| lua_index(l.index())))?,
@@ -268,16 +284,52 @@ fn boxes(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
 
 /// The declared box tags: `{ id, name }`.
 fn tags(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
-    m.board
-        .tags
+    id_names(
+        lua,
+        m.board
+            .tags
+            .iter()
+            .map(|t| (t.id.as_str(), t.name.as_str())),
+    )
+}
+
+/// `{ id, name }` records.
+fn id_names<'a>(
+    lua: &Lua,
+    items: impl Iterator<Item = (&'a str, &'a str)>,
+) -> mlua::Result<Vec<Table>> {
+    items
+        .map(|(id, name)| {
+            Ok(record!(lua, {
+                "id" => id,
+                "name" => name,
+            }))
+        })
+        .collect()
+}
+
+/// The tallies: `{ id, name, sums }` (`sums` a box value id).
+fn tallies(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.tallies
         .iter()
         .map(|t| {
             Ok(record!(lua, {
                 "id" => t.id.as_str(),
                 "name" => t.name.as_str(),
+                "sums" => m.board.values[t.sums.index()].id.as_str(),
             }))
         })
         .collect()
+}
+
+/// A box's values: `{ [value id] = { [side id] = n } }`.
+fn box_values(lua: &Lua, m: &Module, values: &[Vec<u16>]) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (def, amounts) in m.board.values.iter().zip(values) {
+        t.raw_set(def.id.as_str(), per_side(lua, m, amounts)?)?;
+    }
+    t.set_readonly(true);
+    Ok(t)
 }
 
 /// Box names and aliases, exactly as written, to box numbers.

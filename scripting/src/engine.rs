@@ -1270,10 +1270,22 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             }))
         },
     );
-    m.add_method("army_maximum", |lua, g, side: Value| {
+    m.add_method("tally", |lua, g, (id, side): (Value, Value)| {
         let module = module_of(lua)?;
-        let side = Call::new(lua, "army_maximum", [side]).side(0, &module)?;
-        Ok(g.0.army_maximum(&module, side))
+        let call = Call::new(lua, "tally", [id, side]);
+        let name = call.text(0)?;
+        let tally = module.find_tally(&name).ok_or_else(|| {
+            call.fail(
+                0,
+                format!("no tally '{name}'; {}", module.tally_help(&name)),
+            )
+        })?;
+        // The side defaults to the one whose turn it is.
+        let side = match call.opt_text(1)? {
+            None => g.0.active_side(&module),
+            Some(_) => call.side(1, &module)?,
+        };
+        Ok(g.0.tally(&module, tally, side))
     });
     m.add_method("active_side", |lua, g, ()| {
         let module = module_of(lua)?;
@@ -1403,10 +1415,10 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let u = Call::new(lua, "fought", [u]).unit(0, &g.0)?;
         Ok(g.0.turn_log.fought.contains(&u))
     });
-    m.add_method("recruited_at", |lua, g, b: Value| {
+    m.add_method("placed_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
-        let at = Call::new(lua, "recruited_at", [b]).boxn(0, &module)?;
-        Ok(g.0.turn_log.recruited.iter().filter(|&&r| r == at).count())
+        let at = Call::new(lua, "placed_at", [b]).boxn(0, &module)?;
+        Ok(g.0.turn_log.placed.iter().filter(|&&r| r == at).count())
     });
     // The battle under way (all nil when there is none).
     m.add_method("battle_box", |_, g, ()| {

@@ -51,7 +51,7 @@ fn sides_boxes_and_names() {
     assert_eq!(list(&np["tags"]), &[s("port")]);
     assert_eq!(np["x"], ScriptValue::Int(100));
     assert_eq!(list(&np["aliases"]), &[s("North Port")]);
-    let recruit = map(&np["recruit"]);
+    let recruit = map(&map(&np["values"])["recruit"]);
     assert_eq!(recruit["north"], ScriptValue::Int(2));
     assert_eq!(recruit["south"], ScriptValue::Int(0));
     // Northport's lines: the road to Millbrook (1) and the railroad to Rivertown (2).

@@ -3,16 +3,17 @@
 use std::collections::HashMap;
 
 use super::Ctx;
-use crate::board::{Board, Line, LineKind, MapBox};
+use crate::board::{Board, BoxValueDef, Line, LineKind, MapBox};
 use crate::diag::Pos;
 use crate::format;
-use crate::ids::{BoxId, LineKindId};
+use crate::ids::{BoxId, BoxValueId, LineKindId};
 use crate::load::Parts;
 use crate::names::NameIndex;
 
 pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_pos: Pos) -> Board {
     let (kinds, kind_names) = kinds(cx, &parts.kinds);
-    let (boxes, names) = boxes(cx, &parts.boxes, sides);
+    let (values, value_names) = box_values(cx, &parts.box_values);
+    let (boxes, names) = boxes(cx, &parts.boxes, sides, &value_names, values.len());
     if boxes.is_empty() {
         cx.error(
             module_pos,
@@ -26,6 +27,8 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
     board.neutral_color = parts.map_neutral_color.clone();
     board.background = parts.map_background.as_ref().map(|b| background(cx, b));
     board.tags = tags(cx, &parts.tags);
+    board.values = values;
+    board.value_names = value_names;
     for id in board.box_ids() {
         if board.neighbours(id).is_empty() {
             let b = board.get(id);
@@ -92,7 +95,38 @@ fn kinds(cx: &mut Ctx<'_>, raw: &[format::LineKind]) -> (Vec<LineKind>, NameInde
     (kinds, names)
 }
 
-fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<MapBox>, NameIndex) {
+/// The declared box values (`<box-value id name>`): ids unique without case.
+fn box_values(cx: &mut Ctx<'_>, raw: &[format::Named]) -> (Vec<BoxValueDef>, NameIndex) {
+    let mut out: Vec<BoxValueDef> = Vec::new();
+    let mut names = NameIndex::default();
+    for v in raw {
+        if BoxValueId::from_index(out.len()).is_none() {
+            cx.error(v.pos, "too many box values (at most 256)", None);
+            break;
+        }
+        if names.insert(&v.id, out.len()).is_err() {
+            cx.error(
+                v.id.pos,
+                format!("duplicate box value '{}'", v.id.value),
+                None,
+            );
+            continue;
+        }
+        out.push(BoxValueDef {
+            id: v.id.value.clone(),
+            name: v.name.clone(),
+        });
+    }
+    (out, names)
+}
+
+fn boxes(
+    cx: &mut Ctx<'_>,
+    raw: &[format::BoxDef],
+    sides: &NameIndex,
+    value_names: &NameIndex,
+    value_count: usize,
+) -> (Vec<MapBox>, NameIndex) {
     let mut boxes: Vec<MapBox> = Vec::new();
     let mut names = NameIndex::default();
     for b in raw {
@@ -140,21 +174,33 @@ fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<Ma
             }
         }
         let owner = b.owner.as_ref().and_then(|o| cx.side(sides, o));
-        let mut recruit = vec![0u8; sides.len()];
-        for r in &b.recruit {
-            if let Some(side) = cx.side(sides, &r.side) {
-                let slot = &mut recruit[side.index()];
-                if *slot != 0 {
+        let mut values = vec![vec![0u16; sides.len()]; value_count];
+        let mut given = vec![vec![false; sides.len()]; value_count];
+        for v in &b.value {
+            let Some(kind) = value_names.get(&v.id) else {
+                let hint = value_names.hint(&v.id).or_else(|| {
+                    Some("declare it in the map: <box-value id=\"...\" name=\"...\"/>".into())
+                });
+                cx.error(
+                    v.id.pos,
+                    format!("unknown box value '{}'", v.id.value),
+                    hint,
+                );
+                continue;
+            };
+            if let Some(side) = cx.side(sides, &v.side) {
+                if given[kind][side.index()] {
                     cx.error(
-                        r.pos,
+                        v.pos,
                         format!(
-                            "box '{}' gives side '{}' two recruitment values",
-                            b.name.value, r.side.value
+                            "box '{}' gives side '{}' two '{}' values",
+                            b.name.value, v.side.value, v.id.value
                         ),
-                        Some("keep one <recruit> per side".into()),
+                        Some("keep one <value> of a kind per side".into()),
                     );
                 }
-                *slot = r.value;
+                given[kind][side.index()] = true;
+                values[kind][side.index()] = v.amount;
             }
         }
         boxes.push(MapBox {
@@ -171,7 +217,7 @@ fn boxes(cx: &mut Ctx<'_>, raw: &[format::BoxDef], sides: &NameIndex) -> (Vec<Ma
             state: b.state.clone(),
             x: b.x,
             y: b.y,
-            recruit,
+            values,
             pos: b.pos,
         });
     }

@@ -8,11 +8,12 @@ mod units;
 
 use std::path::PathBuf;
 
+use crate::board::Board;
 use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
 use crate::format::{self, Manifest, OnOff};
-use crate::ids::{ResourceId, SideId};
+use crate::ids::{ResourceId, SideId, TallyId};
 use crate::load::Parts;
-use crate::module::{Module, Resource, Side};
+use crate::module::{Module, Resource, Side, Tally};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 
@@ -81,6 +82,7 @@ pub(crate) fn module(
     }
     let (resources, resource_names) = resources(&mut cx, &parts.resources);
     let board = board::board(&mut cx, &parts, &side_names, manifest.pos);
+    let (tallies, tally_names) = tallies(&mut cx, &parts.tallies, &board);
     let units = units::units(&mut cx, &parts, &side_names, sides.len());
     let calendar = calendar::calendar(
         &mut cx,
@@ -106,6 +108,7 @@ pub(crate) fn module(
         scripts: parts.scripts.clone(),
         sides,
         resources,
+        tallies,
         board,
         units,
         calendar,
@@ -115,6 +118,7 @@ pub(crate) fn module(
         files: SourceFiles::default(),
         side_names,
         resource_names,
+        tally_names,
     };
     let scenarios = scenario::scenarios(&mut cx, &module, &parts.scenarios);
     module.scenarios = scenarios;
@@ -175,6 +179,46 @@ fn resources(cx: &mut Ctx<'_>, raw: &[format::Resource]) -> (Vec<Resource>, Name
             id: r.id.value.clone(),
             name: r.name.clone(),
             expires: r.expires.unwrap_or_default(),
+        });
+    }
+    (out, names)
+}
+
+/// The tallies (`<tally id name sums>`), each adding up a declared box value.
+fn tallies(cx: &mut Ctx<'_>, raw: &[format::Tally], board: &Board) -> (Vec<Tally>, NameIndex) {
+    let mut out = Vec::new();
+    let mut names = NameIndex::default();
+    for t in raw {
+        if TallyId::from_index(out.len()).is_none() {
+            cx.error(t.pos, "too many tallies (at most 256)", None);
+            break;
+        }
+        let Some(sums) = board.find_value(&t.sums) else {
+            let ids: Vec<&str> = board.values.iter().map(|v| v.id.as_str()).collect();
+            let hint =
+                crate::suggest::did_you_mean(&t.sums, ids.iter().copied()).unwrap_or_else(|| {
+                    if ids.is_empty() {
+                        "declare it in the map: <box-value id=\"...\" name=\"...\"/>".into()
+                    } else {
+                        format!("the box values are {}", ids.join(", "))
+                    }
+                });
+            cx.error(
+                t.sums.pos,
+                format!("unknown box value '{}'", t.sums.value),
+                Some(hint),
+            );
+            continue;
+        };
+        // Named only once it is sure to be pushed: a name indexes `out`.
+        if names.insert(&t.id, out.len()).is_err() {
+            cx.error(t.id.pos, format!("duplicate tally '{}'", t.id.value), None);
+            continue;
+        }
+        out.push(Tally {
+            id: t.id.value.clone(),
+            name: t.name.clone(),
+            sums,
         });
     }
     (out, names)

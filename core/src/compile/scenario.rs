@@ -152,7 +152,7 @@ fn compile(
         pos: s.pos,
     };
     check_mix(cx, module, &scenario, s);
-    check_army_max(cx, module, &scenario, s);
+    check_tallies(cx, module, &scenario, s);
     Some(scenario)
 }
 
@@ -177,7 +177,16 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
         }
         given[side.index()] = true;
         let setup = &mut out[side.index()];
-        setup.army_max = rs.army_max.as_ref().map(|a| a.value);
+        for t in &rs.tally {
+            match module.find_tally(&t.id) {
+                Some(id) => setup.stated.push((id, t.value.value)),
+                None => cx.error(
+                    t.id.pos,
+                    format!("unknown tally '{}'", t.id.value),
+                    Some(module.tally_help(&t.id)),
+                ),
+            }
+        }
         for p in &rs.place {
             let Some(at) = find_box(cx, module, &p.at) else {
                 continue;
@@ -407,26 +416,36 @@ fn check_mix(cx: &mut Ctx<'_>, module: &Module, scenario: &Scenario, raw: &forma
     }
 }
 
-/// A stated army maximum must equal the one computed from the map and the setup.
-fn check_army_max(cx: &mut Ctx<'_>, module: &Module, scenario: &Scenario, raw: &format::Scenario) {
+/// A stated tally (AHD's army maximum) must equal the one computed from the map and the
+/// setup.
+fn check_tallies(cx: &mut Ctx<'_>, module: &Module, scenario: &Scenario, raw: &format::Scenario) {
     for rs in &raw.side {
-        let (Some(side), Some(stated)) = (module.find_side(&rs.id), &rs.army_max) else {
+        let Some(side) = module.find_side(&rs.id) else {
             continue;
         };
-        let computed = scenario.army_maximum(module, side);
-        if computed != u32::from(stated.value) {
-            cx.error(
-                stated.pos,
-                format!(
-                    "stated army maximum {} of {} does not match the {computed} computed from the map and this setup",
-                    stated.value,
-                    module.side(side).id
-                ),
-                Some(format!(
-                    "the recruitment values of the cities {} controls at the start add up to {computed}; fix army-max or the setup",
-                    module.side(side).id
-                )),
-            );
+        for t in &rs.tally {
+            let Some(id) = module.find_tally(&t.id) else {
+                continue;
+            };
+            let tally = module.tally(id);
+            let computed = scenario.tally(module, id, side);
+            if computed != t.value.value {
+                let value = &module.board.values[tally.sums.index()];
+                cx.error(
+                    t.value.pos,
+                    format!(
+                        "stated {} {} of {} does not match the {computed} computed from the map and this setup",
+                        tally.name,
+                        t.value.value,
+                        module.side(side).id
+                    ),
+                    Some(format!(
+                        "{}'s {} over the boxes it controls at the start adds up to {computed}; fix the stated value or the setup",
+                        module.side(side).id,
+                        value.name.to_lowercase()
+                    )),
+                );
+            }
         }
     }
 }

@@ -88,18 +88,18 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
 pub fn situation(module: &Module, state: &GameState) -> String {
     let turn = &module.calendar.turn(state.turn).label;
     if let Some(o) = &state.outcome {
-        let maxima: Vec<String> = module
-            .side_ids()
-            .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
-            .collect();
         let who = o.winner.map_or("a draw".to_string(), |w| {
             format!("{} wins", module.side(w).name)
         });
-        return format!(
-            "{turn} (turn {}): the game is over, {who}\narmy maximum: {}",
-            state.turn.0 + 1,
-            maxima.join(", ")
+        let mut out = format!(
+            "{turn} (turn {}): the game is over, {who}",
+            state.turn.0 + 1
         );
+        for line in tallies(module, state) {
+            out.push('\n');
+            out.push_str(&line);
+        }
+        return out;
     }
     let words = &module.calendar.words;
     let side = &module.side(state.active_side(module)).name;
@@ -134,11 +134,10 @@ pub fn situation(module: &Module, state: &GameState) -> String {
         );
         out.push_str(&format!(", {selected}"));
     }
-    let maxima: Vec<String> = module
-        .side_ids()
-        .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
-        .collect();
-    out.push_str(&format!("\narmy maximum: {}", maxima.join(", ")));
+    for line in tallies(module, state) {
+        out.push('\n');
+        out.push_str(&line);
+    }
     if let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) {
         out.push_str(&format!(
             "\nbattle at {}, round {}: {} firing",
@@ -152,4 +151,19 @@ pub fn situation(module: &Module, state: &GameState) -> String {
         }
     }
     out
+}
+
+/// Each of the module's tallies for every side, a line each: `army maximum: Union 34,
+/// Confederacy 29`.
+pub fn tallies(module: &Module, state: &GameState) -> Vec<String> {
+    module
+        .tally_ids()
+        .map(|t| {
+            let per_side: Vec<String> = module
+                .side_ids()
+                .map(|s| format!("{} {}", module.side(s).name, state.tally(module, t, s)))
+                .collect();
+            format!("{}: {}", module.tally(t).name, per_side.join(", "))
+        })
+        .collect()
 }

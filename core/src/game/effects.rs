@@ -83,15 +83,13 @@ fn apply_command(
             b.marker = marker && side.is_some();
             if before != side {
                 let who = side.map_or("nobody".to_string(), |s| module.side(s).name.clone());
-                let maxima: Vec<String> = module
-                    .side_ids()
-                    .map(|s| format!("{} {}", module.side(s).name, state.army_maximum(module, s)))
-                    .collect();
-                log.push(format!(
-                    "{} passes to {who} (army maximum: {})",
-                    module.board.get(at).name,
-                    maxima.join(", ")
-                ));
+                let tallies = super::describe::tallies(module, state);
+                let name = &module.board.get(at).name;
+                log.push(if tallies.is_empty() {
+                    format!("{name} passes to {who}")
+                } else {
+                    format!("{name} passes to {who} ({})", tallies.join("; "))
+                });
             }
         }
         Command::Transfer {

@@ -74,7 +74,7 @@ pub(crate) fn apply(
     u.place = Place::Board(*at);
     u.hits = 0;
     u.flags = Flags::NONE;
-    state.turn_log.recruited.push(*at);
+    state.turn_log.placed.push(*at);
     let mut log = vec![module.calendar.words.say(
         |w| &w.placed,
         "{type} placed in {box}",

@@ -10,7 +10,7 @@ use super::dice::Dice;
 use super::moves::{MoveRecord, MoveStep};
 use crate::calendar::Step;
 use crate::ids::{
-    AttributeId, BoxId, MarkerId, OptionId, ResourceId, SideId, TurnId, UnitId, UnitTypeId,
+    AttributeId, BoxId, MarkerId, OptionId, ResourceId, SideId, TallyId, TurnId, UnitId, UnitTypeId,
 };
 use crate::module::Module;
 use crate::scenario::Scenario;
@@ -125,12 +125,15 @@ pub struct GameState {
 pub struct TurnLog {
     /// Every move, in order.
     pub moves: Vec<MoveRecord>,
-    /// Units that took part in a battle (5.5: they may not reinforce another).
+    /// Units that took part in a battle (AHD 5.5: they may not reinforce another).
     pub fought: Vec<UnitId>,
-    /// Units promoted (6.0: no unit is promoted twice in a player turn).
-    pub promoted: Vec<UnitId>,
-    /// Boxes recruited in, once per recruit.
-    pub recruited: Vec<BoxId>,
+    /// Units upgraded (no piece is upgraded twice in a player turn; AHD 6.0). Saves
+    /// before the kernel became generic called it `promoted`.
+    #[serde(alias = "promoted")]
+    pub upgraded: Vec<UnitId>,
+    /// Boxes placed in, once per piece placed (`recruited` in older saves).
+    #[serde(alias = "recruited")]
+    pub placed: Vec<BoxId>,
 }
 
 /// How a game ended.
@@ -405,10 +408,18 @@ impl GameState {
         self.boxes.get(at.index()).and_then(|b| b.controller)
     }
 
-    /// The sum of a side's recruitment values over the boxes it now controls (7.1).
-    pub fn army_maximum(&self, module: &Module, side: SideId) -> u32 {
-        let control: Vec<Option<SideId>> = self.boxes.iter().map(|b| b.controller).collect();
-        module.board.army_maximum(&control, side)
+    /// A tally's value for `side` now: its box value added up over the boxes the side
+    /// controls (AHD's army maximum, 7.1).
+    pub fn tally(&self, module: &Module, tally: TallyId, side: SideId) -> u32 {
+        let sums = module.tally(tally).sums;
+        module
+            .board
+            .boxes
+            .iter()
+            .zip(&self.boxes)
+            .filter(|(_, b)| b.controller == Some(side))
+            .map(|(m, _)| u32::from(m.value(sums, side)))
+            .sum()
     }
 
     pub fn has_option(&self, option: OptionId) -> bool {

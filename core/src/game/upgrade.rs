@@ -17,7 +17,7 @@ use crate::unit::Flags;
 pub fn can_upgrade(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Result<bool, RuleError> {
     let state = view.state;
     let u = state.unit(unit);
-    if !matches!(u.place, Place::Board(_)) || state.turn_log.promoted.contains(&unit) {
+    if !matches!(u.place, Place::Board(_)) || state.turn_log.upgraded.contains(&unit) {
         return Ok(false);
     }
     let Some(to) = view.module.units.get(u.kind).promotes_to else {
@@ -79,7 +79,7 @@ pub(crate) fn upgrade(
             list.push(new);
         }
     }
-    state.turn_log.promoted.push(new);
+    state.turn_log.upgraded.push(new);
     let at = match old.place {
         Place::Board(b) => module.board.get(b).name.as_str(),
         _ => "?",

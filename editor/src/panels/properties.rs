@@ -6,7 +6,7 @@
 use egui::{Response, Ui};
 
 use crate::command::{Command, Selection};
-use crate::map_data::{BoxData, MapData};
+use crate::map_data::{BoxData, MapData, ValueDefData};
 use crate::map_view::SideStyle;
 use crate::panels::line::{LinePanel, has_water_border, with_water_border};
 
@@ -32,12 +32,12 @@ struct Form {
     tags: String,
     x: i32,
     y: i32,
-    /// Recruitment value per shown side.
-    recruit: Vec<u8>,
+    /// Each declared box value, for each shown side (value-major).
+    values: Vec<u16>,
 }
 
 impl Form {
-    fn of(b: &BoxData, sides: &[SideStyle]) -> Self {
+    fn of(b: &BoxData, sides: &[SideStyle], values: &[ValueDefData]) -> Self {
         Self {
             name: b.name.clone(),
             aliases: b.aliases.clone().unwrap_or_default(),
@@ -46,12 +46,15 @@ impl Form {
             tags: b.tags.clone().unwrap_or_default(),
             x: b.x,
             y: b.y,
-            recruit: sides.iter().map(|s| b.recruit_value(&s.id)).collect(),
+            values: values
+                .iter()
+                .flat_map(|v| sides.iter().map(|s| b.value(&v.id, &s.id)))
+                .collect(),
         }
     }
 
     /// The box with this form's values; what the form does not show is kept from `base`.
-    fn to_box(&self, base: &BoxData, sides: &[SideStyle]) -> BoxData {
+    fn to_box(&self, base: &BoxData, sides: &[SideStyle], values: &[ValueDefData]) -> BoxData {
         let text = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_owned());
         let mut b = BoxData {
             name: self.name.trim().to_owned(),
@@ -61,10 +64,13 @@ impl Form {
             tags: text(&self.tags),
             x: self.x,
             y: self.y,
-            recruit: base.recruit.clone(),
+            values: base.values.clone(),
         };
-        for (side, &v) in sides.iter().zip(&self.recruit) {
-            b.set_recruit_value(&side.id, v);
+        let pairs = values
+            .iter()
+            .flat_map(|v| sides.iter().map(move |s| (v, s)));
+        for ((value, side), &amount) in pairs.zip(&self.values) {
+            b.set_value(&value.id, &side.id, amount);
         }
         b
     }
@@ -109,7 +115,7 @@ impl PropertiesPanel {
             // A new selection, or the box changed under us (undo, a drag): refill.
             self.index = Some(index);
             self.base = current.clone();
-            self.form = Form::of(current, sides);
+            self.form = Form::of(current, sides, &map.values);
         }
         ui.heading("Box");
         let mut responses: Vec<Response> = Vec::new();
@@ -155,17 +161,21 @@ impl PropertiesPanel {
                 }
                 responses.push(number_row(ui, "X", &mut f.x));
                 responses.push(number_row(ui, "Y", &mut f.y));
-                for (side, v) in sides.iter().zip(f.recruit.iter_mut()) {
-                    let label = ui.label(format!("Recruit {}", side.name));
+                let pairs = map
+                    .values
+                    .iter()
+                    .flat_map(|v| sides.iter().map(move |s| (v, s)));
+                for ((value, side), v) in pairs.zip(f.values.iter_mut()) {
+                    let label = ui.label(format!("{} {}", value.name, side.name));
                     responses.push(
-                        ui.add(egui::DragValue::new(v).range(0..=9))
+                        ui.add(egui::DragValue::new(v).range(0..=99))
                             .labelled_by(label.id),
                     );
                     ui.end_row();
                 }
             });
         let busy = responses.iter().any(|r| r.has_focus() || r.dragged());
-        let wanted = self.form.to_box(&self.base, sides);
+        let wanted = self.form.to_box(&self.base, sides, &map.values);
         if !busy && wanted != self.base {
             out.push(Command::SetBox {
                 index,

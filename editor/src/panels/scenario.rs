@@ -12,7 +12,7 @@ use crate::command::Command;
 use crate::document::Document;
 use crate::map_data::MapData;
 use crate::scenario_data::{OffBoard, ScenarioData, add_units, units_of};
-use crate::scenario_live::army_maxima;
+use crate::scenario_live::tallies;
 
 /// The panel's state between frames: the side and unit type to place.
 #[derive(Clone, Debug, Default)]
@@ -78,31 +78,38 @@ impl ScenarioPanel {
             ));
             return;
         }
-        ui.separator();
-        ui.strong("Army maximum");
-        egui::Grid::new("army-max").num_columns(3).show(ui, |ui| {
-            ui.label("Side");
-            ui.label("Stated");
-            ui.label("Computed");
-            ui.end_row();
-            for am in army_maxima(module, data, doc.live_scenario(index)) {
-                let name = side_name(module, &am.side);
-                ui.label(&name);
-                ui.label(am.stated.map_or("none".into(), |v| v.to_string()));
-                let computed = am.computed.map_or("?".into(), |v| v.to_string());
-                ui.label(&computed)
-                    .on_hover_text("Computed by the engine from the map and this setup (rule 7.1)");
-                if let Some(c) = am.computed.and_then(|c| u16::try_from(c).ok())
-                    && am.stated != Some(c)
-                    && ui.button(format!("State {c} for {name}")).clicked()
-                {
-                    let mut v = data.clone();
-                    v.side_mut(&am.side).army_max = Some(c);
-                    set(v, format!("army maximum of {name}"), out);
-                }
-                ui.end_row();
-            }
-        });
+        let rows = tallies(module, data, doc.live_scenario(index));
+        for tally in &module.tallies {
+            ui.separator();
+            ui.strong(capitalized(&tally.name));
+            egui::Grid::new(("tally", &tally.id))
+                .num_columns(3)
+                .show(ui, |ui| {
+                    ui.label("Side");
+                    ui.label("Stated");
+                    ui.label("Computed");
+                    ui.end_row();
+                    for am in rows.iter().filter(|r| r.tally == tally.id) {
+                        let name = side_name(module, &am.side);
+                        ui.label(&name);
+                        ui.label(am.stated.map_or("none".into(), |v| v.to_string()));
+                        let computed = am.computed.map_or("?".into(), |v| v.to_string());
+                        ui.label(&computed).on_hover_text(format!(
+                            "The {} computed by the engine from the map and this setup",
+                            am.name
+                        ));
+                        if let Some(c) = am.computed
+                            && am.stated != Some(c)
+                            && ui.button(format!("State {c} for {name}")).clicked()
+                        {
+                            let mut v = data.clone();
+                            v.side_mut(&am.side).set_stated(&am.tally, Some(c));
+                            set(v, format!("{} of {name}", am.name), out);
+                        }
+                        ui.end_row();
+                    }
+                });
+        }
         ui.separator();
         for side in &module.sides {
             for (which, title) in [(OffBoard::Pool, "pool"), (OffBoard::SetAside, "set aside")] {
@@ -352,4 +359,13 @@ fn side_name(module: &Module, id: &str) -> String {
     module
         .find_side(id)
         .map_or_else(|| id.to_owned(), |s| module.side(s).name.clone())
+}
+
+/// `army maximum` as a heading: `Army maximum`.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

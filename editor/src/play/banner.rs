@@ -36,12 +36,15 @@ pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
             }
         }
     }
-    for s in module.side_ids() {
-        out.push(format!(
-            "{} army maximum: {}",
-            module.side(s).name,
-            state.army_maximum(module, s)
-        ));
+    for t in module.tally_ids() {
+        for s in module.side_ids() {
+            out.push(format!(
+                "{} {}: {}",
+                module.side(s).name,
+                module.tally(t).name,
+                state.tally(module, t, s)
+            ));
+        }
     }
     out
 }

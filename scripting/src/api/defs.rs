@@ -21,6 +21,8 @@ pub const DEFS: &[Param] = &[
     p("markers", "{ Named }", "the marker kinds"),
     p("flags", "{ Named }", "the flags a piece may carry"),
     p("tags", "{ Tag }", "the box tags the map declares"),
+    p("box_values", "{ Tag }", "the box values the map declares (`{ id, name }`)"),
+    p("tallies", "{ TallyDef }", "the tallies the sides declare"),
     p("options", "{ OptionDef }", "the optional rules"),
     p("option_by_id", "{ [string]: OptionDef }", "the optional rules by id"),
     p("box", "(name: string) -> BoxNum", "strict `box_by_name`: an unknown name is an error at the caller's line with a \"did you mean\""),
@@ -36,7 +38,7 @@ pub const RECORDS: &[RecordDoc] = &[
     RecordDoc { name: "Box", seen_as: "defs.boxes[n]", fields: &[
         p("id", "BoxNum", "its number"), p("name", "string", "its name"), p("aliases", "{ string }", "other names"),
         p("owner", "SideId?", "the side it belongs to"), p("tags", "{ string }", "the box's tags"),
-        p("state", "string?", "its state (region)"), p("recruit", "{ [SideId]: number }", "recruitment value per side"),
+        p("state", "string?", "its state (region)"), p("values", "{ [string]: { [SideId]: number } }", "its box values by id, per side (AHD: `values.recruit`)"),
         p("x", "number", "map position"), p("y", "number", "map position"),
         p("lines", "{ LineNum }", "adjacent lines, pairwise with `neighbours`"), p("neighbours", "{ BoxNum }", "adjacent boxes"),
     ] },
@@ -56,7 +58,8 @@ pub const RECORDS: &[RecordDoc] = &[
         p("attributes", "{ [string]: number }", "its attributes' starting values"), p("mix", "{ [SideId]: number }", "pieces per side in the counter mix"),
     ] },
     RecordDoc { name: "Named", seen_as: "defs.classes[i], defs.qualities[i], defs.markers[i], defs.flags[i]", fields: &[p("index", "number", "its place"), p("id", "string", "its id"), p("name", "string", "its name")] },
-    RecordDoc { name: "Tag", seen_as: "defs.tags[i]", fields: &[p("id", "string", "its id"), p("name", "string", "its name")] },
+    RecordDoc { name: "Tag", seen_as: "defs.tags[i], defs.box_values[i]", fields: &[p("id", "string", "its id"), p("name", "string", "its name")] },
+    RecordDoc { name: "TallyDef", seen_as: "defs.tallies[i]", fields: &[p("id", "string", "its id"), p("name", "string", "its name"), p("sums", "string", "the box value it adds up")] },
     RecordDoc { name: "OptionDef", seen_as: "defs.options[i]", fields: &[
         p("index", "number", "its place"), p("id", "string", "its id"), p("rule", "string", "its rule number"),
         p("title", "string", "its title"), p("favours", "SideId?", "the side it favours"), p("default_on", "boolean", "in play unless switched off"),

@@ -48,8 +48,8 @@ pub const METHODS: &[MethodDoc] = &[
     m("markers", &[BOX, p("name", "string", "a marker id")], "number", "How many markers of a kind lie in the box."),
     m("enemy_in", &[BOX, SIDE], "boolean", "Whether the box holds a piece of a side other than `side`."),
     m("enemy_class_in", &[BOX, SIDE, p("class", "string", "a unit class id")], "boolean", "Whether the box holds an enemy piece of the class."),
-    m("army_maximum", &[SIDE], "number", "The side's army maximum for the control now."),
-    m("recruited_at", &[BOX], "number", "Pieces placed in the box this player turn."),
+    m("tally", &[p("tally", "string", "a tally id from `<tally>`"), p("side", "SideId?", "default: the side to act")], "number", "The tally's value for the side with the control now: its box value added up over the boxes the side controls (AHD's army maximum)."),
+    m("placed_at", &[BOX], "number", "Pieces placed in the box this player turn."),
     // The turn.
     m("active_side", NONE, "SideId", "The side to act."),
     m("resource", &[p("id", "string", "a resource id"), p("side", "SideId?", "default: the side to act")], "number", "A side's amount of a resource."),
