@@ -815,6 +815,17 @@ impl UserData for GameHandle {
                 g.apply(&a).map_err(|e| fail(lua, e))
             },
         );
+        m.add_method_mut("fire", |lua, g, (shooter, target): (UnitArg, UnitArg)| {
+            let shooter = g.unit_id(&shooter).map_err(|e| fail(lua, e))?;
+            let target = g.unit_id(&target).map_err(|e| fail(lua, e))?;
+            let a = Action::Target { shooter, target };
+            let legal = g.legal().map_err(|e| fail(lua, e))?;
+            if !legal.contains(&a) {
+                let words: Vec<String> = legal.iter().map(|a| g.words(a)).collect();
+                return Err(fail(lua, g.not_legal(&g.words(&a), &words)));
+            }
+            g.apply(&a).map_err(|e| fail(lua, e))
+        });
         m.add_method("units_at", |lua, g, at: String| {
             let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
             Ok(g.state
@@ -861,6 +872,14 @@ impl UserData for GameHandle {
                 return Err(fail(lua, format!("the module declares no flag '{flag}'")));
             }
             Ok(g.state.unit(id).flagged(&g.module, &flag))
+        });
+        m.add_method("markers", |lua, g, (at, marker): (String, String)| {
+            let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
+            let k =
+                g.module.units.find_marker(&marker).ok_or_else(|| {
+                    fail(lua, format!("the module declares no marker '{marker}'"))
+                })?;
+            Ok(g.state.markers_at(b, k))
         });
         m.add_method("controller", |lua, g, at: String| {
             let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
