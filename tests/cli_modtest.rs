@@ -71,7 +71,36 @@ fn every_shipped_mod_passes_its_rule_tests() {
         assert!(passed(&out) >= 1, "{out}");
         seen += 1;
     }
-    assert!(seen >= 1, "the example mods");
+    assert!(seen >= 4, "the example mods: {seen}");
+}
+
+/// The stacked example given in full: its tests run on AHD, rail-raid and itself.
+#[test]
+fn a_stack_of_two_mods_checks_and_passes_the_top_mods_tests() {
+    let stack = [
+        "mods/ahd",
+        "--mod",
+        "mods/examples/rail-raid",
+        "--mod",
+        "mods/examples/cavalry-screen",
+    ];
+    let mut check = vec!["check"];
+    check.extend_from_slice(&stack);
+    let out = muster(&check);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("2. rail-raid 0.1.0"), "{stdout}");
+    assert!(stdout.contains("3. cavalry-screen 0.1.0"), "{stdout}");
+    let out = passes(&stack);
+    assert!(out.contains("cavalry-screen/tests/screen.luau"), "{out}");
+    // Without rail-raid under it, the mod does not load.
+    let out = muster(&["test", "mods/ahd", "--mod", "mods/examples/cavalry-screen"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("rail-raid"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
