@@ -27,6 +27,9 @@ use muster_scripting::{Limits, ScriptRules};
 /// A case running longer than this is stopped (a loop that never ends).
 const CASE_TIME: Duration = Duration::from_secs(60);
 
+/// The test state's heap, games' rule states apart (those have the sandbox's own).
+const MEMORY: usize = 512 << 20;
+
 /// What `muster test` was asked to do.
 pub struct Options {
     pub module: PathBuf,
@@ -69,6 +72,11 @@ pub fn run(o: &Options) -> Result<Summary> {
         run_file(&module, file, filter.as_deref(), &mut summary, stdout)?;
     }
     use std::io::Write;
+    if let Some(f) = &o.filter
+        && summary.passed + summary.failed == 0
+    {
+        anyhow::bail!("no test in {} matches '{f}'", dir.display());
+    }
     writeln!(
         stdout,
         "{} passed, {} failed",
@@ -96,6 +104,8 @@ fn run_file(
         }
     };
     let lua = Lua::new();
+    // A test that fills memory is stopped with an error, not the machine.
+    let _ = lua.set_memory_limit(MEMORY);
     let cases = Rc::new(RefCell::new(Vec::<(String, Function)>::new()));
     let deadline = Rc::new(Cell::new(None::<Instant>));
     if let Err(e) = install(&lua, &cases, &deadline) {
@@ -123,7 +133,11 @@ fn run_file(
             })
             .map_err(|e| anyhow!("{e}"))?;
         deadline.set(Some(Instant::now() + CASE_TIME));
-        match f.call::<()>(t) {
+        let result = f.call::<()>(t);
+        // What the case left (a case stopped at the memory limit leaves a lot) must not
+        // fail the next one.
+        let _ = lua.gc_collect();
+        match result {
             Ok(()) => {
                 summary.passed += 1;
                 writeln!(out, "ok   {shown}: {name}")?;
@@ -149,6 +163,10 @@ fn message(e: &mlua::Error) -> String {
             .map_or(m.as_str(), |(head, _)| head)
             .to_string(),
         mlua::Error::ExternalError(e) => e.to_string(),
+        mlua::Error::MemoryError(_) => format!(
+            "the test used more than {} MB of memory and was stopped",
+            MEMORY >> 20
+        ),
         other => other.to_string(),
     }
 }
@@ -650,10 +668,10 @@ impl GameHandle {
 
     fn unit_id(&self, u: &UnitArg) -> Result<UnitId, String> {
         match u {
-            UnitArg::Id(i) => u32::try_from(*i)
+            UnitArg::Id(i) => u16::try_from(*i)
                 .ok()
-                .map(|i| UnitId(i as _))
-                .filter(|id| (id.0 as usize) < self.state.units.len())
+                .map(UnitId)
+                .filter(|id| usize::from(id.0) < self.state.units.len())
                 .ok_or_else(|| format!("no unit number {i}")),
             UnitArg::Text(text) => self
                 .state

@@ -107,6 +107,14 @@ fn a_stack_of_two_mods_checks_and_passes_the_top_mods_tests() {
 fn filter_runs_only_the_matching_cases() {
     let out = passes(&["mods/ahd", "--filter", "4.3 EXAMPLE"]);
     assert_eq!(passed(&out), 2, "{out}");
+    // A filter that matches nothing tests nothing: an error, not a pass.
+    let out = muster(&["test", "mods/ahd", "--filter", "no such case"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no test in mods/ahd/tests matches 'no such case'"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A copy of AHD with test files that fail in each way a modder's can.
