@@ -1007,3 +1007,45 @@ impl UserData for GameHandle {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(lua: &Lua, code: &str) -> Value {
+        lua.load(code).eval().unwrap()
+    }
+
+    #[test]
+    fn values_show_as_a_test_writer_wrote_them() {
+        let lua = Lua::new();
+        assert_eq!(show(&eval(&lua, r#"{"a", 2, {3}}"#)), r#"{"a", 2, {3}}"#);
+        assert_eq!(show(&eval(&lua, "{x = true}")), "{x = true}");
+        assert_eq!(show(&eval(&lua, "nil")), "nil");
+        // A table holding itself is shown to a depth, not forever.
+        let looped = show(&eval(&lua, "local t = {} t[1] = t return t"));
+        assert_eq!(looped, "{{{table}}}");
+    }
+
+    #[test]
+    fn tables_are_equal_by_contents() {
+        let lua = Lua::new();
+        let a = eval(&lua, "{1, 2, x = {3}}");
+        assert!(same(&a, &eval(&lua, "{1, 2, x = {3}}"), 0));
+        assert!(!same(&a, &eval(&lua, "{1, 2, x = {4}}"), 0));
+        assert!(!same(&a, &eval(&lua, "{1, 2}"), 0));
+        assert!(same(&eval(&lua, "3"), &eval(&lua, "3.0"), 0));
+    }
+
+    #[test]
+    fn lists_contain_elements_and_strings_substrings() {
+        let lua = Lua::new();
+        let list = eval(&lua, r#"{"Jackson", "Vicksburg"}"#);
+        assert!(contains(&list, &eval(&lua, r#""Jackson""#)));
+        assert!(!contains(&list, &eval(&lua, r#""Jack""#)));
+        assert!(contains(
+            &eval(&lua, r#""Jackson""#),
+            &eval(&lua, r#""Jack""#)
+        ));
+    }
+}
