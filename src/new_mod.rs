@@ -13,6 +13,7 @@ fn files(name: &str, base: &Module, base_path: &str, folder: &str) -> Vec<(&'sta
         ("module.xml", manifest(name, base, base_path)),
         ("rules/init.luau", rules(name, base)),
         ("tests/first.luau", FIRST_TEST.replace("{folder}", folder)),
+        ("tests/.luaurc", TESTS_LUAURC.to_string()),
         (".luaurc", LUAURC.to_string()),
         ("types/muster.d.luau", muster_scripting::api::definitions()),
         (".vscode/settings.json", VSCODE.to_string()),
@@ -36,6 +37,10 @@ test.case("a game starts with a decision to make", function(t)
 	t:ok(#g:legal() > 0, "something to decide: " .. g:situation())
 end)
 "#;
+
+/// Test files are run by `muster test`, not the rules engine: `test` is their global,
+/// which the rules' type definitions do not declare.
+const TESTS_LUAURC: &str = "{\n\t\"languageMode\": \"nonstrict\",\n\t\"globals\": [\"test\"]\n}\n";
 
 /// Luau's own configuration: every file of the mod is type-checked strictly.
 const LUAURC: &str = "{\n\t\"languageMode\": \"strict\"\n}\n";

@@ -39,6 +39,7 @@ fn a_new_mod_passes_check_as_created() {
         "module.xml",
         "rules/init.luau",
         "tests/first.luau",
+        "tests/.luaurc",
         ".luaurc",
         "types/muster.d.luau",
         ".vscode/settings.json",
