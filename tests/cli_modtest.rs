@@ -69,6 +69,8 @@ fn every_shipped_mod_passes_its_rule_tests() {
         );
         let out = passes(&[&rel]);
         assert!(passed(&out) >= 1, "{out}");
+        let check = muster(&["check", &rel, "--smoke", "1"]);
+        assert!(check.status.success(), "{rel}: {}", text(&check.stderr));
         seen += 1;
     }
     assert!(seen >= 4, "the example mods: {seen}");
