@@ -4,6 +4,7 @@
 mod api;
 mod balance;
 mod check;
+mod modtest;
 mod moves;
 mod new_mod;
 mod odds;
@@ -187,6 +188,20 @@ enum Command {
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
     },
+    /// Run a module's rule tests: the Luau files in its tests/ folder (or in the last
+    /// mod's, played on the whole stack). Each test.case sets up games with fixed dice,
+    /// acts, and checks legal moves, battle results and the log; a failure names the
+    /// test file and line. Exits non-zero when any test fails.
+    Test {
+        /// The module folder, e.g. mods/ahd, or a mod's (loaded on its base).
+        module: PathBuf,
+        /// A mod to lay on the module; its tests are the ones run (the last given).
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
+        /// Run only the tests whose name or file name contains TEXT (any case).
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+    },
     /// Write the modder's reference: the hooks, the game view's methods, the commands
     /// and defs, as Markdown (luau-api.md) and as Luau type definitions for luau-lsp
     /// (muster.d.luau).
@@ -336,6 +351,22 @@ fn main() -> ExitCode {
             })
             .map(|()| ExitCode::SUCCESS)
         }
+        Command::Test {
+            module,
+            mods,
+            filter,
+        } => modtest::run(&modtest::Options {
+            module,
+            mods,
+            filter,
+        })
+        .map(|s| {
+            if s.failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }),
         Command::Api { out } => api::run(&out).map(|()| ExitCode::SUCCESS),
         Command::NewMod { name, extends, dir } => {
             new_mod::run(&name, &extends, &dir).map(|folder| {

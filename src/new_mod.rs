@@ -12,12 +12,35 @@ fn files(name: &str, base: &Module, base_path: &str, folder: &str) -> Vec<(&'sta
     vec![
         ("module.xml", manifest(name, base, base_path)),
         ("rules/init.luau", rules(name, base)),
+        ("tests/first.luau", FIRST_TEST.replace("{folder}", folder)),
+        ("tests/.luaurc", TESTS_LUAURC.to_string()),
         (".luaurc", LUAURC.to_string()),
         ("types/muster.d.luau", muster_scripting::api::definitions()),
         (".vscode/settings.json", VSCODE.to_string()),
         ("README.md", readme(name, base, base_path, folder)),
     ]
 }
+
+/// A first test, for any base: `muster test` refuses a module without tests, and a
+/// modder copies a case more readily than writing one from the reference.
+const FIRST_TEST: &str = r#"-- This mod's rule tests: `muster test {folder}` runs every .luau file in this folder
+-- on the mod and its base. Write one case per clause of your rule, with fixed dice and
+-- the smallest scenario that shows it (a scenario id, or scenario XML as a string):
+--   local g = t:game({ scenario = "<scenario ...>...</scenario>", side = "...", dice = { 3 } })
+--   g:act("...")  -- an action in the words of g:legal()
+--   t:eq(got, want) / t:contains(list, item) / t:ok(value)
+-- The test API is in docs/modding.md of muster's repository ("Testing a rule").
+
+test.case("a game starts with a decision to make", function(t)
+	local g = t:game({ seed = 1 }) -- the first scenario, dice seeded with 1
+	t:eq(g:outcome(), nil)
+	t:ok(#g:legal() > 0, "something to decide: " .. g:situation())
+end)
+"#;
+
+/// Test files are run by `muster test`, not the rules engine: `test` is their global,
+/// which the rules' type definitions do not declare.
+const TESTS_LUAURC: &str = "{\n\t\"languageMode\": \"nonstrict\",\n\t\"globals\": [\"test\"]\n}\n";
 
 /// Luau's own configuration: every file of the mod is type-checked strictly.
 const LUAURC: &str = "{\n\t\"languageMode\": \"strict\"\n}\n";
@@ -91,8 +114,11 @@ api --out types` writes it again after an engine update (it also writes the refe
 points luau-lsp at the definitions; in another editor, give luau-lsp the same settings,
 or run `luau-lsp analyze --definitions=types/muster.d.luau rules`.
 
-There is no test runner for Luau rules yet; test a rule by playing it, or with the
-engine's own tests (see `tests/` in muster's repository).
+## Testing
+`tests/*.luau` are the mod's rule tests, run on the mod and its base by
+`muster test {folder}` (a failure names the test file and line; the exit status is
+non-zero). `tests/first.luau` shows the shape; the test API is in muster's
+`docs/modding.md`.
 "#,
         base_name = base.name,
         base_id = base.id,

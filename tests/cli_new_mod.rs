@@ -38,6 +38,8 @@ fn a_new_mod_passes_check_as_created() {
     for file in [
         "module.xml",
         "rules/init.luau",
+        "tests/first.luau",
+        "tests/.luaurc",
         ".luaurc",
         "types/muster.d.luau",
         ".vscode/settings.json",
@@ -71,6 +73,14 @@ fn a_new_mod_passes_check_as_created() {
         text(&out.stdout).contains("ahd-house"),
         "{}",
         text(&out.stdout)
+    );
+    // Its first test passes as created.
+    let out = muster(&["test", &folder]);
+    assert!(
+        out.status.success() && text(&out.stdout).contains("1 passed, 0 failed"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
     );
 }
 
