@@ -29,7 +29,9 @@ impl Fnv {
 }
 
 /// Hashes every `.xml` and `.luau` file under each folder (sorted by relative path,
-/// which is hashed too). Unreadable files count as empty: loading reports them anyway.
+/// which is hashed too), except the module's own `tests/` (`muster test`'s files: they
+/// change no game, so a save stays good when a test is added). Unreadable files count
+/// as empty: loading reports them anyway.
 pub fn module_hash(dirs: &[PathBuf]) -> u64 {
     let mut h = Fnv::default();
     for dir in dirs {
@@ -56,6 +58,11 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>, depth: usize) {
     for e in entries.flatten() {
         let path = e.path();
         if path.is_dir() {
+            // A module's tests, at its top level only: a `tests` folder deeper down
+            // (say, of rule scripts) is part of the game.
+            if depth == 0 && e.file_name() == "tests" {
+                continue;
+            }
             collect(root, &path, out, depth + 1);
         } else if path.extension().is_some_and(|x| x == "xml" || x == "luau")
             && let Ok(rel) = path.strip_prefix(root)
@@ -68,6 +75,21 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A module's `tests/` folder is not part of its hash; the rest is.
+    #[test]
+    fn tests_do_not_change_the_hash() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().to_path_buf();
+        std::fs::write(root.join("map.xml"), "<map/>").expect("write");
+        let before = module_hash(std::slice::from_ref(&root));
+        std::fs::create_dir(root.join("tests")).expect("mkdir");
+        std::fs::write(root.join("tests/a.luau"), "-- a test").expect("write");
+        assert_eq!(module_hash(std::slice::from_ref(&root)), before);
+        std::fs::create_dir(root.join("rules")).expect("mkdir");
+        std::fs::write(root.join("rules/init.luau"), "-- a rule").expect("write");
+        assert_ne!(module_hash(std::slice::from_ref(&root)), before);
+    }
 
     #[test]
     fn fnv1a_reference_values() {

@@ -41,10 +41,24 @@ fn known() -> BTreeMap<String, usize> {
 #[test]
 fn shipped_rules_type_check_strictly() {
     let mods = repo().join("mods");
-    let mut modules: Vec<PathBuf> = std::fs::read_dir(&mods)
-        .expect("mods")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("module.xml").is_file())
+    // The shipped modules, and the example mods one folder deeper (mods/examples/*).
+    let folders = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|it| it.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    let mut modules: Vec<PathBuf> = folders(&mods)
+        .into_iter()
+        .flat_map(|p| {
+            if p.join("module.xml").is_file() {
+                vec![p]
+            } else {
+                folders(&p)
+                    .into_iter()
+                    .filter(|q| q.join("module.xml").is_file())
+                    .collect()
+            }
+        })
         .collect();
     modules.sort();
     assert!(modules.len() >= 2, "{modules:?}");
