@@ -24,7 +24,7 @@ pub enum Action {
     /// (`evacuations`).
     Retreat { to: BoxId },
     /// Battle: decline what is offered now (withdrawal, retreat, more reinforcements,
-    /// the winner's promotion).
+    /// the winner's upgrade).
     Pass,
     /// Battle: bring this unit in from an adjacent box.
     Reinforce { unit: UnitId },

@@ -84,7 +84,8 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
     }
 }
 
-/// Several lines on the position: turn, whose turn and segment, marches or points left.
+/// Several lines on the position: turn, whose turn and step, the resources left, the
+/// tallies.
 pub fn situation(module: &Module, state: &GameState) -> String {
     let turn = &module.calendar.turn(state.turn).label;
     if let Some(o) = &state.outcome {

@@ -60,14 +60,14 @@ impl Path {
     }
 }
 
-/// Where a unit may go in one march, and how.
+/// Where a unit may go in one selection of its box, and how.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Destination {
     pub path: Path,
     pub jump: bool,
 }
 
-/// Every destination `unit` may reach in one march from where it is, shortest paths
+/// Every destination `unit` may reach in one move from where it is, shortest paths
 /// first. Of several paths to one box along the same last line, only the shortest is
 /// kept, and a jump only where no plain path does the same.
 pub fn destinations(
@@ -180,8 +180,8 @@ pub fn begin(
     super::flow::enter_step(module, rules, state)
 }
 
-/// `side`'s units in `at` that may still take part in a march this segment (under
-/// the rules' march limit): what activating the box would make ready.
+/// `side`'s units in `at` that may still take part in a selection this step (under
+/// the rules' `move_limit`): what selecting the box would make ready.
 pub fn ready_units(
     view: View<'_>,
     rules: &mut dyn Rules,

@@ -60,7 +60,7 @@ pub enum Question<'a> {
     /// Must be monotonic: if a path may not be entered, no longer one starting with it
     /// may be (the engine prunes its search on it).
     MayEnter { unit: UnitId, path: &'a Path },
-    /// May the unit end its march at the last box of the path?
+    /// May the unit end its move at the last box of the path?
     MayStop { unit: UnitId, path: &'a Path },
     /// Is moving along this path a jump move (for display and the rules' own limits)?
     IsJump { unit: UnitId, path: &'a Path },
@@ -81,7 +81,7 @@ pub enum Question<'a> {
     /// Contract (the battle-odds calculator caches answers on it): the answer may depend
     /// on the shooter, the target, the units of each side still in the battle, which
     /// enemy units the shots announced this part aim at and how many shots there are,
-    /// and the battle's fixed facts (unit types, entrenchment, entries, the box, the
+    /// and the battle's fixed facts (unit types, flags, entries, the box, the
     /// options, the rest of the position); not on hits, the round, the markers in the
     /// battle's box (absorbed hits may change them), or which friendly unit announced
     /// which shot. Units of one side alike in type, flags and entry
@@ -114,7 +114,7 @@ pub enum Question<'a> {
     /// May the moving side place a piece of this type from its pool in this box now?
     MayPlace { kind: UnitTypeId, at: BoxId },
     /// A hint for computer players, never a rule: what controlling `at` is worth to
-    /// `side` beyond its recruitment value (victory cities, say), in the same units.
+    /// `side` beyond its box values (victory cities, say), in the same units.
     BoxWorth { side: SideId, at: BoxId },
     /// A hint for computer players, never a rule: whether `side`'s pieces in `at` are
     /// dug in (AHD: entrenched), so harder to beat than their numbers say; the players

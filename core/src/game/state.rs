@@ -20,9 +20,9 @@ use crate::unit::Flags;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Place {
     Board(BoxId),
-    /// The recruitment pool: recruitable again.
+    /// The pool: pieces that may be placed again (AHD: the recruitment pool).
     Pool,
-    /// The stock: out of play, back only by promotion (or never, for advanced pieces).
+    /// The stock: out of play, back only by an upgrade (or never, for advanced pieces).
     Stock,
     /// Set aside by the scenario, entering by a rule (e.g. drafts).
     SetAside,
