@@ -55,6 +55,10 @@ fn the_ahd_module_passes_its_rule_tests() {
 fn every_shipped_mod_passes_its_rule_tests() {
     let out = passes(&["mods/ahd-triplea"]);
     assert!(passed(&out) >= 3, "{out}");
+    // The first edition: each of its differences from the Living Rules is a case.
+    let out = passes(&["mods/ahd-1981"]);
+    assert!(passed(&out) >= 15, "{out}");
+    assert!(out.contains("1981 9.0"), "{out}");
     let examples = Path::new(ROOT).join("mods/examples");
     let mut seen = 0;
     for entry in std::fs::read_dir(&examples).unwrap() {

@@ -10,6 +10,17 @@ fn load_ahd(c: &mut Criterion) {
     c.bench_function("load and validate mods/ahd", |b| {
         b.iter(|| black_box(muster_core::load_module(black_box(dir)).expect("ahd loads")))
     });
+    // Two mods stacked on AHD (one removes a line and patches a unit type, one widens a
+    // rule): the price of stacking, removals, patches and requirements over AHD alone.
+    let mods = [
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/examples/no-cairo-rail"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/examples/rail-raid"),
+    ];
+    c.bench_function("load and validate mods/ahd with two stacked mods", |b| {
+        b.iter(|| {
+            black_box(muster_core::load_stack(black_box(dir), &mods).expect("the stack loads"))
+        })
+    });
     let module = muster_core::load_module(dir).expect("ahd loads");
     c.bench_function("every tally of every side in every scenario", |b| {
         b.iter(|| {
