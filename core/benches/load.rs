@@ -13,7 +13,10 @@ fn load_ahd(c: &mut Criterion) {
     // Two mods stacked on AHD (one removes a line and patches a unit type, one widens a
     // rule): the price of stacking, removals, patches and requirements over AHD alone.
     let mods = [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/examples/no-cairo-rail"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../mods/examples/no-cairo-rail"
+        ),
         concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/examples/rail-raid"),
     ];
     c.bench_function("load and validate mods/ahd with two stacked mods", |b| {

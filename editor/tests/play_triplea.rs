@@ -31,6 +31,12 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
         "{}",
         h.state().play().status()
     );
+    // The mods in play: the adaptation on AHD (issue 14: the app lists the mods in use).
+    assert!(
+        h.query_by_label("Mods: ahd-triplea 0.1.0 on ahd 0.1.0")
+            .is_some(),
+        "the banner names the mods"
+    );
     // The first turn: 2 PUs, shown with the module's name for them.
     assert!(
         h.query_all(by().label_contains("PUs")).next().is_some(),

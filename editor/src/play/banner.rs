@@ -1,5 +1,6 @@
 //! The banner over the play view: turn, side to move, step, the mover's resources (the
-//! one the step spends, and any other it holds), each side's army maximum, each a field
+//! one the step spends, and any other it holds), each side's tallies (AHD: army
+//! maximum), and the mods in play when the module is one laid on a base, each a field
 //! of its own (one label each, so a screen reader and the tests find them by their
 //! text). Everything is read from the engine's state; nothing is worked out here.
 
@@ -46,7 +47,29 @@ pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
             ));
         }
     }
+    if let Some(field) = mods_in_play(module) {
+        out.push(field);
+    }
     out
+}
+
+/// `Mods: ahd-triplea 0.1.0 on ahd 0.1.0`: the modules laid on the base, in load
+/// order; nothing for a module played alone.
+fn mods_in_play(module: &Module) -> Option<String> {
+    let (base, mods) = module.stack.split_first()?;
+    if mods.is_empty() {
+        return None;
+    }
+    let mods: Vec<String> = mods
+        .iter()
+        .map(|m| format!("{} {}", m.id, m.version))
+        .collect();
+    Some(format!(
+        "Mods: {} on {} {}",
+        mods.join(", "),
+        base.id,
+        base.version
+    ))
 }
 
 pub fn show(ui: &mut Ui, module: &Module, state: &GameState) {
