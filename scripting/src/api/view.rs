@@ -77,7 +77,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("battle_defender", NONE, "SideId?", "The defending side."),
     m("battle_firing", NONE, "SideId?", "The side firing now."),
     m("battle_units", &[SIDE], "{ Unit }?", "A side's pieces still in the battle, in the order they joined."),
-    m("battle_entered_from", NONE, "{ LineNum }?", "The lines attackers entered the battle's box by."),
+    m("battle_entered_from", NONE, "{ BoxNum }?", "The boxes the attackers entered the battle from (by move or as reinforcements); nil outside a battle."),
     m("battle_by_relocation", NONE, "boolean?", "Whether an attacker entered the battle's box off the lines (eliminated ones included)."),
     m("entry_line", &[UNIT], "LineNum?", "The line the piece entered the battle's box by."),
     m("entered_by_relocation", &[UNIT], "boolean", "Whether the piece entered the battle's box off the lines."),
