@@ -463,3 +463,42 @@ fn a_rule_failure_in_play_saves_the_game_and_play_goes_on_after_the_fix() {
     );
     assert!(s.log().iter().any(|l| l.contains("Washington marches")));
 }
+
+/// A mod being edited (issue 14): the app opened on the TripleA adaptation (an overlay of
+/// AHD) reloads when the mod's own rules change, and the game goes on on them; the
+/// banner names the mods in play.
+#[test]
+fn a_mod_being_edited_is_reloaded_and_the_game_goes_on() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    for name in ["ahd", "ahd-triplea"] {
+        common::copy_dir(&mods.join(name), &tmp.path().join(name));
+    }
+    let dir = tmp.path().join("ahd-triplea");
+    let mut h = watched(&dir);
+    let n = app_game(&mut h);
+    let (state, actions, hash) = snapshot(&h);
+    assert_eq!(actions, n);
+    assert!(
+        h.query_by_label("Mods: ahd-triplea 0.1.0 on ahd 0.1.0")
+            .is_some(),
+        "the banner names the mods in play"
+    );
+
+    let init = dir.join("rules/init.luau");
+    let text = std::fs::read_to_string(&init).expect("read");
+    std::fs::write(&init, format!("{text}\n-- a modder's note\n")).expect("write");
+    assert!(
+        run_until(&mut h, |a| a
+            .play()
+            .session()
+            .is_some_and(|s| s.module().content_hash != hash)),
+        "the game never switched to the mod's new rules"
+    );
+    assert_eq!(session(&h).state(), &state, "replayed to the same position");
+    assert_eq!(
+        session(&h).module().content_hash,
+        load(&dir).content_hash,
+        "the game runs on the mod as it is on disk now"
+    );
+}

@@ -16,7 +16,8 @@ pub fn ahd_copy() -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies a folder tree (a module, to change a copy of it).
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create dir");
     for entry in std::fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("dir entry");
