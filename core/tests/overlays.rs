@@ -595,3 +595,63 @@ fn a_patch_unsets_attributes() {
         ]
     );
 }
+
+/// The kinds the module declares about pieces and boxes (flags, tags, box values,
+/// tallies) are items an overlay patches and removes like any other.
+#[test]
+fn flags_tags_box_values_and_tallies_are_patched_and_removed() {
+    let ws = Workspace::new();
+    let house = ws.module(
+        "house",
+        "0.1.0",
+        EXTENDS_MINI,
+        &[(
+            "changes.xml",
+            r#"<changes>
+  <patch>
+    <flag id="entrenched" name="dug in"/>
+    <tag id="port" name="Harbour"/>
+    <box-value id="recruit" name="Levy"/>
+    <tally id="army-maximum" name="levy total"/>
+  </patch>
+  <remove>
+    <tag id="permanent-entrenchment"/>
+  </remove>
+</changes>
+"#,
+        )],
+    );
+    let m = load_module(&house).unwrap_or_else(|e| panic!("{e}"));
+    let flag = m.units.find_flag("entrenched").expect("kept");
+    assert_eq!(m.units.flags[flag.index()].name, "dug in");
+    let port = m.board.tag("port").expect("kept");
+    assert_eq!(port.name, "Harbour");
+    assert_eq!(
+        port.mark,
+        Some(muster_core::format::TagMark::CornerDot),
+        "attributes not written stay"
+    );
+    assert!(m.board.tag("permanent-entrenchment").is_none(), "removed");
+    assert_eq!(m.board.values[0].name, "Levy");
+    let tally = m.find_tally("army-maximum").expect("kept");
+    assert_eq!(m.tally(tally).name, "levy total");
+
+    // A box value a tally still sums cannot go: the tally names it.
+    let bad = ws.module(
+        "bad",
+        "0.1.0",
+        EXTENDS_MINI,
+        &[(
+            "changes.xml",
+            "<changes>\n  <remove><box-value id=\"recruit\"/></remove>\n</changes>\n",
+        )],
+    );
+    let errors = ws.errors(load_module(&bad));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("unknown box value 'recruit'")
+                && e.contains("it was removed at bad/changes.xml")),
+        "{errors:?}"
+    );
+}
