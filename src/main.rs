@@ -189,10 +189,10 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Give up on a game after this many actions (it counts as unfinished).
         /// Rollouts per march decision of a strong player (1-2000).
         #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
         strong_budget: u32,
+        /// Give up on a game after this many actions (it counts as unfinished).
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
     },
