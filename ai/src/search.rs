@@ -30,6 +30,10 @@ use crate::knowledge::Picture;
 use crate::planner::{Planner, Style, hinted_offer};
 use crate::player::{AiError, Player, step};
 
+/// Candidate boxes the planners of a rollout search per march (the `ai` searches 12):
+/// most marches are among the first few, and rollouts must be cheap.
+const ROLLOUT_CANDIDATES: usize = 4;
+
 /// Rollouts per march decision when none is given.
 pub const DEFAULT_BUDGET: u32 = 12;
 /// The most rollouts per decision the command line accepts: beyond this a decision
@@ -47,6 +51,12 @@ const STEP: f64 = 1.0;
 /// Weight of a point of army maximum, beyond the recruitment value already in the
 /// worth of the boxes held.
 const ARMY_MAXIMUM: f64 = 2.0;
+
+/// How many standard errors of the paired differences another plan must beat the
+/// `ai`'s choice by.
+const CONFIDENCE: f64 = 1.5;
+/// And by how much at least, in the evaluation's units.
+const MARGIN: f64 = 1.0;
 
 /// Loads a fresh copy of the rules for a worker thread (scripted rules are not `Send`).
 pub type RulesFactory = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + Send + Sync>;
@@ -270,15 +280,8 @@ impl Player for SearchPlayer {
                     0
                 }
                 None => {
-                    let mut best = (0, f64::NEG_INFINITY);
-                    for (c, chunk) in results.chunks(per).enumerate() {
-                        let mean = chunk.iter().flatten().sum::<f64>() / per as f64;
-                        tracing::debug!("candidate {:?}: {mean:.2}", candidates[c].action);
-                        if mean > best.1 {
-                            best = (c, mean);
-                        }
-                    }
-                    best.0
+                    let values: Vec<f64> = results.into_iter().flatten().collect();
+                    choose(&values, per)
                 }
             }
         };
@@ -307,6 +310,32 @@ impl Player for SearchPlayer {
     }
 }
 
+/// Which candidate to play, from each one's `per` rollout values in order (rollout
+/// `r` of each on the same dice). The `ai`'s choice (candidate 0) stands unless
+/// another beats it surely enough: by the lower end of a confidence bound on the mean
+/// of the paired differences, so the noise of a few rollouts does not pick a worse
+/// plan that was lucky.
+fn choose(values: &[f64], per: usize) -> usize {
+    let base = &values[..per];
+    let mut best = (0, 0.0);
+    for (c, chunk) in values.chunks(per).enumerate().skip(1) {
+        let d: Vec<f64> = chunk.iter().zip(base).map(|(v, b)| v - b).collect();
+        let n = d.len() as f64;
+        let mean = d.iter().sum::<f64>() / n;
+        let var = if d.len() > 1 {
+            d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)
+        } else {
+            mean * mean
+        };
+        let low = mean - CONFIDENCE * (var / n).sqrt() - MARGIN;
+        tracing::debug!("candidate {c}: {mean:.2} better than the ai's, bound {low:.2}");
+        if low > best.1 {
+            best = (c, low);
+        }
+    }
+    best.0
+}
+
 /// Plays `candidate` in `state` on dice seeded with `seed`, then every side with `ai`
 /// players to the start of `me`'s next player turn (or the game's end), and judges
 /// the position reached.
@@ -323,10 +352,14 @@ fn rollout(
     let mut players: Vec<Planner> = module
         .side_ids()
         .map(|side| {
-            Planner::new(if side == me {
+            let style = if side == me {
                 Style::strong()
             } else {
                 Style::ai()
+            };
+            Planner::new(Style {
+                candidates: ROLLOUT_CANDIDATES,
+                ..style
             })
         })
         .collect();
