@@ -5,9 +5,14 @@
 //! (a box to activate, an offer, or the end of the step) it takes the `ai` player's own
 //! choice and the next best plans the planner already made, and plays each a few times
 //! to the start of its side's next player turn (the rest of this player turn and the
-//! enemy's), with `ai` players for every side and fresh dice each time. The plan whose
-//! rollouts end best on average is played, move by move, by the planner. Battles,
-//! promotions and recruits are the planner's.
+//! enemy's), with planners for every side (cheaper ones, searching fewer boxes) and
+//! fresh dice each time. Another plan replaces the `ai`'s choice only when its rollouts
+//! beat it surely enough (see [`choose`]); the choice is played, move by move, by the
+//! planner. Battles, promotions and recruits are the planner's (with `Style::strong`,
+//! which keeps boxes it is about to take).
+//!
+//! The army maximum is read from the engine (`GameState::army_maximum`, the sum of
+//! recruitment values held); a generic tally from the rules would replace it there.
 //!
 //! Everything is generic: the candidates are the engine's actions and the planner's
 //! plans, and a rollout's end is judged by [`evaluate`], from the game's outcome, the
