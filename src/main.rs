@@ -73,7 +73,7 @@ enum Command {
         /// Who plays the side called confederate (shorthand for --player confederate=KIND).
         #[arg(long, value_name = "KIND")]
         confederate: Option<play::PlayerKind>,
-        /// Who plays a side, for any module: SIDE=human|random|greedy|ai. Unnamed sides are
+        /// Who plays a side, for any module: SIDE=human|random|greedy|ai|strong. Unnamed sides are
         /// human.
         #[arg(long, value_name = "SIDE=KIND", value_parser = parse_player)]
         player: Vec<(String, play::PlayerKind)>,
@@ -103,6 +103,12 @@ enum Command {
         /// Give up after this many actions.
         #[arg(long, default_value_t = 1_000_000)]
         max_actions: usize,
+        /// Rollouts per march decision of a strong player (1-2000).
+        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
+        strong_budget: u32,
+        /// Threads a strong player searches on (1-64); its choices do not depend on it.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
+        search_threads: usize,
     },
     /// Replay a save and check it gives the identical final state.
     Replay {
@@ -160,13 +166,13 @@ enum Command {
         /// Optional rules to use, by id or rule number, separated by commas.
         #[arg(long, value_delimiter = ',')]
         options: Vec<String>,
-        /// Who plays the side called union: ai (default), greedy or random.
+        /// Who plays the side called union: ai (default), strong, greedy or random.
         #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
         union: Option<muster_ai::Level>,
-        /// Who plays the side called confederate: ai (default), greedy or random.
+        /// Who plays the side called confederate: ai (default), strong, greedy or random.
         #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
         confederate: Option<muster_ai::Level>,
-        /// Who plays a side, for any module: SIDE=ai|greedy|random.
+        /// Who plays a side, for any module: SIDE=ai|strong|greedy|random.
         #[arg(long, value_name = "SIDE=LEVEL", value_parser = parse_side_level)]
         player: Vec<(String, muster_ai::Level)>,
         /// The first game's seed.
@@ -184,6 +190,9 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Rollouts per march decision of a strong player (1-2000).
+        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
+        strong_budget: u32,
         /// Give up on a game after this many actions (it counts as unfinished).
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
@@ -229,14 +238,32 @@ fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
     let (side, kind) = s
         .split_once('=')
         .ok_or("write SIDE=KIND, e.g. union=random")?;
-    let kind = <play::PlayerKind as clap::ValueEnum>::from_str(kind, true)
-        .map_err(|_| format!("'{kind}' is not a kind of player: human, random, greedy or ai"))?;
+    let kind = <play::PlayerKind as clap::ValueEnum>::from_str(kind, true).map_err(|_| {
+        format!("'{kind}' is not a kind of player: human, random, greedy, ai or strong")
+    })?;
     Ok((side.to_string(), kind))
 }
 
 fn parse_level(s: &str) -> Result<muster_ai::Level, String> {
     muster_ai::Level::parse(s)
-        .ok_or_else(|| format!("'{s}' is not a computer player: ai, greedy or random"))
+        .ok_or_else(|| format!("'{s}' is not a computer player: strong, ai, greedy or random"))
+}
+
+fn parse_budget(s: &str) -> Result<u32, String> {
+    let n: u64 = s.trim().parse().map_err(|_| {
+        format!(
+            "'{s}' is not a number of rollouts (1-{})",
+            muster_ai::search::MAX_BUDGET
+        )
+    })?;
+    muster_ai::search::check_budget(n)
+}
+
+fn parse_search_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=64) => Ok(n),
+        _ => Err(format!("'{s}' is not a number of search threads (1-64)")),
+    }
 }
 
 fn parse_side_level(s: &str) -> Result<(String, muster_ai::Level), String> {
@@ -281,10 +308,14 @@ fn main() -> ExitCode {
             rules_log,
             resume,
             max_actions,
+            strong_budget,
+            search_threads,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
             play::run(play::Options {
+                strong_budget,
+                search_threads,
                 module,
                 mods,
                 scenario,
@@ -332,9 +363,15 @@ fn main() -> ExitCode {
             csv,
             json,
             max_actions,
+            strong_budget,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
+            for (_, level) in &mut player {
+                if let muster_ai::Level::Strong { budget } = level {
+                    *budget = strong_budget;
+                }
+            }
             balance::run_cli(balance::Options {
                 module,
                 mods,

@@ -23,6 +23,9 @@ pub enum PlayerKind {
     Greedy,
     /// The default computer player.
     Ai,
+    /// The search player: the default one with each march weighed by rollouts
+    /// (`--strong-budget`).
+    Strong,
 }
 
 pub struct Options {
@@ -42,6 +45,10 @@ pub struct Options {
     pub quiet: bool,
     /// With `quiet`, still print the lines the rules log.
     pub rules_log: bool,
+    /// Rollouts per march decision of a `strong` player.
+    pub strong_budget: u32,
+    /// Threads a `strong` player searches on.
+    pub search_threads: usize,
     /// Go on with a saved game (its scenario, options, seed, end and actions) on the
     /// module as it is now: after fixing the rule that stopped it.
     pub resume: Option<PathBuf>,
@@ -124,6 +131,15 @@ pub fn run(o: Options) -> Result<()> {
                 Some(muster_ai::player(muster_ai::Level::Greedy, seed ^ i as u64))
             }
             PlayerKind::Ai => Some(muster_ai::player(muster_ai::Level::Ai, seed ^ i as u64)),
+            // Its rollouts run on rules of their own, so they log nothing here.
+            PlayerKind::Strong => Some(muster_ai::player_with(
+                muster_ai::Level::Strong {
+                    budget: o.strong_budget,
+                },
+                seed ^ i as u64,
+                o.search_threads,
+                Some(search_rules()),
+            )),
             PlayerKind::Human | PlayerKind::Random => None,
         })
         .collect();
@@ -165,6 +181,13 @@ pub fn run(o: Options) -> Result<()> {
             )?;
             print_log(out, &log, o.quiet)?;
             print_rules_log(out, rules.take_logged())?;
+            for warning in computer.take_warnings() {
+                writeln!(
+                    out,
+                    "(the {} computer player) {warning}",
+                    module.side(side).name
+                )?;
+            }
             continue;
         }
         let legal = match legal_actions(&module, &mut rules, &state) {
@@ -181,7 +204,7 @@ pub fn run(o: Options) -> Result<()> {
             );
         }
         let action = match kinds[side.index()] {
-            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Ai => {
+            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Ai | PlayerKind::Strong => {
                 legal[(chooser.between_one_and(u32::try_from(legal.len())?) - 1) as usize].clone()
             }
             PlayerKind::Human => match prompt(
@@ -428,4 +451,13 @@ pub fn replay(file: &Path, module_dir: Option<&Path>, mods: &[PathBuf], quiet: b
         save.actions.len()
     )?;
     Ok(())
+}
+
+/// Fresh scripted rules for a search player's rollouts.
+pub fn search_rules() -> muster_ai::search::RulesFactory {
+    std::sync::Arc::new(|module: &Module| {
+        ScriptRules::load(module, muster_scripting::Limits::default())
+            .map(|r| Box::new(r) as Box<dyn muster_core::game::Rules>)
+            .map_err(|e| e.to_string())
+    })
 }

@@ -184,7 +184,7 @@ fn balance_error(args: &[&str]) -> String {
 fn balance_names_a_bad_level_or_option() {
     let err = balance_error(&["--union", "smart"]);
     assert!(
-        err.contains("'smart' is not a computer player: ai, greedy or random"),
+        err.contains("'smart' is not a computer player: strong, ai, greedy or random"),
         "{err}"
     );
     let err = balance_error(&["--games", "1", "--options", "no-such-rule"]);

@@ -37,6 +37,9 @@ pub struct Style {
     pub defend: bool,
     /// Retreat from, reinforce and withdraw from battles when the odds say so.
     pub battle_sense: bool,
+    /// Count leaving a box I stand in but do not yet control (with nothing left there)
+    /// as losing its capture (the `strong` player's planner and rollouts).
+    pub keep_captures: bool,
 }
 
 impl Style {
@@ -46,6 +49,7 @@ impl Style {
             odds: false,
             defend: false,
             battle_sense: false,
+            keep_captures: false,
         }
     }
 
@@ -55,6 +59,15 @@ impl Style {
             odds: true,
             defend: true,
             battle_sense: true,
+            keep_captures: false,
+        }
+    }
+
+    /// `ai`, keeping the boxes it is about to take (see `keep_captures`).
+    pub fn strong() -> Style {
+        Style {
+            keep_captures: true,
+            ..Style::ai()
         }
     }
 }
@@ -126,7 +139,7 @@ fn called_for(sources: &[(BoxId, BoxId, f64)], from: BoxId, guarded: BoxId) -> f
 }
 
 /// A march's worth, its box and its moves.
-type MarchPlan = (f64, BoxId, Vec<(UnitId, Path)>);
+pub(crate) type MarchPlan = (f64, BoxId, Vec<(UnitId, Path)>);
 
 /// One job of a march plan.
 struct Job {
@@ -376,6 +389,19 @@ impl Planner {
         let need_here = field.need[at.index()];
         let mut staying = pic.own_force(at);
         let pot_here = field.potential[at.index()];
+        // What leaving the box empty gives up, when I stand in it without holding it.
+        let pending = if self.style.keep_captures {
+            pic.capture_value(state, at)
+        } else {
+            0.0
+        };
+        let forfeit = |left: Force| {
+            if pending > 0.0 && left.steps <= 0.0 {
+                pending
+            } else {
+                0.0
+            }
+        };
         loop {
             let mut best: Option<Job> = None;
             // Jobs for single units: take an empty box, or move toward objectives.
@@ -418,7 +444,7 @@ impl Planner {
                         if went_from(state, *u, to) {
                             v -= 2.0; // no marching back and forth
                         }
-                        v - leave_cost - 0.05 * p.steps.len() as f64
+                        v - leave_cost - forfeit(staying.minus(f)) - 0.05 * p.steps.len() as f64
                     };
                     if best.as_ref().is_none_or(|b| value > b.value) {
                         best = Some(Job {
@@ -523,6 +549,7 @@ impl Planner {
                     let value = (p - p_before) * (prize + relief)
                         - (1.0 - p) * committed.steps * MATERIAL
                         - leave_cost
+                        - forfeit(staying.minus(committed))
                         - 0.2 * (k as f64 + 1.0);
                     if best_here.is_none_or(|(v, _)| value > v) {
                         best_here = Some((value, k + 1));
@@ -651,31 +678,10 @@ impl Planner {
         if left <= 0 {
             return Ok(hinted.map_or(Action::EndStep, |(_, a)| a));
         }
-        let pic = self.picture(module, rules, state, me)?;
-        let need = self.needs(module, rules, state, &pic)?;
-        let field = self.field(state, &pic, need);
-        // Boxes with units that may still march, best first guess first.
-        let mut boxes: Vec<(f64, BoxId)> = Vec::new();
-        for b in module.board.box_ids() {
-            if !pic.own_force(b).is_empty() {
-                boxes.push((self.prior(state, &pic, &field, b), b));
-            }
-        }
-        boxes.sort_by(|x, y| y.0.total_cmp(&x.0));
         let mut best: Option<MarchPlan> = None;
-        let mut searched = 0;
-        for (_, b) in boxes {
-            if searched >= self.style.candidates {
-                break;
-            }
-            let options = self.march_options(module, rules, state, me, b)?;
-            if options.is_empty() {
-                continue;
-            }
-            searched += 1;
-            let (value, moves) = self.plan_march(module, state, &pic, &field, b, &options);
-            if !moves.is_empty() && best.as_ref().is_none_or(|x| value > x.0) {
-                best = Some((value, b, moves));
+        for plan in self.march_plans(module, rules, state, me)? {
+            if best.as_ref().is_none_or(|x| plan.0 > x.0) {
+                best = Some(plan);
             }
         }
         match best {
@@ -691,6 +697,73 @@ impl Planner {
             }
             _ => Ok(hinted.map_or(Action::EndStep, |(_, a)| a)),
         }
+    }
+
+    /// The plans of the march decision in front of `me`: one per candidate box searched
+    /// (those with units that may still march, best first guess first), in the order
+    /// searched, leaving out plans that move nothing. The planner activates the first
+    /// of the highest worth; the search player weighs several.
+    pub(crate) fn march_plans(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Vec<MarchPlan>, AiError> {
+        let pic = self.picture(module, rules, state, me)?;
+        let need = self.needs(module, rules, state, &pic)?;
+        let field = self.field(state, &pic, need);
+        // Boxes with units that may still march, best first guess first.
+        let mut boxes: Vec<(f64, BoxId)> = Vec::new();
+        for b in module.board.box_ids() {
+            if !pic.own_force(b).is_empty() {
+                boxes.push((self.prior(state, &pic, &field, b), b));
+            }
+        }
+        boxes.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut plans = Vec::new();
+        let mut searched = 0;
+        for (_, b) in boxes {
+            if searched >= self.style.candidates {
+                break;
+            }
+            let options = self.march_options(module, rules, state, me, b)?;
+            if options.is_empty() {
+                continue;
+            }
+            searched += 1;
+            let (value, moves) = self.plan_march(module, state, &pic, &field, b, &options);
+            if !moves.is_empty() {
+                plans.push((value, b, moves));
+            }
+        }
+        Ok(plans)
+    }
+
+    /// Takes a march plan as this planner's own, as if it had chosen it in `state` (a
+    /// march decision): after the engine activates `at`, the planner plays `moves`.
+    pub(crate) fn adopt(
+        &mut self,
+        module: &Module,
+        state: &GameState,
+        at: BoxId,
+        moves: Vec<(UnitId, Path)>,
+    ) {
+        let key = (state.turn, state.player, state.step, state.repeat);
+        self.plan = moves
+            .into_iter()
+            .map(|(unit, path)| Action::Move { unit, path })
+            .collect();
+        self.plan_for = Some((key, state.step_left(module) - 1, at));
+    }
+
+    /// Whether `state` asks its decider to choose a march (a box to activate, an offer or
+    /// the end of the step) with marches left: the decisions the search player weighs.
+    pub(crate) fn is_march_decision(module: &Module, state: &GameState) -> bool {
+        matches!(procedure(module, state), Some(Procedure::Move))
+            && state.combat.as_ref().is_none_or(|c| c.battle.is_none())
+            && state.moving.as_ref().is_some_and(|m| m.active.is_none())
+            && state.step_left(module) > 0
     }
 
     fn battle(
@@ -834,7 +907,7 @@ impl Planner {
 
 /// The offer the rules' hints (`offer_worth`) value most, if one is worth taking. Costs
 /// nothing when no rule gives the hint (the offers are not even listed).
-fn hinted_offer(
+pub(crate) fn hinted_offer(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,

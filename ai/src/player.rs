@@ -6,6 +6,7 @@ use muster_core::game::dice::Pcg32;
 use muster_core::game::{Action, ActionError, GameState, RuleError, Rules, apply, legal_actions};
 
 use crate::planner::{Planner, Style};
+use crate::search::{RulesFactory, SearchConfig, SearchPlayer};
 
 /// How strong a computer player is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -19,6 +20,9 @@ pub enum Level {
     /// The default: plans each march as a whole, weighs battles by their odds, keeps
     /// garrisons where the enemy threatens, retreats and reinforces.
     Ai,
+    /// The `ai` planner with each march decision weighed by `budget` rollouts (see
+    /// `search.rs`).
+    Strong { budget: u32 },
 }
 
 impl Level {
@@ -27,6 +31,7 @@ impl Level {
             Level::Random => "random",
             Level::Greedy => "greedy",
             Level::Ai => "ai",
+            Level::Strong { .. } => "strong",
         }
     }
 
@@ -35,6 +40,9 @@ impl Level {
             "random" => Some(Level::Random),
             "greedy" => Some(Level::Greedy),
             "ai" => Some(Level::Ai),
+            "strong" => Some(Level::Strong {
+                budget: crate::search::DEFAULT_BUDGET,
+            }),
             _ => None,
         }
     }
@@ -61,6 +69,12 @@ pub trait Player: Send {
     ) -> Result<Action, AiError>;
 
     fn forget(&mut self) {}
+
+    /// Problems the player met and worked around since last asked (a rule that failed
+    /// while searching), for the caller to report.
+    fn take_warnings(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A player of the given level. `seed` feeds the random player's choices (the dice are
@@ -70,6 +84,28 @@ pub fn player(level: Level, seed: u64) -> Box<dyn Player> {
         Level::Random => Box::new(RandomPlayer::new(seed)),
         Level::Greedy => Box::new(Planner::new(Style::greedy())),
         Level::Ai => Box::new(Planner::new(Style::ai())),
+        Level::Strong { budget } => Box::new(SearchPlayer::new(SearchConfig::new(budget), seed)),
+    }
+}
+
+/// A player of the given level whose search (for `strong`) runs on `threads` threads,
+/// each with rules from `rules`. Other levels are [`player`]'s.
+pub fn player_with(
+    level: Level,
+    seed: u64,
+    threads: usize,
+    rules: Option<RulesFactory>,
+) -> Box<dyn Player> {
+    match level {
+        Level::Strong { budget } => Box::new(SearchPlayer::new(
+            SearchConfig {
+                budget,
+                threads: threads.max(1),
+                rules,
+            },
+            seed,
+        )),
+        other => player(other, seed),
     }
 }
 

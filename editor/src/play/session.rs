@@ -39,6 +39,7 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Random) => "Random",
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
+            PlayerKind::Computer(Level::Strong { .. }) => "Strong",
         }
     }
 }

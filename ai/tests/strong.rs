@@ -1,0 +1,212 @@
+//! The `strong` (search) player: its choices are reproducible from the seed whatever the
+//! number of threads it searches on, it finds an obvious winning march, and a rule that
+//! fails in its rollouts makes it play the `ai`'s choice and say why, never panic. How
+//! strong it is over many games is measured with `muster balance`, not asserted here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use muster_ai::search::{RulesFactory, SearchConfig, SearchPlayer, check_budget};
+use muster_ai::{Level, Player, player};
+use muster_core::Module;
+use muster_core::game::{Action, Dice, GameState, Rules, apply, decider, moves, start};
+use muster_scripting::{Limits, ScriptRules};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+fn ahd() -> (Module, ScriptRules) {
+    let module = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
+    let rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    (module, rules)
+}
+
+fn factory() -> RulesFactory {
+    Arc::new(|m: &Module| {
+        ScriptRules::load(m, Limits::default())
+            .map(|r| Box::new(r) as Box<dyn Rules>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The first `n` actions a strong player with this budget and thread count takes from
+/// the 1861 Campaign's start (the Union's first marches).
+fn opening(n: usize, budget: u32, threads: usize) -> Vec<Action> {
+    let (m, mut rules) = ahd();
+    let (mut state, _) = start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(5),
+    )
+    .unwrap();
+    let mut strong = SearchPlayer::new(
+        SearchConfig {
+            budget,
+            threads,
+            rules: Some(factory()),
+        },
+        9,
+    );
+    let mut out = Vec::new();
+    while out.len() < n && state.outcome.is_none() {
+        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        state = apply(&m, &mut rules, &state, &action).unwrap().0;
+        out.push(action);
+    }
+    assert!(strong.take_warnings().is_empty());
+    out
+}
+
+/// Same seed, same choices; and the same on two threads as on one (each rollout's dice
+/// come from its index, never from the thread that played it).
+#[test]
+fn strong_choices_are_reproducible_and_independent_of_threads() {
+    let one = opening(8, 6, 1);
+    assert!(
+        one.iter().any(|a| matches!(a, Action::Select { .. })),
+        "{one:?}"
+    );
+    assert_eq!(one, opening(8, 6, 1));
+    assert_eq!(one, opening(8, 6, 2));
+}
+
+/// A position in a Confederate Movement segment of 08/1861, with these `<place>`
+/// elements for each side, marches already rolled (a 6).
+fn confederate_movement(
+    m: &Module,
+    rules: &mut dyn Rules,
+    union: &str,
+    confederate: &str,
+) -> GameState {
+    let xml = format!(
+        r#"<scenario id="raid" name="raid" start="08/1861">
+             <side id="union">{union}</side>
+             <side id="confederate">{confederate}</side>
+           </scenario>"#
+    );
+    let scenario = muster_core::load_scenario_str(m, "<test>", &xml).unwrap();
+    let mut state = GameState::new(m, &scenario, Vec::new(), Dice::fixed([6])).unwrap();
+    state.first_turn = muster_core::ids::TurnId(0);
+    state.player = 1;
+    moves::begin(m, rules, &mut state).unwrap();
+    state.dice = Dice::seeded(1);
+    assert_eq!(m.sides[decider(m, &state).index()].id, "confederate");
+    state
+}
+
+/// 10.0: "If the Confederate player gains control of Washington D.C., play stops
+/// immediately and the Confederate player wins." A lone Confederate infantry at
+/// Manassas Junction, next to an empty Washington, while the Union army stands far off
+/// in the west: the strong player marches in and wins.
+#[test]
+fn strong_takes_an_empty_washington_with_a_lone_raider() {
+    let (m, mut rules) = ahd();
+    let mut state = confederate_movement(
+        &m,
+        &mut rules,
+        r#"<place box="St. Louis" units="4 Vi"/>"#,
+        r#"<place box="Manassas Junction" units="1 Vi"/><place box="Nashville" units="2 Vi"/>"#,
+    );
+    let mut strong = player(Level::Strong { budget: 6 }, 3);
+    let mut log = Vec::new();
+    for _ in 0..40 {
+        if state.outcome.is_some() {
+            break;
+        }
+        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        log.push(muster_core::game::describe::action(&m, &state, &action));
+        let (next, lines) = apply(&m, &mut rules, &state, &action).unwrap();
+        log.extend(lines);
+        state = next;
+    }
+    let outcome = state
+        .outcome
+        .as_ref()
+        .unwrap_or_else(|| panic!("the game should be over:\n{}", log.join("\n")));
+    assert_eq!(
+        outcome.winner.map(|s| m.sides[s.index()].id.as_str()),
+        Some("confederate"),
+        "{}",
+        outcome.reason
+    );
+    assert!(outcome.reason.contains("Washington"), "{}", outcome.reason);
+}
+
+/// Budgets a person gives are checked: none and absurd ones are refused with a reason.
+#[test]
+fn a_budget_of_zero_or_too_many_rollouts_is_refused() {
+    assert!(check_budget(0).unwrap_err().contains("at least 1"));
+    assert!(check_budget(1_000_000).unwrap_err().contains("too large"));
+    assert!(check_budget(u64::MAX).is_err());
+    assert_eq!(check_budget(12), Ok(12));
+}
+
+/// A copy of AHD whose rules also hold `house` (appended to init.luau), in a fresh
+/// folder under the system's temporary directory.
+fn ahd_with_house_rule(house: &str, name: &str) -> (PathBuf, Module) {
+    let mut m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
+    let dir = std::env::temp_dir().join(format!("muster-strong-{name}-{}", std::process::id()));
+    let rules_dir = dir.join("rules");
+    std::fs::create_dir_all(&rules_dir).unwrap();
+    for entry in std::fs::read_dir(Path::new(ROOT).join("mods/ahd/rules")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).unwrap();
+    }
+    let init = rules_dir.join("init.luau");
+    let mut text = std::fs::read_to_string(&init).unwrap();
+    text.push_str(house);
+    std::fs::write(&init, text).unwrap();
+    m.scripts[0].dir = dir.clone();
+    (dir, m)
+}
+
+/// A house rule whose `box_worth` hint fails once the Confederacy's player turn has
+/// begun: the real position (the Union's first march) is fine, but every rollout meets
+/// the error. The strong player plays the `ai`'s choice, reports the error, and does
+/// not panic; the same on two threads.
+#[test]
+fn a_rule_failing_mid_search_falls_back_to_the_ai_choice_and_is_reported() {
+    let house = r#"
+hooks.on("box_worth", function(game, side, box)
+	if game:active_side() == "confederate" then
+		error("house rule broken in the Confederate turn")
+	end
+	return 0
+end)
+"#;
+    let (dir, m) = ahd_with_house_rule(house, "failing");
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (state, _) = start(
+        &m,
+        &mut rules,
+        m.scenario("1861").unwrap(),
+        Vec::new(),
+        Dice::seeded(2),
+    )
+    .unwrap();
+    let ai_choice = player(Level::Ai, 1).choose(&m, &mut rules, &state).unwrap();
+    for threads in [1, 2] {
+        let mut strong = SearchPlayer::new(
+            SearchConfig {
+                budget: 3,
+                threads,
+                rules: Some(factory()),
+            },
+            1,
+        );
+        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        assert_eq!(action, ai_choice);
+        let warnings = strong.take_warnings();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("house rule broken in the Confederate turn"),
+            "{warnings:?}"
+        );
+        // The plan it fell back on is played on.
+        let next = apply(&m, &mut rules, &state, &action).unwrap().0;
+        let then = strong.choose(&m, &mut rules, &next).unwrap();
+        assert!(matches!(then, Action::Move { .. }), "{then:?}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
