@@ -279,8 +279,8 @@ fn smoke_games_find_a_run_time_rule_error_and_say_how_to_see_it() {
     // A house-rule typo that only runs in August: the command's name.
     let (_tmp, dir) = ahd_with(
         "rules/marches.luau",
-        "function M.movement_started(game)\n",
-        "function M.movement_started(game)\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
+        "function M.movement_started(game: Game): { any }\n",
+        "function M.movement_started(game: Game): { any }\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
     );
     let dir_arg = dir.to_str().unwrap();
     let plain = muster(&["check", dir_arg]);

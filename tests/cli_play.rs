@@ -480,8 +480,8 @@ fn ahd_failing_in_august() -> (tempfile::TempDir, PathBuf) {
     let file = dir.join("rules/marches.luau");
     let src = std::fs::read_to_string(&file).unwrap();
     let src = src.replacen(
-        "function M.movement_started(game)\n",
-        "function M.movement_started(game)\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
+        "function M.movement_started(game: Game): { any }\n",
+        "function M.movement_started(game: Game): { any }\n\tif game:turn_month() == 8 then\n\t\treturn { { kind = \"set_controll\" } }\n\tend\n",
         1,
     );
     std::fs::write(&file, src).unwrap();
