@@ -47,7 +47,7 @@ enum Command {
         json: bool,
         /// Keep watching the module's files and check again on every save, rules
         /// included.
-        #[arg(long, conflicts_with_all = ["json", "scenarios", "mods"])]
+        #[arg(long, conflicts_with_all = ["json", "scenarios"])]
         watch: bool,
         /// Also play N short random games (every scenario in turn, half of them with
         /// every optional rule) and report each rule error they hit, with a command
@@ -282,9 +282,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check {
             module,
+            mods,
             watch: true,
             ..
-        } => watch::run(&module).map(|()| ExitCode::SUCCESS),
+        } => watch::run(&module, &mods).map(|()| ExitCode::SUCCESS),
         Command::Check {
             module,
             mods,

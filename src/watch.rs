@@ -1,6 +1,7 @@
-//! `muster check --watch`: re-checks the module, data and rules, on every save of an
-//! XML or Luau file. A broken save is reported and the last good version stays the one
-//! in use (here: the one reported as good), as the editor will do.
+//! `muster check --watch`: re-checks the module (with the mods stacked on it, if any),
+//! data and rules, on every save of an XML or Luau file in any of their folders. A
+//! broken save is reported and the last good version stays the one in use (here: the
+//! one reported as good), as the editor does.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,16 +9,18 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use muster_core::load_module;
+use muster_core::load_stack;
 use muster_scripting::{Limits, ScriptRules};
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, new_debouncer};
 
 /// Loads data and rules; prints one status line (or the errors). Returns whether it
 /// loaded, and the module folders to watch.
-fn check(dir: &Path, out: &mut impl Write) -> Result<(bool, Vec<PathBuf>)> {
+fn check(dir: &Path, mods: &[PathBuf], out: &mut impl Write) -> Result<(bool, Vec<PathBuf>)> {
     let started = Instant::now();
-    let module = match load_module(dir) {
+    // Every folder given is watched, even while one of them does not load.
+    let given = || std::iter::once(dir.to_path_buf()).chain(mods.iter().cloned());
+    let module = match load_stack(dir, mods) {
         Ok(m) => m,
         Err(e) => {
             for d in &e.diagnostics {
@@ -28,11 +31,11 @@ fn check(dir: &Path, out: &mut impl Write) -> Result<(bool, Vec<PathBuf>)> {
                 "errors: {} found; the last good version stays in use",
                 e.errors().count()
             )?;
-            return Ok((false, vec![dir.to_path_buf()]));
+            return Ok((false, given().collect()));
         }
     };
     let mut dirs: Vec<PathBuf> = module.scripts.iter().map(|s| s.dir.clone()).collect();
-    dirs.push(dir.to_path_buf());
+    dirs.extend(given());
     dirs.sort();
     dirs.dedup();
     match ScriptRules::load(&module, Limits::default()) {
@@ -66,9 +69,9 @@ fn relevant(e: &DebouncedEvent) -> bool {
         .any(|p| p.extension().is_some_and(|x| x == "xml" || x == "luau"))
 }
 
-pub fn run(dir: &Path) -> Result<()> {
+pub fn run(dir: &Path, mods: &[PathBuf]) -> Result<()> {
     let out = &mut std::io::stdout();
-    let (_, dirs) = check(dir, out)?;
+    let (_, dirs) = check(dir, mods, out)?;
     out.flush()?;
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(150), None, tx)?;
@@ -84,7 +87,7 @@ pub fn run(dir: &Path) -> Result<()> {
     for batch in rx {
         match batch {
             Ok(events) if events.iter().any(relevant) => {
-                check(dir, out)?;
+                check(dir, mods, out)?;
             }
             Ok(_) => {}
             Err(errors) => {

@@ -114,3 +114,45 @@ fn saving_a_file_rechecks_the_module() {
         "{seen:#?}"
     );
 }
+
+/// With `--mod`, the stack is checked and every mod's folder is watched: a broken save
+/// in the mod is reported with the mod's file, and the fix is taken.
+#[test]
+fn watching_a_stack_rechecks_on_a_save_in_a_mod() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/mods"));
+    let ahd = tmp.path().join("ahd");
+    copy_dir(&root.join("ahd"), &ahd);
+    let raid = tmp.path().join("rail-raid");
+    copy_dir(&root.join("examples/rail-raid"), &raid);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["check", "--watch", ahd.to_str().unwrap(), "--mod"])
+        .arg(&raid)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let w = Watch { child, lines: rx };
+    w.until("ok: module 'rail-raid'");
+    w.until("watching");
+
+    let script = raid.join("rules/init.luau");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("{text}\nthis is not luau (\n")).unwrap();
+    let seen = w.until("errors:");
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("rail-raid/rules/init.luau:")),
+        "{seen:#?}"
+    );
+    std::fs::write(&script, text).unwrap();
+    w.until("ok: module 'rail-raid'");
+}
