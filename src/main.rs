@@ -11,6 +11,7 @@ mod odds;
 mod play;
 mod rules;
 mod smoke;
+mod terminal;
 mod watch;
 
 use std::path::PathBuf;

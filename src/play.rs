@@ -402,7 +402,11 @@ fn prompt(
     }
     let undo = if can_undo { ", u to undo" } else { "" };
     loop {
-        write!(out, "choose 1-{} (q to quit{undo})> ", legal.len())?;
+        write!(
+            out,
+            "choose 1-{} or type an action's words (board, help, q to quit{undo})> ",
+            legal.len()
+        )?;
         out.flush()?;
         let Some(line) = input.next() else {
             return Ok(Choice::Quit);
@@ -412,13 +416,28 @@ fn prompt(
         match line {
             "q" | "quit" => return Ok(Choice::Quit),
             "u" | "undo" if can_undo => return Ok(Choice::Undo),
+            "help" | "?" => {
+                writeln!(out, "{}", crate::terminal::HELP)?;
+                continue;
+            }
+            "board" | "map" => {
+                for l in crate::terminal::board(module, state, side) {
+                    writeln!(out, "{l}")?;
+                }
+                continue;
+            }
+            "" => continue,
             _ => {}
         }
         match line.parse::<usize>() {
             Ok(n) if (1..=legal.len()).contains(&n) => {
                 return Ok(Choice::Act(legal[n - 1].clone()));
             }
-            _ => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
+            Ok(_) => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
+            Err(_) => match crate::terminal::by_words(module, state, legal, line) {
+                Ok(a) => return Ok(Choice::Act(a)),
+                Err(why) => writeln!(out, "{why}")?,
+            },
         }
     }
 }

@@ -304,8 +304,8 @@ fn a_human_sees_numbered_actions_and_quits_cleanly() {
         "Union to act:",
         "    1. march: activate ",
         "choose 1-",
-        "(q to quit",
-        "'x' is not a number from 1 to ",
+        "(board, help, q to quit",
+        "'x' is neither a number from 1 to ",
         "'99' is not a number from 1 to ",
         "Game left unfinished after 3 actions.",
         "saved to ",
@@ -747,5 +747,49 @@ fn moves_trace_names_the_handler_that_said_no() {
     assert!(
         !text(&plain.stdout).contains("refused"),
         "only with --trace"
+    );
+}
+
+/// At the prompt (issue 15, the terminal): `help` lists the commands, `board` shows where
+/// the pieces stand (Washington's two militia, entrenched by 4.3's permanent
+/// entrenchment) and the boxes next to enemy pieces, and an action is taken by its
+/// words; words several actions share are refused with the candidates.
+#[test]
+fn the_prompt_takes_help_board_and_actions_by_their_words() {
+    let args = [
+        "play",
+        "mods/ahd",
+        "--union",
+        "human",
+        "--confederate",
+        "ai",
+        "--seed",
+        "3",
+    ];
+    let out = muster_with_input(&args, "help\nboard\nmarch\nActivate Washington\nq\n");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("board      where every piece stands"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  Washington [Union] Union: 2 Mi (entrenched)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Union's boxes next to enemy pieces:") && stdout.contains("Harper's Ferry"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("'march' matches 11 actions: 1. march: activate"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[Union] march: activate Washington"),
+        "taken by its words, ignoring case: {stdout}"
+    );
+    assert!(
+        stdout.contains("marching from Washington"),
+        "the game went on: {stdout}"
     );
 }
