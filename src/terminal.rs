@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use muster_core::Module;
-use muster_core::game::{Action, GameState, Place, describe};
+use muster_core::game::{Action, GameState, describe};
 use muster_core::ids::{BoxId, SideId};
 
 /// The prompt's commands, for `help`.
@@ -98,11 +98,11 @@ fn holder(module: &Module, state: &GameState, at: BoxId) -> String {
 }
 
 fn enemy_next_door(module: &Module, state: &GameState, at: BoxId, side: SideId) -> bool {
-    module.board.neighbours(at).iter().any(|&(n, _)| {
-        state
-            .units_at(n)
-            .any(|u| state.unit(u).side != side && state.unit(u).place == Place::Board(n))
-    })
+    module
+        .board
+        .neighbours(at)
+        .iter()
+        .any(|&(n, _)| state.units_at(n).any(|u| state.unit(u).side != side))
 }
 
 /// The action `words` names: the one whose words are exactly these (ignoring case),

@@ -16,6 +16,25 @@ struct Watch {
 }
 
 impl Watch {
+    /// Starts `muster` with `args` and reads its output lines on a thread.
+    fn start(args: &[&std::ffi::OsStr]) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines: rx }
+    }
+
     /// Waits (at most 20 s, a bound on a hang, not a performance check) for a line
     /// containing `needle`; returns every line read until then.
     fn until(&self, needle: &str) -> Vec<String> {
@@ -56,21 +75,7 @@ fn saving_a_file_rechecks_the_module() {
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")),
         &dir,
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(["check", "--watch", dir.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let w = Watch { child, lines: rx };
+    let w = Watch::start(&["check".as_ref(), "--watch".as_ref(), dir.as_os_str()]);
     w.until("ok: module 'ahd'");
     w.until("watching");
 
@@ -125,22 +130,13 @@ fn watching_a_stack_rechecks_on_a_save_in_a_mod() {
     copy_dir(&root.join("ahd"), &ahd);
     let raid = tmp.path().join("rail-raid");
     copy_dir(&root.join("examples/rail-raid"), &raid);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(["check", "--watch", ahd.to_str().unwrap(), "--mod"])
-        .arg(&raid)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let w = Watch { child, lines: rx };
+    let w = Watch::start(&[
+        "check".as_ref(),
+        "--watch".as_ref(),
+        ahd.as_os_str(),
+        "--mod".as_ref(),
+        raid.as_os_str(),
+    ]);
     w.until("ok: module 'rail-raid'");
     w.until("watching");
 
