@@ -47,6 +47,9 @@ pub struct Step {
     pub repeat: u8,
     /// `move`: the longest path searched, in lines (1 to 32).
     pub max_path: u8,
+    /// `battles`: the most rounds a battle lasts before it ends undecided (`None`: as
+    /// many as it takes).
+    pub max_rounds: Option<u8>,
     /// Who decides in a turn-end step.
     pub side: Option<SideId>,
     #[serde(skip)]

@@ -447,6 +447,10 @@ pub struct Step {
     /// rules' `may_enter` prunes within it.
     #[serde(rename = "max-path")]
     pub max_path: Option<Spanned<u8>>,
+    /// `battles` only: a battle still undecided after this many rounds ends with no
+    /// winner (default: no limit; a round in which neither side can hit ends it anyway).
+    #[serde(rename = "max-rounds")]
+    pub max_rounds: Option<Spanned<u8>>,
     /// For a `<turn-end>` step: the side that decides in it (default: the first to play).
     pub side: Option<Name>,
 }

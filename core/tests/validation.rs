@@ -1544,6 +1544,30 @@ fn unknown_procedure_gets_a_suggestion() {
 }
 
 #[test]
+fn max_rounds_belongs_to_battles_and_is_at_least_one() {
+    let on_move = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="move" spends="moves""#,
+        r#"procedure="move" spends="moves" max-rounds="3""#,
+    )]);
+    assert_eq!(
+        on_move,
+        ["calendar.xml:6:85: error: max-rounds is for procedure=\"battles\" steps"]
+    );
+    let zero = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="battles""#,
+        r#"procedure="battles" max-rounds="0""#,
+    )]);
+    assert_eq!(
+        zero,
+        [
+            "calendar.xml:7:69: error: max-rounds must be at least 1; leave it out for battles of any length"
+        ]
+    );
+}
+
+#[test]
 fn a_step_spending_an_undeclared_resource() {
     let got = diagnostics(&[("calendar.xml", r#"spends="moves""#, r#"spends="move""#)]);
     assert_eq!(

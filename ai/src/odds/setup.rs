@@ -414,6 +414,7 @@ impl Setup {
             shots: Vec::new(),
             reinforced_from: Vec::new(),
             winner: None,
+            could_hit: false,
         });
         b.at = at;
         b.attacker = self.attacker;

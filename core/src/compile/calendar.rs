@@ -204,6 +204,22 @@ fn step(
         }
         Some(m) => m.value,
     };
+    let max_rounds = match &s.max_rounds {
+        None => None,
+        Some(m) if procedure != Procedure::Battles => {
+            cx.error(m.pos, "max-rounds is for procedure=\"battles\" steps", None);
+            return None;
+        }
+        Some(m) if m.value == 0 => {
+            cx.error(
+                m.pos,
+                "max-rounds must be at least 1",
+                Some("leave it out for battles of any length".into()),
+            );
+            return None;
+        }
+        Some(m) => Some(m.value),
+    };
     let side = match &s.side {
         None => None,
         Some(n) => {
@@ -223,6 +239,7 @@ fn step(
         months,
         repeat,
         max_path,
+        max_rounds,
         side,
         pos: s.pos,
     })

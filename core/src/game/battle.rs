@@ -51,6 +51,10 @@ pub struct Battle {
     pub reinforced_from: Vec<BoxId>,
     /// Set when the battle is decided.
     pub winner: Option<SideId>,
+    /// Whether a shot announced this round had a chance to hit (the stalemate guard,
+    /// [`stalemate`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub could_hit: bool,
 }
 
 /// The decision a battle waits for.
@@ -512,6 +516,7 @@ fn start_battle(
         shots: Vec::new(),
         reinforced_from: Vec::new(),
         winner: None,
+        could_hit: false,
     };
     let mut log = vec![format!(
         "battle at {}: {} attacks {}",
@@ -557,6 +562,7 @@ fn fire(
             ));
             continue;
         }
+        b.could_hit = true;
         let roll = state
             .dice
             .roll(module.dice)
@@ -630,8 +636,17 @@ fn fire(
     if b.firing == b.defender {
         b.firing = b.attacker;
     } else {
+        if let Some(why) = round_limit(module, state, &b).or(stalemate(module, rules, state, &b)?) {
+            log.push(format!(
+                "the battle at {} ends undecided: {why}",
+                module.board.get(b.at).name
+            ));
+            log.extend(end_battle(module, rules, state, b, None, Vec::new())?);
+            return Ok(log);
+        }
         b.firing = b.defender;
         b.round = b.round.saturating_add(1);
+        b.could_hit = false;
     }
     b.reinforced_from.clear();
     b.stage = if b.round >= 2 {
@@ -641,6 +656,54 @@ fn fire(
     };
     store(state, b);
     Ok(log)
+}
+
+/// The module's round limit (`max-rounds` on the `battles` step), if this round was the
+/// last.
+fn round_limit(module: &Module, state: &GameState, b: &Battle) -> Option<String> {
+    let limit = state.current_step(module)?.max_rounds?;
+    (b.round >= limit).then(|| format!("{limit} rounds were fought"))
+}
+
+/// Every battle must end (AHD 5.0 assumes a side is eliminated or retreats). If, from
+/// round 2 on (when sides may retreat and reinforce), no shot announced in a whole round
+/// could hit, and no unit of either side could hit any enemy now whatever its target,
+/// the next rounds could change nothing but by a retreat or a reinforcement the players
+/// need not choose, so the battle ends with no winner: both sides stay. The rules' own
+/// `shot_modifier` decides what can hit, so this is the module's answer, asked only
+/// when a round had no possible shot.
+fn stalemate(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    b: &Battle,
+) -> Result<Option<String>, ActionError> {
+    if b.could_hit || b.round < 2 {
+        return Ok(None);
+    }
+    // Asked as of the next round's parts, so round-dependent modifiers count (AHD 5.34).
+    let mut next = state.clone();
+    let mut nb = b.clone();
+    nb.round = nb.round.saturating_add(1);
+    for side in [b.defender, b.attacker] {
+        nb.firing = side;
+        store(&mut next, nb.clone());
+        let view = View {
+            module,
+            state: &next,
+        };
+        for &shooter in nb.own(side) {
+            let combat = i64::from(module.units.get(next.unit(shooter).kind).combat);
+            for &target in nb.own(nb.enemy_of(side)) {
+                let modifier =
+                    ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
+                if combat + modifier >= 1 {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    Ok(Some("neither side can hit the other".into()))
 }
 
 fn end_battle(
