@@ -124,6 +124,15 @@ enum Command {
         mods: Vec<PathBuf>,
         #[arg(long)]
         quiet: bool,
+        /// Replay it on the module as it is now, even if it changed since the game was
+        /// played, until an action no longer applies; report that action (exit 1 unless
+        /// the game is the saved one).
+        #[arg(long)]
+        as_far_as_it_goes: bool,
+        /// With --as-far-as-it-goes: save the game up to there to this new file, to go on
+        /// with `muster play --resume`.
+        #[arg(long, value_name = "FILE", requires = "as_far_as_it_goes")]
+        save: Option<PathBuf>,
     },
     /// The legal destinations of each unit in a box for one march, at the start of a
     /// side's Movement segment.
@@ -338,7 +347,16 @@ fn main() -> ExitCode {
             module,
             mods,
             quiet,
-        } => play::replay(&file, module.as_deref(), &mods, quiet).map(|()| ExitCode::SUCCESS),
+            as_far_as_it_goes,
+            save,
+        } => play::replay(
+            &file,
+            module.as_deref(),
+            &mods,
+            quiet,
+            as_far_as_it_goes,
+            save.as_deref(),
+        ),
         Command::Moves {
             module,
             mods,

@@ -3,10 +3,11 @@
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::dice::Pcg32;
-use muster_core::game::save::{self, Save, SavedScenario};
+use muster_core::game::save::{self, Partial, Save, SaveError, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
 };
@@ -91,37 +92,41 @@ pub fn run(o: Options) -> Result<()> {
     for (side, kind) in &o.players {
         kinds[crate::rules::side(&module, side)?.index()] = *kind;
     }
-    let (mut first, log) = start(
-        &module,
-        &mut rules,
-        &scenario,
-        option_ids,
-        Dice::seeded(seed),
-    )?;
-    if let Some(end) = &end {
-        set_end(&module, &mut first, end).map_err(|e| anyhow!("--end: {e}"))?;
-    }
-    let mut game = History::new(first);
     let out = &mut std::io::stdout().lock();
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
-    print_log(out, &log, o.quiet)?;
-    print_rules_log(out, rules.take_logged())?;
-    if let Some(save) = &saved {
-        let total = save.actions.len();
-        for (i, action) in save.actions.iter().enumerate() {
-            let doing = describe::action(&module, game.state(), action);
-            game.apply(&module, &mut rules, action.clone())
-                .map_err(|e| {
-                    anyhow!(
-                        "action {} of {total} of the save ({doing}) fails with these rules: {e}",
-                        i + 1
-                    )
-                })?;
+    let mut game = match &saved {
+        // The save's actions on the rules as they are now, as far as they go (issue 17).
+        Some(save) => {
+            let partial = save.replay_as_far_as_it_goes(&module, &mut rules)?;
+            rules.take_logged();
+            rules.take_output();
+            let total = save.actions.len();
+            for line in partial_report(&partial, total) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(
+                out,
+                "resumed after {} of {total} saved actions",
+                partial.history.actions().len()
+            )?;
+            partial.history
         }
-        rules.take_logged();
-        rules.take_output();
-        writeln!(out, "resumed after {total} saved actions")?;
-    }
+        None => {
+            let (mut first, log) = start(
+                &module,
+                &mut rules,
+                &scenario,
+                option_ids,
+                Dice::seeded(seed),
+            )?;
+            if let Some(end) = &end {
+                set_end(&module, &mut first, end).map_err(|e| anyhow!("--end: {e}"))?;
+            }
+            print_log(out, &log, o.quiet)?;
+            print_rules_log(out, rules.take_logged())?;
+            History::new(first)
+        }
+    };
     let mut chooser = Pcg32::new(seed, 2);
     let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
         .iter()
@@ -294,6 +299,10 @@ pub fn run(o: Options) -> Result<()> {
         let n = actions.len();
         let mut save = Save::new(&module, saved_scenario, options, seed, actions, state);
         save.end = end.clone();
+        if let Some(resumed) = &saved {
+            save.reseeds = resumed.reseeds.clone();
+            save.reseeds.retain(|r| r.before <= n);
+        }
         save.write(path)?;
         match &failure {
             None => writeln!(out, "saved to {}", path.display())?,
@@ -442,8 +451,38 @@ fn prompt(
     }
 }
 
-/// `muster replay`: plays a save's actions again and checks the result is identical.
-pub fn replay(file: &Path, module_dir: Option<&Path>, mods: &[PathBuf], quiet: bool) -> Result<()> {
+/// What a replay "as far as it goes" found, in lines for the terminal.
+pub fn partial_report(partial: &Partial, total: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(changed) = &partial.changed {
+        out.push(format!(
+            "the rules or data changed since the save: {changed}"
+        ));
+    }
+    let done = partial.history.actions().len();
+    match (&partial.stopped, &partial.differs) {
+        (Some(stopped), _) => out.push(format!("replayed {done} of {total} actions; {stopped}")),
+        (None, Some(differs)) => out.push(format!(
+            "replayed all {total} actions, but the game is no longer the saved one: {differs}"
+        )),
+        (None, None) => out.push(format!(
+            "replayed all {total} actions: the final state is identical to the save"
+        )),
+    }
+    out
+}
+
+/// `muster replay`: plays a save's actions again and checks the result is identical; or,
+/// `as_far`, replays them on the module as it is now until one no longer applies, and
+/// with `save_to` saves the game up to there to go on from.
+pub fn replay(
+    file: &Path,
+    module_dir: Option<&Path>,
+    mods: &[PathBuf],
+    quiet: bool,
+    as_far: bool,
+    save_to: Option<&Path>,
+) -> Result<ExitCode> {
     let save = Save::read(file)?;
     // With mods, the folder to find is the stack's base; without, the module played.
     let base = match save.module.stack.first() {
@@ -452,8 +491,58 @@ pub fn replay(file: &Path, module_dir: Option<&Path>, mods: &[PathBuf], quiet: b
     };
     let dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
     let (module, mut rules): (Module, ScriptRules) = crate::rules::load(&dir, mods)?;
-    let (state, log) = save.replay(&module, &mut rules)?;
     let out = &mut std::io::stdout().lock();
+    if as_far {
+        if let Some(to) = save_to
+            && to.exists()
+        {
+            bail!(
+                "{} exists already; give --save a new file (nothing was written)",
+                to.display()
+            );
+        }
+        let partial = save.replay_as_far_as_it_goes(&module, &mut rules)?;
+        print_log(out, &partial.log, quiet)?;
+        for line in partial_report(&partial, save.actions.len()) {
+            writeln!(out, "{line}")?;
+        }
+        if let Some(to) = save_to {
+            let state = partial.history.state().clone();
+            let actions = partial.history.actions().to_vec();
+            let n = actions.len();
+            let mut resaved = Save::new(
+                &module,
+                save.scenario.clone(),
+                save.options.clone(),
+                save.seed,
+                actions,
+                state,
+            );
+            resaved.end = save.end.clone();
+            resaved.reseeds = save.reseeds.clone();
+            resaved.reseeds.retain(|r| r.before <= n);
+            resaved.write(to)?;
+            writeln!(
+                out,
+                "saved the game up to action {n} to {}: go on with `muster play {} --resume {}`",
+                to.display(),
+                dir.display(),
+                to.display()
+            )?;
+        }
+        return Ok(if partial.complete() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    let (state, log) = save.replay(&module, &mut rules).map_err(|e| match e {
+        SaveError::Stack(_) | SaveError::Changed { .. } | SaveError::Action { .. } => anyhow!(
+            "{e}\nhint: `muster replay {} --as-far-as-it-goes` replays it on the rules as they are now and names the first action they refuse",
+            file.display()
+        ),
+        e => e.into(),
+    })?;
     print_log(out, &log, quiet)?;
     let result = match &state.outcome {
         Some(o) => format!(
@@ -469,7 +558,7 @@ pub fn replay(file: &Path, module_dir: Option<&Path>, mods: &[PathBuf], quiet: b
         "replayed {} actions: the final state is identical to the save ({result})",
         save.actions.len()
     )?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Fresh scripted rules for a search player's rollouts.

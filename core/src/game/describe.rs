@@ -28,6 +28,36 @@ pub fn path(module: &Module, p: &Path) -> String {
     out
 }
 
+/// [`action`] for an action from outside (a save, a file from another player): in
+/// words when every piece, box and type it names exists, else as recorded.
+pub fn action_checked(module: &Module, state: &GameState, a: &Action) -> String {
+    let unit_ok = |u: &UnitId| u.index() < state.units.len();
+    let box_ok = |b: &BoxId| b.index() < module.board.boxes.len();
+    let ok = match a {
+        Action::Select { at } | Action::Fight { at } | Action::Retreat { to: at } => box_ok(at),
+        Action::Move { unit, path } => {
+            unit_ok(unit)
+                && box_ok(&path.from)
+                && path
+                    .steps
+                    .iter()
+                    .all(|s| box_ok(&s.to) && s.line.index() < module.board.lines.len())
+        }
+        Action::Reinforce { unit } | Action::Upgrade { unit } => unit_ok(unit),
+        Action::Target { shooter, target } => unit_ok(shooter) && unit_ok(target),
+        Action::Place { kind, at } => kind.index() < module.units.types.len() && box_ok(at),
+        Action::Take { unit, at, .. } => {
+            unit.as_ref().is_none_or(unit_ok) && at.as_ref().is_none_or(box_ok)
+        }
+        Action::Release | Action::Pass | Action::EndStep => true,
+    };
+    if ok {
+        action(module, state, a)
+    } else {
+        format!("{a:?}")
+    }
+}
+
 pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
     let words = &module.calendar.words;
     match a {

@@ -43,6 +43,17 @@ impl History {
         Ok(log)
     }
 
+    /// Gives the game new dice from here on (a stretch of a game played by file, whose
+    /// dice both players drew). The past is fixed: undo stops here.
+    pub fn reseed(&mut self, dice: super::dice::Dice) {
+        let mut now = self.state().clone();
+        now.dice = dice;
+        *self
+            .states
+            .last_mut()
+            .expect("a history always has a state") = now;
+    }
+
     /// Whether the last action may be taken back: only decisions of the `move` step
     /// still under way that rolled no die (once dice are rolled or battles fought, the
     /// past is fixed).

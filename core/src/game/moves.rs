@@ -306,6 +306,13 @@ pub(crate) fn apply(
                     "that piece is not among those of the selected box still to move",
                 ));
             }
+            let longest = max_path(module, state);
+            if path.steps.len() > longest {
+                return Err(illegal(format!(
+                    "that path is {} lines long; this step's paths are at most {longest} (max-path)",
+                    path.steps.len()
+                )));
+            }
             if !well_formed(module, state, a.at, path) {
                 return Err(illegal(
                     "that path does not follow the map's lines from the unit's box",

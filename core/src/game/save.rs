@@ -8,8 +8,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError};
+use super::describe;
 use super::dice::Dice;
-use super::flow::{StartError, apply, set_end, start};
+use super::flow::{StartError, apply, decider, set_end, start};
+use super::history::History;
 use super::rules::Rules;
 use super::state::GameState;
 use crate::diag::LoadError;
@@ -17,8 +19,29 @@ use crate::ids::OptionId;
 use crate::module::{ENGINE_VERSION, Module, StackEntry};
 use crate::scenario::Scenario;
 
-/// Bumped when the save layout changes incompatibly.
-pub const SAVE_FORMAT: u32 = 1;
+/// Bumped when the save layout changes so that an older muster would misread it; older
+/// formats are migrated on reading ([`MIGRATIONS`]).
+///
+/// - 1: the first.
+/// - 2: `reseeds`, the dice given anew during the game (play by file), which a format-1
+///   reader would ignore and so replay another game.
+pub const SAVE_FORMAT: u32 = 2;
+
+/// A migration takes a save's JSON from format `n` to `n + 1`.
+type Migration = fn(&mut serde_json::Value) -> Result<(), String>;
+
+/// Index `n - 1` migrates format `n`.
+const MIGRATIONS: [Migration; SAVE_FORMAT as usize - 1] = [format_1_to_2];
+
+/// Format 1 had no `reseeds`: its dice came from the seed alone.
+fn format_1_to_2(save: &mut serde_json::Value) -> Result<(), String> {
+    let object = save
+        .as_object_mut()
+        .ok_or("the save is not a JSON object")?;
+    object.insert("reseeds".into(), serde_json::Value::Array(Vec::new()));
+    object.insert("format".into(), 2.into());
+    Ok(())
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Save {
@@ -33,9 +56,22 @@ pub struct Save {
     #[serde(default)]
     pub end: Option<String>,
     pub seed: u64,
+    /// Dice given anew before an action (a game played by file, where each player's
+    /// stretch has dice both players drew), in action order.
+    #[serde(default)]
+    pub reseeds: Vec<Reseed>,
     pub actions: Vec<Action>,
     /// The state after the last action.
     pub snapshot: GameState,
+}
+
+/// New dice from `before` on: the seeded generator of [`Dice::seeded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reseed {
+    /// Index of the first action rolling them (the number of actions, for dice given
+    /// after the last).
+    pub before: usize,
+    pub seed: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,8 +116,23 @@ pub enum SaveError {
         column: usize,
         message: String,
     },
-    #[error("{path} is a save of format {found}; this muster reads format {SAVE_FORMAT}")]
-    Format { path: String, found: u32 },
+    #[error(
+        "{path} is a save of format {found} (written by muster {engine}); this muster {} reads formats 1 to {SAVE_FORMAT}: open it with a newer muster",
+        ENGINE_VERSION
+    )]
+    Format {
+        path: String,
+        found: u32,
+        engine: String,
+    },
+    #[error(
+        "{path}: the save of format {from} cannot be brought to format {SAVE_FORMAT}: {message}"
+    )]
+    Migration {
+        path: String,
+        from: u32,
+        message: String,
+    },
     #[error("{0}; replaying it could give another game")]
     Stack(String),
     #[error("the save was played with module '{saved}', not '{loaded}'")]
@@ -152,6 +203,7 @@ impl Save {
             options,
             end: None,
             seed,
+            reseeds: Vec::new(),
             actions,
             snapshot,
         }
@@ -180,11 +232,13 @@ impl Save {
             path: name.clone(),
             source,
         })?;
-        // Check the format before the rest, so an old save says so instead of failing
-        // on some field.
+        // Check the format before the rest, so an old save is migrated and a newer one
+        // says so instead of failing on some field.
         #[derive(Deserialize)]
         struct Head {
             format: u32,
+            #[serde(default)]
+            engine: String,
         }
         let corrupt = |e: serde_json::Error| SaveError::Corrupt {
             path: name.clone(),
@@ -193,13 +247,26 @@ impl Save {
             message: e.to_string(),
         };
         let head: Head = serde_json::from_slice(&bytes).map_err(corrupt)?;
-        if head.format != SAVE_FORMAT {
+        if head.format == SAVE_FORMAT {
+            return serde_json::from_slice(&bytes).map_err(corrupt);
+        }
+        if head.format == 0 || head.format > SAVE_FORMAT {
             return Err(SaveError::Format {
                 path: name,
                 found: head.format,
+                engine: head.engine,
             });
         }
-        serde_json::from_slice(&bytes).map_err(corrupt)
+        let mut value: serde_json::Value = serde_json::from_slice(&bytes).map_err(corrupt)?;
+        let migrated = |message: String| SaveError::Migration {
+            path: name.clone(),
+            from: head.format,
+            message,
+        };
+        for migrate in &MIGRATIONS[head.format as usize - 1..] {
+            migrate(&mut value).map_err(migrated)?;
+        }
+        serde_json::from_value(value).map_err(|e| migrated(e.to_string()))
     }
 
     /// Refuses a save made with another module or another version of its files; for a
@@ -261,6 +328,28 @@ impl Save {
             .collect()
     }
 
+    /// The dice given anew before action `index`, if any (the last, if several).
+    fn dice_before(&self, index: usize) -> Option<Dice> {
+        self.reseeds
+            .iter()
+            .rev()
+            .find(|r| r.before == index)
+            .map(|r| Dice::seeded(r.seed))
+    }
+
+    /// Reseeds are in action order and within the game.
+    fn check_reseeds(&self) -> Result<(), SaveError> {
+        let ordered = self.reseeds.windows(2).all(|w| w[0].before < w[1].before);
+        let within = self.reseeds.iter().all(|r| r.before <= self.actions.len());
+        if ordered && within {
+            Ok(())
+        } else {
+            Err(SaveError::Diverged(
+                "its reseeds are not in action order within its actions".into(),
+            ))
+        }
+    }
+
     /// Plays the saved actions again from the start and checks the result is the
     /// snapshot. Returns the replayed state and its log.
     pub fn replay(
@@ -280,7 +369,11 @@ impl Save {
         if let Some(end) = &self.end {
             set_end(module, &mut state, end).map_err(SaveError::End)?;
         }
+        self.check_reseeds()?;
         for (index, action) in self.actions.iter().enumerate() {
+            if let Some(dice) = self.dice_before(index) {
+                state.dice = dice;
+            }
             let (next, lines) =
                 apply(module, rules, &state, action).map_err(|error| SaveError::Action {
                     index,
@@ -290,6 +383,9 @@ impl Save {
             state = next;
             log.extend(lines);
         }
+        if let Some(dice) = self.dice_before(self.actions.len()) {
+            state.dice = dice;
+        }
         if state != self.snapshot {
             return Err(SaveError::Diverged(first_difference(
                 &state,
@@ -297,6 +393,123 @@ impl Save {
             )));
         }
         Ok((state, log))
+    }
+}
+
+/// A save replayed "as far as it goes" on a module that may have changed since
+/// ([`Save::replay_as_far_as_it_goes`]).
+#[derive(Debug)]
+pub struct Partial {
+    /// The game up to the last action that still applies, ready to go on from.
+    pub history: History,
+    pub log: Vec<String>,
+    /// Why the module is not the one the save was played with, if it is not.
+    pub changed: Option<String>,
+    /// The first saved action that no longer applies, if one does not.
+    pub stopped: Option<Stopped>,
+    /// With every action replayed: where the final state differs from the save's, if
+    /// it does (rules that changed can give another game without refusing an action).
+    pub differs: Option<String>,
+}
+
+/// The first saved action the module as it is now refuses.
+#[derive(Debug)]
+pub struct Stopped {
+    /// 0-based index into the save's actions.
+    pub index: usize,
+    /// The turn's label and the side to act, when it was refused.
+    pub turn: String,
+    pub side: String,
+    /// The action in words (or as recorded, when it names pieces or boxes the module no
+    /// longer has).
+    pub action: String,
+    pub error: ActionError,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "action {} ({}, {}: {}) no longer applies: {}",
+            self.index + 1,
+            self.turn,
+            self.side,
+            self.action,
+            self.error
+        )
+    }
+}
+
+impl Partial {
+    /// Whether the save replayed exactly as it was played.
+    pub fn complete(&self) -> bool {
+        self.stopped.is_none() && self.differs.is_none()
+    }
+}
+
+impl Save {
+    /// Replays the saved actions on `module` as it is now, whatever changed, until one
+    /// no longer applies: a player whose house rule got a fix goes on from the last
+    /// position the new rules accept. Errors only when the game cannot even start (an
+    /// unknown scenario or option, a start the rules refuse).
+    pub fn replay_as_far_as_it_goes(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+    ) -> Result<Partial, SaveError> {
+        let changed = self.check_module(module).err().map(|e| e.to_string());
+        let scenario = self.scenario(module)?;
+        let (mut state, mut log) = start(
+            module,
+            rules,
+            &scenario,
+            self.option_ids(module)?,
+            Dice::seeded(self.seed),
+        )?;
+        if let Some(end) = &self.end {
+            set_end(module, &mut state, end).map_err(SaveError::End)?;
+        }
+        self.check_reseeds()?;
+        let mut history = History::new(state);
+        let mut stopped = None;
+        for (index, action) in self.actions.iter().enumerate() {
+            if let Some(dice) = self.dice_before(index) {
+                history.reseed(dice);
+            }
+            let before = history.state();
+            let (turn, side, words) = (
+                module.calendar.turn(before.turn).label.clone(),
+                module.side(decider(module, before)).name.clone(),
+                describe::action_checked(module, before, action),
+            );
+            match history.apply(module, rules, action.clone()) {
+                Ok(lines) => log.extend(lines),
+                Err(error) => {
+                    stopped = Some(Stopped {
+                        index,
+                        turn,
+                        side,
+                        action: words,
+                        error,
+                    });
+                    break;
+                }
+            }
+        }
+        if stopped.is_none()
+            && let Some(dice) = self.dice_before(self.actions.len())
+        {
+            history.reseed(dice);
+        }
+        let differs = (stopped.is_none() && *history.state() != self.snapshot)
+            .then(|| first_difference(history.state(), &self.snapshot));
+        Ok(Partial {
+            history,
+            log,
+            changed,
+            stopped,
+            differs,
+        })
     }
 }
 
