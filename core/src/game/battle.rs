@@ -855,6 +855,7 @@ mod tests {
                 shots: vec![(attackers[0], defenders[0])],
                 reinforced_from: Vec::new(),
                 winner: None,
+                could_hit: false,
             }),
         });
         let mut rules = Recorder::default();
