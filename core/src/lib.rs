@@ -14,6 +14,7 @@ pub mod module;
 mod names;
 pub mod options;
 pub(crate) mod overlay;
+pub mod pbem;
 pub mod scenario;
 pub mod suggest;
 pub mod summary;

@@ -86,6 +86,74 @@ pub struct SavedModule {
     pub stack: Vec<SavedStackEntry>,
 }
 
+impl SavedModule {
+    /// The record of `module` (and its stack) as loaded.
+    pub fn of(module: &Module) -> Self {
+        SavedModule {
+            id: module.id.clone(),
+            version: module.version.clone(),
+            content_hash: hex(module.content_hash),
+            stack: module
+                .stack
+                .iter()
+                .map(|e| SavedStackEntry {
+                    id: e.id.clone(),
+                    version: e.version.clone(),
+                    content_hash: hex(e.content_hash),
+                })
+                .collect(),
+        }
+    }
+
+    /// Refuses another module or another version of its files; for a stack of mods,
+    /// names the one that differs.
+    pub fn check(&self, module: &Module) -> Result<(), SaveError> {
+        if !self.stack.is_empty() {
+            compare_stacks(&self.stack, &module.stack)?;
+        }
+        if self.id != module.id {
+            return Err(SaveError::WrongModule {
+                saved: self.id.clone(),
+                loaded: module.id.clone(),
+            });
+        }
+        if self.version != module.version {
+            return Err(SaveError::Changed {
+                what: "version",
+                saved: self.version.clone(),
+                loaded: module.version.clone(),
+            });
+        }
+        if self.content_hash != hex(module.content_hash) {
+            return Err(SaveError::Changed {
+                what: "files hashing to",
+                saved: self.content_hash.clone(),
+                loaded: hex(module.content_hash),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The scenario a save (or a game played by file) names: one of the module's, or the
+/// text of a scenario file.
+pub fn saved_scenario(module: &Module, saved: &SavedScenario) -> Result<Scenario, SaveError> {
+    match &saved.xml {
+        Some(xml) => {
+            crate::load::load_scenario_str(module, &format!("<saved scenario {}>", saved.id), xml)
+                .map_err(|e| SaveError::Scenario(saved.id.clone(), e))
+        }
+        None => module.scenario(&saved.id).cloned().ok_or_else(|| {
+            SaveError::Scenario(
+                saved.id.clone(),
+                LoadError {
+                    diagnostics: Vec::new(),
+                },
+            )
+        }),
+    }
+}
+
 /// One module of the stack a game was played with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedStackEntry {
@@ -185,20 +253,7 @@ impl Save {
         Save {
             format: SAVE_FORMAT,
             engine: ENGINE_VERSION.to_string(),
-            module: SavedModule {
-                id: module.id.clone(),
-                version: module.version.clone(),
-                content_hash: hex(module.content_hash),
-                stack: module
-                    .stack
-                    .iter()
-                    .map(|e| SavedStackEntry {
-                        id: e.id.clone(),
-                        version: e.version.clone(),
-                        content_hash: hex(e.content_hash),
-                    })
-                    .collect(),
-            },
+            module: SavedModule::of(module),
             scenario,
             options,
             end: None,
@@ -272,49 +327,11 @@ impl Save {
     /// Refuses a save made with another module or another version of its files; for a
     /// stack of mods, names the one that differs.
     pub fn check_module(&self, module: &Module) -> Result<(), SaveError> {
-        if !self.module.stack.is_empty() {
-            compare_stacks(&self.module.stack, &module.stack)?;
-        }
-        if self.module.id != module.id {
-            return Err(SaveError::WrongModule {
-                saved: self.module.id.clone(),
-                loaded: module.id.clone(),
-            });
-        }
-        if self.module.version != module.version {
-            return Err(SaveError::Changed {
-                what: "version",
-                saved: self.module.version.clone(),
-                loaded: module.version.clone(),
-            });
-        }
-        if self.module.content_hash != hex(module.content_hash) {
-            return Err(SaveError::Changed {
-                what: "files hashing to",
-                saved: self.module.content_hash.clone(),
-                loaded: hex(module.content_hash),
-            });
-        }
-        Ok(())
+        self.module.check(module)
     }
 
     pub fn scenario(&self, module: &Module) -> Result<Scenario, SaveError> {
-        match &self.scenario.xml {
-            Some(xml) => crate::load::load_scenario_str(
-                module,
-                &format!("<saved scenario {}>", self.scenario.id),
-                xml,
-            )
-            .map_err(|e| SaveError::Scenario(self.scenario.id.clone(), e)),
-            None => module.scenario(&self.scenario.id).cloned().ok_or_else(|| {
-                SaveError::Scenario(
-                    self.scenario.id.clone(),
-                    LoadError {
-                        diagnostics: Vec::new(),
-                    },
-                )
-            }),
-        }
+        saved_scenario(module, &self.scenario)
     }
 
     pub fn option_ids(&self, module: &Module) -> Result<Vec<OptionId>, SaveError> {
