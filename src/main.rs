@@ -8,6 +8,7 @@ mod modtest;
 mod moves;
 mod new_mod;
 mod odds;
+mod pbem;
 mod play;
 mod rules;
 mod smoke;
@@ -134,6 +135,10 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "as_far_as_it_goes")]
         save: Option<PathBuf>,
     },
+    /// Play by file (e-mail): each player's turn is a small file for the other, with
+    /// dice neither can choose or roll again (`docs/pbem.md`).
+    #[command(subcommand)]
+    Pbem(PbemCommand),
     /// The legal destinations of each unit in a box for one march, at the start of a
     /// side's Movement segment.
     Moves {
@@ -283,6 +288,70 @@ fn parse_side_level(s: &str) -> Result<(String, muster_ai::Level), String> {
     Ok((side.to_string(), parse_level(level)?))
 }
 
+#[derive(Subcommand)]
+enum PbemCommand {
+    /// Start a game: writes file 0 into DIR, to send to the other player.
+    New {
+        /// The module folder, e.g. mods/ahd.
+        module: PathBuf,
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
+        #[arg(long, value_name = "ID|FILE")]
+        scenario: Option<String>,
+        #[arg(long, value_delimiter = ',')]
+        options: Vec<String>,
+        #[arg(long, value_name = "MM/YYYY")]
+        end: Option<String>,
+        /// The side you play.
+        #[arg(long)]
+        side: String,
+        /// Your folder for this game (its files and your secrets).
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// Read the files in DIR (your own and those received), check them, and if the next
+    /// file is yours, play your stretch and write it.
+    Play {
+        dir: PathBuf,
+        /// The side you play.
+        #[arg(long)]
+        side: String,
+        /// Who decides for you: human (at the prompt) or a computer player.
+        #[arg(long, value_name = "KIND", default_value = "human")]
+        player: play::PlayerKind,
+        /// The module folder (default: mods/<the game's module id>).
+        #[arg(long)]
+        module: Option<PathBuf>,
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
+        /// Seed of a random computer player's choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
+        strong_budget: u32,
+    },
+    /// Check every file of the game in DIR from the start; name the first bad file or
+    /// action.
+    Verify {
+        dir: PathBuf,
+        #[arg(long)]
+        module: Option<PathBuf>,
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
+    },
+    /// Write the game in DIR as a save (for `muster replay` and the app).
+    Export {
+        dir: PathBuf,
+        #[arg(long)]
+        module: Option<PathBuf>,
+        #[arg(long = "mod", value_name = "PATH")]
+        mods: Vec<PathBuf>,
+        /// The save to write (a new file).
+        #[arg(long, value_name = "FILE")]
+        save: PathBuf,
+    },
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("MUSTER_LOG"))
@@ -367,6 +436,49 @@ fn main() -> ExitCode {
             trace,
         } => moves::run(&module, &mods, &scenario, &side, &at, json, trace)
             .map(|()| ExitCode::SUCCESS),
+        Command::Pbem(PbemCommand::New {
+            module,
+            mods,
+            scenario,
+            options,
+            end,
+            side,
+            dir,
+        }) => pbem::new(pbem::New {
+            module,
+            mods,
+            scenario,
+            options,
+            end,
+            side,
+            dir,
+        }),
+        Command::Pbem(PbemCommand::Play {
+            dir,
+            side,
+            player,
+            module,
+            mods,
+            seed,
+            strong_budget,
+        }) => pbem::play(pbem::Play {
+            dir,
+            side,
+            player,
+            module,
+            mods,
+            seed,
+            strong_budget,
+        }),
+        Command::Pbem(PbemCommand::Verify { dir, module, mods }) => {
+            pbem::verify(&dir, module.as_deref(), &mods)
+        }
+        Command::Pbem(PbemCommand::Export {
+            dir,
+            module,
+            mods,
+            save,
+        }) => pbem::export(&dir, module.as_deref(), &mods, &save),
         Command::Odds(args) => odds::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Balance {
             module,

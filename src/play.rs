@@ -330,7 +330,7 @@ fn failed_at(module: &Module, state: &GameState, doing: &str, e: &dyn std::fmt::
 
 /// The scenario `arg` names (an id of the module or a file; the module's first by
 /// default), and how a save records it.
-fn chosen_scenario(
+pub(crate) fn chosen_scenario(
     module: &Module,
     arg: Option<&str>,
 ) -> Result<(muster_core::Scenario, SavedScenario)> {
@@ -366,7 +366,7 @@ fn seed_from_clock() -> u64 {
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }
 
-fn print_log(out: &mut impl Write, log: &[String], quiet: bool) -> Result<()> {
+pub(crate) fn print_log(out: &mut impl Write, log: &[String], quiet: bool) -> Result<()> {
     if !quiet {
         for line in log {
             writeln!(out, "  {line}")?;
@@ -383,14 +383,14 @@ fn print_rules_log(out: &mut impl Write, lines: Vec<String>) -> Result<()> {
     Ok(())
 }
 
-enum Choice {
+pub(crate) enum Choice {
     Act(Action),
     Undo,
     Quit,
 }
 
 /// Shows the position and the numbered actions; reads a choice.
-fn prompt(
+pub(crate) fn prompt(
     out: &mut impl Write,
     module: &Module,
     state: &GameState,
