@@ -228,9 +228,20 @@ fn replay_refuses_a_changed_mod_and_names_it() {
     // Without the mod, the replay says which is missing.
     let out = replay(&["--module", "mods/ahd"]);
     assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    let mut lines = stderr.lines();
     assert_eq!(
-        text(&out.stderr).trim(),
-        "error: the save was played with mod 'no-cairo-rail' 0.1.0 stacked on top, which is not loaded now; replaying it could give another game"
+        lines.next(),
+        Some(
+            "error: the save was played with mod 'no-cairo-rail' 0.1.0 stacked on top, which is not loaded now; replaying it could give another game"
+        )
+    );
+    // ... and how to replay it anyway (issue 17).
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("hint: `muster replay ") && l.ends_with("--as-far-as-it-goes` replays it on the rules as they are now and names the first action they refuse")),
+        "{stderr}"
     );
 
     // A changed mod is named.
