@@ -91,7 +91,8 @@ fn save_with(edit: impl FnOnce(&mut Value)) -> (tempfile::TempDir, PathBuf) {
     (tmp, path)
 }
 
-/// The failing command's error: exactly one line on stderr, starting `error: `.
+/// The failing command's error: exactly one line on stderr, starting `error: ` (and
+/// perhaps a `hint: ` line after it, saying what to do).
 fn one_line_error(out: &Output) -> String {
     assert!(
         !out.status.success(),
@@ -99,7 +100,10 @@ fn one_line_error(out: &Output) -> String {
         text(&out.stdout)
     );
     let err = text(&out.stderr);
-    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("hint: "))
+        .collect();
     assert_eq!(lines.len(), 1, "one line of error, got: {err}");
     assert!(lines[0].starts_with("error: "), "{err}");
     lines[0].to_string()
@@ -584,7 +588,7 @@ fn a_failed_game_resumes_after_the_fix() {
     let again_save = tmp.path().join("again.json");
     let again = play(&["--resume", path_arg(&save), "--save", path_arg(&again_save)]);
     assert!(!again.status.success());
-    assert!(text(&again.stdout).contains(&format!("resumed after {n} saved actions")));
+    assert!(text(&again.stdout).contains(&format!("resumed after {n} of {n} saved actions")));
     // Fixed: the game goes on to its end, from where it stopped.
     let file = dir.join("rules/marches.luau");
     let src = std::fs::read_to_string(&file).unwrap();
@@ -601,7 +605,7 @@ fn a_failed_game_resumes_after_the_fix() {
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let out = text(&resumed.stdout);
     assert!(
-        out.contains(&format!("resumed after {n} saved actions")),
+        out.contains(&format!("resumed after {n} of {n} saved actions")),
         "{out}"
     );
     assert!(out.contains("Result: "), "played to the end: {out}");
