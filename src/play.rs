@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::dice::Pcg32;
-use muster_core::game::save::{self, Partial, Save, SaveError, SavedScenario};
+use muster_core::game::save::{self, Save, SaveError, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
 };
@@ -101,7 +101,7 @@ pub fn run(o: Options) -> Result<()> {
             rules.take_logged();
             rules.take_output();
             let total = save.actions.len();
-            for line in partial_report(&partial, total) {
+            for line in partial.report(total) {
                 writeln!(out, "{line}")?;
             }
             writeln!(
@@ -451,27 +451,6 @@ pub(crate) fn prompt(
     }
 }
 
-/// What a replay "as far as it goes" found, in lines for the terminal.
-pub fn partial_report(partial: &Partial, total: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(changed) = &partial.changed {
-        out.push(format!(
-            "the rules or data changed since the save: {changed}"
-        ));
-    }
-    let done = partial.history.actions().len();
-    match (&partial.stopped, &partial.differs) {
-        (Some(stopped), _) => out.push(format!("replayed {done} of {total} actions; {stopped}")),
-        (None, Some(differs)) => out.push(format!(
-            "replayed all {total} actions, but the game is no longer the saved one: {differs}"
-        )),
-        (None, None) => out.push(format!(
-            "replayed all {total} actions: the final state is identical to the save"
-        )),
-    }
-    out
-}
-
 /// `muster replay`: plays a save's actions again and checks the result is identical; or,
 /// `as_far`, replays them on the module as it is now until one no longer applies, and
 /// with `save_to` saves the game up to there to go on from.
@@ -503,7 +482,7 @@ pub fn replay(
         }
         let partial = save.replay_as_far_as_it_goes(&module, &mut rules)?;
         print_log(out, &partial.log, quiet)?;
-        for line in partial_report(&partial, save.actions.len()) {
+        for line in partial.report(save.actions.len()) {
             writeln!(out, "{line}")?;
         }
         if let Some(to) = save_to {

@@ -462,6 +462,28 @@ impl Partial {
     pub fn complete(&self) -> bool {
         self.stopped.is_none() && self.differs.is_none()
     }
+
+    /// What the replay found, in lines for a person (the CLI and the app), of a save
+    /// of `total` actions.
+    pub fn report(&self, total: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(changed) = &self.changed {
+            out.push(format!(
+                "the rules or data changed since the save: {changed}"
+            ));
+        }
+        let done = self.history.actions().len();
+        out.push(match (&self.stopped, &self.differs) {
+            (Some(stopped), _) => format!("replayed {done} of {total} actions; {stopped}"),
+            (None, Some(differs)) => format!(
+                "replayed all {total} actions, but the game is no longer the saved one: {differs}"
+            ),
+            (None, None) => {
+                format!("replayed all {total} actions: the final state is identical to the save")
+            }
+        });
+        out
+    }
 }
 
 impl Save {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use muster_ai::{AiError, Level, Player};
 use muster_core::Module;
 use muster_core::game::flow::StartError;
-use muster_core::game::save::SavedScenario;
+use muster_core::game::save::{Reseed, SavedScenario};
 use muster_core::game::{
     Action, ActionError, Dice, GameState, History, Outcome, Save, SaveError, decider, describe,
     legal_actions, set_end, start,
@@ -82,6 +82,20 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    /// Whether a save was refused because the module changed since it was played (the
+    /// app then offers to replay it as far as it goes).
+    pub fn module_changed(&self) -> bool {
+        matches!(
+            self,
+            SessionError::Save(
+                SaveError::Stack(_)
+                    | SaveError::Changed { .. }
+                    | SaveError::Action { .. }
+                    | SaveError::Diverged(_)
+            )
+        )
+    }
+
     /// Whether the rules failed (a script error, a refused command) while the engine
     /// applied or planned an action, rather than the action being illegal: the game is
     /// as it was before it, and worth saving for the modder to continue after a fix.
@@ -124,6 +138,8 @@ pub struct Session {
     /// colour so a modder sees the rules act.
     rule_lines: Vec<usize>,
     seed: u64,
+    /// Dice given anew during the game (a game played by file), as its save records them.
+    reseeds: Vec<Reseed>,
     scenario: SavedScenario,
     options: Vec<String>,
     end: Option<String>,
@@ -198,6 +214,7 @@ impl Session {
             },
             options: game.options.clone(),
             end: end.map(str::to_owned),
+            reseeds: Vec::new(),
             legal: None,
             module,
         })
@@ -210,16 +227,43 @@ impl Session {
         path: &Path,
         players: Vec<PlayerKind>,
     ) -> Result<Self, SessionError> {
+        Self::load_with(module, path, players, false).map(|(s, _)| s)
+    }
+
+    /// [`Session::load`] for a save the module as it is now refuses (it changed since,
+    /// [`SessionError::module_changed`]): its actions replayed until one no longer
+    /// applies, the game going on from there; with what the replay found, in words.
+    pub fn load_as_far_as_it_goes(
+        module: Arc<Module>,
+        path: &Path,
+        players: Vec<PlayerKind>,
+    ) -> Result<(Self, Vec<String>), SessionError> {
+        Self::load_with(module, path, players, true)
+    }
+
+    fn load_with(
+        module: Arc<Module>,
+        path: &Path,
+        players: Vec<PlayerKind>,
+        as_far: bool,
+    ) -> Result<(Self, Vec<String>), SessionError> {
         if players.len() != module.sides.len() {
             return Err(SessionError::Players {
                 sides: module.sides.len(),
                 players: players.len(),
             });
         }
-        let save = Save::read(path)?;
+        let mut save = Save::read(path)?;
         let mut rules = ScriptRules::load(&module, Limits::default())?;
         // The engine's replay checks the module, the options and the snapshot.
-        save.replay(&module, &mut rules)?;
+        let mut report = Vec::new();
+        if as_far {
+            let partial = save.replay_as_far_as_it_goes(&module, &mut rules)?;
+            report = partial.report(save.actions.len());
+            save.actions.truncate(partial.history.actions().len());
+        } else {
+            save.replay(&module, &mut rules)?;
+        }
         rules.keep_logged(true);
         // Played again into a history, so the log and undo work as in a new game.
         let scenario = save.scenario(&module)?;
@@ -250,6 +294,7 @@ impl Session {
             scenario: save.scenario.clone(),
             options: save.options.clone(),
             end: save.end.clone(),
+            reseeds: Vec::new(),
             legal: None,
             module,
         };
@@ -257,10 +302,20 @@ impl Session {
         session
             .log
             .extend(start_log.into_iter().map(|l| format!("  {l}")));
-        for action in save.actions {
+        for (i, action) in save.actions.into_iter().enumerate() {
+            if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
+                session.history.reseed(Dice::seeded(r.seed));
+            }
             session.record(action)?;
         }
-        Ok(session)
+        let n = session.history.actions().len();
+        if let Some(r) = save.reseeds.iter().find(|r| r.before == n) {
+            session.history.reseed(Dice::seeded(r.seed));
+        }
+        session.reseeds = save.reseeds;
+        session.reseeds.retain(|r| r.before <= n);
+        session.log.extend(report.iter().cloned());
+        Ok((session, report))
     }
 
     /// Where the game stood, in words: `08/1861, Union, Movement`, for messages.
@@ -300,6 +355,7 @@ impl Session {
             self.state().clone(),
         );
         save.end = self.end.clone();
+        save.reseeds = self.reseeds.clone();
         save
     }
 
@@ -312,37 +368,20 @@ impl Session {
         let save = self.to_save();
         let mut rules =
             ScriptRules::load(&module, Limits::default()).map_err(RebuildError::Rules)?;
-        let scenario = save
-            .scenario(&module)
+        // The engine's replay "as far as it goes", which does not check the hash.
+        let partial = save
+            .replay_as_far_as_it_goes(&module, &mut rules)
             .map_err(|e| RebuildError::Start(e.into()))?;
-        let options = save
-            .option_ids(&module)
-            .map_err(|e| RebuildError::Start(e.into()))?;
-        let (mut first, _) = start(
-            &module,
-            &mut rules,
-            &scenario,
-            options,
-            Dice::seeded(self.seed),
-        )
-        .map_err(|e| RebuildError::Start(e.into()))?;
-        if let Some(end) = &self.end {
-            set_end(&module, &mut first, end)
-                .map_err(|e| RebuildError::Start(SessionError::End(e)))?;
-        }
-        let mut history = History::new(first);
         let total = save.actions.len();
-        for (index, action) in save.actions.into_iter().enumerate() {
-            let before = history.state().clone();
-            if let Err(error) = history.apply(&module, &mut rules, action.clone()) {
-                return Err(RebuildError::Action {
-                    number: index + 1,
-                    total,
-                    action: describe::action(&module, &before, &action),
-                    error,
-                });
-            }
+        if let Some(stopped) = partial.stopped {
+            return Err(RebuildError::Action {
+                number: stopped.index + 1,
+                total,
+                action: stopped.action,
+                error: stopped.error,
+            });
         }
+        let history = partial.history;
         // The replay's script output was printed the first time round.
         rules.take_output();
         rules.keep_logged(true);
@@ -356,6 +395,7 @@ impl Session {
             log,
             rule_lines: self.rule_lines.clone(),
             seed: self.seed,
+            reseeds: self.reseeds.clone(),
             scenario: self.scenario.clone(),
             options: self.options.clone(),
             end: self.end.clone(),
