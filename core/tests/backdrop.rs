@@ -264,8 +264,9 @@ fn ahd_backdrop_puts_nearly_every_box_in_its_1861_state() {
         ],
         "boxes outside their state"
     );
-    // The backdrop covers the board with a margin.
+    // The backdrop covers the board, with a margin except at the top (Canada's edge,
+    // which the data does not hold).
     let [lo, hi] = b.bounds().expect("points");
-    assert!(lo[0] < 0.0 && lo[1] < 0.0);
+    assert!(lo[0] < 0.0 && lo[1] == 0.0, "{lo:?}");
     assert!(hi[0] > module.board.width as f32 && hi[1] > module.board.height as f32);
 }

@@ -34,8 +34,11 @@ const OUT = join(MOD, "backdrop.xml");
 /** Polynomial degree of the fit (1 = affine). Chosen by leave-one-out error: the
  * report in the generated file compares it with degrees 2-3 and thin-plate splines. */
 const DEGREE = 1;
-/** Margin around the board that the backdrop covers, in board pixels. */
+/** Margin around the board that the backdrop covers, in board pixels; none at the top,
+ * where Canada begins: us-atlas holds only the United States, so Ontario would read as
+ * open water joining Lakes Erie and Huron. */
 const MARGIN = 400;
+const TOP_MARGIN = 0;
 /** Visvalingam area threshold in square board pixels: smaller corners are dropped. */
 const SIMPLIFY_AREA = 6;
 /** States that were not states in 1861 get their 1861 name (borders unchanged here). */
@@ -309,7 +312,7 @@ function generate() {
 
   const w = +readFileSync(join(MOD, "map.xml"), "utf8").match(/<map[^>]*\swidth="(\d+)"/)[1];
   const h = +readFileSync(join(MOD, "map.xml"), "utf8").match(/<map[^>]*\sheight="(\d+)"/)[1];
-  const extent = [-MARGIN, -MARGIN, w + MARGIN, h + MARGIN];
+  const extent = [-MARGIN, -TOP_MARGIN, w + MARGIN, h + MARGIN];
 
   const board = boardTopology(topo, toBoard);
   const simple = simplify(presimplify(board, planarTriangleArea), SIMPLIFY_AREA);
@@ -385,8 +388,8 @@ function generate() {
   out.push(`  <style id="sea" fill="#a9c4d4"/>`);
   out.push(`  <style id="land" fill="#ede3c8"/>`);
   out.push(`  <style id="coast" stroke="#5f87a0" width="1.5"/>`);
-  out.push(`  <style id="border" stroke="#a8906a" width="1.2"/>`);
-  out.push(`  <style id="later-border" stroke="#cdb994" width="0.8"/>`);
+  out.push(`  <style id="border" stroke="#8f8a80" width="1.2"/>`);
+  out.push(`  <style id="later-border" stroke="#bdb6a6" width="0.8"/>`);
   const [x0, y0, x1, y1] = extent;
   out.push(`  <area name="Sea" style="sea">`);
   out.push(`    <polygon><ring points="${x0},${y0} ${x1},${y0} ${x1},${y1} ${x0},${y1}"/></polygon>`);
