@@ -130,6 +130,7 @@ fn unknown_styles_bad_colours_and_short_rings_are_each_located() {
     let bad = GOOD
         .replace("style=\"coast\" points", "style=\"coats\" points")
         .replace("fill=\"#ede3c8\"", "fill=\"tan\"")
+        .replace("width=\"1.5\"", "width=\"-1\"")
         .replace(
             "<ring points=\"150,150 250,150 250,250 150,250\"/>",
             "<ring points=\"150,150 250,150\"/>",
@@ -140,6 +141,7 @@ fn unknown_styles_bad_colours_and_short_rings_are_each_located() {
         got,
         [
             "art/backdrop.xml:4:26: error: 'tan' is not a colour; write it as #rrggbb, e.g. #a9c4d4",
+            "art/backdrop.xml:5:45: error: a backdrop style's width must be a positive number",
             "art/backdrop.xml:12:21: error: a ring needs at least 3 points, this one has 2",
             "art/backdrop.xml:15:29: error: unknown backdrop style 'coats'; did you mean 'coast'?",
         ]

@@ -20,14 +20,16 @@ pub(super) fn backdrop(cx: &mut Ctx<'_>, raw: &format::Backdrop) -> Backdrop {
             continue;
         }
         let width = s.width.as_ref().map_or(1.0, |w| w.value);
-        if let Some(w) = &s.width {
-            if !(w.value.is_finite() && w.value > 0.0) {
-                cx.error(
-                    w.pos,
-                    "a backdrop style's width must be a positive number",
-                    None,
-                );
-            }
+        if let Some(w) = s
+            .width
+            .as_ref()
+            .filter(|w| !(w.value.is_finite() && w.value > 0.0))
+        {
+            cx.error(
+                w.pos,
+                "a backdrop style's width must be a positive number",
+                None,
+            );
         }
         let style = Style {
             id: s.id.value.clone(),
