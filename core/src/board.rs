@@ -140,6 +140,10 @@ pub struct Board {
     /// of serialized boards without one, so their dumps are unchanged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
+    /// The vector map drawn under the boxes (`<backdrop>`); display only, shared
+    /// because it is large and boards are cloned.
+    #[serde(skip)]
+    pub backdrop: Option<std::sync::Arc<crate::backdrop::Backdrop>>,
     pub kinds: Vec<LineKind>,
     /// The tags the module declares (boxes may carry undeclared ones too).
     pub tags: Vec<TagDef>,
@@ -207,6 +211,7 @@ impl Board {
             height,
             neutral_color: None,
             background: None,
+            backdrop: None,
             kinds,
             tags: Vec::new(),
             values: Vec::new(),

@@ -155,6 +155,8 @@ pub struct Map {
     pub neutral_color: Option<String>,
     /// A scan of the printed board to trace over in the editor.
     pub background: Option<Background>,
+    /// A vector map (sea, land, borders) drawn under the boxes.
+    pub backdrop: Option<BackdropRef>,
     #[serde(default, rename = "line-kind")]
     pub line_kind: Vec<LineKind>,
     /// Box tags with a name and a mark on the map (`port`); boxes may carry others.
@@ -213,6 +215,88 @@ pub struct Background {
     pub y: Option<f32>,
     pub scale: Option<f32>,
     pub opacity: Option<f32>,
+}
+
+/// `<backdrop file>` in `<map>`: names the module's backdrop file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropRef {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    /// Module-relative path of a file whose root is `<backdrop>`.
+    pub file: Name,
+}
+
+/// A backdrop file's root `<backdrop>`: styles, filled areas and stroked paths, in map
+/// units, drawn in the order written (areas first, then paths).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Backdrop {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(default)]
+    pub style: Vec<BackdropStyle>,
+    #[serde(default)]
+    pub area: Vec<BackdropArea>,
+    #[serde(default)]
+    pub path: Vec<BackdropPath>,
+}
+
+/// `<style id fill? stroke? width?>`: how areas are filled and paths stroked.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropStyle {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    /// Fill colour of areas, `#rrggbb`.
+    pub fill: Option<Name>,
+    /// Colour of paths, `#rrggbb`.
+    pub stroke: Option<Name>,
+    /// Width of paths in screen points.
+    pub width: Option<Spanned<f32>>,
+}
+
+/// `<area name? style>`: a region (a sea, a state) made of polygons.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropArea {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub name: Option<String>,
+    pub style: Name,
+    #[serde(default)]
+    pub polygon: Vec<BackdropPolygon>,
+}
+
+/// `<polygon>`: an outer `<ring>`, then any holes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropPolygon {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(default)]
+    pub ring: Vec<BackdropRing>,
+}
+
+/// `<ring points="x,y x,y ...">`: a closed ring (the last point joins the first).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropRing {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub points: Name,
+}
+
+/// `<path name? style points>`: an open polyline (a coast, a border).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackdropPath {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub name: Option<String>,
+    pub style: Name,
+    pub points: Name,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -1,6 +1,7 @@
 //! The generic engine core: reads a game module from XML and compiles it into compact,
 //! immutable definitions with integer ids. It never names a particular game.
 
+pub mod backdrop;
 pub mod board;
 pub mod calendar;
 mod compile;

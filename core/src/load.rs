@@ -32,6 +32,8 @@ pub(crate) struct Parts {
     pub map_neutral_color: Option<String>,
     /// The map's background scan; its file is checked to exist by [`read_module`].
     pub map_background: Option<format::Background>,
+    /// The map's backdrop file, read by [`read_module`] from the module that names it.
+    pub map_backdrop: Option<format::Backdrop>,
     pub kinds: Vec<format::LineKind>,
     pub tags: Vec<format::TagDef>,
     pub box_values: Vec<format::Named>,
@@ -571,6 +573,9 @@ fn read_own(
     if let Some(bg) = &own.map_background {
         check_background(dir, bg, files, report);
     }
+    if let Some(r) = own.map_backdrop_ref.take() {
+        own.map_backdrop = read_backdrop(dir, &r, overrides, files, report);
+    }
     Some((manifest, own))
 }
 
@@ -594,6 +599,54 @@ fn check_background(dir: &Path, bg: &format::Background, files: &SourceFiles, re
             Some("use a path relative to the module folder, without ..".into()),
         ),
     }
+}
+
+/// Reads the backdrop file `r` names (relative to the module folder `dir`); its errors
+/// are reported where they are, and a missing or broken file gives no backdrop.
+fn read_backdrop(
+    dir: &Path,
+    r: &format::BackdropRef,
+    overrides: &Overrides,
+    files: &mut SourceFiles,
+    report: &mut Report,
+) -> Option<format::Backdrop> {
+    let path = &r.file;
+    let Some(rel) = inside_module(&path.value) else {
+        report.push(
+            files,
+            Severity::Error,
+            Some(path.pos),
+            format!("'{}' is not a path inside the module folder", path.value),
+            Some("use a path relative to the module folder, without ..".into()),
+        );
+        return None;
+    };
+    let file = dir.join(&rel);
+    if !file.is_file() && !overrides.contains_key(&file) {
+        report.push(
+            files,
+            Severity::Error,
+            Some(path.pos),
+            format!("backdrop file '{}' does not exist", path.value),
+            sibling_hint(dir, &rel),
+        );
+        return None;
+    }
+    let (root, _) = read_xml(&file, overrides, files, report)?;
+    if root.name != "backdrop" {
+        report.push(
+            files,
+            Severity::Error,
+            Some(root.pos),
+            format!("a backdrop file's root is <backdrop>, not <{}>", root.name),
+            Some(format!(
+                "'{}' is named by <backdrop file> in the map",
+                path.value
+            )),
+        );
+        return None;
+    }
+    deserialize(&root, files, report)
 }
 
 /// A relative path with no `..` (and without `.` parts), or `None`: where an include
@@ -795,6 +848,9 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 if m.background.is_some() {
                     layer.map_background = m.background;
                 }
+                if m.backdrop.is_some() {
+                    layer.map_backdrop_ref = m.backdrop;
+                }
                 let mut kinds = m.line_kind.into_iter();
                 let mut tags = m.tag.into_iter();
                 let mut box_values = m.box_value.into_iter();
@@ -802,7 +858,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 let mut lines = m.line.into_iter();
                 pair(
                     std::mem::take(&mut root.children),
-                    &["background"],
+                    &["background", "backdrop"],
                     layer,
                     files,
                     report,

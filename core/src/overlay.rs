@@ -157,6 +157,10 @@ pub(crate) struct Layer {
     pub map_size: Option<(u32, u32)>,
     pub map_neutral_color: Option<String>,
     pub map_background: Option<format::Background>,
+    /// `<backdrop file>` as written, until the module's loader reads the file.
+    pub map_backdrop_ref: Option<format::BackdropRef>,
+    /// The backdrop file's contents, read relative to the module that names it.
+    pub map_backdrop: Option<format::Backdrop>,
     /// Items by [`ItemKind::slot`]; steps stay inside the calendar's element.
     items: [Vec<Item>; KINDS.len()],
     /// This module's removals and patches of the items below it.
@@ -236,6 +240,9 @@ impl Layer {
         }
         if own.map_background.is_some() {
             self.map_background = own.map_background;
+        }
+        if own.map_backdrop.is_some() {
+            self.map_backdrop = own.map_backdrop;
         }
         for (base, items) in self.items.iter_mut().zip(own.items) {
             merge_by_key(base, items);
@@ -381,6 +388,7 @@ impl Layer {
             map_size: self.map_size,
             map_neutral_color: self.map_neutral_color,
             map_background: self.map_background,
+            map_backdrop: self.map_backdrop,
             ..Parts::default()
         };
         for (kind, items) in KINDS.into_iter().zip(self.items) {

@@ -170,6 +170,11 @@ impl EditorApp {
         let mut out = Vec::new();
         self.shortcuts(ui, &mut out);
         let sides = self.side_styles(ui);
+        let backdrop = self
+            .doc
+            .last_module()
+            .and_then(|m| m.board.backdrop.as_ref());
+        self.view.backdrop.set(backdrop);
         egui::Panel::top("mode").show(ui, |ui| crate::play::mode_bar(ui, self.mode, &mut out));
         if self.mode == Mode::Play {
             let input = PlayInput {

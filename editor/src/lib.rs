@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod autosave;
+pub mod backdrop;
 pub mod background;
 pub mod box_index;
 pub mod command;

@@ -154,6 +154,9 @@ pub struct MapData {
     pub neutral_color: Option<String>,
     /// A scan of the board drawn under the map.
     pub background: Option<BackgroundData>,
+    /// `<backdrop file>`: the module's vector map file, kept so a save writes it back
+    /// (the editor draws the compiled backdrop, `muster_core::backdrop`).
+    pub backdrop: Option<String>,
     pub kinds: Vec<KindData>,
     /// The box tags the map declares.
     pub tags: Vec<TagData>,

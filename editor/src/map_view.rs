@@ -59,6 +59,8 @@ pub struct MapView {
     moving: Vec<usize>,
     /// A rubber band under way (Shift-drag on empty map): its corners in map units.
     band: Option<(Pos2, Pos2)>,
+    /// The module's vector map, drawn under everything else.
+    pub backdrop: crate::backdrop::BackdropPainter,
 }
 
 /// A label to paint in screen space after the scene.
@@ -168,6 +170,7 @@ impl MapView {
             visuals.widgets.noninteractive.bg_stroke,
             StrokeKind::Inside,
         );
+        self.backdrop.draw(ui, &painter);
         if let Some((bg, texture)) = input.background {
             crate::background::draw(ui, &painter, bg, texture);
         }

@@ -83,6 +83,7 @@ fn from_format(map: format::Map) -> MapData {
                 opacity: finite(b.opacity),
             }
         }),
+        backdrop: map.backdrop.map(|b| b.file.value),
         kinds: map
             .line_kind
             .into_iter()
@@ -218,7 +219,15 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
                 attr(&mut out, name, &v.to_string());
             }
         }
-        out.push_str("/>\n\n");
+        out.push_str("/>\n");
+    }
+    if let Some(file) = &map.backdrop {
+        out.push_str("  <backdrop");
+        attr(&mut out, "file", file);
+        out.push_str("/>\n");
+    }
+    if map.background.is_some() || map.backdrop.is_some() {
+        out.push('\n');
     }
     for k in &map.kinds {
         out.push_str("  <line-kind");

@@ -26,6 +26,10 @@ pub(super) fn board(cx: &mut Ctx<'_>, parts: &Parts, sides: &NameIndex, module_p
     let mut board = Board::new(width, height, kinds, boxes, lines, names, kind_names);
     board.neutral_color = parts.map_neutral_color.clone();
     board.background = parts.map_background.as_ref().map(|b| background(cx, b));
+    board.backdrop = parts
+        .map_backdrop
+        .as_ref()
+        .map(|b| std::sync::Arc::new(super::backdrop::backdrop(cx, b)));
     board.tags = tags(cx, &parts.tags);
     board.values = values;
     board.value_names = value_names;

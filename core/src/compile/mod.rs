@@ -1,6 +1,7 @@
 //! Compiles raw [`Parts`](crate::load::Parts) into a [`Module`]: resolves every name to
 //! an integer id and checks the module, reporting every problem with its position.
 
+mod backdrop;
 mod board;
 mod calendar;
 mod scenario;
