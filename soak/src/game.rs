@@ -258,7 +258,10 @@ pub fn command(variant: &Variant, spec: &Spec) -> String {
     for m in variant.mod_dirs() {
         cmd.push_str(&format!(" --mod mods/{m}"));
     }
-    cmd.push_str(&format!(" --scenario {} --seed {}", spec.scenario, spec.seed));
+    cmd.push_str(&format!(
+        " --scenario {} --seed {}",
+        spec.scenario, spec.seed
+    ));
     for (i, k) in spec.players.iter().enumerate() {
         if let Some(side) = variant.module.sides.get(i) {
             cmd.push_str(&format!(" --player {}={}", side.id, k.name()));

@@ -141,7 +141,7 @@ pub const VARIANTS: &[(&str, &[&str])] = &[
 ];
 
 thread_local! {
-    static VARIANT_CACHE: RefCell<Vec<Option<Variant>>> = RefCell::new(Vec::new());
+    static VARIANT_CACHE: RefCell<Vec<Option<Variant>>> = const { RefCell::new(Vec::new()) };
     static SAVE_FILE: RefCell<Option<tempfile::NamedTempFile>> = const { RefCell::new(None) };
 }
 
@@ -261,7 +261,9 @@ fn play(v: &mut Variant, bytes: &mut Bytes<'_>) -> Result<(), String> {
     ) else {
         return Ok(());
     };
-    checks.state(module, &first).map_err(|e| format!("at the start: {e}"))?;
+    checks
+        .state(module, &first)
+        .map_err(|e| format!("at the start: {e}"))?;
     let mut state = first.clone();
     let mut taken: Vec<Action> = Vec::new();
     for choice in 0..MAX_CHOICES {
@@ -310,14 +312,9 @@ fn play(v: &mut Variant, bytes: &mut Bytes<'_>) -> Result<(), String> {
         }
     }
     // Determinism of replay: from the seed, the actions taken give this state again.
-    let (mut again, _) = muster_core::game::start(
-        module,
-        rules,
-        &scenario,
-        option_ids,
-        Dice::seeded(seed),
-    )
-    .map_err(|e| format!("the game does not start a second time: {e}"))?;
+    let (mut again, _) =
+        muster_core::game::start(module, rules, &scenario, option_ids, Dice::seeded(seed))
+            .map_err(|e| format!("the game does not start a second time: {e}"))?;
     if again != first {
         return Err("the same start gives another state".into());
     }
@@ -353,7 +350,7 @@ fn play(v: &mut Variant, bytes: &mut Bytes<'_>) -> Result<(), String> {
 /// Any action at all, ids in range or not (one in sixteen names a piece, box or type
 /// that does not exist).
 fn arbitrary(module: &Module, state: &GameState, bytes: &mut Bytes<'_>) -> Action {
-    let wild = bytes.u8() % 16 == 0;
+    let wild = bytes.u8().is_multiple_of(16);
     let boxes = module.board.boxes.len().max(1);
     let units = state.units.len().max(1);
     let kinds = module.units.ids().count().max(1);

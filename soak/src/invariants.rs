@@ -84,10 +84,13 @@ impl Checks {
         }
         if let (Action::Place { .. }, Some(cap)) = (action, self.cap) {
             let side = before.active_side(module);
-            let (now, was) = (on_board(module, after, side), on_board(module, before, side));
+            let (now, was) = (
+                on_board(module, after, side),
+                on_board(module, before, side),
+            );
             let raised = self.raised_by.is_some_and(|o| after.has_option(o));
-            let max = after.tally(module, cap, side) as usize
-                + if raised { CAP_RAISED_BY.1 } else { 0 };
+            let max =
+                after.tally(module, cap, side) as usize + if raised { CAP_RAISED_BY.1 } else { 0 };
             // 7.1: a placement stops at the cap; a side already above it (after losing
             // cities) may not grow.
             if now > max && now > was {
@@ -146,7 +149,11 @@ fn ids_in_range(module: &Module, state: &GameState) -> Result<(), String> {
             return Err(format!("box {b} is controlled by side {} of {sides}", c.0));
         }
     }
-    if state.options.iter().any(|o| o.index() >= module.options.len()) {
+    if state
+        .options
+        .iter()
+        .any(|o| o.index() >= module.options.len())
+    {
         return Err("an optional rule in force is not the module's".into());
     }
     if state.end.index() >= module.calendar.turns.len()
@@ -166,7 +173,10 @@ fn ids_in_range(module: &Module, state: &GameState) -> Result<(), String> {
     }
     for &(u, _, _) in &state.attributes {
         if u.index() >= state.units.len() {
-            return Err(format!("an attribute of unit {}, which does not exist", u.0));
+            return Err(format!(
+                "an attribute of unit {}, which does not exist",
+                u.0
+            ));
         }
     }
     Ok(())

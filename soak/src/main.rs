@@ -49,7 +49,9 @@ struct Args {
 fn spec(variant: &Variant, i: usize, per_variant: usize, args: &Args) -> Spec {
     let m = &variant.module;
     let seed = args.first_seed + i as u64;
-    let scenario = m.scenarios[(i / per_variant) % m.scenarios.len()].id.clone();
+    let scenario = m.scenarios[(i / per_variant) % m.scenarios.len()]
+        .id
+        .clone();
     // Optional rules: none, all, or each with even odds, from the seed (a stream of its
     // own, so the choice never changes the dice or the moves).
     let mut pick = Pcg32::new(seed, 7);
@@ -186,7 +188,8 @@ fn main() -> Result<()> {
             }));
         }
         for h in handles {
-            h.join().map_err(|_| anyhow::anyhow!("a soak thread panicked"))??;
+            h.join()
+                .map_err(|_| anyhow::anyhow!("a soak thread panicked"))??;
         }
         Ok(())
     })?;

@@ -47,12 +47,20 @@ fn ids_out_of_range_and_unsorted_lists_are_caught_before_they_panic() {
     let good = start_1861(&mut v);
     let mut s = good.clone();
     s.units[0].kind.0 = 200;
-    assert!(checks.state(&v.module, &s).unwrap_err().contains("type 200"));
+    assert!(
+        checks
+            .state(&v.module, &s)
+            .unwrap_err()
+            .contains("type 200")
+    );
     let mut s = good.clone();
     s.boxes[0].controller = Some(muster_core::ids::SideId(9));
     assert!(checks.state(&v.module, &s).unwrap_err().contains("side 9"));
     let mut s = good.clone();
-    s.markers = vec![(BoxId(3), Default::default(), 1), (BoxId(1), Default::default(), 1)];
+    s.markers = vec![
+        (BoxId(3), Default::default(), 1),
+        (BoxId(1), Default::default(), 1),
+    ];
     assert!(checks.state(&v.module, &s).unwrap_err().contains("sorted"));
 }
 
@@ -127,7 +135,9 @@ fn the_save_target_replays_a_real_save_and_refuses_damaged_ones() {
         actions,
         state,
     );
-    let (replayed, _) = save.replay(&v.module, &mut v.rules).expect("the save replays");
+    let (replayed, _) = save
+        .replay(&v.module, &mut v.rules)
+        .expect("the save replays");
     assert_eq!(replayed, save.snapshot);
     let json = serde_json::to_vec(&save).unwrap();
     run_caught(harness::save, &json).unwrap();
