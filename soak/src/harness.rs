@@ -76,6 +76,15 @@ fn with_ahd<T>(f: impl FnOnce(&Module) -> T) -> T {
     })
 }
 
+/// Loads what the targets keep between inputs (the modules and their rules), so that
+/// the fuzzer's fork server starts each child with them loaded.
+pub fn warm_up() {
+    with_ahd(|_| ());
+    for i in 0..VARIANTS.len() {
+        with_variant(i, |_| ());
+    }
+}
+
 /// Loads a module with one file replaced by `data` (first byte: which file); a module
 /// that loads must set up every scenario with its invariants holding, and an error must
 /// name a place.

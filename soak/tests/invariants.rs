@@ -180,3 +180,25 @@ fn the_module_target_loads_each_shipped_file_and_a_broken_one() {
         run_caught(harness::module, &data).unwrap();
     }
 }
+
+/// Actions naming pieces, boxes and types that do not exist are refused, never a panic,
+/// in every kind of step the first player turn reaches.
+#[test]
+fn actions_with_ids_out_of_range_are_refused() {
+    for kind in 0..12u8 {
+        for legal_first in [0u8, 3, 12, 40] {
+            let mut data = vec![0, 0, 0, 0, 0, 1, 0];
+            for i in 0..legal_first {
+                data.extend([i & 0x1f, i]);
+            }
+            data.extend([
+                0xF0, 0x00, kind, 0xFF, 0xFF, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF, 0xFF,
+            ]);
+            data.extend([
+                0xF0, 0x00, kind, 0x00, 0x7F, 0x10, 0x27, 1, 0, 0x7F, 0, 0x7F,
+            ]);
+            run_caught(harness::actions, &data)
+                .unwrap_or_else(|e| panic!("action kind {kind} after {legal_first}: {e}"));
+        }
+    }
+}
