@@ -213,7 +213,7 @@ pub fn actions(data: &[u8]) -> Result<(), String> {
 }
 
 /// At most this many choices per input, so one input stays a few milliseconds.
-const MAX_CHOICES: usize = 400;
+const MAX_CHOICES: usize = 120;
 
 struct Bytes<'a>(&'a [u8]);
 
@@ -351,6 +351,12 @@ fn play(v: &mut Variant, bytes: &mut Bytes<'_>) -> Result<(), String> {
     );
     let json = serde_json::to_vec(&save).map_err(|e| e.to_string())?;
     let back: Save = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
+    if back.snapshot != save.snapshot {
+        return Err(format!(
+            "the state reads back different from its save: {}",
+            debug_difference(&save.snapshot, &back.snapshot)
+        ));
+    }
     back.replay(module, rules)
         .map_err(|e| format!("the game's save does not replay: {e}"))?;
     Ok(())
@@ -429,4 +435,23 @@ pub fn run_caught(target: fn(&[u8]) -> Result<(), String>, data: &[u8]) -> Resul
         Ok(r) => r,
         Err(p) => Err(format!("panic: {}", crate::game::panic_message(&*p))),
     }
+}
+
+/// Where two values' debug forms first differ (with a little context), for a message.
+pub fn debug_difference<T: std::fmt::Debug>(a: &T, b: &T) -> String {
+    let (a, b): (Vec<char>, Vec<char>) = (
+        format!("{a:?}").chars().collect(),
+        format!("{b:?}").chars().collect(),
+    );
+    let at = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let part = |s: &[char]| -> String {
+        s[at.saturating_sub(120).min(s.len())..(at + 60).min(s.len())]
+            .iter()
+            .collect()
+    };
+    format!("written ...{}... read ...{}...", part(&a), part(&b))
 }
