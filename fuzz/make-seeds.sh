@@ -68,7 +68,7 @@ for variant in range(3):
     for scenario in range(5):
         for options in (0, 0xFFFFFF, rng.getrandbits(24)):
             head = bytes([variant, scenario]) + options.to_bytes(3, "little") + rng.getrandbits(16).to_bytes(2, "little")
-            body = bytes(rng.getrandbits(8) & 0xDF for _ in range(rng.randrange(40, 400)))
+            body = bytes(rng.getrandbits(8) & 0xDF for _ in range(rng.randrange(20, 200)))
             with open(f"{out}/v{variant}-s{scenario}-o{options:06x}.bin", "wb") as f:
                 f.write(head + body)
 PY
