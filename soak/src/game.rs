@@ -203,6 +203,22 @@ fn play_inner(
             .step(module, &state, &action, &next)
             .and_then(|()| checks.state(module, &next))
             .map_err(|m| fail(format!("after {action:?}: {m}")))?;
+        // A game may be saved at any point: during a battle too, which the replay of
+        // finished games never sees.
+        if next.combat.is_some() {
+            let back: Result<GameState, _> =
+                serde_json::to_vec(&next).and_then(|j| serde_json::from_slice(&j));
+            match back {
+                Ok(back) if back == next => {}
+                Ok(back) => {
+                    return Err(fail(format!(
+                        "after {action:?}: the state reads back different from its save: {}",
+                        crate::harness::debug_difference(&next, &back)
+                    )));
+                }
+                Err(e) => return Err(fail(format!("after {action:?}: the state's JSON: {e}"))),
+            }
+        }
         actions.push(action);
         played.actions = actions.len();
         state = next;
