@@ -51,19 +51,11 @@ fn fixed_fuzz_crashes_stay_fixed() {
     run(false);
 }
 
-/// Crashes found whose fix belongs to files being changed elsewhere at the time (see
-/// the report of issue 17): `cargo test -p muster-soak -- --ignored` runs them.
-///
-/// `actions/open-state-json-{1,2,3}.bin` (found by the `actions` target, 2026-11-25): a
-/// battle whose attacker came by sea records its entry as `Some(None)`
-/// (`core/src/game/battle.rs`, `CombatSegment::entries:
-/// Vec<(UnitId, Option<Option<LineId>>)>`); serde writes `Some(None)` and `None` both as
-/// `null`, so a save written during such a battle reads back with the attacker "not
-/// moved in" and `Save::replay` reports "replaying the save gives a different game". The
-/// fix (for whoever owns battle.rs): give the entry a form of its own (e.g. an enum
-/// `Entry { Line(LineId), Sea }` in an `Option`, or serialize `Some(None)` as `"sea"`
-/// and read `null` as `None`, numbers as lines, so existing saves still read). Then
-/// rename the files without `open-`.
+/// Crashes found whose fix is not in yet (files named `open-...`): `cargo test -p
+/// muster-soak -- --ignored` runs them. None is open now; the first ones
+/// (`actions/state-json-{1..5}.bin`, 2026-11-25: a save written during a battle whose
+/// attacker came by sea read back with the attacker "not moved in") are fixed by
+/// `battle::entries_form` and run by [`fixed_fuzz_crashes_stay_fixed`].
 #[test]
 #[ignore = "crashes whose fix is not in yet"]
 fn open_fuzz_crashes() {

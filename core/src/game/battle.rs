@@ -40,6 +40,7 @@ pub struct Battle {
     pub defenders: Vec<UnitId>,
     /// How each attacker last entered the box: by a line, by sea (`Some(None)`), or
     /// `None` if it did not move in this turn.
+    #[serde(with = "entries_form")]
     pub entries: Vec<(UnitId, Option<Option<LineId>>)>,
     /// Boxes attacking units entered the battle from, by march or as reinforcements,
     /// whether or not they are still fighting (5.4, 5.6).
@@ -55,6 +56,60 @@ pub struct Battle {
     /// [`stalemate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub could_hit: bool,
+}
+
+/// How a save writes [`Battle::entries`]: JSON writes `Some(None)` ("by sea") and `None`
+/// ("did not move in") alike as `null`, so "by sea" is written `"sea"`; a line stays its
+/// number and `null` stays "did not move in", so earlier saves read as before (found by
+/// the fuzzer: a save made during a battle whose attacker came by sea did not replay).
+mod entries_form {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::ids::{LineId, UnitId};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Line(LineId),
+        Sea(Sea),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Sea {
+        Sea,
+    }
+
+    type Entries = Vec<(UnitId, Option<Option<LineId>>)>;
+
+    pub fn serialize<S: Serializer>(entries: &Entries, s: S) -> Result<S::Ok, S::Error> {
+        let forms: Vec<(UnitId, Option<Form>)> = entries
+            .iter()
+            .map(|&(u, e)| {
+                (
+                    u,
+                    e.map(|line| line.map_or(Form::Sea(Sea::Sea), Form::Line)),
+                )
+            })
+            .collect();
+        forms.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Entries, D::Error> {
+        let forms: Vec<(UnitId, Option<Form>)> = Vec::deserialize(d)?;
+        Ok(forms
+            .into_iter()
+            .map(|(u, f)| {
+                (
+                    u,
+                    f.map(|f| match f {
+                        Form::Line(l) => Some(l),
+                        Form::Sea(_) => None,
+                    }),
+                )
+            })
+            .collect())
+    }
 }
 
 /// The decision a battle waits for.
