@@ -24,8 +24,8 @@ pub enum PlayerKind {
     Greedy,
     /// The default computer player.
     Ai,
-    /// The search player: the default one with each march weighed by rollouts
-    /// (`--strong-budget`).
+    /// The search player: the default one with the way it plays each movement segment
+    /// chosen by rollouts (`--strong-budget`).
     Strong,
 }
 
@@ -46,7 +46,7 @@ pub struct Options {
     pub quiet: bool,
     /// With `quiet`, still print the lines the rules log.
     pub rules_log: bool,
-    /// Rollouts per march decision of a `strong` player.
+    /// Rollouts per movement segment of a `strong` player.
     pub strong_budget: u32,
     /// Threads a `strong` player searches on.
     pub search_threads: usize,

@@ -40,6 +40,12 @@ pub struct Style {
     /// Count leaving a box I stand in but do not yet control (with nothing left there)
     /// as losing its capture (the `strong` player's planner and rollouts).
     pub keep_captures: bool,
+    /// A box worth this much to me is decisive and gets a garrison need (see
+    /// [`DECISIVE`]); the `strong` player's guarded styles lower it.
+    pub decisive: f64,
+    /// Garrison steps kept in a decisive box per enemy step that could reach it (see
+    /// [`GUARD_RATIO`]).
+    pub guard: f64,
 }
 
 impl Style {
@@ -50,6 +56,8 @@ impl Style {
             defend: false,
             battle_sense: false,
             keep_captures: false,
+            decisive: DECISIVE,
+            guard: GUARD_RATIO,
         }
     }
 
@@ -60,6 +68,8 @@ impl Style {
             defend: true,
             battle_sense: true,
             keep_captures: false,
+            decisive: DECISIVE,
+            guard: GUARD_RATIO,
         }
     }
 
@@ -191,7 +201,7 @@ impl Planner {
             .board
             .box_ids()
             .filter(|&b| {
-                pic.worth[pic.me.index()][b.index()] >= DECISIVE
+                pic.worth[pic.me.index()][b.index()] >= self.style.decisive
                     && state.controller(b) == Some(pic.me)
             })
             .collect();
@@ -220,10 +230,11 @@ impl Planner {
                             .iter()
                             .any(|(b, _)| reach[b.index()]);
                     if near {
-                        need[x.index()] += steps * GUARD_RATIO;
+                        let guard = steps * self.style.guard;
+                        need[x.index()] += guard;
                         match sources.iter_mut().find(|(f, g, _)| *f == from && *g == x) {
-                            Some(s) => s.2 += steps * GUARD_RATIO,
-                            None => sources.push((from, x, steps * GUARD_RATIO)),
+                            Some(s) => s.2 += guard,
+                            None => sources.push((from, x, guard)),
                         }
                     }
                 }
@@ -738,23 +749,6 @@ impl Planner {
             }
         }
         Ok(plans)
-    }
-
-    /// Takes a march plan as this planner's own, as if it had chosen it in `state` (a
-    /// march decision): after the engine activates `at`, the planner plays `moves`.
-    pub(crate) fn adopt(
-        &mut self,
-        module: &Module,
-        state: &GameState,
-        at: BoxId,
-        moves: Vec<(UnitId, Path)>,
-    ) {
-        let key = (state.turn, state.player, state.step, state.repeat);
-        self.plan = moves
-            .into_iter()
-            .map(|(unit, path)| Action::Move { unit, path })
-            .collect();
-        self.plan_for = Some((key, state.step_left(module) - 1, at));
     }
 
     /// Whether `state` asks its decider to choose a march (a box to activate, an offer or

@@ -1,49 +1,49 @@
-//! The `strong` player: the `ai` planner, with each march decision weighed by rollouts.
+//! The `strong` player: the `ai` planner, with the way it plays each movement segment
+//! chosen by rollouts.
 //!
-//! A player turn is many small actions, so searching each one is wasteful. The search
-//! works at the level of the planner's candidate marches instead: at each march decision
-//! (a box to activate, an offer, or the end of the step) it takes the `ai` player's own
-//! choice and the next best plans the planner already made, and plays each a few times
-//! to the start of its side's next player turn (the rest of this player turn and the
-//! enemy's), with planners for every side (cheaper ones, searching fewer boxes) and
-//! fresh dice each time. Another plan replaces the `ai`'s choice only when its rollouts
-//! beat it surely enough (see [`choose`]); the choice is played, move by move, by the
-//! planner. Battles, promotions and recruits are the planner's (with `Style::strong`,
-//! which keeps boxes it is about to take).
+//! The `ai`'s weakness is systematic, not a single bad march: it guards only the boxes
+//! whose loss alone would lose the game, so raids that take two cities in one player
+//! turn (AHD: the army-maximum race) get through. Searching single marches with the
+//! `ai` playing on cannot fix that (the rest of the turn repeats the mistake), so the
+//! search works a level up: at the first march decision of each movement segment it
+//! plays the whole segment with each of a few planner [`styles`] (the `ai`'s, two that
+//! guard more boxes more strongly, one that ignores threats), then every side on to the
+//! start of its side's next player turn with `ai` planners (searching fewer boxes, to
+//! be cheap), on several dice, and takes the style whose end positions [`evaluate`]
+//! judges best, surely enough (see [`choose`]). The segment, its battles and the
+//! recruits after are then played by a planner of that style.
 //!
-//! Everything is generic: the candidates are the engine's actions and the planner's
-//! plans, and a rollout's end is judged by [`evaluate`], from the game's outcome, each
-//! side's tallies (the module's, from the engine: AHD's army maximum), the worth of the
-//! boxes each side holds (box values plus the rules' `box_worth` hint) and the steps
-//! each side has on the board.
+//! Everything is generic: the candidates are planner styles over the engine's actions,
+//! and a rollout's end is judged from the game's outcome, each side's tallies (the
+//! module's, from the engine: AHD's army maximum), the worth of the boxes each side
+//! holds (box values plus the rules' `box_worth` hint) and the steps each side has on
+//! the board.
 //!
-//! Determinism: rollout `r` of every candidate gets the same dice (common random
-//! numbers, so candidates are compared on the same luck), seeded from the player's seed,
-//! the decision's place in the game and `r` only. Each rollout runs on fresh planners,
-//! so results never depend on which thread played it or in which order: the same seed
+//! Determinism: rollout `r` of every style gets the same dice (common random numbers,
+//! so styles are compared on the same luck), seeded from the player's seed, the
+//! decision's place in the game and `r` only. Each rollout runs on fresh planners, so
+//! results never depend on which thread played it or in which order: the same seed
 //! gives the same choices on any number of threads.
 
 use std::sync::{Arc, Mutex};
 
 use muster_core::Module;
-use muster_core::game::{Action, Dice, GameState, Rules, apply, decider};
-use muster_core::ids::{BoxId, SideId, UnitId};
+use muster_core::game::{Action, Dice, GameState, Rules, decider};
+use muster_core::ids::SideId;
 
 use crate::knowledge::Picture;
-use crate::planner::{Planner, Style, hinted_offer};
+use crate::planner::{Planner, Style};
 use crate::player::{AiError, Player, step};
 
 /// Candidate boxes the planners of a rollout search per march (the `ai` searches 12):
 /// most marches are among the first few, and rollouts must be cheap.
 const ROLLOUT_CANDIDATES: usize = 4;
 
-/// Rollouts per march decision when none is given.
-pub const DEFAULT_BUDGET: u32 = 12;
-/// The most rollouts per decision the command line accepts: beyond this a decision
+/// Rollouts per movement segment when none is given.
+pub const DEFAULT_BUDGET: u32 = 24;
+/// The most rollouts per segment the command line accepts: beyond this a segment
 /// would take minutes.
 pub const MAX_BUDGET: u32 = 2_000;
-/// Candidate marches weighed per decision (the `ai`'s own choice first).
-const WIDTH: usize = 3;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
 const MAX_ROLLOUT_ACTIONS: usize = 3_000;
@@ -67,7 +67,7 @@ pub type RulesFactory = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + 
 /// How the strong player searches.
 #[derive(Clone)]
 pub struct SearchConfig {
-    /// Rollouts per march decision, shared among the candidates.
+    /// Rollouts per movement segment, shared among the styles.
     pub budget: u32,
     /// Threads to play rollouts on; with more than one, `rules` must be given.
     pub threads: usize,
@@ -89,29 +89,49 @@ impl SearchConfig {
 /// Checks a budget given by a person.
 pub fn check_budget(budget: u64) -> Result<u32, String> {
     match u32::try_from(budget) {
-        Ok(0) => Err("the search budget must be at least 1 rollout per decision".into()),
+        Ok(0) => Err("the search budget must be at least 1 rollout per movement segment".into()),
         Ok(b) if b <= MAX_BUDGET => Ok(b),
         _ => Err(format!(
-            "a search budget of {budget} rollouts per decision is too large (at most {MAX_BUDGET})"
+            "a search budget of {budget} rollouts per movement segment is too large (at most {MAX_BUDGET})"
         )),
     }
 }
 
-/// One march decision's candidate: the action and, for an activation, the plan the
-/// planner then plays.
-#[derive(Clone, Debug)]
-struct Candidate {
-    action: Action,
-    plan: Option<(BoxId, Vec<(UnitId, muster_core::game::Path)>)>,
+/// The ways of playing a movement segment the strong player weighs, its baseline
+/// (`ai`'s, keeping the boxes it is about to take) first. They differ in how much they
+/// guard: which boxes count as decisive (worth this much to me, the box values plus
+/// the rules' `box_worth`: with AHD's hint, the cities whose loss brings the army
+/// maximum near the enemy's) and how many steps a decisive box keeps per enemy step
+/// that could reach it; the last ignores threats and goes for the enemy's boxes.
+pub fn styles() -> Vec<Style> {
+    let base = Style::strong();
+    vec![
+        base,
+        Style {
+            decisive: 6.0,
+            ..base
+        },
+        Style {
+            decisive: 4.0,
+            guard: 1.0,
+            ..base
+        },
+    ]
 }
 
 pub struct SearchPlayer {
+    /// The planner of the style chosen for the segment under way.
     inner: Planner,
     config: SearchConfig,
     seed: u64,
+    /// The segment the style was chosen for.
+    chosen_for: Option<StepKey>,
     /// Rule errors met in rollouts since the last `take_warnings`.
     warnings: Vec<String>,
 }
+
+/// A movement segment: (turn, player, step, repetition).
+type StepKey = (muster_core::ids::TurnId, u8, u8, u8);
 
 impl SearchPlayer {
     pub fn new(config: SearchConfig, seed: u64) -> SearchPlayer {
@@ -119,80 +139,27 @@ impl SearchPlayer {
             inner: Planner::new(Style::strong()),
             config,
             seed,
+            chosen_for: None,
             warnings: Vec::new(),
         }
     }
 
-    /// The candidates of a march decision, the `ai`'s own choice first.
-    fn candidates(
-        &mut self,
-        module: &Module,
-        rules: &mut dyn Rules,
-        state: &GameState,
-        me: SideId,
-    ) -> Result<Vec<Candidate>, AiError> {
-        let hinted = hinted_offer(module, rules, state)?;
-        let mut plans = self.inner.march_plans(module, rules, state, me)?;
-        // The planner's rule: the first plan of the highest worth, if worth marching
-        // and not beaten by an offer's hint.
-        let mut best: Option<usize> = None;
-        for (i, p) in plans.iter().enumerate() {
-            if best.is_none_or(|b| p.0 > plans[b].0) {
-                best = Some(i);
-            }
-        }
-        let mut out = Vec::new();
-        let march = |(_, at, moves): (f64, BoxId, Vec<_>)| Candidate {
-            action: Action::Select { at },
-            plan: Some((at, moves)),
-        };
-        match best {
-            Some(i)
-                if plans[i].0 > 0.2 && hinted.as_ref().is_none_or(|(w, _)| plans[i].0 >= *w) =>
-            {
-                out.push(march(plans.remove(i)));
-            }
-            _ => out.push(Candidate {
-                action: hinted.as_ref().map_or(Action::EndStep, |(_, a)| a.clone()),
-                plan: None,
-            }),
-        }
-        // Then the other plans, best first (ties in the planner's order).
-        plans.sort_by(|x, y| y.0.total_cmp(&x.0));
-        for p in plans {
-            if out.len() >= WIDTH {
-                break;
-            }
-            out.push(march(p));
-        }
-        if out.len() < WIDTH
-            && let Some((_, a)) = hinted
-            && out[0].action != a
-        {
-            out.push(Candidate {
-                action: a,
-                plan: None,
-            });
-        }
-        Ok(out)
-    }
-
-    /// Plays every candidate's rollouts; each result is in the slot of its index
-    /// (`candidate * per + r`), whatever thread played it.
+    /// Plays every style's rollouts; each result is in the slot of its index
+    /// (`style * per + r`), whatever thread played it.
     fn rollouts(
         &self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
         me: SideId,
-        candidates: &[Candidate],
+        styles: &[Style],
         per: usize,
     ) -> Vec<Result<f64, String>> {
         let base = decision_seed(self.seed, state, module);
-        let total = candidates.len() * per;
+        let total = styles.len() * per;
         let one = |rules: &mut dyn Rules, i: usize| -> Result<f64, String> {
             let seed = mix(base.wrapping_add((i % per) as u64));
-            rollout(module, rules, state, me, &candidates[i / per], seed).map_err(|e| e.to_string())
+            rollout(module, rules, state, me, styles[i / per], seed).map_err(|e| e.to_string())
         };
         let threads = self.config.threads.clamp(1, total.max(1));
         match &self.config.rules {
@@ -249,6 +216,33 @@ impl SearchPlayer {
         }
     }
 
+    /// Chooses the style for the segment in front of `me` by rollouts; the baseline
+    /// when the search fails.
+    fn choose_style(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Style {
+        let styles = styles();
+        let per = (self.config.budget as usize / styles.len()).max(1);
+        let results = self.rollouts(module, rules, state, me, &styles, per);
+        let pick = match results.iter().find_map(|r| r.as_ref().err()) {
+            Some(e) => {
+                let message = format!("the search failed ({e}); playing the ai's choice instead");
+                tracing::warn!("{message}");
+                self.warnings.push(message);
+                0
+            }
+            None => {
+                let values: Vec<f64> = results.into_iter().flatten().collect();
+                choose(&values, per)
+            }
+        };
+        styles[pick]
+    }
+
     /// Rule errors met while searching since last asked (the player then took the
     /// `ai`'s choice).
     pub fn take_warnings(&mut self) -> Vec<String> {
@@ -263,45 +257,23 @@ impl Player for SearchPlayer {
         rules: &mut dyn Rules,
         state: &GameState,
     ) -> Result<Action, AiError> {
-        if !Planner::is_march_decision(module, state) {
-            return self.inner.choose(module, rules, state);
+        let key = (state.turn, state.player, state.step, state.repeat);
+        if Planner::is_march_decision(module, state) && self.chosen_for != Some(key) {
+            let me = decider(module, state);
+            let started = std::time::Instant::now();
+            let style = self.choose_style(module, rules, state, me);
+            self.inner = Planner::new(style);
+            self.chosen_for = Some(key);
+            tracing::debug!(
+                target: "muster_ai::search::time",
+                "turn {} side {} style {:?} in {} us",
+                state.turn.0,
+                me.index(),
+                style,
+                started.elapsed().as_micros()
+            );
         }
-        let me = decider(module, state);
-        let started = std::time::Instant::now();
-        let candidates = self.candidates(module, rules, state, me)?;
-        let pick = if candidates.len() < 2 {
-            0
-        } else {
-            let per = (self.config.budget as usize / candidates.len()).max(1);
-            let results = self.rollouts(module, rules, state, me, &candidates, per);
-            match results.iter().find_map(|r| r.as_ref().err()) {
-                Some(e) => {
-                    let message =
-                        format!("the search failed ({e}); playing the ai's choice instead");
-                    tracing::warn!("{message}");
-                    self.warnings.push(message);
-                    0
-                }
-                None => {
-                    let values: Vec<f64> = results.into_iter().flatten().collect();
-                    choose(&values, per)
-                }
-            }
-        };
-        tracing::debug!(
-            target: "muster_ai::search::time",
-            "turn {} side {} decision {} of {} candidates in {} us",
-            state.turn.0,
-            me.index(),
-            pick,
-            candidates.len(),
-            started.elapsed().as_micros()
-        );
-        let chosen = candidates.into_iter().nth(pick).ok_or(AiError::Stuck)?;
-        if let Some((at, moves)) = chosen.plan {
-            self.inner.adopt(module, state, at, moves);
-        }
-        Ok(chosen.action)
+        self.inner.choose(module, rules, state)
     }
 
     fn forget(&mut self) {
@@ -339,15 +311,16 @@ fn choose(values: &[f64], per: usize) -> usize {
     best.0
 }
 
-/// Plays `candidate` in `state` on dice seeded with `seed`, then every side with `ai`
-/// players to the start of `me`'s next player turn (or the game's end), and judges
-/// the position reached.
+/// Plays the rest of `me`'s segment in `state` with `style`, on dice seeded with
+/// `seed`, then every side on to the start of `me`'s next player turn (or the game's
+/// end), the others with `ai` planners searching fewer boxes, and judges the position
+/// reached.
 fn rollout(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
     me: SideId,
-    candidate: &Candidate,
+    style: Style,
     seed: u64,
 ) -> Result<f64, AiError> {
     let mut s = state.clone();
@@ -355,22 +328,16 @@ fn rollout(
     let mut players: Vec<Planner> = module
         .side_ids()
         .map(|side| {
-            let style = if side == me {
-                Style::strong()
+            if side == me {
+                Planner::new(style)
             } else {
-                Style::ai()
-            };
-            Planner::new(Style {
-                candidates: ROLLOUT_CANDIDATES,
-                ..style
-            })
+                Planner::new(Style {
+                    candidates: ROLLOUT_CANDIDATES,
+                    ..Style::ai()
+                })
+            }
         })
         .collect();
-    if let Some((at, moves)) = &candidate.plan {
-        players[me.index()].adopt(module, &s, *at, moves.clone());
-    }
-    let (next, _) = apply(module, rules, &s, &candidate.action)?;
-    s = next;
     let start = (state.turn, state.player);
     let mut actions = 0;
     while s.outcome.is_none() && actions < MAX_ROLLOUT_ACTIONS {

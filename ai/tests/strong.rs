@@ -210,3 +210,110 @@ end)
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A position at the start of the Union's Movement segment of 08/1861 (marches rolled:
+/// a 6), with these `<place>` and `<control>` elements for each side.
+fn union_movement(m: &Module, rules: &mut dyn Rules, union: &str, confederate: &str) -> GameState {
+    let xml = format!(
+        r#"<scenario id="race" name="race" start="08/1861">
+             <side id="union">{union}</side>
+             <side id="confederate">{confederate}</side>
+           </scenario>"#
+    );
+    let scenario = muster_core::load_scenario_str(m, "<test>", &xml).unwrap();
+    let mut state = GameState::new(m, &scenario, Vec::new(), Dice::fixed([6])).unwrap();
+    state.first_turn = muster_core::ids::TurnId(0);
+    moves::begin(m, rules, &mut state).unwrap();
+    state.dice = Dice::seeded(7);
+    assert_eq!(m.sides[decider(m, &state).index()].id, "union");
+    state
+}
+
+/// Plays from `state` with `union` and `confederate` until the Confederate player turn
+/// after this one is over (or the game is); returns the state and its log.
+fn play_two_player_turns(
+    m: &Module,
+    rules: &mut dyn Rules,
+    mut state: GameState,
+    union: &mut dyn Player,
+    confederate: &mut dyn Player,
+) -> (GameState, Vec<String>) {
+    let start = (state.turn, state.player);
+    let mut log = Vec::new();
+    let mut left_start = false;
+    for _ in 0..5_000 {
+        if state.outcome.is_some() {
+            break;
+        }
+        let here = (state.turn, state.player);
+        if here != start {
+            left_start = true;
+        }
+        if left_start && here == start {
+            break;
+        }
+        if left_start && m.sides[state.active_side(m).index()].id == "union" && here != start {
+            break;
+        }
+        let p: &mut dyn Player = if m.sides[decider(m, &state).index()].id == "union" {
+            &mut *union
+        } else {
+            &mut *confederate
+        };
+        let (action, next, lines) = muster_ai::step(p, m, rules, &state).unwrap();
+        log.push(muster_core::game::describe::action(m, &state, &action));
+        log.extend(lines);
+        state = next;
+    }
+    (state, log)
+}
+
+/// 7.1 and 10.0(2): "Capture (and avoid losing) sufficient Recruitment Cities to make the
+/// Confederate Army Maximum Size greater than that of the Union's ... the Confederate
+/// player wins." The Confederacy holds Baltimore (the margin is 34 - 1 = 33 against
+/// 29 + 1 = 30) and has three Veteran Infantry there, one rail march from the empty
+/// Philadelphia (3), New York (4) and Scranton (3): a Union that does nothing loses the
+/// game in the Confederate player turn. The strong Union, with its army in Washington
+/// and Harrisburg, does not: it garrisons or strikes the raiders.
+#[test]
+fn strong_union_stops_a_raid_that_would_lose_by_the_army_maximum() {
+    let (m, mut rules) = ahd();
+    let union = r#"<place box="Washington" units="4 Vi"/><place box="Harrisburg" units="3 Vi"/>
+                   <place box="St. Louis" units="2 Vi"/>"#;
+    let confederate = r#"<control box="Baltimore"/><place box="Baltimore" units="3 Vi"/>
+                         <place box="Nashville" units="2 Vi"/>"#;
+    let state = union_movement(&m, &mut rules, union, confederate);
+    let confederacy_wins = |state: &GameState| {
+        state.outcome.as_ref().is_some_and(|o| {
+            o.winner.map(|s| m.sides[s.index()].id.as_str()) == Some("confederate")
+        })
+    };
+    // The threat is real: a Union that ends its Movement segment at once loses.
+    let passive = apply(&m, &mut rules, &state, &Action::EndStep).unwrap().0;
+    let (after, log) = play_two_player_turns(
+        &m,
+        &mut rules,
+        passive,
+        &mut *player(Level::Ai, 1),
+        &mut *player(Level::Ai, 2),
+    );
+    assert!(confederacy_wins(&after), "{}", log.join("\n"));
+    assert!(
+        after
+            .outcome
+            .as_ref()
+            .unwrap()
+            .reason
+            .contains("Army Maximum"),
+        "{}",
+        after.outcome.as_ref().unwrap().reason
+    );
+    let (after, log) = play_two_player_turns(
+        &m,
+        &mut rules,
+        state,
+        &mut *player(Level::Strong { budget: 8 }, 1),
+        &mut *player(Level::Ai, 2),
+    );
+    assert!(!confederacy_wins(&after), "{}", log.join("\n"));
+}
