@@ -276,6 +276,24 @@ impl MapView {
                     StrokeKind::Outside,
                 );
             }
+            if input
+                .overlay
+                .is_some_and(|o| o.events.get(i).copied().unwrap_or(false))
+            {
+                // The computer fought or captured here on its last turn.
+                painter.rect_stroke(
+                    rect.expand(14.0),
+                    CornerRadius::same(10),
+                    Stroke::new(3.0, EVENT_COLOR),
+                    StrokeKind::Outside,
+                );
+            }
+            if input
+                .overlay
+                .is_some_and(|o| o.contested.get(i).copied().unwrap_or(false))
+            {
+                battle_marker(&painter, rect.left_top() + vec2(2.0, 2.0));
+            }
             if input.is_selected(i) {
                 painter.rect_stroke(
                     rect.expand(4.0),
@@ -314,6 +332,15 @@ impl MapView {
             // (and tests) need them on screen.
             set_screen_bounds(ui, response.id, to_global * rect);
             self.interact_box(i, &response, input, out);
+        }
+        if let Some(o) = input.overlay {
+            for &(a, b, side) in &o.arrows {
+                let (Some(ba), Some(bb)) = (input.map.boxes.get(a), input.map.boxes.get(b)) else {
+                    continue;
+                };
+                let color = input.sides.get(side).map_or(EVENT_COLOR, |s| s.color);
+                march_arrow(&painter, centre(a, ba), centre(b, bb), color);
+            }
         }
     }
 
@@ -507,6 +534,41 @@ impl MapView {
             x += 16.0;
         }
     }
+}
+
+/// The ring colour of what the computer did on its last turn (battles, captures).
+const EVENT_COLOR: Color32 = Color32::from_rgb(230, 60, 30);
+
+/// A battle marker (two crossed blades on a red disc) with its top-left corner at `at`:
+/// units of more than one side share the box.
+fn battle_marker(painter: &Painter, at: Pos2) {
+    let c = at + vec2(9.0, 9.0);
+    painter.circle(c, 9.0, EVENT_COLOR, Stroke::new(1.5, Color32::WHITE));
+    let s = Stroke::new(2.0, Color32::WHITE);
+    painter.line_segment([c + vec2(-5.0, -5.0), c + vec2(5.0, 5.0)], s);
+    painter.line_segment([c + vec2(5.0, -5.0), c + vec2(-5.0, 5.0)], s);
+}
+
+/// A march of the computer's last turn: a thick arrow from box centre to box centre,
+/// in the marching side's colour with a dark edge so it shows on any fill.
+fn march_arrow(painter: &Painter, from: Pos2, to: Pos2, color: Color32) {
+    let d = to - from;
+    if d.length() < 1.0 {
+        return;
+    }
+    let dir = d.normalized();
+    let normal = vec2(-dir.y, dir.x);
+    // Start and stop short of the box centres, so names stay readable.
+    let a = from + dir * 20.0;
+    let tip = to - dir * 24.0;
+    let back = tip - dir * 22.0;
+    painter.line_segment([a, back], Stroke::new(9.0, Color32::BLACK));
+    painter.line_segment([a, back], Stroke::new(6.0, color));
+    painter.add(Shape::convex_polygon(
+        vec![tip, back + normal * 13.0, back - normal * 13.0],
+        color,
+        Stroke::new(2.0, Color32::BLACK),
+    ));
 }
 
 /// An arrow head at the middle of `from`→`to`, pointing to `to` (a river's flow).

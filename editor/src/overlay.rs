@@ -29,6 +29,14 @@ pub struct Overlay {
     pub counters: Vec<Vec<Counter>>,
     /// Boxes to mark (in play: the legal destinations of a move); empty for none.
     pub highlight: Vec<bool>,
+    /// Boxes holding units of more than one side (a battle is on or due there).
+    pub contested: Vec<bool>,
+    /// Marches to draw as arrows (from, to), with the marching side's index: the
+    /// computer's last turn.
+    pub arrows: Vec<(usize, usize, usize)>,
+    /// Boxes to ring as the computer's doing (its battles, the boxes it captured);
+    /// empty for none.
+    pub events: Vec<bool>,
 }
 
 impl Overlay {
@@ -38,6 +46,9 @@ impl Overlay {
             control: vec![None; boxes],
             counters: vec![Vec::new(); boxes],
             highlight: Vec::new(),
+            contested: vec![false; boxes],
+            arrows: Vec::new(),
+            events: Vec::new(),
         }
     }
 
@@ -103,6 +114,9 @@ impl Overlay {
                     flag_names: module.units.flag_names(unit.flags),
                 }),
             }
+        }
+        for (i, stack) in overlay.counters.iter().enumerate() {
+            overlay.contested[i] = stack.iter().any(|c| c.side != stack[0].side);
         }
         overlay
     }

@@ -22,6 +22,8 @@ pub struct NewGameDialog {
     pub seed: String,
     /// Why the last start failed.
     pub error: Option<String>,
+    /// Computer sides play by themselves ("AI auto" on from the start).
+    pub auto: bool,
 }
 
 /// One optional rule in the checklist.
@@ -73,7 +75,21 @@ impl NewGameDialog {
                 .collect(),
             seed: seed_from_clock().to_string(),
             error: None,
+            auto: true,
         }
+    }
+
+    /// Sets the players for a game against the computer: the first side human, the
+    /// others the default computer player, playing by themselves.
+    pub fn against_computer(&mut self) {
+        for (i, p) in self.players.iter_mut().enumerate() {
+            p.1 = if i == 0 {
+                PlayerKind::Human
+            } else {
+                PlayerKind::Computer(muster_ai::Level::Ai)
+            };
+        }
+        self.auto = true;
     }
 
     /// The settings as entered, or why they cannot be used.
@@ -144,13 +160,18 @@ impl NewGameDialog {
                 ui.text_edit_singleline(&mut self.seed).labelled_by(l.id);
                 ui.end_row();
             });
+            ui.checkbox(&mut self.auto, "Computers play by themselves")
+                .on_hover_text("off: a computer acts when you press AI step");
             if let Some(e) = &self.error {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
             ui.horizontal(|ui| {
                 if ui.button("Start").clicked() {
                     match self.game() {
-                        Ok(g) => out.push(Command::Play(PlayCommand::Start(g))),
+                        Ok(g) => {
+                            out.push(Command::Play(PlayCommand::Start(g)));
+                            out.push(Command::Play(PlayCommand::SetAuto(self.auto)));
+                        }
                         Err(e) => self.error = Some(e),
                     }
                 }

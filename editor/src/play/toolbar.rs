@@ -44,6 +44,14 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         {
             out.push(Command::Play(PlayCommand::SetAiDelay(delay)));
         }
+        let mut eval = play.show_eval;
+        if ui
+            .checkbox(&mut eval, "Evaluation")
+            .on_hover_text("after a computer's turn, show how the ai crate rates the position")
+            .changed()
+        {
+            out.push(Command::Play(PlayCommand::ShowEvaluation(eval)));
+        }
         let mut odds = play.show_odds;
         if ui.checkbox(&mut odds, "Odds").changed() {
             out.push(Command::Play(PlayCommand::ShowOdds(odds)));
@@ -87,9 +95,22 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         {
             out.push(Command::Play(PlayCommand::RestartWithNewRules));
         }
+        if let (Some((side, elapsed)), Some(s)) = (play.thinking(), play.session()) {
+            ui.separator();
+            ui.spinner();
+            let name = s.module().sides.get(side).map_or("?", |s| s.name.as_str());
+            let kind = s.players().get(side).map_or("", |k| k.label());
+            ui.strong(format!(
+                "{name} ({kind}) thinking… {:.1} s",
+                elapsed.as_secs_f32()
+            ));
+        }
         if !play.status.is_empty() {
             ui.separator();
-            ui.label(play.status.as_str());
+            // A long message is cut to one line (hover for all of it), so it never
+            // makes the toolbar taller and the map smaller.
+            ui.add(egui::Label::new(play.status.as_str()).truncate())
+                .on_hover_text(play.status.as_str());
         }
     });
 }
