@@ -38,7 +38,10 @@ fn vs_computer(h: &mut Harness<'_, EditorApp>, seed: u64) {
     let session = h.state().play().session().expect("a game");
     assert_eq!(
         session.players(),
-        &[PlayerKind::Human, PlayerKind::Computer(muster_ai::Level::Ai)]
+        &[
+            PlayerKind::Human,
+            PlayerKind::Computer(muster_ai::Level::Ai)
+        ]
     );
     assert!(h.state().play().auto(), "the computer plays by itself");
 }
@@ -69,7 +72,8 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
     h.get_by_label("New game against the computer").click();
     h.run();
     // Issue 16 item 3: the dialog offers every level, `strong` included.
-    h.get_by_role_and_label(Role::ComboBox, "Confederacy").click();
+    h.get_by_role_and_label(Role::ComboBox, "Confederacy")
+        .click();
     h.run();
     for level in ["Human", "Random", "Greedy", "AI", "Strong"] {
         assert!(h.query_by_label(level).is_some(), "'{level}' is offered");
@@ -234,7 +238,11 @@ fn move_all_here_moves_every_unit_that_may_go() {
     h.run();
     let after = state(&h);
     for u in &movers {
-        assert_eq!(after.unit(*u).place, Place::Board(to), "every unit that could went");
+        assert_eq!(
+            after.unit(*u).place,
+            Place::Board(to),
+            "every unit that could went"
+        );
     }
     let session = h.state_mut().play_mut().session_mut().expect("game");
     let legal = session.legal().expect("legal").to_vec();
@@ -256,7 +264,10 @@ fn the_filter_never_hides_the_only_legal_actions() {
     h.run();
     retype(&mut h, "Filter", "no action says this");
     h.run();
-    assert!(h.query_by_label("No action matches the filter; all are shown.").is_some());
+    assert!(
+        h.query_by_label("No action matches the filter; all are shown.")
+            .is_some()
+    );
     let module = module();
     let s = state(&h);
     let legal = {
@@ -264,7 +275,10 @@ fn the_filter_never_hides_the_only_legal_actions() {
         session.legal().expect("legal").to_vec()
     };
     let text = describe::action(&module, &s, &legal[0]);
-    assert!(h.query_all_by_label(&text).next().is_some(), "'{text}' is offered");
+    assert!(
+        h.query_all_by_label(&text).next().is_some(),
+        "'{text}' is offered"
+    );
     // End the Union's player turn: the Confederacy's starts with no filter.
     let union = module.find_side("union").expect("union");
     for _ in 0..50 {
@@ -283,7 +297,10 @@ fn the_filter_never_hides_the_only_legal_actions() {
         h.run();
     }
     h.run();
-    assert!(h.query_by_label("No action matches the filter; all are shown.").is_none());
+    assert!(
+        h.query_by_label("No action matches the filter; all are shown.")
+            .is_none()
+    );
     let filter = h.get_by_label("Filter");
     assert_eq!(filter.value().unwrap_or_default(), "");
 }

@@ -89,23 +89,6 @@ pub fn show(
         }
     };
     let human = player == PlayerKind::Human;
-    if human {
-        // The actions that end a march or the segment, always in the same place.
-        let enders: Vec<&Action> = legal
-            .iter()
-            .filter(|a| matches!(a, Action::Release | Action::EndStep))
-            .collect();
-        if !enders.is_empty() {
-            ui.horizontal(|ui| {
-                for a in enders {
-                    let text = describe::action(&module, &game, a);
-                    if ui.button(kind(a)).on_hover_text(text.as_str()).clicked() {
-                        out.push(Command::Play(PlayCommand::Act(a.clone())));
-                    }
-                }
-            });
-        }
-    }
     if !pick.is_empty() {
         ui.separator();
         let to = pick.iter().find_map(|a| match a {
