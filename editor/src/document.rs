@@ -99,6 +99,11 @@ pub struct Document {
     /// The map file's path as the loader builds it (`dir` joined with the include).
     map_path: PathBuf,
     map: MapData,
+    /// The map as last opened or saved: a save leaves the map file alone (and its
+    /// comments) when only scenarios changed.
+    saved_map: MapData,
+    /// The files the last save wrote, with their text (the watcher ignores them).
+    written: Vec<(PathBuf, String)>,
     prolog: String,
     inner_comments: usize,
     undo: Vec<Change>,
@@ -179,6 +184,8 @@ impl Document {
         let mut doc = Self {
             dir,
             map_path,
+            saved_map: source.data.clone(),
+            written: Vec::new(),
             map: source.data,
             prolog: source.prolog,
             inner_comments: source.inner_comments,
@@ -549,21 +556,32 @@ impl Document {
             .filter(|s| s.is_edited())
             .map(|s| s.inner_comments)
             .sum();
-        let comments = self.inner_comments + scenario_comments;
+        // A scenario-only edit leaves map.xml (and its comments) as it is.
+        let map_edited = self.map != self.saved_map || self.saved_state == u64::MAX;
+        let map_comments = if map_edited { self.inner_comments } else { 0 };
+        let comments = map_comments + scenario_comments;
         if comments > 0 && !drop_comments {
             return Ok(SaveOutcome::WouldDropComments(comments));
         }
-        write_atomic(&self.map_path, &self.map_text()).map_err(|source| DocumentError::Write {
-            path: self.map_path.clone(),
-            source,
-        })?;
-        tracing::info!(path = %self.map_path.display(), "map saved");
-        self.inner_comments = 0;
+        self.written.clear();
+        if map_edited {
+            let text = self.map_text();
+            write_atomic(&self.map_path, &text).map_err(|source| DocumentError::Write {
+                path: self.map_path.clone(),
+                source,
+            })?;
+            tracing::info!(path = %self.map_path.display(), "map saved");
+            self.inner_comments = 0;
+            self.saved_map = self.map.clone();
+            self.written.push((self.map_path.clone(), text));
+        }
         for s in self.scenarios.iter_mut().filter(|s| s.is_edited()) {
-            write_atomic(&s.path, &s.text()).map_err(|source| DocumentError::Write {
+            let text = s.text();
+            write_atomic(&s.path, &text).map_err(|source| DocumentError::Write {
                 path: s.path.clone(),
                 source,
             })?;
+            self.written.push((s.path.clone(), text));
             tracing::info!(path = %s.path.display(), "scenario saved");
             s.saved = s.data.clone();
             s.inner_comments = 0;
@@ -574,6 +592,11 @@ impl Document {
 }
 
 impl Document {
+    /// The files the last save wrote, with the text written.
+    pub fn written(&self) -> &[(PathBuf, String)] {
+        &self.written
+    }
+
     /// Reopens the module from disk, dropping undo history. On an error (a broken
     /// file) the document is left as it was.
     pub fn reload(&mut self) -> Result<(), DocumentError> {

@@ -111,14 +111,13 @@ pub fn show(
                 }
                 v
             });
-        if let (Some(from), Some(to), true) = (selected, to, units.len() > 1) {
-            if ui
+        if let (Some(from), Some(to), true) = (selected, to, units.len() > 1)
+            && ui
                 .button(format!("Move all here ({} units)", units.len()))
                 .on_hover_text("each unit by its first legal path, one move after another")
                 .clicked()
-            {
-                out.push(Command::Play(PlayCommand::MoveAll { from, to }));
-            }
+        {
+            out.push(Command::Play(PlayCommand::MoveAll { from, to }));
         }
         ui.strong("Several moves lead there; pick one:");
         for a in pick {
