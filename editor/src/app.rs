@@ -332,7 +332,7 @@ impl EditorApp {
     fn overlay(&self) -> Option<Overlay> {
         let id = self.scenario.as_deref()?;
         if let (Some(i), Some(module)) = (self.doc.find_scenario(id), self.doc.last_module()) {
-            let live = self.doc.live_scenario(i)?;
+            let live = self.doc.shown_scenario(i)?;
             return Some(Overlay::build(module, live, self.doc.map()));
         }
         let module = self.module.as_ref()?;

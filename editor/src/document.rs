@@ -124,6 +124,9 @@ pub struct Document {
     /// Each scenario file's edited setup compiled against `last_module` (stated army
     /// maxima left out), for the overlay and the computed army maximum.
     live: Vec<Option<Scenario>>,
+    /// For a setup that does not compile, the largest part of it that does (see
+    /// [`scenario_live::compile_partial`]): the map still shows every good counter.
+    partial: Vec<Option<Scenario>>,
 }
 
 impl Document {
@@ -199,6 +202,7 @@ impl Document {
             scenario_problems,
             last_module: None,
             live: Vec::new(),
+            partial: Vec::new(),
         };
         doc.revalidate();
         Ok(doc)
@@ -231,6 +235,13 @@ impl Document {
     /// edited setup does not compile (the validation panel says why).
     pub fn live_scenario(&self, index: usize) -> Option<&Scenario> {
         self.live.get(index).and_then(Option::as_ref)
+    }
+
+    /// What the map shows of scenario file `index`: the compiled setup, or when it does
+    /// not compile, the part of it that does (one bad count hides only its own counter).
+    pub fn shown_scenario(&self, index: usize) -> Option<&Scenario> {
+        self.live_scenario(index)
+            .or_else(|| self.partial.get(index).and_then(Option::as_ref))
     }
 
     /// Replaces scenario file `index`'s content as one undoable change.
@@ -340,6 +351,18 @@ impl Document {
             .map(|s| {
                 let module = self.last_module.as_deref()?;
                 scenario_live::compile(module, &s.path, &s.data)
+            })
+            .collect();
+        self.partial = self
+            .scenarios
+            .iter()
+            .zip(&self.live)
+            .map(|(s, live)| {
+                let module = self.last_module.as_deref()?;
+                match live {
+                    Some(_) => None,
+                    None => scenario_live::compile_partial(module, &s.path, &s.data),
+                }
             })
             .collect();
     }

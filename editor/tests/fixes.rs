@@ -56,3 +56,33 @@ fn saving_a_scenario_only_edit_keeps_map_xml_and_undo() {
     );
     assert!(h.query_by_label("Reload from disk").is_none());
 }
+
+/// One placement the engine rejects (more pieces than the counter mix has) hides only
+/// its own counter: the map still shows every other box's counters.
+#[test]
+fn one_invalid_unit_count_hides_only_its_own_counter() {
+    use egui_kittest::kittest::by;
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::SMALL);
+    h.run();
+    let i = h.state().document().find_scenario("1861").expect("1861");
+    let mut data = h.state().document().scenarios()[i].data.clone();
+    let other = data.sides[0].places[1].at.clone();
+    let counters_at = |h: &egui_kittest::Harness<'_, muster_editor::EditorApp>, at: &str| {
+        h.query_all(by().label_contains(&format!(" at {at}"))).count()
+    };
+    let before = counters_at(&h, &other);
+    assert!(before > 0, "{other} has counters");
+    data.sides[0].places[0].units[0].count = 999;
+    h.state_mut().apply(Command::SetScenario {
+        index: i,
+        value: data,
+        label: "count".into(),
+    });
+    h.run();
+    assert!(
+        h.state().document().live_scenario(i).is_none(),
+        "the engine rejects 999 pieces"
+    );
+    assert_eq!(counters_at(&h, &other), before, "{other}'s counters still show");
+}
