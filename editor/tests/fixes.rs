@@ -69,7 +69,8 @@ fn one_invalid_unit_count_hides_only_its_own_counter() {
     let mut data = h.state().document().scenarios()[i].data.clone();
     let other = data.sides[0].places[1].at.clone();
     let counters_at = |h: &egui_kittest::Harness<'_, muster_editor::EditorApp>, at: &str| {
-        h.query_all(by().label_contains(&format!(" at {at}"))).count()
+        h.query_all(by().label_contains(&format!(" at {at}")))
+            .count()
     };
     let before = counters_at(&h, &other);
     assert!(before > 0, "{other} has counters");
@@ -84,5 +85,66 @@ fn one_invalid_unit_count_hides_only_its_own_counter() {
         h.state().document().live_scenario(i).is_none(),
         "the engine rejects 999 pieces"
     );
-    assert_eq!(counters_at(&h, &other), before, "{other}'s counters still show");
+    assert_eq!(
+        counters_at(&h, &other),
+        before,
+        "{other}'s counters still show"
+    );
+}
+
+/// A player's list in the New game dialog opens above the dialog, also after the
+/// dialog was scrolled (and so raised): the list is the top foreground layer.
+#[test]
+fn a_dialogs_dropdown_opens_above_the_dialog_after_scrolling() {
+    use egui::accesskit::Role;
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, egui::vec2(1000.0, 600.0));
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    let combo = h.get_by_role_and_label(Role::ComboBox, "Confederacy");
+    let at = combo.rect().center();
+    // Scroll the dialog (its optional rules list), which raises the dialog's layer.
+    let rules = h.get_by_label("Optional rules").rect().center() + egui::vec2(0.0, 40.0);
+    h.hover_at(rules);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, -3.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run();
+    h.hover_at(at);
+    h.get_by_role_and_label(Role::ComboBox, "Confederacy")
+        .click();
+    h.run();
+    // Scroll the dialog again with the list open.
+    h.hover_at(rules);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, -3.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run();
+    let strong = h.get_by_label("Strong").rect().center();
+    let top = h
+        .ctx
+        .memory(|m| m.areas().top_layer_id(egui::Order::Foreground))
+        .expect("a foreground layer");
+    assert_ne!(
+        top.id,
+        egui::Id::unique("new-game"),
+        "the dialog is not on top"
+    );
+    let rect = h
+        .ctx
+        .memory(|m| m.area_rect(top.id))
+        .expect("the top layer's area");
+    assert!(
+        rect.contains(strong),
+        "the open list ({rect:?}) is the top layer"
+    );
 }

@@ -244,9 +244,15 @@ fn a_finished_battles_window_shows_the_battles_units() {
         act(&mut h, a);
     }
     h.run();
-    assert!(h.query_by_label("Battle over").is_some(), "the window stays");
+    assert!(
+        h.query_by_label("Battle over").is_some(),
+        "the window stays"
+    );
     for &u in b.attackers.iter().chain(&b.defenders) {
         let text = muster_editor::play::battle::counter(&m, &last, &b, u);
-        assert!(h.query_by_label(&text).is_some(), "'{text}' as in the battle");
+        assert!(
+            h.query_by_label(&text).is_some(),
+            "'{text}' as in the battle"
+        );
     }
 }

@@ -37,6 +37,21 @@ struct RuleChoice {
     on: bool,
 }
 
+/// The layer of the open list of the combo box `id` (egui 0.37 names a combo box's
+/// popup `id.with("popup")`, in the foreground order).
+pub fn combo_popup_layer(id: egui::Id) -> egui::LayerId {
+    egui::LayerId::new(egui::Order::Foreground, id.with("popup"))
+}
+
+/// A combo box's list and the modal dialog share egui's foreground order, where the
+/// layer last interacted with is drawn on top: scrolling the dialog would put it over
+/// the open list. The open list is raised above it every frame.
+fn keep_popup_on_top(ctx: &egui::Context, id: egui::Id) {
+    if egui::ComboBox::is_open(ctx, id) {
+        ctx.move_to_top(combo_popup_layer(id));
+    }
+}
+
 /// A seed that differs from game to game.
 pub fn seed_from_clock() -> u64 {
     std::time::SystemTime::now()
@@ -145,7 +160,7 @@ impl NewGameDialog {
                 ui.end_row();
                 for (i, (side, kind)) in self.players.iter_mut().enumerate() {
                     let l = ui.label(side.as_str());
-                    egui::ComboBox::from_id_salt(("player", i))
+                    let combo = egui::ComboBox::from_id_salt(("player", i))
                         .selected_text(kind.label())
                         .show_ui(ui, |ui| {
                             for k in PlayerKind::ALL {
@@ -154,6 +169,7 @@ impl NewGameDialog {
                         })
                         .response
                         .labelled_by(l.id);
+                    keep_popup_on_top(ui.ctx(), combo.id);
                     ui.end_row();
                 }
                 let l = ui.label("Seed");
