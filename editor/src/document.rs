@@ -580,7 +580,10 @@ impl Document {
             .map(|s| s.inner_comments)
             .sum();
         // A scenario-only edit leaves map.xml (and its comments) as it is.
-        let map_edited = self.map != self.saved_map || self.saved_state == u64::MAX;
+        // (A save with nothing edited at all still writes the map, as it always has.)
+        let scenario_edited = self.scenarios.iter().any(|s| s.is_edited());
+        let map_edited =
+            self.map != self.saved_map || self.saved_state == u64::MAX || !scenario_edited;
         let map_comments = if map_edited { self.inner_comments } else { 0 };
         let comments = map_comments + scenario_comments;
         if comments > 0 && !drop_comments {
