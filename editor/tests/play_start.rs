@@ -98,6 +98,21 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
 fn against_the_computer_its_turn_is_played_and_shown() {
     let (_tmp, mut h) = at_start();
     vs_computer(&mut h, 5);
+    {
+        // 10.0's race is always in view: the army maxima's leader and margin, as the
+        // engine's tallies give them.
+        let module = module();
+        let s = state(&h);
+        let t = module.tally_ids().next().expect("AHD's army maximum");
+        let u = s.tally(&module, t, module.find_side("union").expect("union"));
+        let c = s.tally(&module, t, module.find_side("confederate").expect("csa"));
+        assert!(u > c, "the Union leads at the start of 1861 ({u} to {c})");
+        let field = format!("army maximum: Union leads by {}", u - c);
+        assert!(
+            h.query_by_label(&field).is_some(),
+            "the banner shows '{field}'"
+        );
+    }
     h.get_by_label("Evaluation").click();
     h.run();
     let module = module();
