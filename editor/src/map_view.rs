@@ -59,6 +59,8 @@ pub struct MapView {
     moving: Vec<usize>,
     /// A rubber band under way (Shift-drag on empty map): its corners in map units.
     band: Option<(Pos2, Pos2)>,
+    /// The box under the pointer in the last frame drawn.
+    hovered: Option<usize>,
 }
 
 /// A label to paint in screen space after the scene.
@@ -167,6 +169,11 @@ impl MapView {
         self.legend(ui, input, view_rect);
     }
 
+    /// The box under the pointer in the last frame drawn.
+    pub fn hovered(&self) -> Option<usize> {
+        self.hovered
+    }
+
     /// Shows the whole board in the view again.
     pub fn fit(&mut self) {
         self.scene_rect = None;
@@ -239,6 +246,7 @@ impl MapView {
         if let Some((bg, texture)) = input.background {
             crate::background::draw(ui, &painter, bg, texture);
         }
+        self.hovered = None;
         let drag = self.drag;
         let moving = self.moving.clone();
         let centre = move |i: usize, b: &BoxData| {
@@ -396,6 +404,9 @@ impl MapView {
             }
 
             let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
+            if response.hovered() {
+                self.hovered = Some(i);
+            }
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &b.name));
             // egui reports a widget's bounds in its layer's coordinates; assistive tools
             // (and tests) need them on screen.

@@ -319,3 +319,97 @@ fn the_filter_never_hides_the_only_legal_actions() {
     let filter = h.get_by_label("Filter");
     assert_eq!(filter.value().unwrap_or_default(), "");
 }
+
+/// During Movement, the pointer over a ringed box the enemy holds shows the odds of the
+/// selected units attacking it: the ai crate's simulator on the same battle in words
+/// (`muster odds`' form), 2,000 battles, seed 1.
+#[test]
+fn hovering_an_enemy_destination_shows_the_odds() {
+    use muster_ai::odds::{Setup, Spec, simulate};
+    let (_tmp, mut h) = at_start();
+    h.get_by_label("New game, players of your choice").click();
+    h.run();
+    retype(&mut h, "Seed", "3");
+    h.get_by_label("Start").click();
+    h.run();
+    let module = module();
+    let washington = module.board.find("Washington").expect("Washington");
+    let junction = module
+        .board
+        .find("Manassas Junction")
+        .expect("the junction");
+    h.get_by_label("Washington").click();
+    h.run();
+    h.get_all_by_label("march: activate Washington")
+        .next()
+        .expect("offered")
+        .click();
+    h.run();
+    let s = state(&h);
+    let enemy: Vec<_> = s.units_at(junction).collect();
+    assert!(
+        !enemy.is_empty(),
+        "the Confederacy holds Manassas Junction in 1861"
+    );
+    let legal = {
+        let session = h.state_mut().play_mut().session_mut().expect("game");
+        session.legal().expect("legal").to_vec()
+    };
+    let mut movers: Vec<_> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Move { unit, path }
+                if path.to() == junction && s.unit(*unit).place == Place::Board(washington) =>
+            {
+                Some(*unit)
+            }
+            _ => None,
+        })
+        .collect();
+    movers.sort();
+    movers.dedup();
+    assert!(
+        !movers.is_empty(),
+        "Washington's units may go to the junction"
+    );
+    let words = |units: &[muster_core::ids::UnitId]| {
+        let mut counts: std::collections::BTreeMap<usize, u32> = Default::default();
+        for u in units {
+            *counts.entry(s.unit(*u).kind.index()).or_default() += 1;
+        }
+        counts
+            .iter()
+            .map(|(k, n)| format!("{n} {}", module.units.types[*k].id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let spec = Spec {
+        attackers: words(&movers),
+        defenders: words(&enemy),
+        attacker_side: Some("union".into()),
+        at: Some("Manassas Junction".into()),
+        ..Spec::default()
+    };
+    let mut r = common::rules(&module);
+    let mut setup = Setup::from_spec(&module, &spec).expect("setup");
+    setup.settle(&module, &mut r).expect("settle");
+    let report = simulate(
+        &module,
+        &mut r,
+        &setup,
+        &muster_editor::play::odds::config(),
+        None,
+    )
+    .expect("odds");
+    let expected = format!(
+        "{} (Union) into Manassas Junction ({}): attacker wins {:.0}%, defender {:.0}%",
+        spec.attackers, spec.defenders, report.attacker.win_pct, report.defender.win_pct
+    );
+    let target = h.get_by_label("Manassas Junction").rect().center();
+    h.hover_at(target);
+    h.run();
+    assert!(
+        h.query_by_label(&expected).is_some(),
+        "the pointer shows '{expected}'"
+    );
+}

@@ -68,7 +68,7 @@ fn race(module: &Module, state: &GameState, t: muster_core::ids::TallyId) -> Opt
     if values.len() < 2 {
         return None;
     }
-    values.sort_by(|a, b| b.0.cmp(&a.0));
+    values.sort_by_key(|v| std::cmp::Reverse(v.0));
     let name = &module.tally(t).name;
     Some(if values[0].0 == values[1].0 {
         format!("{name}: level")

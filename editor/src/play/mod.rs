@@ -9,6 +9,7 @@ pub mod banner;
 pub mod battle;
 pub mod dialog;
 pub mod hot;
+pub mod hover_odds;
 pub mod log;
 pub mod odds;
 pub mod pace;
@@ -119,6 +120,8 @@ pub struct Play {
     turn: report::ComputerTurn,
     /// Show the computer's evaluation after its turn.
     show_eval: bool,
+    /// Odds shown while hovering a ringed destination (see [`hover_odds`]).
+    hover: hover_odds::HoverOdds,
     /// Where a game a rule failure stopped is saved (the working folder, as the CLI).
     pub failure_dir: PathBuf,
 }
@@ -265,6 +268,7 @@ impl Play {
             };
             view.show(ui, &map_input, out);
         });
+        self.show_hover_odds(ui.ctx(), view, index.as_ref());
         if let Some(dialog) = self.dialog.as_mut() {
             dialog.show(ui.ctx(), out);
         }
@@ -376,6 +380,39 @@ impl Play {
         self.thinker = None;
         self.asked = None;
         self.turn = report::ComputerTurn::default();
+    }
+
+    /// Near the pointer, the odds of attacking the ringed box it is over (Movement).
+    fn show_hover_odds(&mut self, ctx: &egui::Context, view: &MapView, index: Option<&BoxIndex>) {
+        if !self.show_odds {
+            return;
+        }
+        let (Some(i), Some(index)) = (view.hovered(), index) else {
+            return;
+        };
+        let Some(to) = index.engine(i) else { return };
+        let (selected, unit) = (self.selected, self.unit);
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if selected == Some(to) || !destinations(session, selected, unit).contains(&to) {
+            return;
+        }
+        let Some(text) = self.hover.text(session, selected, unit, to) else {
+            return;
+        };
+        let Some(at) = ctx.pointer_hover_pos() else {
+            return;
+        };
+        egui::Area::new(egui::Id::unique("hover-odds"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(at + egui::vec2(16.0, 16.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(text);
+                });
+            });
     }
 
     /// The game position over the map, with the legal destinations highlighted.
