@@ -174,9 +174,11 @@ fn malformed_file_is_one_line_with_position() {
     let out = muster(&["check", dir.to_str().unwrap()]);
     assert!(!out.status.success());
     let file = dir.join("units.xml");
-    let (line, col) = position(&file, "</units>", 0);
+    // Reported where the element was opened, not at the parent's closing tag.
+    let (line, col) = position(&file, r#"<class id="cavalry""#, 0);
+    let (end_line, end_col) = position(&file, "</units>", 0);
     let expected = format!(
-        "{}:{line}:{col}: error: closing tag </units> does not match the open <class>",
+        "{}:{line}:{col}: error: <class> is never closed (</units> at line {end_line}:{end_col} comes first)",
         file.display()
     );
     let stderr = text(&out.stderr);

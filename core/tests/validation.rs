@@ -250,9 +250,26 @@ fn unclosed_root_element() {
 }
 
 #[test]
+fn unclosed_box_is_reported_where_it_opens() {
+    // A `<box>` whose `</box>` was deleted: the boxes after it nest inside it and the
+    // reader notices only at `</map>`, but the error names the box's own line (issue
+    // 15 item 5).
+    let got = diagnostics(&[(
+        "map.xml",
+        "    <value id=\"recruit\" side=\"north\" amount=\"2\"/>\n  </box>",
+        "    <value id=\"recruit\" side=\"north\" amount=\"2\"/>",
+    )]);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("map.xml:8:3: error: <box> is never closed (</map> at line "),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn unclosed_inner_element() {
-    // `<side .../>` turned into an open `<side ...>`: the parent's closing tag is where
-    // the mismatch shows.
+    // `<side .../>` turned into an open `<side ...>`: the reader notices at the parent's
+    // closing tag, but the error points where the element was opened (issue 15 item 5).
     let got = diagnostics(&[(
         "sides.xml",
         "<side id=\"south\" name=\"South\" color=\"#8a8d91\"/>",
@@ -260,7 +277,7 @@ fn unclosed_inner_element() {
     )]);
     assert_eq!(
         got,
-        ["sides.xml:8:1: error: closing tag </sides> does not match the open <side>"]
+        ["sides.xml:5:3: error: <side> is never closed (</sides> at line 8:1 comes first)"]
     );
 }
 

@@ -108,6 +108,12 @@ impl EditorApp {
         }
     }
 
+    /// The app as the program opens: on the start screen (see `start.rs`).
+    pub fn at_start(mut self) -> Self {
+        self.mode = Mode::Start;
+        self
+    }
+
     pub fn document(&self) -> &Document {
         &self.doc
     }
@@ -176,6 +182,19 @@ impl EditorApp {
             .and_then(|m| m.board.backdrop.as_ref());
         self.view.backdrop.set(backdrop);
         egui::Panel::top("mode").show(ui, |ui| crate::play::mode_bar(ui, self.mode, &mut out));
+        if self.mode == Mode::Start {
+            let validation = self.doc.validation();
+            let name = validation.module.as_ref().map(|m| m.name.clone());
+            let why = validation.errors().next().map(|d| d.to_string());
+            crate::start::show(ui, name.as_deref(), why.as_deref(), &mut out);
+            self.save_dialog(ui, &mut out);
+            self.draw_overlays(ui, &mut out);
+            for command in out {
+                self.apply(command);
+            }
+            self.after_frame(ui);
+            return;
+        }
         if self.mode == Mode::Play {
             let input = PlayInput {
                 map: self.doc.map(),
@@ -318,7 +337,7 @@ impl EditorApp {
     fn overlay(&self) -> Option<Overlay> {
         let id = self.scenario.as_deref()?;
         if let (Some(i), Some(module)) = (self.doc.find_scenario(id), self.doc.last_module()) {
-            let live = self.doc.live_scenario(i)?;
+            let live = self.doc.shown_scenario(i)?;
             return Some(Overlay::build(module, live, self.doc.map()));
         }
         let module = self.module.as_ref()?;
@@ -410,7 +429,7 @@ impl EditorApp {
                 self.play.apply(play, module.as_ref(), self.doc.map());
                 return;
             }
-            (Mode::Edit, c) => c,
+            (Mode::Edit | Mode::Start, c) => c,
         };
         let result = match command {
             Command::Select(s) => {

@@ -120,9 +120,11 @@ pub enum UnsavedChoice {
     Cancel,
 }
 
-/// Whether the app edits the module or plays it.
+/// Whether the app shows its start screen, edits the module or plays it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
+    /// The start screen (see `start.rs`): what the program opens on.
+    Start,
     #[default]
     Edit,
     Play,

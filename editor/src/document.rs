@@ -99,6 +99,11 @@ pub struct Document {
     /// The map file's path as the loader builds it (`dir` joined with the include).
     map_path: PathBuf,
     map: MapData,
+    /// The map as last opened or saved: a save leaves the map file alone (and its
+    /// comments) when only scenarios changed.
+    saved_map: MapData,
+    /// The files the last save wrote, with their text (the watcher ignores them).
+    written: Vec<(PathBuf, String)>,
     prolog: String,
     inner_comments: usize,
     undo: Vec<Change>,
@@ -119,6 +124,9 @@ pub struct Document {
     /// Each scenario file's edited setup compiled against `last_module` (stated army
     /// maxima left out), for the overlay and the computed army maximum.
     live: Vec<Option<Scenario>>,
+    /// For a setup that does not compile, the largest part of it that does (see
+    /// [`scenario_live::compile_partial`]): the map still shows every good counter.
+    partial: Vec<Option<Scenario>>,
 }
 
 impl Document {
@@ -179,6 +187,8 @@ impl Document {
         let mut doc = Self {
             dir,
             map_path,
+            saved_map: source.data.clone(),
+            written: Vec::new(),
             map: source.data,
             prolog: source.prolog,
             inner_comments: source.inner_comments,
@@ -192,6 +202,7 @@ impl Document {
             scenario_problems,
             last_module: None,
             live: Vec::new(),
+            partial: Vec::new(),
         };
         doc.revalidate();
         Ok(doc)
@@ -224,6 +235,13 @@ impl Document {
     /// edited setup does not compile (the validation panel says why).
     pub fn live_scenario(&self, index: usize) -> Option<&Scenario> {
         self.live.get(index).and_then(Option::as_ref)
+    }
+
+    /// What the map shows of scenario file `index`: the compiled setup, or when it does
+    /// not compile, the part of it that does (one bad count hides only its own counter).
+    pub fn shown_scenario(&self, index: usize) -> Option<&Scenario> {
+        self.live_scenario(index)
+            .or_else(|| self.partial.get(index).and_then(Option::as_ref))
     }
 
     /// Replaces scenario file `index`'s content as one undoable change.
@@ -333,6 +351,18 @@ impl Document {
             .map(|s| {
                 let module = self.last_module.as_deref()?;
                 scenario_live::compile(module, &s.path, &s.data)
+            })
+            .collect();
+        self.partial = self
+            .scenarios
+            .iter()
+            .zip(&self.live)
+            .map(|(s, live)| {
+                let module = self.last_module.as_deref()?;
+                match live {
+                    Some(_) => None,
+                    None => scenario_live::compile_partial(module, &s.path, &s.data),
+                }
             })
             .collect();
     }
@@ -549,21 +579,35 @@ impl Document {
             .filter(|s| s.is_edited())
             .map(|s| s.inner_comments)
             .sum();
-        let comments = self.inner_comments + scenario_comments;
+        // A scenario-only edit leaves map.xml (and its comments) as it is.
+        // (A save with nothing edited at all still writes the map, as it always has.)
+        let scenario_edited = self.scenarios.iter().any(|s| s.is_edited());
+        let map_edited =
+            self.map != self.saved_map || self.saved_state == u64::MAX || !scenario_edited;
+        let map_comments = if map_edited { self.inner_comments } else { 0 };
+        let comments = map_comments + scenario_comments;
         if comments > 0 && !drop_comments {
             return Ok(SaveOutcome::WouldDropComments(comments));
         }
-        write_atomic(&self.map_path, &self.map_text()).map_err(|source| DocumentError::Write {
-            path: self.map_path.clone(),
-            source,
-        })?;
-        tracing::info!(path = %self.map_path.display(), "map saved");
-        self.inner_comments = 0;
+        self.written.clear();
+        if map_edited {
+            let text = self.map_text();
+            write_atomic(&self.map_path, &text).map_err(|source| DocumentError::Write {
+                path: self.map_path.clone(),
+                source,
+            })?;
+            tracing::info!(path = %self.map_path.display(), "map saved");
+            self.inner_comments = 0;
+            self.saved_map = self.map.clone();
+            self.written.push((self.map_path.clone(), text));
+        }
         for s in self.scenarios.iter_mut().filter(|s| s.is_edited()) {
-            write_atomic(&s.path, &s.text()).map_err(|source| DocumentError::Write {
+            let text = s.text();
+            write_atomic(&s.path, &text).map_err(|source| DocumentError::Write {
                 path: s.path.clone(),
                 source,
             })?;
+            self.written.push((s.path.clone(), text));
             tracing::info!(path = %s.path.display(), "scenario saved");
             s.saved = s.data.clone();
             s.inner_comments = 0;
@@ -574,6 +618,11 @@ impl Document {
 }
 
 impl Document {
+    /// The files the last save wrote, with the text written.
+    pub fn written(&self) -> &[(PathBuf, String)] {
+        &self.written
+    }
+
     /// Reopens the module from disk, dropping undo history. On an error (a broken
     /// file) the document is left as it was.
     pub fn reload(&mut self) -> Result<(), DocumentError> {

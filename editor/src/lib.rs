@@ -26,6 +26,7 @@ pub mod save;
 pub mod scenario_data;
 pub mod scenario_live;
 pub mod scenario_xml;
+pub mod start;
 pub mod style;
 pub mod validate;
 

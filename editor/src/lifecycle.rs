@@ -141,7 +141,11 @@ impl EditorApp {
     pub(super) fn on_saved(&mut self) {
         let path = self.doc.map_path().to_path_buf();
         if let Some(r) = &mut self.reloader {
-            r.note_own_write(&path, &self.doc.map_text());
+            // Every file the save wrote (a scenario too): the watcher must not take
+            // them for changes made elsewhere and reload, which would drop undo.
+            for (written, text) in self.doc.written() {
+                r.note_own_write(written, text);
+            }
         }
         autosave::remove(&path);
         self.status = format!("saved {}", path.display());

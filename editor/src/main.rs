@@ -1,5 +1,7 @@
-//! `muster-editor [MODULE_DIR]`: opens the editor window on a module (default `mods/ahd`),
-//! watching its files for changes made elsewhere.
+//! `muster-editor [--edit] [MODULE_DIR]`: opens the window on a module (default
+//! `mods/ahd`) at the start screen (new game against the computer, saved game, editor),
+//! or with `--edit` straight in the editor; the module's files are watched for changes
+//! made elsewhere.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,9 +14,21 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let dir = std::env::args_os()
-        .nth(1)
-        .map_or_else(|| PathBuf::from("mods/ahd"), PathBuf::from);
+    let mut edit = false;
+    let mut dir = None;
+    for arg in std::env::args_os().skip(1) {
+        if arg == "--edit" {
+            edit = true;
+        } else if dir.is_none() {
+            dir = Some(PathBuf::from(arg));
+        } else {
+            eprintln!(
+                "muster-editor: one module folder at most (usage: muster-editor [--edit] [MODULE_DIR])"
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    let dir = dir.unwrap_or_else(|| PathBuf::from("mods/ahd"));
     let doc = match Document::open(&dir) {
         Ok(doc) => doc,
         Err(e) => {
@@ -33,6 +47,9 @@ fn main() -> ExitCode {
         options,
         Box::new(|cc| {
             let mut app = EditorApp::new(doc).with_dialog(file_dialog::default_dialog());
+            if !edit {
+                app = app.at_start();
+            }
             let ctx = cc.egui_ctx.clone();
             app.watch(move || ctx.request_repaint());
             Ok(Box::new(app))

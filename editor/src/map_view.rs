@@ -61,6 +61,8 @@ pub struct MapView {
     band: Option<(Pos2, Pos2)>,
     /// The module's vector map, drawn under everything else.
     pub backdrop: crate::backdrop::BackdropPainter,
+    /// The box under the pointer in the last frame drawn.
+    hovered: Option<usize>,
 }
 
 /// A label to paint in screen space after the scene.
@@ -72,7 +74,22 @@ struct Label {
     color: Color32,
     /// Shrink the text to fit this width (map units), if set.
     max_width: Option<f32>,
+    kind: LabelKind,
 }
+
+/// How a label behaves at low zoom.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LabelKind {
+    /// A box name: never smaller than [`MIN_NAME`] on screen; abbreviated to fit.
+    Name,
+    /// Counters, values, line names: dropped when too small to read (declutter).
+    Detail,
+}
+
+/// The smallest size a box name is drawn at, in screen points.
+const MIN_NAME: f32 = 9.0;
+/// Below this size on screen, details are not drawn.
+const MIN_DETAIL: f32 = 6.5;
 
 /// The id of box `index`'s widget (tests and the properties panel find it by label).
 pub fn box_id(index: usize) -> Id {
@@ -151,6 +168,64 @@ impl MapView {
         if let Some(layer) = scene_layer {
             paint_labels(ui, layer, view_rect, to_global, labels);
         }
+        self.legend(ui, input, view_rect);
+    }
+
+    /// The box under the pointer in the last frame drawn.
+    pub fn hovered(&self) -> Option<usize> {
+        self.hovered
+    }
+
+    /// Shows the whole board in the view again.
+    pub fn fit(&mut self) {
+        self.scene_rect = None;
+    }
+
+    /// The legend of the line kinds (drawn as on the map) and the fit-to-window button,
+    /// in the map's bottom-left corner.
+    fn legend(&mut self, ui: &Ui, input: &MapInput<'_>, view_rect: Rect) {
+        let kinds = &input.map.kinds;
+        let fallback = ui.visuals().text_color();
+        egui::Area::new(Id::unique("map-legend"))
+            .pivot(Align2::LEFT_BOTTOM)
+            .fixed_pos(view_rect.left_bottom() + vec2(8.0, -8.0))
+            .show(ui.ctx(), |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    if ui
+                        .small_button("Fit to window")
+                        .on_hover_text("show the whole board")
+                        .clicked()
+                    {
+                        self.fit();
+                    }
+                    for (k, kind) in kinds.iter().enumerate() {
+                        let color = kind
+                            .color
+                            .as_deref()
+                            .and_then(parse_color)
+                            .unwrap_or(fallback);
+                        ui.horizontal(|ui| {
+                            let (r, _) = ui.allocate_exact_size(vec2(36.0, 12.0), Sense::hover());
+                            let (a, b) = (r.left_center(), r.right_center());
+                            let p = ui.painter();
+                            if kind.flows {
+                                p.line_segment([a, b], Stroke::new(3.0, color));
+                                arrow(p, a, b, color);
+                            } else if k % 2 == 1 {
+                                p.extend(Shape::dashed_line(
+                                    &[a, b],
+                                    Stroke::new(2.0, color),
+                                    6.0,
+                                    4.0,
+                                ));
+                            } else {
+                                p.line_segment([a, b], Stroke::new(2.0, color));
+                            }
+                            ui.small(kind.name.as_str());
+                        });
+                    }
+                });
+            });
     }
 
     fn draw(
@@ -174,6 +249,7 @@ impl MapView {
         if let Some((bg, texture)) = input.background {
             crate::background::draw(ui, &painter, bg, texture);
         }
+        self.hovered = None;
         let drag = self.drag;
         let moving = self.moving.clone();
         let centre = move |i: usize, b: &BoxData| {
@@ -279,6 +355,24 @@ impl MapView {
                     StrokeKind::Outside,
                 );
             }
+            if input
+                .overlay
+                .is_some_and(|o| o.events.get(i).copied().unwrap_or(false))
+            {
+                // The computer fought or captured here on its last turn.
+                painter.rect_stroke(
+                    rect.expand(14.0),
+                    CornerRadius::same(10),
+                    Stroke::new(3.0, EVENT_COLOR),
+                    StrokeKind::Outside,
+                );
+            }
+            if input
+                .overlay
+                .is_some_and(|o| o.contested.get(i).copied().unwrap_or(false))
+            {
+                battle_marker(&painter, rect.left_top() + vec2(2.0, 2.0));
+            }
             if input.is_selected(i) {
                 painter.rect_stroke(
                     rect.expand(4.0),
@@ -298,25 +392,38 @@ impl MapView {
                 size: NAME_SIZE,
                 color: text_on(fill),
                 max_width: Some(BOX_SIZE.x - 6.0),
+                kind: LabelKind::Name,
             });
             self.draw_recruits(&painter, input, b, rect, labels);
             if let Some(o) = input.overlay {
                 let counters = draw_counters(&painter, input.sides, o, i, rect, &visuals, labels);
-                for (n, (r, name)) in counters.into_iter().enumerate() {
+                for (n, (r, name, hover)) in counters.into_iter().enumerate() {
                     let name = format!("{name} at {}", b.name);
                     let id = Id::unique(("map-counter", i, n));
-                    let resp = ui.interact(r, id, Sense::hover());
+                    let resp = ui.interact(r, id, Sense::hover()).on_hover_text(hover);
                     resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &name));
                     set_screen_bounds(ui, resp.id, to_global * r);
                 }
             }
 
             let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
+            if response.hovered() {
+                self.hovered = Some(i);
+            }
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &b.name));
             // egui reports a widget's bounds in its layer's coordinates; assistive tools
             // (and tests) need them on screen.
             set_screen_bounds(ui, response.id, to_global * rect);
             self.interact_box(i, &response, input, out);
+        }
+        if let Some(o) = input.overlay {
+            for &(a, b, side) in &o.arrows {
+                let (Some(ba), Some(bb)) = (input.map.boxes.get(a), input.map.boxes.get(b)) else {
+                    continue;
+                };
+                let color = input.sides.get(side).map_or(EVENT_COLOR, |s| s.color);
+                march_arrow(&painter, centre(a, ba), centre(b, bb), color);
+            }
         }
     }
 
@@ -468,6 +575,7 @@ impl MapView {
                     size: SMALL_SIZE,
                     color,
                     max_width: None,
+                    kind: LabelKind::Detail,
                 });
             }
         }
@@ -506,10 +614,46 @@ impl MapView {
                 size: SMALL_SIZE,
                 color: side.color,
                 max_width: None,
+                kind: LabelKind::Detail,
             });
             x += 16.0;
         }
     }
+}
+
+/// The ring colour of what the computer did on its last turn (battles, captures).
+const EVENT_COLOR: Color32 = Color32::from_rgb(230, 60, 30);
+
+/// A battle marker (two crossed blades on a red disc) with its top-left corner at `at`:
+/// units of more than one side share the box.
+fn battle_marker(painter: &Painter, at: Pos2) {
+    let c = at + vec2(9.0, 9.0);
+    painter.circle(c, 9.0, EVENT_COLOR, Stroke::new(1.5, Color32::WHITE));
+    let s = Stroke::new(2.0, Color32::WHITE);
+    painter.line_segment([c + vec2(-5.0, -5.0), c + vec2(5.0, 5.0)], s);
+    painter.line_segment([c + vec2(5.0, -5.0), c + vec2(-5.0, 5.0)], s);
+}
+
+/// A march of the computer's last turn: a thick arrow from box centre to box centre,
+/// in the marching side's colour with a dark edge so it shows on any fill.
+fn march_arrow(painter: &Painter, from: Pos2, to: Pos2, color: Color32) {
+    let d = to - from;
+    if d.length() < 1.0 {
+        return;
+    }
+    let dir = d.normalized();
+    let normal = vec2(-dir.y, dir.x);
+    // Start and stop short of the box centres, so names stay readable.
+    let a = from + dir * 20.0;
+    let tip = to - dir * 24.0;
+    let back = tip - dir * 22.0;
+    painter.line_segment([a, back], Stroke::new(9.0, Color32::BLACK));
+    painter.line_segment([a, back], Stroke::new(6.0, color));
+    painter.add(Shape::convex_polygon(
+        vec![tip, back + normal * 13.0, back - normal * 13.0],
+        color,
+        Stroke::new(2.0, Color32::BLACK),
+    ));
 }
 
 /// An arrow head at the middle of `from`→`to`, pointing to `to` (a river's flow).
@@ -547,7 +691,7 @@ fn draw_counters(
     rect: Rect,
     visuals: &egui::Visuals,
     labels: &mut Vec<Label>,
-) -> Vec<(Rect, String)> {
+) -> Vec<(Rect, String, String)> {
     let mut out = Vec::new();
     let Some(stack) = overlay.counters.get(i) else {
         return out;
@@ -558,24 +702,64 @@ fn draw_counters(
             rect.bottom() + 2.0 + (n / 2) as f32 * (COUNTER_SIZE.y + 2.0),
         );
         let r = Rect::from_min_size(min, COUNTER_SIZE);
-        let fill = sides
+        let full = sides
             .get(c.side)
             .map_or(visuals.widgets.active.bg_fill, |s| s.color);
+        // The reduced side is paler, with its corner cut.
+        let fill = if c.reduced {
+            full.gamma_multiply(0.55)
+        } else {
+            full
+        };
+        let ink = text_on(full);
         painter.rect_filled(r, CornerRadius::same(2), fill);
-        let stroke = if c.flags.is_empty() { 1.0 } else { 2.5 };
+        if c.reduced {
+            painter.add(Shape::convex_polygon(
+                vec![
+                    r.right_top(),
+                    r.right_top() + vec2(-8.0, 0.0),
+                    r.right_top() + vec2(0.0, 8.0),
+                ],
+                ink,
+                Stroke::NONE,
+            ));
+        }
         painter.rect_stroke(
             r,
             CornerRadius::same(2),
-            Stroke::new(stroke, text_on(fill)),
+            Stroke::new(1.0, ink),
             StrokeKind::Inside,
         );
+        let symbol = Rect::from_min_size(r.left_top() + vec2(3.0, 3.0), vec2(13.0, 9.0));
+        unit_symbol(painter, symbol, c.class.as_deref(), ink);
+        // Quality: one stripe per step above the first quality (AHD: militia none,
+        // veteran one, crack two).
+        for q in 0..c.quality.unwrap_or(0).min(3) {
+            let y = r.bottom() - 2.5 - q as f32 * 2.5;
+            painter.line_segment(
+                [pos2(r.left() + 3.0, y), pos2(r.left() + 16.0, y)],
+                Stroke::new(1.5, ink),
+            );
+        }
+        if !c.flags.is_empty() {
+            // Earthworks along the top edge: a flag is on (AHD: entrenched).
+            let pts: Vec<Pos2> = (0..=8)
+                .map(|k| {
+                    let x = r.left() + k as f32 * r.width() / 8.0;
+                    let y = r.top() - if k % 2 == 0 { 0.0 } else { 3.5 };
+                    pos2(x, y)
+                })
+                .collect();
+            painter.add(Shape::line(pts, Stroke::new(2.0, ink)));
+        }
         labels.push(Label {
-            at: r.center(),
+            at: pos2(r.left() + 18.0 + (r.width() - 18.0) / 2.0, r.center().y),
             anchor: Align2::CENTER_CENTER,
             text: format!("{} {}", c.count, c.unit),
             size: SMALL_SIZE,
-            color: text_on(fill),
-            max_width: Some(COUNTER_SIZE.x),
+            color: ink,
+            max_width: Some(r.width() - 18.0),
+            kind: LabelKind::Detail,
         });
         let side = sides.get(c.side).map_or("?", |s| s.name.as_str());
         let flags = if c.flags.is_empty() {
@@ -583,9 +767,65 @@ fn draw_counters(
         } else {
             format!(", {}", c.flag_names)
         };
-        out.push((r, format!("{} {} ({side}){flags}", c.count, c.unit)));
+        // The popup lists the whole stack of the box, this counter first.
+        let mut hover = Vec::new();
+        for (m, o) in std::iter::once(c)
+            .chain(stack.iter().filter(|o| !std::ptr::eq(*o, c)))
+            .enumerate()
+        {
+            let who = sides.get(o.side).map_or("?", |s| s.name.as_str());
+            let mut line = format!("{} × {} ({who})", o.count, o.name);
+            if o.reduced {
+                line.push_str(", reduced");
+            }
+            if !o.flags.is_empty() {
+                line.push_str(", ");
+                line.push_str(&o.flag_names);
+            }
+            if m == 0 && stack.len() > 1 {
+                line.push_str(&format!("\n— {} counters here:", stack.len()));
+            }
+            hover.push(line);
+        }
+        out.push((
+            r,
+            format!("{} {} ({side}){flags}", c.count, c.unit),
+            hover.join("\n"),
+        ));
     }
     out
+}
+
+/// A unit class's symbol in `r`, after the NATO map symbols when the class id is one
+/// of their words (infantry: a cross, cavalry: a diagonal, artillery: a dot); any
+/// other class shows its initial. No class: an empty frame.
+fn unit_symbol(painter: &Painter, r: Rect, class: Option<&str>, ink: Color32) {
+    let s = Stroke::new(1.2, ink);
+    painter.rect_stroke(r, CornerRadius::ZERO, s, StrokeKind::Inside);
+    let Some(class) = class else { return };
+    match class.to_ascii_lowercase().as_str() {
+        "infantry" => {
+            painter.line_segment([r.left_top(), r.right_bottom()], s);
+            painter.line_segment([r.left_bottom(), r.right_top()], s);
+        }
+        "cavalry" => {
+            painter.line_segment([r.left_bottom(), r.right_top()], s);
+        }
+        "artillery" => {
+            painter.circle_filled(r.center(), 2.0, ink);
+        }
+        other => {
+            if let Some(c) = other.chars().next() {
+                let _ = painter.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    c.to_uppercase().to_string(),
+                    FontId::proportional(8.0),
+                    ink,
+                );
+            }
+        }
+    }
 }
 
 /// Paints labels in a layer above the scene, in screen coordinates at the zoomed size,
@@ -604,26 +844,69 @@ fn paint_labels(
     for label in labels {
         // Half-point steps keep the font cache small while zooming.
         let mut size = (label.size * zoom * 2.0).round() / 2.0;
-        if size < 3.0 {
+        let mut text = label.text.clone();
+        if label.kind == LabelKind::Detail && size < MIN_DETAIL {
             continue;
         }
+        if label.kind == LabelKind::Name && size < MIN_NAME {
+            size = MIN_NAME;
+        }
         let mut galley =
-            painter.layout_no_wrap(label.text.clone(), FontId::proportional(size), label.color);
+            painter.layout_no_wrap(text.clone(), FontId::proportional(size), label.color);
         if let Some(max) = label.max_width.map(|w| w * zoom)
             && galley.size().x > max
         {
-            // A long name is set smaller rather than spilling out of its box.
-            size = (size * max / galley.size().x * 2.0).floor() / 2.0;
-            if size < 3.0 {
-                continue;
+            let fitted = (size * max / galley.size().x * 2.0).floor() / 2.0;
+            if label.kind == LabelKind::Name && fitted < MIN_NAME {
+                // Too long to read at this zoom: abbreviated, not shrunk to nothing.
+                match abbreviate(&painter, &text, size, max, label.color) {
+                    Some(short) => text = short,
+                    None => continue,
+                }
+            } else {
+                // A long name is set smaller rather than spilling out of its box.
+                size = fitted;
+                if size < 3.0 {
+                    continue;
+                }
             }
-            galley = painter.layout_no_wrap(label.text, FontId::proportional(size), label.color);
+            galley = painter.layout_no_wrap(text, FontId::proportional(size), label.color);
         }
         let rect = label
             .anchor
             .anchor_size(to_global * label.at, galley.size());
         painter.galley(rect.min, galley, label.color);
     }
+}
+
+/// `name` cut to fit `max` points at `size`: a parenthesised qualifier goes first
+/// (`Fayetteville (North Carolina)` -> `Fayetteville`), then letters from the end with a
+/// final `.`; `None` when not even three letters fit.
+fn abbreviate(
+    painter: &Painter,
+    name: &str,
+    size: f32,
+    max: f32,
+    color: Color32,
+) -> Option<String> {
+    let width = |t: &str| {
+        painter
+            .layout_no_wrap(t.to_string(), FontId::proportional(size), color)
+            .size()
+            .x
+    };
+    let base = name.split(" (").next().unwrap_or(name).trim();
+    if width(base) <= max {
+        return Some(base.to_string());
+    }
+    let chars: Vec<char> = base.chars().collect();
+    for n in (3..chars.len()).rev() {
+        let t: String = chars[..n].iter().collect::<String>() + ".";
+        if width(&t) <= max {
+            return Some(t);
+        }
+    }
+    None
 }
 
 /// The board's extent: the map's declared size, grown to hold every box.

@@ -34,13 +34,29 @@ pub struct Notice {
     pub text: String,
 }
 
+/// Where toasts sit: over the map's top-right corner, below the toolbars and the play
+/// banner and left of the right-hand panel, so they never cover the Save and Load
+/// buttons (top right of the toolbars) nor the action panel.
+const MARGIN: egui::Vec2 = egui::vec2(400.0, 120.0);
+
 /// The toast stack of the window.
-#[derive(Default)]
 pub struct Notifier {
     toasts: Toasts,
     recent: Vec<Notice>,
     /// When the toasts on screen go.
     expires: Option<Instant>,
+}
+
+impl Default for Notifier {
+    fn default() -> Self {
+        Self {
+            toasts: Toasts::default()
+                .with_anchor(egui_notify::Anchor::TopRight)
+                .with_margin(MARGIN),
+            recent: Vec::new(),
+            expires: None,
+        }
+    }
 }
 
 impl Notifier {

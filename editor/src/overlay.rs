@@ -19,6 +19,28 @@ pub struct Counter {
     /// The flags the stack's pieces carry, and their names for people (`entrenched`).
     pub flags: Flags,
     pub flag_names: String,
+    /// The unit type's name for people (`Militia Infantry`).
+    pub name: String,
+    /// The type's class id (`infantry`), which picks the counter's symbol.
+    pub class: Option<String>,
+    /// The type's quality, as its index in the module's qualities (more stripes for a
+    /// later one: AHD militia, veteran, crack).
+    pub quality: Option<usize>,
+    /// The pieces are on their reduced side.
+    pub reduced: bool,
+}
+
+/// The type data a counter shows, read from the module.
+fn type_look(
+    module: &Module,
+    kind: muster_core::ids::UnitTypeId,
+) -> (String, Option<String>, Option<usize>) {
+    let t = module.units.get(kind);
+    let class = t
+        .class
+        .and_then(|c| module.units.classes.get(c.index()))
+        .map(|c| c.id.to_string());
+    (t.name.clone(), class, t.quality.map(|q| q.index()))
 }
 
 /// A scenario's starting position, per box of the edited map.
@@ -29,6 +51,14 @@ pub struct Overlay {
     pub counters: Vec<Vec<Counter>>,
     /// Boxes to mark (in play: the legal destinations of a move); empty for none.
     pub highlight: Vec<bool>,
+    /// Boxes holding units of more than one side (a battle is on or due there).
+    pub contested: Vec<bool>,
+    /// Marches to draw as arrows (from, to), with the marching side's index: the
+    /// computer's last turn.
+    pub arrows: Vec<(usize, usize, usize)>,
+    /// Boxes to ring as the computer's doing (its battles, the boxes it captured);
+    /// empty for none.
+    pub events: Vec<bool>,
 }
 
 impl Overlay {
@@ -38,6 +68,9 @@ impl Overlay {
             control: vec![None; boxes],
             counters: vec![Vec::new(); boxes],
             highlight: Vec::new(),
+            contested: vec![false; boxes],
+            arrows: Vec::new(),
+            events: Vec::new(),
         }
     }
 
@@ -53,12 +86,17 @@ impl Overlay {
         for (side, setup) in scenario.sides.iter().enumerate() {
             for p in &setup.placements {
                 let Some(i) = index.doc(p.at) else { continue };
+                let (name, class, quality) = type_look(module, p.unit);
                 overlay.counters[i].push(Counter {
                     side,
                     unit: module.units.get(p.unit).id.clone(),
                     count: p.count,
                     flags: p.flags,
                     flag_names: module.units.flag_names(p.flags),
+                    name,
+                    class,
+                    quality,
+                    reduced: false,
                 });
             }
         }
@@ -95,14 +133,24 @@ impl Overlay {
                 .find(|c| c.side == unit.side.index() && c.unit == name && c.flags == unit.flags)
             {
                 Some(c) => c.count += 1,
-                None => stack.push(Counter {
-                    side: unit.side.index(),
-                    unit: name,
-                    count: 1,
-                    flags: unit.flags,
-                    flag_names: module.units.flag_names(unit.flags),
-                }),
+                None => {
+                    let (type_name, class, quality) = type_look(module, unit.kind);
+                    stack.push(Counter {
+                        side: unit.side.index(),
+                        unit: name,
+                        count: 1,
+                        flags: unit.flags,
+                        flag_names: module.units.flag_names(unit.flags),
+                        name: type_name,
+                        class,
+                        quality,
+                        reduced: unit.hits > 0,
+                    });
+                }
             }
+        }
+        for (i, stack) in overlay.counters.iter().enumerate() {
+            overlay.contested[i] = stack.iter().any(|c| c.side != stack[0].side);
         }
         overlay
     }

@@ -28,6 +28,28 @@ pub fn compile(module: &Module, path: &Path, data: &ScenarioData) -> Option<Scen
     }
 }
 
+/// For a setup the engine rejects: the same setup with the placements it rejects left
+/// out, so the map shows every counter but the bad ones. A placement is kept when the
+/// setup with it (and the placements kept so far) still compiles; `None` when even the
+/// setup without any placement does not. Not for the tallies: a partial setup's army
+/// maximum would mislead.
+pub fn compile_partial(module: &Module, path: &Path, data: &ScenarioData) -> Option<Scenario> {
+    let mut kept = data.clone();
+    for side in &mut kept.sides {
+        side.places.clear();
+    }
+    compile(module, path, &kept)?;
+    for (s, side) in data.sides.iter().enumerate() {
+        for place in &side.places {
+            kept.sides[s].places.push(place.clone());
+            if compile(module, path, &kept).is_none() {
+                kept.sides[s].places.pop();
+            }
+        }
+    }
+    compile(module, path, &kept)
+}
+
 /// One side's tally (AHD: army maximum): stated in the file, and computed by the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TallyRow {

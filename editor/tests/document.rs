@@ -167,6 +167,12 @@ fn a_scenario_overlay_puts_its_units_and_control_on_the_edited_boxes() {
             count: 2,
             flags: muster_core::unit::Flags::NONE,
             flag_names: String::new(),
+            // The counter's look comes from units.xml: class (its symbol) and quality
+            // (its stripes), the first of AHD's qualities for militia.
+            name: "Militia Infantry".into(),
+            class: Some("infantry".into()),
+            quality: Some(0),
+            reduced: false,
         }]
     );
     assert!(overlay.counters[at("Richmond")].is_empty());

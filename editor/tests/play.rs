@@ -48,6 +48,9 @@ fn new_game(
         retype(h, "Ending date", end);
     }
     retype(h, "Seed", &seed.to_string());
+    // The tests drive the computers themselves (AI step, AI auto).
+    h.get_by_label("Computers play by themselves").click();
+    h.run();
     h.get_by_label("Start").click();
     h.run();
     assert!(
@@ -188,7 +191,9 @@ fn two_computers_play_to_the_victory_screen_with_the_engines_result() {
     );
     assert!(h.query_by_label("Game over").is_none());
     h.get_by_label("AI auto").click();
-    for _ in 0..5_000 {
+    // The computers think on their own thread: give it time between frames.
+    for _ in 0..20_000 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
         h.step();
         if h.query_by_label("Game over").is_some() {
             break;

@@ -40,6 +40,9 @@ fn new_game(h: &mut Harness<'_, EditorApp>, seed: u64, players: &[(&str, &str)])
         h.run();
     }
     retype(h, "Seed", &seed.to_string());
+    // The tests drive the computers themselves (AI step, AI auto).
+    h.get_by_label("Computers play by themselves").click();
+    h.run();
     h.get_by_label("Start").click();
     h.run();
     assert!(h.state().play().session().is_some(), "the game started");
@@ -313,25 +316,54 @@ fn the_banner_shows_the_engines_numbers() {
     check(&h);
 }
 
-/// "AI auto" acts every frame with no delay, and waits the delay (in frame time, which
-/// the harness advances by a quarter second a step) between computer actions.
+/// Steps frames (the harness advances frame time a quarter second a step) until the
+/// game has more than `n` actions; returns how many steps it took.
+fn until_acted(h: &mut Harness<'_, EditorApp>, n: usize) -> usize {
+    for steps in 1..=4_000 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        h.step();
+        if actions(h).len() > n {
+            assert_eq!(actions(h).len(), n + 1, "one computer action at a time");
+            return steps;
+        }
+    }
+    panic!("the computer never acted");
+}
+
+/// Under "AI auto" the computers play by themselves, thinking on their own thread (the
+/// window never waits for them), one action at a time; with a delay, each action stays
+/// on the map that long (in frame time, a quarter second a harness step) before the
+/// computer is asked for the next.
 #[test]
 fn ai_auto_keeps_the_chosen_delay() {
     let (_tmp, dir) = common::ahd_copy();
     let mut h = common::harness(&dir, common::LARGE);
     new_game(&mut h, 3, &[("Union", "Random"), ("Confederacy", "Random")]);
+    // The slider rounds to its step of 0.05 s.
+    assert!((h.state().play().ai_delay() - muster_editor::play::DEFAULT_DELAY).abs() < 1e-9);
+    h.get_by_role_and_label(Role::Slider, "AI delay")
+        .set_value_accesskit(0.0);
+    h.step();
     assert_eq!(h.state().play().ai_delay(), 0.0);
     h.get_by_label("AI auto").click();
     h.step();
     assert!(h.state().play().auto());
-    let n = actions(&h).len();
-    for i in 1..=4 {
-        h.step();
-        assert_eq!(actions(&h).len(), n + i, "one computer action a frame");
+    for _ in 0..4 {
+        let n = actions(&h).len();
+        until_acted(&mut h, n);
     }
     h.get_by_label("AI auto").click();
     h.step();
     assert!(!h.state().play().auto());
+    // A decision under way when it was switched off still lands; then nothing.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    h.step();
+    h.step();
+    let n = actions(&h).len();
+    for _ in 0..8 {
+        h.step();
+    }
+    assert_eq!(actions(&h).len(), n, "no computer action without AI auto");
 
     h.get_by_role_and_label(Role::Slider, "AI delay")
         .set_value_accesskit(2.0);
@@ -339,21 +371,17 @@ fn ai_auto_keeps_the_chosen_delay() {
     assert_eq!(h.state().play().ai_delay(), 2.0);
     h.get_by_label("AI auto").click();
     h.step();
+    // The first is asked for at once (no computer action under AI auto yet)...
     let n = actions(&h).len();
-    // The first waits for nothing (no computer action under AI auto yet)...
-    h.step();
-    assert_eq!(actions(&h).len(), n + 1);
-    // ...the next for two seconds: eight steps of a quarter second.
+    until_acted(&mut h, n);
+    // ...the next only two seconds after it is on the map: eight steps.
     for _ in 0..7 {
         h.step();
-        assert_eq!(actions(&h).len(), n + 1, "the computer waits");
+        assert!(h.state().play().thinking().is_none(), "the computer waits");
     }
-    let mut acted = false;
-    for _ in 0..3 {
-        h.step();
-        acted |= actions(&h).len() == n + 2;
-    }
-    assert!(acted, "the computer acts once the delay has passed");
+    assert_eq!(actions(&h).len(), n + 1, "the computer waits");
+    let steps = until_acted(&mut h, n + 1);
+    assert!(steps >= 1, "the computer acts once the delay has passed");
 }
 
 /// In a battle with several units a side, the shots announced show in the window before

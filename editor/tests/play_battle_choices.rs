@@ -217,3 +217,42 @@ fn cavalry_alone_withdraws_by_its_button() {
         "the engine's words for it"
     );
 }
+
+/// Issue 15 item 5: once a battle is over its window keeps showing the battle's units
+/// as they stood in it, not whatever those pieces are in the game as it goes on.
+#[test]
+fn a_finished_battles_window_shows_the_battles_units() {
+    let (_tmp, dir) = common::ahd_copy();
+    let m = module_with(&dir, "2 Vi");
+    let mut h = common::harness(&dir, common::LARGE);
+    attack(&mut h, &m, 3);
+    let mut last = state(&h);
+    let mut guard = 0;
+    while battle(&state(&h)).is_some() {
+        last = state(&h);
+        let a = legal(&mut h)[0].clone();
+        act(&mut h, a);
+        h.run();
+        guard += 1;
+        assert!(guard < 500, "the battle ends");
+    }
+    let b = battle(&last).expect("the battle as it last stood").clone();
+    // The game goes on: the rest of the player turn and more.
+    for _ in 0..40 {
+        let l = legal(&mut h);
+        let Some(a) = l.first().cloned() else { break };
+        act(&mut h, a);
+    }
+    h.run();
+    assert!(
+        h.query_by_label("Battle over").is_some(),
+        "the window stays"
+    );
+    for &u in b.attackers.iter().chain(&b.defenders) {
+        let text = muster_editor::play::battle::counter(&m, &last, &b, u);
+        assert!(
+            h.query_by_label(&text).is_some(),
+            "'{text}' as in the battle"
+        );
+    }
+}

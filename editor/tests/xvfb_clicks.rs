@@ -16,10 +16,11 @@ struct Click {
     label: String,
 }
 
-fn clicks() -> (egui::Vec2, Vec<Click>) {
+fn clicks() -> (egui::Vec2, Vec<Click>, Pos2) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/xvfb/clicks.txt");
     let text = std::fs::read_to_string(path).expect("clicks.txt");
     let mut size = None;
+    let mut end = None;
     let mut clicks = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -30,6 +31,12 @@ fn clicks() -> (egui::Vec2, Vec<Click>) {
         let (Some(a), Some(b)) = (a, b) else {
             panic!("clicks.txt: bad line {line:?}")
         };
+        if a == "end" {
+            let x: f32 = b.parse().expect("x");
+            let y: f32 = rest.expect("y").trim().parse().expect("y");
+            end = Some(Pos2::new(x, y));
+            continue;
+        }
         if a == "size" {
             let w: f32 = b.parse().expect("width");
             let h: f32 = rest.expect("height").trim().parse().expect("height");
@@ -41,13 +48,20 @@ fn clicks() -> (egui::Vec2, Vec<Click>) {
             label: rest.expect("a label").trim().to_string(),
         });
     }
-    (size.expect("clicks.txt gives the window size"), clicks)
+    (
+        size.expect("clicks.txt gives the window size"),
+        clicks,
+        end.expect("clicks.txt gives the `end` point"),
+    )
 }
 
 #[test]
 fn the_xvfb_clicks_start_a_game_and_make_a_march() {
-    let (size, clicks) = clicks();
-    let mut h = common::harness(&common::ahd(), size);
+    let (size, clicks, _) = clicks();
+    let (_tmp, dir) = common::ahd_copy();
+    let app = muster_editor::EditorApp::new(muster_editor::Document::open(&dir).expect("opens"))
+        .at_start();
+    let mut h = common::app_harness(app, size);
     h.run();
     for c in &clicks {
         // A label may name several widgets (an action is offered in two lists).
@@ -89,4 +103,77 @@ fn the_xvfb_clicks_start_a_game_and_make_a_march() {
         "the window title shows the march: {}",
         app.title()
     );
+}
+
+/// Then the run clicks the `end` point (End march, then End segment) until the
+/// Confederacy, played by the computer, is to act; the computer plays its player turn
+/// by itself and the window shows its summary: the screenshot of `docs/`.
+#[test]
+fn the_xvfb_run_ends_the_union_turn_and_the_computer_plays_its_own() {
+    let (size, clicks, end) = clicks();
+    let (_tmp, dir) = common::ahd_copy();
+    let app = muster_editor::EditorApp::new(muster_editor::Document::open(&dir).expect("opens"))
+        .at_start();
+    let mut h = common::app_harness(app, size);
+    h.run();
+    let click = |h: &mut egui_kittest::Harness<'_, muster_editor::EditorApp>, at: Pos2| {
+        h.hover_at(at);
+        for pressed in [true, false] {
+            h.event(Event::PointerButton {
+                pos: at,
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+            h.step();
+        }
+        h.step();
+        h.step();
+    };
+    for c in &clicks {
+        click(&mut h, c.at);
+    }
+    let confederate_turn =
+        |app: &muster_editor::EditorApp| app.title().contains("Confederacy player turn");
+    for _ in 0..12 {
+        if confederate_turn(h.state()) {
+            break;
+        }
+        let rects: Vec<egui::Rect> = ["End march", "End segment"]
+            .iter()
+            .flat_map(|l| {
+                h.query_all_by_label(l)
+                    .map(|n| n.rect())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert!(
+            rects.iter().any(|r| r.contains(end)),
+            "clicks.txt: the end buttons are at {rects:?}, not under {end:?}; update `end`"
+        );
+        click(&mut h, end);
+    }
+    assert!(confederate_turn(h.state()), "{}", h.state().title());
+    // The computer plays until a human is to decide (its turn's end, or a battle the
+    // Union must answer).
+    for _ in 0..20_000 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        h.step();
+        let play = h.state().play();
+        if play.session().is_some_and(|s| !s.computer_to_act()) && play.thinking().is_none() {
+            break;
+        }
+    }
+    assert!(
+        h.state()
+            .play()
+            .session()
+            .is_some_and(|s| !s.computer_to_act()),
+        "{}",
+        h.state().title()
+    );
+    h.step();
+    h.step();
+    assert!(h.state().play().computer_turn().finished);
+    assert!(h.query_by_label("Confederacy's turn (computer)").is_some());
 }

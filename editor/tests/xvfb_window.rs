@@ -29,6 +29,7 @@ fn the_real_window_under_xvfb_starts_a_game_and_marches() {
          cannot be installed):\n{stdout}\n{stderr}"
     );
     assert!(stdout.contains("Washington is marching"), "{stdout}");
+    assert!(stdout.contains("the computer played"), "{stdout}");
     let image = image::open(&shot).expect("the screenshot is a PNG");
     assert_eq!(
         (image.width(), image.height()),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Smoke run of the real editor window: starts it under Xvfb on the AHD module, clicks
-# through a new game and a first march (the points in clicks.txt, which the test
-# editor/tests/xvfb_clicks.rs keeps true), checks the window title shows the march,
-# and saves a screenshot.
+# Smoke run of the real window: starts it under Xvfb on the AHD module (the start
+# screen), clicks through a new game against the computer and a first march (the points
+# in clicks.txt, which the test editor/tests/xvfb_clicks.rs keeps true), checks the
+# window title shows the march, ends the Union's player turn, lets the computer play
+# the Confederacy's by itself, and saves a screenshot of what it did.
 #
 #   editor/xvfb/new-game.sh [SCREENSHOT.png]    (default: target/xvfb/new-game.png)
 #
@@ -73,7 +74,7 @@ for _ in $(seq 120); do
 done
 [ -n "$painted" ] || fail "the window was never painted"
 
-grep -v '^#' "$clicks" | grep -v '^size ' | grep -v '^[[:space:]]*$' |
+grep -v '^#' "$clicks" | grep -v '^size ' | grep -v '^end ' | grep -v '^[[:space:]]*$' |
   while read -r x y label; do
     echo "click ($x, $y): $label"
     xdotool mousemove --window "$wid" "$x" "$y"
@@ -94,6 +95,34 @@ case $title in
   *) import -window "$wid" "$out" || true
      fail "the clicks did not make the march; window title: '$title' (screen: $out)" ;;
 esac
-sleep 0.5
+echo "new-game.sh: Washington is marching ('$title')"
+
+# End the march, then each segment of the Union's player turn, at the `end` point.
+read -r _ ex ey < <(grep '^end ' "$clicks")
+for _ in $(seq 12); do
+  title=$(xdotool getwindowname "$wid")
+  case $title in *"Confederacy player turn"*) break ;; esac
+  xdotool mousemove --window "$wid" "$ex" "$ey"
+  sleep 0.3
+  xdotool click 1
+  sleep 1
+done
+case $title in
+  *"Confederacy player turn"*) ;;
+  *) import -window "$wid" "$out" || true
+     fail "the Union's turn did not end; window title: '$title' (screen: $out)" ;;
+esac
+# The computer plays by itself: wait until the title has not changed for 6 s (a human
+# is to decide) or the Union's next player turn has begun.
+last=$title
+still=0
+for _ in $(seq 240); do
+  sleep 0.5
+  title=$(xdotool getwindowname "$wid")
+  case $title in *"Union player turn"*) break ;; esac
+  if [ "$title" = "$last" ]; then still=$((still + 1)); else still=0; last=$title; fi
+  [ "$still" -ge 12 ] && break
+done
+sleep 1
 import -window "$wid" "$out"
-echo "new-game.sh: a game started and Washington is marching ('$title'); screenshot $out"
+echo "new-game.sh: the computer played ('$title'); screenshot $out"

@@ -101,6 +101,9 @@ pub fn parse(file: FileId, src: &str) -> Result<Element, SyntaxError> {
             Ok(ev) => ev,
             Err(e) => {
                 let at = usize::try_from(reader.error_position()).unwrap_or(start);
+                if let Some(e) = unclosed(&e, &stack, idx.pos(at)) {
+                    return Err(e);
+                }
                 return Err(err(at, describe(&e)));
             }
         };
@@ -278,6 +281,32 @@ fn add_text(
             })
         }
     }
+}
+
+/// An element left open, reported where it was opened: the reader only notices at an
+/// ancestor's closing tag or at the end of the file, far from the mistake. A closing
+/// tag that names no open element is a typo, reported where it is (see [`describe`]).
+fn unclosed(e: &quick_xml::Error, stack: &[Element], at: Pos) -> Option<SyntaxError> {
+    use quick_xml::errors::IllFormedError as I;
+    let open = stack.last()?;
+    let message = match e {
+        quick_xml::Error::IllFormed(I::MissingEndTag(name)) if *name == open.name => {
+            format!("<{name}> is never closed")
+        }
+        quick_xml::Error::IllFormed(I::MismatchedEndTag { expected, found })
+            if *expected == open.name && stack.iter().any(|el| el.name == *found) =>
+        {
+            format!(
+                "<{expected}> is never closed (</{found}> at line {}:{} comes first)",
+                at.line, at.col
+            )
+        }
+        _ => return None,
+    };
+    Some(SyntaxError {
+        pos: open.pos,
+        message,
+    })
 }
 
 fn describe(e: &quick_xml::Error) -> String {

@@ -99,9 +99,6 @@ pub fn show(
                 }
             });
         let _ = combo.response.labelled_by(label.id);
-        if !status.is_empty() {
-            ui.separator();
-            ui.label(status);
-        }
     });
+    crate::play::toolbar::status_line(ui, status);
 }

@@ -47,10 +47,38 @@ pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
             ));
         }
     }
+    // The race the tallies run (AHD 10.0: the army maxima), always in view.
+    for t in module.tally_ids() {
+        if let Some(field) = race(module, state, t) {
+            out.push(field);
+        }
+    }
     if let Some(field) = mods_in_play(module) {
         out.push(field);
     }
     out
+}
+
+/// `army maximum: Union leads by 5` (or `level`): the tally's leader and margin.
+fn race(module: &Module, state: &GameState, t: muster_core::ids::TallyId) -> Option<String> {
+    let mut values: Vec<(u32, &str)> = module
+        .side_ids()
+        .map(|s| (state.tally(module, t, s), module.side(s).name.as_str()))
+        .collect();
+    if values.len() < 2 {
+        return None;
+    }
+    values.sort_by_key(|v| std::cmp::Reverse(v.0));
+    let name = &module.tally(t).name;
+    Some(if values[0].0 == values[1].0 {
+        format!("{name}: level")
+    } else {
+        format!(
+            "{name}: {} leads by {}",
+            values[0].1,
+            values[0].0 - values[1].0
+        )
+    })
 }
 
 /// `Mods: ahd-triplea 0.1.0 on ahd 0.1.0`: the modules laid on the base, in load

@@ -26,6 +26,10 @@ pub struct BattleView {
 
 struct Seen {
     battle: Battle,
+    /// The game as it last stood with the battle under way: a battle that is over is
+    /// shown with its own units, not with whatever those ids are in the game now
+    /// (retreated, or new pieces drawn from the pool).
+    state: GameState,
     /// Where this battle's lines begin in the session log.
     start: usize,
     /// Where they end, once the battle is over.
@@ -59,11 +63,13 @@ impl BattleView {
                 if new {
                     self.last = Some(Seen {
                         battle: b.clone(),
+                        state: session.state().clone(),
                         start,
                         end: None,
                         closed: false,
                     });
                 } else if let Some(s) = self.last.as_mut() {
+                    s.state = session.state().clone();
                     s.battle = b.clone();
                 }
             }
@@ -81,8 +87,12 @@ impl BattleView {
             return;
         };
         let module = session.module().clone();
-        let state = session.state().clone();
         let under_way = seen.end.is_none();
+        let state = if under_way {
+            session.state().clone()
+        } else {
+            seen.state.clone()
+        };
         let human = session.players()[session.decider().index()] == PlayerKind::Human;
         let legal = if under_way {
             session.legal().map(<[Action]>::to_vec)

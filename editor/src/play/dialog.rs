@@ -22,6 +22,8 @@ pub struct NewGameDialog {
     pub seed: String,
     /// Why the last start failed.
     pub error: Option<String>,
+    /// Computer sides play by themselves ("AI auto" on from the start).
+    pub auto: bool,
 }
 
 /// One optional rule in the checklist.
@@ -33,6 +35,21 @@ struct RuleChoice {
     balance: String,
     description: Option<String>,
     on: bool,
+}
+
+/// The layer of the open list of the combo box `id` (egui 0.37 names a combo box's
+/// popup `id.with("popup")`, in the foreground order).
+pub fn combo_popup_layer(id: egui::Id) -> egui::LayerId {
+    egui::LayerId::new(egui::Order::Foreground, id.with("popup"))
+}
+
+/// A combo box's list and the modal dialog share egui's foreground order, where the
+/// layer last interacted with is drawn on top: scrolling the dialog would put it over
+/// the open list. The open list is raised above it every frame.
+fn keep_popup_on_top(ctx: &egui::Context, id: egui::Id) {
+    if egui::ComboBox::is_open(ctx, id) {
+        ctx.move_to_top(combo_popup_layer(id));
+    }
 }
 
 /// A seed that differs from game to game.
@@ -73,7 +90,21 @@ impl NewGameDialog {
                 .collect(),
             seed: seed_from_clock().to_string(),
             error: None,
+            auto: true,
         }
+    }
+
+    /// Sets the players for a game against the computer: the first side human, the
+    /// others the default computer player, playing by themselves.
+    pub fn against_computer(&mut self) {
+        for (i, p) in self.players.iter_mut().enumerate() {
+            p.1 = if i == 0 {
+                PlayerKind::Human
+            } else {
+                PlayerKind::Computer(muster_ai::Level::Ai)
+            };
+        }
+        self.auto = true;
     }
 
     /// The settings as entered, or why they cannot be used.
@@ -129,7 +160,7 @@ impl NewGameDialog {
                 ui.end_row();
                 for (i, (side, kind)) in self.players.iter_mut().enumerate() {
                     let l = ui.label(side.as_str());
-                    egui::ComboBox::from_id_salt(("player", i))
+                    let combo = egui::ComboBox::from_id_salt(("player", i))
                         .selected_text(kind.label())
                         .show_ui(ui, |ui| {
                             for k in PlayerKind::ALL {
@@ -138,19 +169,25 @@ impl NewGameDialog {
                         })
                         .response
                         .labelled_by(l.id);
+                    keep_popup_on_top(ui.ctx(), combo.id);
                     ui.end_row();
                 }
                 let l = ui.label("Seed");
                 ui.text_edit_singleline(&mut self.seed).labelled_by(l.id);
                 ui.end_row();
             });
+            ui.checkbox(&mut self.auto, "Computers play by themselves")
+                .on_hover_text("off: a computer acts when you press AI step");
             if let Some(e) = &self.error {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
             ui.horizontal(|ui| {
                 if ui.button("Start").clicked() {
                     match self.game() {
-                        Ok(g) => out.push(Command::Play(PlayCommand::Start(g))),
+                        Ok(g) => {
+                            out.push(Command::Play(PlayCommand::Start(g)));
+                            out.push(Command::Play(PlayCommand::SetAuto(self.auto)));
+                        }
                         Err(e) => self.error = Some(e),
                     }
                 }

@@ -62,6 +62,7 @@ impl Play {
         let answer = match result {
             Ok(rebuilt) => {
                 let n = rebuilt.history().actions().len();
+                self.stop_thinking();
                 self.session = Some(rebuilt);
                 // Box ids may mean other boxes now; the selection starts afresh.
                 self.selected = None;

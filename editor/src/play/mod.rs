@@ -9,11 +9,14 @@ pub mod banner;
 pub mod battle;
 pub mod dialog;
 pub mod hot;
+pub mod hover_odds;
 pub mod log;
 pub mod odds;
 pub mod pace;
 pub mod panel;
+pub mod report;
 pub mod session;
+pub mod thinker;
 pub mod toolbar;
 pub mod victory;
 
@@ -39,6 +42,9 @@ pub use session::{NewGame, PlayerKind, RebuildError, Session, SessionError};
 pub enum PlayCommand {
     /// Open the new-game dialog.
     OpenNewGame,
+    /// Open the new-game dialog set for a game against the computer: the first side
+    /// human, the others the default computer player.
+    OpenNewGameVsComputer,
     CancelNewGame,
     /// Start a game with these settings (from the dialog).
     Start(NewGame),
@@ -64,7 +70,20 @@ pub enum PlayCommand {
     SetAiDelay(f64),
     /// Close the window of a battle that is over.
     CloseBattle,
+    /// Close the summary of the computer's turn (its arrows go with it).
+    CloseTurnSummary,
+    /// Show the `ai` crate's evaluation after a computer's turn.
+    ShowEvaluation(bool),
+    /// Move every unit of box `from` that may legally go to `to` there, one legal
+    /// move after another.
+    MoveAll {
+        from: BoxId,
+        to: BoxId,
+    },
 }
+
+/// Seconds between computer actions in a new session: slow enough to follow.
+pub const DEFAULT_DELAY: f64 = 0.3;
 
 /// The play client's state.
 #[derive(Default)]
@@ -93,6 +112,16 @@ pub struct Play {
     /// Frame time (`InputState::time`) of the last computer action "AI auto" asked for.
     last_ai: Option<f64>,
     battle: battle::BattleView,
+    /// The computer's worker thread (see [`thinker`]).
+    thinker: Option<thinker::Thinker>,
+    /// How many actions the game had when the computer was asked to decide.
+    asked: Option<usize>,
+    /// What the computer did on its last turn.
+    turn: report::ComputerTurn,
+    /// Show the computer's evaluation after its turn.
+    show_eval: bool,
+    /// Odds shown while hovering a ringed destination (see [`hover_odds`]).
+    hover: hover_odds::HoverOdds,
     /// Where a game a rule failure stopped is saved (the working folder, as the CLI).
     pub failure_dir: PathBuf,
 }
@@ -107,6 +136,7 @@ impl Play {
     pub fn new() -> Self {
         Self {
             show_odds: true,
+            ai_delay: DEFAULT_DELAY,
             game_path: "game.json".into(),
             failure_dir: PathBuf::from("."),
             ..Self::default()
@@ -138,6 +168,23 @@ impl Play {
         self.battle.is_open()
     }
 
+    /// The side deciding on the computer's thread and for how long, if one is.
+    pub fn thinking(&self) -> Option<(usize, std::time::Duration)> {
+        self.thinker
+            .as_ref()
+            .and_then(|t| t.thinking())
+            .map(|(side, at)| (side, at.elapsed()))
+    }
+
+    /// What the computer did on its last turn.
+    pub fn computer_turn(&self) -> &report::ComputerTurn {
+        &self.turn
+    }
+
+    pub fn show_evaluation(&self) -> bool {
+        self.show_eval
+    }
+
     pub fn dialog_open(&self) -> bool {
         self.dialog.is_some()
     }
@@ -167,6 +214,7 @@ impl Play {
         view: &mut MapView,
         out: &mut Vec<Command>,
     ) {
+        self.drive(ui.ctx());
         egui::Panel::top("play-toolbar").show(ui, |ui| toolbar::show(ui, self, out));
         let mut index = None;
         if let Some(session) = self.session.as_mut() {
@@ -192,24 +240,12 @@ impl Play {
                 .default_size(160.0)
                 .resizable(true)
                 .show(ui, |ui| log::show(ui, session.log(), session.rule_lines()));
-            if self.auto && session.computer_to_act() {
-                let now = ui.input(|i| i.time);
-                match pace::wait(now, self.last_ai, self.ai_delay) {
-                    None => {
-                        out.push(Command::Play(PlayCommand::AiStep));
-                        self.last_ai = Some(now);
-                        ui.ctx().request_repaint();
-                    }
-                    Some(left) => ui
-                        .ctx()
-                        .request_repaint_after(std::time::Duration::from_secs_f64(left)),
-                }
-            }
             self.battle.show(ui.ctx(), session, out);
             // Not while the computers play on: each position would be simulated anew.
             if self.show_odds && !(self.auto && session.computer_to_act()) {
                 self.odds.show(ui.ctx(), session, self.selected, out);
             }
+            report::show(ui.ctx(), &module, &self.turn, out);
             if session.outcome().is_some() && !self.victory_closed {
                 victory::show(ui.ctx(), session, out);
             }
@@ -232,9 +268,151 @@ impl Play {
             };
             view.show(ui, &map_input, out);
         });
+        self.show_hover_odds(ui.ctx(), view, index.as_ref());
         if let Some(dialog) = self.dialog.as_mut() {
             dialog.show(ui.ctx(), out);
         }
+    }
+
+    /// Lets the computers play by themselves under "AI auto": collects a decision the
+    /// computer's thread has made and applies it, or, when a computer is to act and the
+    /// chosen delay has passed, asks it to decide. Never waits on the UI thread.
+    fn drive(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        if let Some(done) = self.thinker.as_mut().and_then(thinker::Thinker::poll) {
+            self.decided(done);
+            // The delay runs from when the action is on the map, however long the
+            // computer thought.
+            self.last_ai = Some(now);
+        }
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if !session.computer_to_act() && !self.turn.finished && !self.turn.is_empty() {
+            self.turn.finish();
+            if self.show_eval {
+                self.turn.evaluation = evaluation(session, &self.turn);
+            }
+        }
+        if self
+            .thinker
+            .as_ref()
+            .is_some_and(|t| t.thinking().is_some())
+        {
+            ctx.request_repaint_after(std::time::Duration::from_millis(30));
+            return;
+        }
+        if !(self.auto && session.computer_to_act() && session.computer_seated()) {
+            return;
+        }
+        if let Some(left) = pace::wait(now, self.last_ai, self.ai_delay) {
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(left));
+            return;
+        }
+        let module = session.module().clone();
+        if !self.thinker.as_ref().is_some_and(|t| t.serves(&module)) {
+            self.thinker = Some(thinker::Thinker::new(module));
+        }
+        let Some((side, player)) = session.take_computer() else {
+            return;
+        };
+        let asked = session.history().actions().len();
+        let state = session.state().clone();
+        if let Some(t) = self.thinker.as_mut() {
+            match t.ask(side, player, state) {
+                Ok(()) => self.asked = Some(asked),
+                Err(player) => {
+                    session.seat_computer(side, player);
+                    self.auto = false;
+                    self.status = "the computer's thread is not running".into();
+                }
+            }
+        }
+        self.last_ai = Some(now);
+        ctx.request_repaint_after(std::time::Duration::from_millis(30));
+    }
+
+    /// A decision back from the computer's thread: the player goes back to its seat,
+    /// and its choice is applied if the game is still where it was asked.
+    fn decided(&mut self, done: thinker::Done) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let asked = self.asked.take();
+        let mut player = done.player;
+        let current = asked == Some(session.history().actions().len())
+            && session.computer_to_act()
+            && session.decider().index() == done.side;
+        if !current {
+            // An undo or a load came first: the plan is for another position.
+            player.forget();
+            session.seat_computer(done.side, player);
+            return;
+        }
+        session.seat_computer(done.side, player);
+        match done.choice {
+            Ok(action) => {
+                let before = session.state().clone();
+                let side = session.decider();
+                match session.apply_computer(action) {
+                    Ok(taken) => {
+                        let module = session.module().clone();
+                        self.turn
+                            .record(&module, side, &before, &taken, session.state());
+                        self.pick.clear();
+                    }
+                    Err(e) => {
+                        self.auto = false;
+                        self.status = self.failed(e, "the computer player's turn");
+                    }
+                }
+            }
+            Err(e) => {
+                self.auto = false;
+                self.status = format!("computer player: {e}");
+            }
+        }
+    }
+
+    /// Forgets the computer's thread and its decision under way (a new game, a
+    /// reload): the old game's players are gone with it.
+    fn stop_thinking(&mut self) {
+        self.thinker = None;
+        self.asked = None;
+        self.turn = report::ComputerTurn::default();
+    }
+
+    /// Near the pointer, the odds of attacking the ringed box it is over (Movement).
+    fn show_hover_odds(&mut self, ctx: &egui::Context, view: &MapView, index: Option<&BoxIndex>) {
+        if !self.show_odds {
+            return;
+        }
+        let (Some(i), Some(index)) = (view.hovered(), index) else {
+            return;
+        };
+        let Some(to) = index.engine(i) else { return };
+        let (selected, unit) = (self.selected, self.unit);
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if selected == Some(to) || !destinations(session, selected, unit).contains(&to) {
+            return;
+        }
+        let Some(text) = self.hover.text(session, selected, unit, to) else {
+            return;
+        };
+        let Some(at) = ctx.pointer_hover_pos() else {
+            return;
+        };
+        egui::Area::new(egui::Id::unique("hover-odds"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(at + egui::vec2(16.0, 16.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(text);
+                });
+            });
     }
 
     /// The game position over the map, with the legal destinations highlighted.
@@ -247,6 +425,31 @@ impl Play {
         for to in highlighted {
             if let Some(i) = index.doc(to) {
                 overlay.highlight[i] = true;
+            }
+        }
+        // The computer's last turn, until its summary is closed.
+        if !self.turn.dismissed
+            && let Some(side) = self.turn.side
+        {
+            overlay.events = vec![false; map.boxes.len()];
+            let mut seen = Vec::new();
+            for &(a, b) in &self.turn.marches {
+                if let (Some(a), Some(b)) = (index.doc(a), index.doc(b))
+                    && !seen.contains(&(a, b))
+                {
+                    seen.push((a, b));
+                    overlay.arrows.push((a, b, side.index()));
+                }
+            }
+            let marked = self
+                .turn
+                .battles
+                .iter()
+                .chain(self.turn.captures.iter().map(|c| &c.0));
+            for &at in marked {
+                if let Some(i) = index.doc(at) {
+                    overlay.events[i] = true;
+                }
             }
         }
         Some(overlay)
@@ -301,6 +504,12 @@ impl Play {
             PlayCommand::OpenNewGame => {
                 self.open_dialog(module, || "the module does not load".into());
             }
+            PlayCommand::OpenNewGameVsComputer => {
+                self.open_dialog(module, || "the module does not load".into());
+                if let Some(d) = self.dialog.as_mut() {
+                    d.against_computer();
+                }
+            }
             PlayCommand::CancelNewGame => self.dialog = None,
             PlayCommand::Start(game) => {
                 let Some(module) = module else {
@@ -350,12 +559,33 @@ impl Play {
             }
             PlayCommand::AiStep => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
-                if let Err(e) = session.ai_step() {
-                    self.auto = false;
-                    return Err(self.failed(e, "the computer player's turn"));
+                let before = session.state().clone();
+                let side = session.decider();
+                match session.ai_step() {
+                    Err(e) => {
+                        self.auto = false;
+                        return Err(self.failed(e, "the computer player's turn"));
+                    }
+                    Ok(Some(action)) => {
+                        let module = session.module().clone();
+                        self.turn
+                            .record(&module, side, &before, &action, session.state());
+                    }
+                    Ok(None) => {}
                 }
                 self.pick.clear();
             }
+            PlayCommand::CloseTurnSummary => self.turn.dismissed = true,
+            PlayCommand::ShowEvaluation(on) => {
+                self.show_eval = on;
+                if on
+                    && self.turn.finished
+                    && let Some(session) = self.session.as_mut()
+                {
+                    self.turn.evaluation = evaluation(session, &self.turn);
+                }
+            }
+            PlayCommand::MoveAll { from, to } => self.move_all(from, to, map)?,
             PlayCommand::SetAuto(on) => {
                 self.auto = on;
                 // Switched on, the computers start at once, whatever the delay.
@@ -407,8 +637,39 @@ impl Play {
         }
     }
 
+    /// Moves every unit in `from` that has a legal move to `to`, one legal action at a
+    /// time, each taken from the engine's list after the last was applied: the UI
+    /// only chains actions the engine offers, and stops when it offers no more.
+    fn move_all(&mut self, from: BoxId, to: BoxId, map: &MapData) -> Result<(), String> {
+        let mut moved = 0;
+        for _ in 0..1_000 {
+            let Some(session) = self.session.as_mut() else {
+                break;
+            };
+            let next = moves(session, Some(from), None)
+                .into_iter()
+                .find(|a| match a {
+                    Action::Move { path, .. } => path.to() == to,
+                    Action::Take { at: Some(t), .. } => *t == to,
+                    _ => false,
+                });
+            let Some(action) = next else { break };
+            self.apply(PlayCommand::Act(action), None, map);
+            if !self.status.is_empty() {
+                break;
+            }
+            moved += 1;
+        }
+        if moved == 0 {
+            return Err("no unit there may move to that box now".into());
+        }
+        self.status = format!("{moved} unit{} moved", if moved == 1 { "" } else { "s" });
+        Ok(())
+    }
+
     /// Replaces the game (a new one or a loaded one).
     fn install(&mut self, session: Session) {
+        self.stop_thinking();
         self.session = Some(session);
         self.selected = None;
         self.unit = None;
@@ -461,6 +722,14 @@ impl Play {
     }
 }
 
+/// The `ai` crate's evaluation, for the side of `turn`, of the position now.
+fn evaluation(session: &mut Session, turn: &report::ComputerTurn) -> Option<f64> {
+    let side = turn.side?;
+    let module = session.module().clone();
+    let state = session.state().clone();
+    muster_ai::search::evaluate(&module, session.rules_mut(), &state, side).ok()
+}
+
 /// The legal moves (by line or by sea) of the units in `at` (only `unit`'s, if given).
 pub fn moves(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) -> Vec<Action> {
     let Some(at) = at else { return Vec::new() };
@@ -505,7 +774,11 @@ fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) 
 pub fn mode_bar(ui: &mut Ui, mode: crate::command::Mode, out: &mut Vec<Command>) {
     use crate::command::Mode;
     ui.horizontal(|ui| {
-        for (m, label) in [(Mode::Edit, "Edit"), (Mode::Play, "Play")] {
+        for (m, label) in [
+            (Mode::Start, "Home"),
+            (Mode::Edit, "Edit"),
+            (Mode::Play, "Play"),
+        ] {
             if ui.selectable_label(mode == m, label).clicked() && mode != m {
                 out.push(Command::SetMode(m));
             }

@@ -19,6 +19,8 @@ pub struct PanelState {
     pub filter: String,
     /// Only actions of this kind (see [`kind`]); all when `None`.
     pub kind: Option<&'static str>,
+    /// The (turn, player turn) the filter was set in: a new turn starts unfiltered.
+    pub set_in: Option<(u16, u8)>,
 }
 
 /// An action's kind, as the filter buttons name it.
@@ -89,6 +91,34 @@ pub fn show(
     let human = player == PlayerKind::Human;
     if !pick.is_empty() {
         ui.separator();
+        let to = pick.iter().find_map(|a| match a {
+            Action::Move { path, .. } => Some(path.to()),
+            Action::Take { at: Some(t), .. } => Some(*t),
+            _ => None,
+        });
+        let units: Vec<UnitId> = pick
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move { unit, .. }
+                | Action::Take {
+                    unit: Some(unit), ..
+                } => Some(*unit),
+                _ => None,
+            })
+            .fold(Vec::new(), |mut v, u| {
+                if !v.contains(&u) {
+                    v.push(u);
+                }
+                v
+            });
+        if let (Some(from), Some(to), true) = (selected, to, units.len() > 1)
+            && ui
+                .button(format!("Move all here ({} units)", units.len()))
+                .on_hover_text("each unit by its first legal path, one move after another")
+                .clicked()
+        {
+            out.push(Command::Play(PlayCommand::MoveAll { from, to }));
+        }
         ui.strong("Several moves lead there; pick one:");
         for a in pick {
             if ui.button(describe::action(&module, &game, a)).clicked() {
@@ -153,9 +183,16 @@ pub fn show(
     ui.separator();
     if !human {
         if session.outcome().is_none() {
-            ui.label("A computer is to act: press AI step, or tick AI auto.");
+            ui.label("A computer is to act: it plays by itself under AI auto, or press AI step.");
         }
         return;
+    }
+    let now = (game.turn.0, game.player);
+    if state.set_in != Some(now) {
+        // A filter is for the decision at hand, not the next turn's.
+        state.filter.clear();
+        state.kind = None;
+        state.set_in = Some(now);
     }
     ui.horizontal(|ui| {
         let l = ui.label("Filter");
@@ -188,12 +225,23 @@ pub fn show(
         }
     });
     let needle = state.filter.trim().to_lowercase();
-    let shown: Vec<(&Action, String)> = legal
+    let mut shown: Vec<(&Action, String)> = legal
         .iter()
         .filter(|a| state.kind.is_none_or(|k| kind(a) == k))
         .map(|a| (a, describe::action(&module, &game, a)))
         .filter(|(_, text)| needle.is_empty() || text.to_lowercase().contains(&needle))
         .collect();
+    if shown.is_empty() && !legal.is_empty() {
+        // Never hide every legal action: the player would be stuck.
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "No action matches the filter; all are shown.",
+        );
+        shown = legal
+            .iter()
+            .map(|a| (a, describe::action(&module, &game, a)))
+            .collect();
+    }
     egui::ScrollArea::vertical()
         .id_salt("play-actions-scroll")
         .auto_shrink([false, false])

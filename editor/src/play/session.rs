@@ -26,11 +26,14 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// The choices offered in the new-game dialog, in order.
-    pub const ALL: [PlayerKind; 4] = [
+    pub const ALL: [PlayerKind; 5] = [
         PlayerKind::Human,
         PlayerKind::Computer(Level::Random),
         PlayerKind::Computer(Level::Greedy),
         PlayerKind::Computer(Level::Ai),
+        PlayerKind::Computer(Level::Strong {
+            budget: muster_ai::search::DEFAULT_BUDGET,
+        }),
     ];
 
     pub fn label(self) -> &'static str {
@@ -534,6 +537,54 @@ impl Session {
             describe::action(&self.module, self.state(), &undone)
         ));
         Ok(undone)
+    }
+
+    /// Takes the computer player of the side to act out of its seat, to think on
+    /// another thread (see [`super::thinker`]): its side's index and the player.
+    pub fn take_computer(&mut self) -> Option<(usize, Box<dyn Player>)> {
+        if !self.computer_to_act() {
+            return None;
+        }
+        let side = self.decider().index();
+        self.computers[side].take().map(|p| (side, p))
+    }
+
+    /// Puts a player taken by [`Session::take_computer`] back in its seat.
+    pub fn seat_computer(&mut self, side: usize, player: Box<dyn Player>) {
+        if let Some(seat) = self.computers.get_mut(side)
+            && seat.is_none()
+            && self.players[side] != PlayerKind::Human
+        {
+            *seat = Some(player);
+        }
+    }
+
+    /// Whether the computer of the side to act is in its seat (not thinking elsewhere).
+    pub fn computer_seated(&self) -> bool {
+        self.computers
+            .get(self.decider().index())
+            .is_some_and(Option::is_some)
+    }
+
+    /// Applies the choice a computer made on another thread, as [`Session::ai_step`]
+    /// would (the planner keeps its plan). If the engine refuses it, the computer
+    /// chooses again here, as [`muster_ai::decide`] does.
+    pub fn apply_computer(&mut self, action: Action) -> Result<Action, SessionError> {
+        if self.outcome().is_some() {
+            return Err(SessionError::Over);
+        }
+        match self.record(action.clone()) {
+            Ok(()) => Ok(action),
+            Err(SessionError::Action(ActionError::Illegal(why))) => {
+                tracing::debug!("the computer's choice was refused ({why}); choosing again");
+                let side = self.decider().index();
+                if let Some(Some(c)) = self.computers.get_mut(side) {
+                    c.forget();
+                }
+                self.ai_step()?.ok_or(SessionError::Over)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// One computer decision, if a computer is to act: the action taken, or `None` when

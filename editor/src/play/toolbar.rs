@@ -4,12 +4,15 @@
 use std::path::PathBuf;
 
 use egui::Ui;
+use muster_core::game::{Action, describe};
 
 use super::{Play, PlayCommand};
 use crate::command::Command;
 
 pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
-    ui.horizontal_wrapped(|ui| {
+    // One row that never wraps: the map below keeps its place whatever is offered.
+    ui.horizontal(|ui| {
+        enders(ui, play, out);
         if ui.button("New game").clicked() {
             out.push(Command::Play(PlayCommand::OpenNewGame));
         }
@@ -44,13 +47,21 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         {
             out.push(Command::Play(PlayCommand::SetAiDelay(delay)));
         }
+        let mut eval = play.show_eval;
+        if ui
+            .checkbox(&mut eval, "Evaluation")
+            .on_hover_text("after a computer's turn, show how the ai crate rates the position")
+            .changed()
+        {
+            out.push(Command::Play(PlayCommand::ShowEvaluation(eval)));
+        }
         let mut odds = play.show_odds;
         if ui.checkbox(&mut odds, "Odds").changed() {
             out.push(Command::Play(PlayCommand::ShowOdds(odds)));
         }
         ui.separator();
         let l = ui.label("Game file");
-        ui.add(egui::TextEdit::singleline(&mut play.game_path).desired_width(200.0))
+        ui.add(egui::TextEdit::singleline(&mut play.game_path).desired_width(110.0))
             .labelled_by(l.id);
         let path = PathBuf::from(play.game_path.trim());
         let has_path = !play.game_path.trim().is_empty();
@@ -87,9 +98,50 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         {
             out.push(Command::Play(PlayCommand::RestartWithNewRules));
         }
-        if !play.status.is_empty() {
+        if let (Some((side, elapsed)), Some(s)) = (play.thinking(), play.session()) {
             ui.separator();
-            ui.label(play.status.as_str());
+            ui.spinner();
+            let name = s.module().sides.get(side).map_or("?", |s| s.name.as_str());
+            let kind = s.players().get(side).map_or("", |k| k.label());
+            ui.strong(format!(
+                "{name} ({kind}) thinking… {:.1} s",
+                elapsed.as_secs_f32()
+            ));
         }
     });
+    status_line(ui, &play.status);
+}
+
+/// The status message on a line of its own, always there and cut to one line (hover
+/// for all of it): a long message never makes the toolbar taller and the map smaller.
+pub fn status_line(ui: &mut Ui, status: &str) {
+    let line = if status.is_empty() { " " } else { status };
+    ui.add(egui::Label::new(line).truncate())
+        .on_hover_text(status);
+}
+
+/// The legal actions that end a march or the segment, first in the toolbar so they are
+/// always in the same place (the Xvfb run clicks there): the segment's end first.
+fn enders(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
+    let Some(session) = play.session.as_mut() else {
+        return;
+    };
+    let human = session.players()[session.decider().index()] == super::PlayerKind::Human;
+    let Ok(legal) = session.legal() else { return };
+    let mut enders: Vec<Action> = legal
+        .iter()
+        .filter(|a| human && matches!(a, Action::Release | Action::EndStep))
+        .cloned()
+        .collect();
+    enders.sort_by_key(|a| !matches!(a, Action::EndStep));
+    for a in enders {
+        let text = describe::action(session.module(), session.state(), &a);
+        if ui
+            .button(super::panel::kind(&a))
+            .on_hover_text(text)
+            .clicked()
+        {
+            out.push(Command::Play(PlayCommand::Act(a)));
+        }
+    }
 }

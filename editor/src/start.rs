@@ -1,0 +1,71 @@
+//! The start screen the app opens on: a new game against the computer, a new game with
+//! the players chosen, a saved game, or the module's editor. It only emits commands;
+//! the same commands the mode bar and the play toolbar emit.
+
+use egui::Ui;
+
+use crate::command::{Command, Mode};
+use crate::play::PlayCommand;
+
+/// Draws the start screen for the module called `module` (`None`: it does not load,
+/// and `why` says why) and pushes what the user chose.
+pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<Command>) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.15);
+            ui.heading("muster");
+            match module {
+                Some(name) => ui.label(format!("Module: {name}")),
+                None => ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("The module does not load: {}", why.unwrap_or("?")),
+                ),
+            };
+            ui.add_space(16.0);
+            let size = egui::vec2(320.0, 36.0);
+            let playable = module.is_some();
+            if ui
+                .add_enabled(
+                    playable,
+                    egui::Button::new("New game against the computer").min_size(size),
+                )
+                .clicked()
+            {
+                out.push(Command::SetMode(Mode::Play));
+                out.push(Command::Play(PlayCommand::OpenNewGameVsComputer));
+            }
+            if ui
+                .add_enabled(
+                    playable,
+                    egui::Button::new("New game, players of your choice").min_size(size),
+                )
+                .clicked()
+            {
+                out.push(Command::SetMode(Mode::Play));
+            }
+            if ui
+                .add_enabled(
+                    playable,
+                    egui::Button::new("Open a saved game…").min_size(size),
+                )
+                .clicked()
+            {
+                out.push(Command::SetMode(Mode::Play));
+                out.push(Command::Play(PlayCommand::CancelNewGame));
+                out.push(Command::LoadGameDialog);
+            }
+            if ui
+                .add(egui::Button::new("Edit the module").min_size(size))
+                .clicked()
+            {
+                out.push(Command::SetMode(Mode::Edit));
+            }
+            if ui
+                .add(egui::Button::new("Open another module…").min_size(size))
+                .clicked()
+            {
+                out.push(Command::OpenModuleDialog);
+            }
+        });
+    });
+}
