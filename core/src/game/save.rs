@@ -367,16 +367,16 @@ impl Save {
         }
     }
 
-    /// Plays the saved actions again from the start and checks the result is the
-    /// snapshot. Returns the replayed state and its log.
-    pub fn replay(
+    /// The game's start as the save set it up (scenario, options, seed, end), its
+    /// reseeds checked.
+    fn started(
         &self,
         module: &Module,
         rules: &mut dyn Rules,
     ) -> Result<(GameState, Vec<String>), SaveError> {
-        self.check_module(module)?;
+        self.check_reseeds()?;
         let scenario = self.scenario(module)?;
-        let (mut state, mut log) = start(
+        let (mut state, log) = start(
             module,
             rules,
             &scenario,
@@ -386,7 +386,18 @@ impl Save {
         if let Some(end) = &self.end {
             set_end(module, &mut state, end).map_err(SaveError::End)?;
         }
-        self.check_reseeds()?;
+        Ok((state, log))
+    }
+
+    /// Plays the saved actions again from the start and checks the result is the
+    /// snapshot. Returns the replayed state and its log.
+    pub fn replay(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+    ) -> Result<(GameState, Vec<String>), SaveError> {
+        self.check_module(module)?;
+        let (mut state, mut log) = self.started(module, rules)?;
         for (index, action) in self.actions.iter().enumerate() {
             if let Some(dice) = self.dice_before(index) {
                 state.dice = dice;
@@ -497,18 +508,7 @@ impl Save {
         rules: &mut dyn Rules,
     ) -> Result<Partial, SaveError> {
         let changed = self.check_module(module).err().map(|e| e.to_string());
-        let scenario = self.scenario(module)?;
-        let (mut state, mut log) = start(
-            module,
-            rules,
-            &scenario,
-            self.option_ids(module)?,
-            Dice::seeded(self.seed),
-        )?;
-        if let Some(end) = &self.end {
-            set_end(module, &mut state, end).map_err(SaveError::End)?;
-        }
-        self.check_reseeds()?;
+        let (state, mut log) = self.started(module, rules)?;
         let mut history = History::new(state);
         let mut stopped = None;
         for (index, action) in self.actions.iter().enumerate() {
