@@ -9,113 +9,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::Module;
 use muster_core::game::{Action, History, apply, describe};
-use muster_core::pbem::{self, Bytes32, Game};
+use muster_core::pbem::Game;
+use muster_core::pbem::folder::Folder;
 use muster_scripting::ScriptRules;
-use serde::{Deserialize, Serialize};
 
 use crate::play::{Choice, PlayerKind, chosen_scenario, prompt};
-
-/// A turn file's name: the game, its place in the game and its author, so files of
-/// several games can share a downloads folder.
-fn file_name(game: &str, index: u32, side: &str) -> String {
-    format!("{game}-{index:03}-{side}.pbem.json")
-}
-
-/// The private file of a player's secrets, by the index of the file that committed to
-/// each: never to be sent.
-#[derive(Default, Serialize, Deserialize)]
-struct Secrets {
-    game: String,
-    side: String,
-    secrets: std::collections::BTreeMap<u32, String>,
-}
-
-fn secrets_path(dir: &Path, game: &str, side: &str) -> PathBuf {
-    dir.join(format!(".{game}-{side}.secrets.json"))
-}
-
-fn random32() -> Result<Bytes32> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| anyhow!("no randomness from the system: {e}"))?;
-    Ok(b)
-}
-
-/// Writes `bytes` to a new file `path` (never over an existing one), fully or not at all.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    // `hard_link` fails if `path` exists: nothing is overwritten.
-    let linked = std::fs::hard_link(&tmp, path);
-    let _ = std::fs::remove_file(&tmp);
-    linked.with_context(|| {
-        format!(
-            "cannot write {} (a file of that name exists already?)",
-            path.display()
-        )
-    })
-}
-
-/// Replaces `path` atomically (the secrets file).
-fn replace(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// The turn files in `dir`, in game order, with their bytes.
-fn turn_files(dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry?.path();
-        if path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(".pbem.json"))
-        {
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            // The index and game come from the file itself (checked again when read).
-            let head: Option<(String, u32)> = serde_json::from_slice::<serde_json::Value>(&bytes)
-                .ok()
-                .and_then(|v| {
-                    Some((
-                        v["game"].as_str()?.to_string(),
-                        u32::try_from(v["index"].as_u64()?).ok()?,
-                    ))
-                });
-            found.push((path, bytes, head));
-        }
-    }
-    if found.is_empty() {
-        bail!("{} holds no turn file (*.pbem.json)", dir.display());
-    }
-    let games: std::collections::BTreeSet<&str> = found
-        .iter()
-        .filter_map(|(_, _, h)| h.as_ref().map(|h| h.0.as_str()))
-        .collect();
-    if games.len() > 1 {
-        bail!(
-            "{} holds turn files of several games ({}); keep one game a folder",
-            dir.display(),
-            games.into_iter().collect::<Vec<_>>().join(", ")
-        );
-    }
-    // A damaged file sorts last and is reported when read.
-    found.sort_by_key(|(p, _, h)| (h.as_ref().map_or(u32::MAX, |h| h.1), p.clone()));
-    for pair in found.windows(2) {
-        if let (Some(a), Some(b)) = (&pair[0].2, &pair[1].2)
-            && a.1 == b.1
-        {
-            bail!(
-                "{} and {} are both file {} of the game: a turn was sent twice; keep the one the game went on from",
-                pair[0].0.display(),
-                pair[1].0.display(),
-                a.1
-            );
-        }
-    }
-    Ok(found.into_iter().map(|(p, b, _)| (p, b)).collect())
-}
 
 /// The game in `dir`, every file checked, on the module as loaded.
 fn read_game(
@@ -123,31 +21,19 @@ fn read_game(
     module_dir: Option<&Path>,
     mods: &[PathBuf],
 ) -> Result<(Game, Module, ScriptRules, Vec<String>)> {
-    let files = turn_files(dir)?;
-    let (first_path, first) = &files[0];
-    let setup = pbem::parse(&first_path.display().to_string(), first)?;
-    let Some(s) = &setup.setup else {
-        bail!(
-            "{}: the first file of the game is not its file 0",
-            first_path.display()
-        );
-    };
-    let base = match s.module.stack.first() {
+    let folder = Folder::new(dir);
+    let setup = folder.setup()?;
+    let base = match setup.module.stack.first() {
         Some(base) if !mods.is_empty() => base.id.clone(),
-        _ => s.module.id.clone(),
+        _ => setup.module.id.clone(),
     };
     let module_dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
     let (module, mut rules) = crate::rules::load(&module_dir, mods)?;
-    let mut game = Game::open(&module, &first_path.display().to_string(), first)?;
-    let mut last_log = Vec::new();
-    for (path, bytes) in &files[1..] {
-        let before = game.history().map_or(0, |h| h.actions().len());
-        game.add(&module, &mut rules, &path.display().to_string(), bytes)?;
-        last_log = stretch_words(&module, &mut rules, &game, before);
-    }
+    let read = folder.read(&module, &mut rules)?;
+    let last_log = stretch_words(&module, &mut rules, &read.game, read.before_last);
     rules.take_logged();
     rules.take_output();
-    Ok((game, module, rules, last_log))
+    Ok((read.game, module, rules, last_log))
 }
 
 /// The last stretch in words: who did what.
@@ -207,43 +93,25 @@ pub fn new(o: New) -> Result<ExitCode> {
         .map_err(|e| anyhow!("{e}"))?;
         muster_core::game::set_end(&module, &mut probe, end).map_err(|e| anyhow!("--end: {e}"))?;
     }
-    std::fs::create_dir_all(&o.dir)
-        .with_context(|| format!("cannot create {}", o.dir.display()))?;
-    if turn_files(&o.dir).is_ok() {
-        bail!(
-            "{} holds a game already; start a new game in another folder",
-            o.dir.display()
-        );
-    }
-    let (nonce, secret) = (random32()?, random32()?);
     let players = [module.side(me).id.clone(), module.side(other).id.clone()];
-    let bytes = pbem::new_game(
+    let folder = Folder::new(&o.dir);
+    let path = folder.create(
         &module,
         saved_scenario,
         options,
         o.end.clone(),
         players.clone(),
-        &nonce,
-        &secret,
-    );
-    let file = pbem::parse("new", &bytes)?;
-    let mut secrets = Secrets {
-        game: file.game.clone(),
-        side: players[0].clone(),
-        ..Default::default()
-    };
-    secrets.secrets.insert(0, pbem::to_hex(&secret));
-    replace(
-        &secrets_path(&o.dir, &file.game, &players[0]),
-        &serde_json::to_vec_pretty(&secrets)?,
     )?;
-    let path = o.dir.join(file_name(&file.game, 0, &players[0]));
-    write_new(&path, &bytes)?;
+    let game = Game::open(
+        &module,
+        &path.display().to_string(),
+        &std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?,
+    )?;
     let out = &mut std::io::stdout().lock();
     writeln!(
         out,
         "new game {} of {}: you play {}",
-        file.game,
+        game.id,
         module.name,
         module.side(me).name
     )?;
@@ -256,7 +124,7 @@ pub fn new(o: New) -> Result<ExitCode> {
     writeln!(
         out,
         "(keep {} to yourself)",
-        secrets_path(&o.dir, &file.game, &players[0]).display()
+        folder.secrets_file(&game, &players[0]).display()
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -303,34 +171,9 @@ pub fn play(o: Play) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let side_id = module.side(me).id.clone();
-    let spath = secrets_path(&o.dir, &game.id, &side_id);
-    let mut secrets: Secrets = match std::fs::read(&spath) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is damaged", spath.display()))?,
-        Err(_) if k < 2 => Secrets {
-            game: game.id.clone(),
-            side: side_id.clone(),
-            ..Default::default()
-        },
-        Err(e) => bail!(
-            "cannot read your secrets {}: {e}; only the folder you played from has them",
-            spath.display()
-        ),
-    };
-    let reveal = match k.checked_sub(2) {
-        Some(i) => Some(
-            secrets
-                .secrets
-                .get(&i)
-                .and_then(|s| pbem::from_hex(s))
-                .ok_or_else(|| anyhow!("{} has no secret for file {i}", spath.display()))?,
-        ),
-        None => None,
-    };
-    let (next, nonce) = (random32()?, random32()?);
+    let folder = Folder::new(&o.dir);
     // The new secret is kept before the file that commits to it is written.
-    secrets.secrets.insert(k, pbem::to_hex(&next));
-    replace(&spath, &serde_json::to_vec_pretty(&secrets)?)?;
+    let keys = folder.keys(&game, &side_id)?;
     let mut computer = match o.player {
         PlayerKind::Human => None,
         PlayerKind::Random => Some(muster_ai::player(muster_ai::Level::Random, o.seed)),
@@ -378,7 +221,14 @@ pub fn play(o: Play) -> Result<ExitCode> {
                 }
             }
         };
-        game.write_next(&module, &mut rules, reveal.as_ref(), &next, &nonce, chooser)
+        game.write_next(
+            &module,
+            &mut rules,
+            keys.reveal.as_ref(),
+            &keys.next,
+            &keys.nonce,
+            chooser,
+        )
     };
     let bytes = match bytes {
         Ok(b) => b,
@@ -388,10 +238,7 @@ pub fn play(o: Play) -> Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    let file = pbem::parse("written", &bytes)?;
-    let path = o.dir.join(file_name(&game.id, k, &side_id));
-    write_new(&path, &bytes)?;
-    let _ = file;
+    let path = folder.write_turn(&game, &side_id, &bytes)?;
     // The game with the new file, read back as the opponent will read it.
     let before = game.history().map_or(0, |h| h.actions().len());
     let (after, _, mut after_rules, _) = read_game(&o.dir, o.module.as_deref(), &o.mods)?;

@@ -420,7 +420,10 @@ impl EditorApp {
                 let play = match c {
                     Command::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
                     Command::Undo
-                        if self.play.session().is_some_and(|s| s.history().can_undo()) =>
+                        if self
+                            .play
+                            .session()
+                            .is_some_and(crate::play::Session::can_undo) =>
                     {
                         PlayCommand::Undo
                     }

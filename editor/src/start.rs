@@ -1,5 +1,5 @@
 //! The start screen the app opens on: a new game against the computer, a new game with
-//! the players chosen, a saved game, or the module's editor. It only emits commands;
+//! the players chosen, a saved game, a game by file, or the module's editor. It only emits commands;
 //! the same commands the mode bar and the play toolbar emit.
 
 use egui::Ui;
@@ -53,6 +53,18 @@ pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<
                 out.push(Command::SetMode(Mode::Play));
                 out.push(Command::Play(PlayCommand::CancelNewGame));
                 out.push(Command::LoadGameDialog);
+            }
+            if ui
+                .add_enabled(
+                    playable,
+                    egui::Button::new("Play by file (e-mail)…").min_size(size),
+                )
+                .on_hover_text("a game against a person elsewhere: you exchange turn files")
+                .clicked()
+            {
+                out.push(Command::SetMode(Mode::Play));
+                out.push(Command::Play(PlayCommand::CancelNewGame));
+                out.push(Command::Play(PlayCommand::OpenByFile));
             }
             if ui
                 .add(egui::Button::new("Edit the module").min_size(size))

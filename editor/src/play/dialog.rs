@@ -46,7 +46,7 @@ pub fn combo_popup_layer(id: egui::Id) -> egui::LayerId {
 /// A combo box's list and the modal dialog share egui's foreground order, where the
 /// layer last interacted with is drawn on top: scrolling the dialog would put it over
 /// the open list. The open list is raised above it every frame.
-fn keep_popup_on_top(ctx: &egui::Context, id: egui::Id) {
+pub(crate) fn keep_popup_on_top(ctx: &egui::Context, id: egui::Id) {
     if egui::ComboBox::is_open(ctx, id) {
         ctx.move_to_top(combo_popup_layer(id));
     }

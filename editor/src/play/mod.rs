@@ -7,6 +7,8 @@
 
 pub mod banner;
 pub mod battle;
+pub mod by_file;
+pub mod changed_save;
 pub mod dialog;
 pub mod hot;
 pub mod hover_odds;
@@ -80,6 +82,32 @@ pub enum PlayCommand {
         from: BoxId,
         to: BoxId,
     },
+    /// Open the play-by-file dialog.
+    OpenByFile,
+    CancelByFile,
+    /// Start a game by file in `dir`, the player on `side`.
+    ByFileNew {
+        dir: PathBuf,
+        side: String,
+        scenario: String,
+    },
+    /// Open the game by file in `dir` (the player on `side`, or the folder's player).
+    ByFileOpen {
+        dir: PathBuf,
+        side: Option<String>,
+    },
+    /// Write the player's next turn file.
+    ByFileSend,
+    /// Read the folder again (the opponent's file arrived).
+    ByFileRefresh,
+    /// Stop playing by file (the files stay).
+    ByFileClose,
+    /// Replay a save its module refused (it changed since) as far as it goes.
+    LoadAsFarAsItGoes(PathBuf),
+    /// Keep the game under way instead of the changed save.
+    DismissChangedSave,
+    /// Close the report of a save replayed as far as it went.
+    CloseReplayReport,
 }
 
 /// Seconds between computer actions in a new session: slow enough to follow.
@@ -124,6 +152,14 @@ pub struct Play {
     hover: hover_odds::HoverOdds,
     /// Where a game a rule failure stopped is saved (the working folder, as the CLI).
     pub failure_dir: PathBuf,
+    /// The game played by file, if this is one.
+    by_file: Option<by_file::ByFile>,
+    by_file_dialog: Option<by_file::ByFileDialog>,
+    /// A save refused because its module changed, and why: the app offers to replay it
+    /// as far as it goes.
+    changed_save: Option<(PathBuf, String)>,
+    /// What replaying a changed save found, until closed.
+    replayed: Option<Vec<String>>,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -189,6 +225,27 @@ impl Play {
         self.dialog.is_some()
     }
 
+    /// The game by file, if this is one.
+    pub fn by_file(&self) -> Option<&by_file::ByFile> {
+        self.by_file.as_ref()
+    }
+
+    /// Where the game by file stands for its player.
+    pub fn by_file_standing(&mut self) -> Option<by_file::Standing> {
+        let b = self.by_file.as_ref()?;
+        Some(b.standing(self.session.as_mut()))
+    }
+
+    /// The save refused because its module changed, with the reason.
+    pub fn changed_save(&self) -> Option<&(PathBuf, String)> {
+        self.changed_save.as_ref()
+    }
+
+    /// What replaying a changed save found, while its report is open.
+    pub fn replay_report(&self) -> Option<&[String]> {
+        self.replayed.as_deref()
+    }
+
     pub fn selected(&self) -> Option<BoxId> {
         self.selected
     }
@@ -216,6 +273,11 @@ impl Play {
     ) {
         self.drive(ui.ctx());
         egui::Panel::top("play-toolbar").show(ui, |ui| toolbar::show(ui, self, out));
+        if let Some(standing) = self.by_file_standing()
+            && let Some(b) = self.by_file.as_ref()
+        {
+            egui::Panel::top("play-by-file").show(ui, |ui| by_file::strip(ui, b, &standing, out));
+        }
         let mut index = None;
         if let Some(session) = self.session.as_mut() {
             let module = session.module().clone();
@@ -272,6 +334,15 @@ impl Play {
         if let Some(dialog) = self.dialog.as_mut() {
             dialog.show(ui.ctx(), out);
         }
+        if let Some(dialog) = self.by_file_dialog.as_mut() {
+            dialog.show(ui.ctx(), out);
+        }
+        changed_save::show(
+            ui.ctx(),
+            self.changed_save.as_ref(),
+            self.replayed.as_deref(),
+            out,
+        );
     }
 
     /// Lets the computers play by themselves under "AI auto": collects a decision the
@@ -288,6 +359,17 @@ impl Play {
         let Some(session) = self.session.as_mut() else {
             return;
         };
+        // In a game by file, the opponent's forced decisions are taken within the
+        // player's stretch, as `muster pbem play` takes them.
+        if let Some(b) = self.by_file.as_mut()
+            && let Some(action) = b.forced(session)
+        {
+            if let Err(e) = session.apply(action) {
+                self.status = e.to_string();
+            }
+            ctx.request_repaint();
+            return;
+        }
         if !session.computer_to_act() && !self.turn.finished && !self.turn.is_empty() {
             self.turn.finish();
             if self.show_eval {
@@ -602,6 +684,19 @@ impl Play {
             }
             PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
             PlayCommand::CloseBattle => self.battle.close(),
+            c @ (PlayCommand::OpenByFile
+            | PlayCommand::CancelByFile
+            | PlayCommand::ByFileNew { .. }
+            | PlayCommand::ByFileOpen { .. }
+            | PlayCommand::ByFileSend
+            | PlayCommand::ByFileRefresh
+            | PlayCommand::ByFileClose) => self.by_file_command(c, module)?,
+            PlayCommand::LoadAsFarAsItGoes(path) => {
+                self.changed_save = None;
+                self.load_as_far_as_it_goes(&path, module)?;
+            }
+            PlayCommand::DismissChangedSave => self.changed_save = None,
+            PlayCommand::CloseReplayReport => self.replayed = None,
         }
         Ok(())
     }
@@ -680,6 +775,19 @@ impl Play {
         self.battle = battle::BattleView::default();
         self.last_ai = None;
         self.stale = false;
+        self.by_file = None;
+        self.changed_save = None;
+    }
+
+    /// No game under way (a game by file before it starts).
+    fn install_none(&mut self) {
+        self.stop_thinking();
+        self.session = None;
+        self.selected = None;
+        self.unit = None;
+        self.pick.clear();
+        self.battle = battle::BattleView::default();
+        self.by_file = None;
     }
 
     /// Saves the game under way.
@@ -714,9 +822,109 @@ impl Play {
                 self.install(s);
                 self.status = format!("game loaded from {}", path.display());
             }
+            Err(e) if e.module_changed() => {
+                tracing::warn!("{e}");
+                self.status = format!("cannot load {} as it was: {e}", path.display());
+                self.changed_save = Some((path.to_path_buf(), e.to_string()));
+            }
             Err(e) => {
                 tracing::warn!("{e}");
                 self.status = format!("cannot load {}: {e}", path.display());
+            }
+        }
+    }
+
+    /// Loads a save its module refused (it changed since it was played), replaying its
+    /// actions until one no longer applies; the game goes on from there.
+    fn load_as_far_as_it_goes(
+        &mut self,
+        path: &Path,
+        module: Option<&Arc<Module>>,
+    ) -> Result<(), String> {
+        let module = module.ok_or("cannot load a game: the module does not load")?;
+        let players = self
+            .session
+            .as_ref()
+            .map(|s| s.players().to_vec())
+            .filter(|p| p.len() == module.sides.len() && !p.contains(&PlayerKind::ByFile))
+            .unwrap_or_else(|| vec![PlayerKind::Human; module.sides.len()]);
+        let (session, report) = Session::load_as_far_as_it_goes(module.clone(), path, players)
+            .map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+        self.install(session);
+        self.status = format!("game loaded from {} as far as it goes", path.display());
+        self.replayed = Some(report);
+        Ok(())
+    }
+
+    /// The play-by-file commands.
+    fn by_file_command(
+        &mut self,
+        command: PlayCommand,
+        module: Option<&Arc<Module>>,
+    ) -> Result<(), String> {
+        let module = module.ok_or("cannot play by file: the module does not load")?;
+        let opened = match command {
+            PlayCommand::OpenByFile => {
+                self.by_file_dialog = Some(by_file::ByFileDialog::new(module));
+                return Ok(());
+            }
+            PlayCommand::CancelByFile => {
+                self.by_file_dialog = None;
+                return Ok(());
+            }
+            PlayCommand::ByFileClose => {
+                self.by_file = None;
+                if let Some(s) = self.session.as_mut() {
+                    s.hand_over();
+                }
+                self.status = "stopped playing by file; the files stay in the folder".into();
+                return Ok(());
+            }
+            PlayCommand::ByFileSend => {
+                let b = self.by_file.as_mut().ok_or("no game by file")?;
+                let path = b.send(module, self.session.as_mut())?;
+                self.status = format!("wrote {}: send it to the other player", path.display());
+                return Ok(());
+            }
+            PlayCommand::ByFileNew {
+                dir,
+                side,
+                scenario,
+            } => by_file::ByFile::create(module, &dir, &side, &scenario),
+            PlayCommand::ByFileOpen { dir, side } => {
+                by_file::ByFile::open(module, &dir, side.as_deref())
+            }
+            PlayCommand::ByFileRefresh => {
+                let b = self.by_file.as_ref().ok_or("no game by file")?;
+                let side = module.side(b.me()).id.clone();
+                let dir = b.folder().to_path_buf();
+                by_file::ByFile::open(module, &dir, Some(&side))
+            }
+            _ => return Ok(()),
+        };
+        match opened {
+            Ok((b, session)) => {
+                self.by_file_dialog = None;
+                self.stop_thinking();
+                match session {
+                    Some(s) => self.install(s),
+                    None => {
+                        self.install_none();
+                    }
+                }
+                self.status = format!(
+                    "game by file, {} files read from {}",
+                    b.files(),
+                    b.folder().display()
+                );
+                self.by_file = Some(b);
+                Ok(())
+            }
+            Err(e) => {
+                if let Some(d) = self.by_file_dialog.as_mut() {
+                    d.error = Some(e.clone());
+                }
+                Err(e)
             }
         }
     }

@@ -22,6 +22,9 @@ use muster_scripting::{Limits, ScriptError, ScriptRules};
 pub enum PlayerKind {
     Human,
     Computer(Level),
+    /// A player elsewhere, whose decisions come in turn files (play by file): nobody
+    /// decides for that side here.
+    ByFile,
 }
 
 impl PlayerKind {
@@ -43,6 +46,7 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
             PlayerKind::Computer(Level::Strong { .. }) => "Strong",
+            PlayerKind::ByFile => "By file",
         }
     }
 }
@@ -82,6 +86,8 @@ pub enum SessionError {
     Save(#[from] SaveError),
     #[error("the game is over")]
     Over,
+    #[error("the actions before this turn were sent in a turn file: they cannot be taken back")]
+    Sent,
 }
 
 impl SessionError {
@@ -148,6 +154,8 @@ pub struct Session {
     end: Option<String>,
     /// The legal actions of the current state, computed once per state.
     legal: Option<Result<Vec<Action>, String>>,
+    /// Actions before this many are not taken back (in a game by file: the ones sent).
+    floor: usize,
 }
 
 /// Computer players for `players`, seeded as `muster play` seeds them.
@@ -156,7 +164,7 @@ fn computers(players: &[PlayerKind], seed: u64) -> Vec<Option<Box<dyn Player>>> 
         .iter()
         .enumerate()
         .map(|(i, k)| match k {
-            PlayerKind::Human => None,
+            PlayerKind::Human | PlayerKind::ByFile => None,
             PlayerKind::Computer(level) => Some(muster_ai::player(*level, seed ^ i as u64)),
         })
         .collect()
@@ -219,8 +227,62 @@ impl Session {
             end: end.map(str::to_owned),
             reseeds: Vec::new(),
             legal: None,
+            floor: 0,
             module,
         })
+    }
+
+    /// A game played by file, at `history` (the game as its files left it, and perhaps
+    /// the stretch its author is playing): actions before `floor` were sent and are not
+    /// taken back. `seed` and `reseeds` are the files' dice, so a save replays.
+    #[allow(clippy::too_many_arguments)]
+    pub fn by_file(
+        module: Arc<Module>,
+        mut rules: ScriptRules,
+        history: History,
+        players: Vec<PlayerKind>,
+        scenario: SavedScenario,
+        options: Vec<String>,
+        end: Option<String>,
+        (seed, reseeds): (u64, Vec<Reseed>),
+        floor: usize,
+        log: Vec<String>,
+    ) -> Self {
+        rules.take_logged();
+        rules.take_output();
+        rules.keep_logged(true);
+        Session {
+            computers: computers(&players, seed),
+            players,
+            rules,
+            history,
+            log,
+            rule_lines: Vec::new(),
+            seed,
+            reseeds,
+            scenario,
+            options,
+            end,
+            legal: None,
+            floor,
+            module,
+        }
+    }
+
+    /// The game so far was sent in a turn file: nobody here decides for any side, and
+    /// none of it is taken back, until the next file is read.
+    pub fn hand_over(&mut self) {
+        for p in &mut self.players {
+            *p = PlayerKind::ByFile;
+        }
+        self.computers = computers(&self.players, self.seed);
+        self.floor = self.history.actions().len();
+        self.legal = None;
+    }
+
+    /// Takes the rules out of the session (to read a game by file with them again).
+    pub fn into_rules(self) -> ScriptRules {
+        self.rules
     }
 
     /// Reads a save and replays it with `module`, checking it as `muster replay` does.
@@ -299,6 +361,7 @@ impl Session {
             end: save.end.clone(),
             reseeds: Vec::new(),
             legal: None,
+            floor: 0,
             module,
         };
         session.rule_lines = mark_rule_lines(&start_log, session.rules.take_logged(), 1);
@@ -403,6 +466,7 @@ impl Session {
             options: self.options.clone(),
             end: self.end.clone(),
             legal: None,
+            floor: self.floor,
             module,
         })
     }
@@ -459,7 +523,11 @@ impl Session {
 
     /// Whether a computer plays the side to act (and the game is not over).
     pub fn computer_to_act(&self) -> bool {
-        self.outcome().is_none() && self.players[self.decider().index()] != PlayerKind::Human
+        self.outcome().is_none()
+            && matches!(
+                self.players[self.decider().index()],
+                PlayerKind::Computer(_)
+            )
     }
 
     /// The rules, for the odds calculator.
@@ -525,8 +593,16 @@ impl Session {
             .extend(script.into_iter().map(|l| format!("  (script) {l}")));
     }
 
+    /// Whether [`Session::undo`] would take an action back.
+    pub fn can_undo(&self) -> bool {
+        self.history.actions().len() > self.floor && self.history.can_undo()
+    }
+
     /// Takes back the last action, while the engine allows it.
     pub fn undo(&mut self) -> Result<Action, SessionError> {
+        if self.history.actions().len() <= self.floor {
+            return Err(SessionError::Sent);
+        }
         let undone = self.history.undo()?;
         self.legal = None;
         for c in self.computers.iter_mut().flatten() {
@@ -553,7 +629,7 @@ impl Session {
     pub fn seat_computer(&mut self, side: usize, player: Box<dyn Player>) {
         if let Some(seat) = self.computers.get_mut(side)
             && seat.is_none()
-            && self.players[side] != PlayerKind::Human
+            && matches!(self.players[side], PlayerKind::Computer(_))
         {
             *seat = Some(player);
         }

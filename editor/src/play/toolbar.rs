@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use egui::Ui;
 use muster_core::game::{Action, describe};
 
-use super::{Play, PlayCommand};
+use super::{Play, PlayCommand, Session};
 use crate::command::Command;
 
 pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
@@ -16,8 +16,15 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
         if ui.button("New game").clicked() {
             out.push(Command::Play(PlayCommand::OpenNewGame));
         }
+        if ui
+            .button("By file…")
+            .on_hover_text("play against a person elsewhere by exchanging turn files")
+            .clicked()
+        {
+            out.push(Command::Play(PlayCommand::OpenByFile));
+        }
         let session = play.session();
-        let can_undo = session.is_some_and(|s| s.history().can_undo());
+        let can_undo = session.is_some_and(Session::can_undo);
         if ui
             .add_enabled(can_undo, egui::Button::new("Undo move"))
             .clicked()

@@ -41,6 +41,8 @@ use crate::game::{Action, ActionError};
 use crate::ids::{OptionId, SideId};
 use crate::module::Module;
 
+pub mod folder;
+
 /// The turn file layout; bumped when an older muster would misread a newer file.
 pub const PBEM_FORMAT: u32 = 1;
 
@@ -445,8 +447,8 @@ impl Game {
         crate::game::save::saved_scenario(module, &self.setup.scenario)
     }
 
-    /// Whether `side` must (or, with one choice, may) act now in `history`'s game.
-    fn stretch_goes_on(
+    /// Whether `author`'s stretch goes on in `state`: see [`Stretch::goes_on`].
+    pub fn stretch_goes_on(
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
@@ -552,18 +554,62 @@ impl Game {
         Ok(())
     }
 
-    /// Plays the next file's stretch with `choose` deciding for its author (forced
-    /// decisions of the opponent are taken too) and writes the file: `reveal` is the
-    /// secret the author committed to in their previous file, `next_secret` and `nonce`
-    /// fresh random values. Returns the file's bytes.
-    pub fn write_next(
+    /// The next file's stretch, ready to be played by its author: from file 2 on, the
+    /// game at its start with the stretch's dice (`reveal` is the secret the author
+    /// committed to in their previous file); before, nothing to play.
+    pub fn begin(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        reveal: Option<&Bytes32>,
+    ) -> Result<Option<Stretch>, PbemError> {
+        let k = self.files.len();
+        if k < 2 {
+            return Ok(None);
+        }
+        if self.over() {
+            return Err(bad(
+                &format!("file {k}"),
+                "the game is over: no file follows its last",
+            ));
+        }
+        let reveal = reveal
+            .ok_or_else(|| bad(&format!("file {k}"), "it must reveal its author's secret"))?;
+        let history = self.stretch(module, rules, reveal)?;
+        let seed = self.next_seed(reveal);
+        let start = history.actions().len();
+        let (seed, reseeds) = match self.history {
+            None => (seed, Vec::new()),
+            Some(_) => {
+                let mut reseeds = self.reseeds.clone();
+                reseeds.push(Reseed {
+                    before: start,
+                    seed,
+                });
+                (self.seed, reseeds)
+            }
+        };
+        Ok(Some(Stretch {
+            start,
+            history,
+            author: self.players[k % 2],
+            seed,
+            reseeds,
+        }))
+    }
+
+    /// Writes the next file: the actions of `stretch` (from [`Game::begin`], played to
+    /// its end), committing to `next_secret` and with a fresh `nonce`. Returns the
+    /// file's bytes. Refused while the author still has to decide, or when the stretch
+    /// went back before its start.
+    pub fn finish(
         &self,
         module: &Module,
         rules: &mut dyn Rules,
         reveal: Option<&Bytes32>,
         next_secret: &Bytes32,
         nonce: &Bytes32,
-        mut choose: impl FnMut(&Module, &mut dyn Rules, &History) -> Result<Action, String>,
+        stretch: Option<&Stretch>,
     ) -> Result<Vec<u8>, PbemError> {
         let k = self.files.len();
         let name = format!("file {k}");
@@ -581,26 +627,59 @@ impl Game {
             actions: Vec::new(),
             state: None,
         };
-        if k >= 2 {
-            let reveal = reveal.ok_or_else(|| bad(&name, "it must reveal its author's secret"))?;
-            let mut history = self.stretch(module, rules, reveal)?;
-            let start = history.actions().len();
-            while let Some(mine) = Self::stretch_goes_on(module, rules, history.state(), author)? {
+        match (k >= 2, stretch) {
+            (false, _) => {}
+            (true, None) => return Err(bad(&name, "it must hold its author's stretch")),
+            (true, Some(s)) => {
+                if s.author != author || s.history.actions().len() < s.start {
+                    return Err(bad(&name, "the stretch played is not this file's"));
+                }
+                if s.goes_on(module, rules)? == Some(true) {
+                    return Err(bad(
+                        &name,
+                        format!(
+                            "{} still has to decide: a file holds its author's whole stretch",
+                            module.side(author).name
+                        ),
+                    ));
+                }
+                file.actions = s.history.actions()[s.start..].to_vec();
+                file.state = Some(state_hash(s.history.state()));
+            }
+        }
+        Ok(to_bytes(&file))
+    }
+
+    /// Plays the next file's stretch with `choose` deciding for its author (forced
+    /// decisions of the opponent are taken too) and writes the file ([`Game::begin`],
+    /// then [`Game::finish`]): `reveal` is the secret the author committed to in their
+    /// previous file, `next_secret` and `nonce` fresh random values.
+    pub fn write_next(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        reveal: Option<&Bytes32>,
+        next_secret: &Bytes32,
+        nonce: &Bytes32,
+        mut choose: impl FnMut(&Module, &mut dyn Rules, &History) -> Result<Action, String>,
+    ) -> Result<Vec<u8>, PbemError> {
+        let mut stretch = self.begin(module, rules, reveal)?;
+        if let Some(s) = stretch.as_mut() {
+            while let Some(mine) = s.goes_on(module, rules)? {
                 let action = if mine {
-                    choose(module, rules, &history).map_err(PbemError::Rule)?
+                    choose(module, rules, &s.history).map_err(PbemError::Rule)?
                 } else {
-                    let legal = legal_actions(module, rules, history.state())
-                        .map_err(|e| PbemError::Rule(e.to_string()))?;
-                    legal[0].clone()
+                    match s.forced(module, rules)? {
+                        Some(a) => a,
+                        None => break,
+                    }
                 };
-                history
+                s.history
                     .apply(module, rules, action)
                     .map_err(|e| PbemError::Rule(e.to_string()))?;
             }
-            file.actions = history.actions()[start..].to_vec();
-            file.state = Some(state_hash(history.state()));
         }
-        Ok(to_bytes(&file))
+        self.finish(module, rules, reveal, next_secret, nonce, stretch.as_ref())
     }
 
     /// The game as a save (`muster replay`, the app): its dice are the stretches'.
@@ -617,6 +696,51 @@ impl Game {
         save.end = self.setup.end.clone();
         save.reseeds = self.reseeds.clone();
         Some(save)
+    }
+}
+
+/// The stretch of the next file, being played by its author ([`Game::begin`]).
+#[derive(Clone, Debug)]
+pub struct Stretch {
+    /// The game: up to `start` as the files left it, then the author's actions.
+    pub history: History,
+    /// The number of actions before the stretch (it may not be undone past them).
+    pub start: usize,
+    author: SideId,
+    /// The game's dice, this stretch's included, as a save records them.
+    pub seed: u64,
+    pub reseeds: Vec<Reseed>,
+}
+
+impl Stretch {
+    /// The side whose stretch it is.
+    pub fn author(&self) -> SideId {
+        self.author
+    }
+
+    /// Whether the stretch goes on: `Some(true)` its author decides, `Some(false)` the
+    /// opponent has a single choice (taken within the stretch, see [`Stretch::forced`]),
+    /// `None` it is over (the opponent decides, or the game ended).
+    pub fn goes_on(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+    ) -> Result<Option<bool>, PbemError> {
+        Game::stretch_goes_on(module, rules, self.history.state(), self.author)
+    }
+
+    /// The opponent's only legal action, when the stretch goes on with it.
+    pub fn forced(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+    ) -> Result<Option<Action>, PbemError> {
+        if self.goes_on(module, rules)? != Some(false) {
+            return Ok(None);
+        }
+        let legal = legal_actions(module, rules, self.history.state())
+            .map_err(|e| PbemError::Rule(e.to_string()))?;
+        Ok(legal.into_iter().next())
     }
 }
 
