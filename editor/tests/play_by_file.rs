@@ -115,6 +115,8 @@ fn two_players_play_by_file_in_the_app_and_the_files_are_the_cli_s() {
             dir: union_dir.clone(),
             side: "union".into(),
             scenario,
+            options: vec!["union-rail-bonus".into()],
+            end: Some("12/1862".into()),
         },
     );
     let files = turn_files(&union_dir);
@@ -193,6 +195,9 @@ fn two_players_play_by_file_in_the_app_and_the_files_are_the_cli_s() {
     let mine = Folder::new(&union_dir).read(&module, &mut rules).unwrap();
     let theirs = Folder::new(&confed_dir).read(&module, &mut rules).unwrap();
     assert_eq!(mine.game.len(), 5);
+    // The rules and ending chosen in the app are the game's.
+    assert_eq!(mine.game.setup.options, ["union-rail-bonus"]);
+    assert_eq!(mine.game.setup.end.as_deref(), Some("12/1862"));
     assert_eq!(
         mine.game.history().unwrap().state(),
         theirs.game.history().unwrap().state()
@@ -236,12 +241,33 @@ fn a_folder_that_is_not_a_game_is_named_and_nothing_is_written() {
         "the dialog stays"
     );
 
-    // A second game may not be started in a folder that holds one.
     let scenario = common::ahd_module().scenarios[0].id.clone();
+    // A bad ending date is refused before any file is written.
+    play(&mut h, PlayCommand::OpenByFile);
+    play(
+        &mut h,
+        PlayCommand::ByFileNew {
+            dir: folders.path().to_path_buf(),
+            side: "union".into(),
+            scenario: scenario.clone(),
+            options: Vec::new(),
+            end: Some("13/1861".into()),
+        },
+    );
+    assert!(
+        h.state().play().status().contains("ending date"),
+        "{}",
+        h.state().play().status()
+    );
+    assert!(turn_files(folders.path()).is_empty(), "nothing written");
+
+    // A second game may not be started in a folder that holds one.
     let new = |dir: &Path| PlayCommand::ByFileNew {
         dir: dir.to_path_buf(),
         side: "union".into(),
         scenario: scenario.clone(),
+        options: Vec::new(),
+        end: None,
     };
     play(&mut h, new(folders.path()));
     let before = turn_files(folders.path());

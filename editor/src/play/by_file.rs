@@ -62,6 +62,8 @@ impl ByFile {
         dir: &Path,
         side: &str,
         scenario: &str,
+        options: Vec<String>,
+        end: Option<String>,
     ) -> Result<(ByFile, Option<Session>), String> {
         let me = module
             .find_side(side)
@@ -73,9 +75,29 @@ impl ByFile {
                 module.sides.len()
             ));
         }
-        module
+        let found = module
             .scenario(scenario)
             .ok_or_else(|| format!("no scenario '{scenario}' in the module"))?;
+        let option_ids = options
+            .iter()
+            .map(|o| {
+                module
+                    .find_option(o)
+                    .ok_or_else(|| format!("no optional rule '{o}' in the module"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(end) = &end {
+            // Checked now, not when the game starts two files later.
+            let mut probe = muster_core::game::GameState::new(
+                module,
+                found,
+                option_ids,
+                muster_core::game::Dice::seeded(0),
+            )
+            .map_err(|e| e.to_string())?;
+            muster_core::game::set_end(module, &mut probe, end)
+                .map_err(|e| format!("ending date: {e}"))?;
+        }
         let other = module.side_ids().find(|&s| s != me).unwrap_or(me);
         let folder = Folder::new(dir);
         folder
@@ -85,8 +107,8 @@ impl ByFile {
                     id: scenario.to_string(),
                     xml: None,
                 },
-                Vec::new(),
-                None,
+                options,
+                end,
                 [module.side(me).id.clone(), module.side(other).id.clone()],
             )
             .map_err(|e| e.to_string())?;
@@ -329,6 +351,9 @@ pub struct ByFileDialog {
     /// folder's player".
     pub side: Option<usize>,
     pub scenario: usize,
+    /// The optional rules (id, "rule title", on) and ending date of a new game.
+    pub options: Vec<(String, String, bool)>,
+    pub end: String,
     pub error: Option<String>,
     sides: Vec<(String, String)>,
     scenarios: Vec<(String, String)>,
@@ -340,6 +365,18 @@ impl ByFileDialog {
             folder: "game-by-file".into(),
             side: None,
             scenario: 0,
+            options: module
+                .options
+                .iter()
+                .map(|o| {
+                    (
+                        o.id.clone(),
+                        format!("{} {}", o.rule, o.title),
+                        o.default_on,
+                    )
+                })
+                .collect(),
+            end: String::new(),
             error: None,
             sides: module
                 .sides
@@ -407,6 +444,25 @@ impl ByFileDialog {
                 super::dialog::keep_popup_on_top(ui.ctx(), combo.id);
                 self.scenario = scenario;
             });
+            if !self.options.is_empty() {
+                egui::CollapsingHeader::new("Optional rules")
+                    .id_salt("by-file-options")
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .id_salt("by-file-options-list")
+                            .max_height(160.0)
+                            .show(ui, |ui| {
+                                for (_, label, on) in &mut self.options {
+                                    ui.checkbox(on, label.as_str());
+                                }
+                            });
+                    });
+            }
+            ui.horizontal(|ui| {
+                let l = ui.label("Ending date");
+                ui.add(egui::TextEdit::singleline(&mut self.end).hint_text("MM/YYYY"))
+                    .labelled_by(l.id);
+            });
             let dir = PathBuf::from(self.folder.trim());
             ui.horizontal(|ui| {
                 let new_ok = self.side.is_some() && !self.folder.trim().is_empty();
@@ -419,10 +475,18 @@ impl ByFileDialog {
                         self.scenarios.get(self.scenario),
                     )
                 {
+                    let end = self.end.trim();
                     out.push(Command::Play(PlayCommand::ByFileNew {
                         dir: dir.clone(),
                         side: side.0.clone(),
                         scenario: scenario.0.clone(),
+                        options: self
+                            .options
+                            .iter()
+                            .filter(|o| o.2)
+                            .map(|o| o.0.clone())
+                            .collect(),
+                        end: (!end.is_empty()).then(|| end.to_string()),
                     }));
                 }
                 if ui

@@ -90,6 +90,8 @@ pub enum PlayCommand {
         dir: PathBuf,
         side: String,
         scenario: String,
+        options: Vec<String>,
+        end: Option<String>,
     },
     /// Open the game by file in `dir` (the player on `side`, or the folder's player).
     ByFileOpen {
@@ -890,7 +892,9 @@ impl Play {
                 dir,
                 side,
                 scenario,
-            } => by_file::ByFile::create(module, &dir, &side, &scenario),
+                options,
+                end,
+            } => by_file::ByFile::create(module, &dir, &side, &scenario, options, end),
             PlayCommand::ByFileOpen { dir, side } => {
                 by_file::ByFile::open(module, &dir, side.as_deref())
             }
