@@ -216,6 +216,7 @@ pub fn run(o: Options) -> Result<()> {
                 out,
                 &module,
                 &state,
+                &mut rules,
                 side,
                 &legal,
                 game.can_undo(),
@@ -394,6 +395,7 @@ pub(crate) fn prompt(
     out: &mut impl Write,
     module: &Module,
     state: &GameState,
+    rules: &mut dyn muster_core::game::Rules,
     side: SideId,
     legal: &[Action],
     can_undo: bool,
@@ -431,6 +433,14 @@ pub(crate) fn prompt(
             }
             "board" | "map" => {
                 for l in crate::terminal::board(module, state, side) {
+                    writeln!(out, "{l}")?;
+                }
+                let view = muster_core::game::View { module, state };
+                let progress = rules.victory_progress(view).unwrap_or_else(|e| {
+                    tracing::warn!("victory_progress: {e}");
+                    Vec::new()
+                });
+                for l in crate::terminal::progress(module, &progress) {
                     writeln!(out, "{l}")?;
                 }
                 continue;

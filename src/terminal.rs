@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use muster_core::Module;
+use muster_core::game::rules::Progress;
 use muster_core::game::{Action, GameState, describe};
 use muster_core::ids::{BoxId, SideId};
 
@@ -12,10 +13,30 @@ pub const HELP: &str = "\
   N          take action number N of the list
   WORDS      take the action whose words are WORDS, or the only one containing them
              (e.g. \"activate Washington\"); case does not matter
-  board      where every piece stands, who holds what, and what is threatened
+  board      where every piece stands, who holds what, what is threatened, and how
+             near each side is to winning
   help       this list
   u, undo    take back the last move (while moving)
   q, quit    stop the game (with --save, it is saved)";
+
+/// How near each side is to its victory conditions, as the rules count them
+/// (`victory_progress`); nothing when the rules give no count.
+pub fn progress(module: &Module, progress: &[Progress]) -> Vec<String> {
+    if progress.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec!["To win:".to_string()];
+    for p in progress {
+        out.push(format!(
+            "  {}: {}: {} of {}",
+            module.side(p.side).name,
+            p.goal,
+            p.have,
+            p.need
+        ));
+    }
+    out
+}
 
 /// Every box holding pieces, with its holder and the pieces by side and type (flags
 /// and reduced pieces shown); then the boxes held by a side other than their owner,

@@ -1465,6 +1465,68 @@ fn rule_10_0_union_victory_and_army_maximum_victory() {
     );
 }
 
+/// 10.0 as the players read it (`victory_progress`, not a rule): the Union's count of
+/// the seven key cities it holds, the Confederacy's Army Maximum Size against the one
+/// it must exceed (the Union's plus one), and Washington.
+#[test]
+fn rule_10_0_how_near_each_side_is_to_winning() {
+    use muster_core::game::View;
+    use muster_core::game::rules::Rules;
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union">
+        <place box="Petersburg" units="2 Vi"/>
+        <control box="New Orleans"/><control box="Mobile"/><control box="Atlanta"/>
+        <control box="Memphis"/><control box="Charleston (South Carolina)"/><control box="Wilmington"/>
+      </side>
+      <side id="confederate"><control box="Scranton"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[3]);
+    let (usa, csa) = (t.side("union"), t.side("confederate"));
+    let progress = t
+        .rules
+        .victory_progress(View {
+            module: &t.m,
+            state: &t.g,
+        })
+        .unwrap();
+    let (union_max, csa_max) = (t.g.army_maximum(&t.m, usa), t.g.army_maximum(&t.m, csa));
+    let got: Vec<(SideId, &str, f64, f64)> = progress
+        .iter()
+        .map(|p| (p.side, p.goal.as_str(), p.have, p.need))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                usa,
+                "the seven key Confederate cities held (10.0)",
+                6.0,
+                7.0
+            ),
+            (
+                csa,
+                "Army Maximum Size above the Union's (10.0)",
+                f64::from(csa_max),
+                f64::from(union_max + 1)
+            ),
+            (csa, "Washington captured (10.0)", 0.0, 1.0),
+        ]
+    );
+    // Richmond taken: seven of seven, and the game is over (10.0).
+    let vis = t.units("Vi", "Petersburg");
+    t.march("Petersburg", &vis, "Richmond", &["rail"]);
+    t.act(Action::EndStep);
+    assert!(t.g.outcome.is_some());
+    let progress = t
+        .rules
+        .victory_progress(View {
+            module: &t.m,
+            state: &t.g,
+        })
+        .unwrap();
+    assert_eq!((progress[0].have, progress[0].need), (7.0, 7.0));
+}
+
 /// Undo takes back moves within the Movement segment under way, never dice.
 #[test]
 fn undo_within_the_movement_segment() {

@@ -1121,3 +1121,32 @@ fn balance_runs_on_the_adaptation() {
     assert_eq!(summary["games"].as_u64(), Some(2), "{report}");
     assert_eq!(summary["unfinished"].as_u64(), Some(0), "{report}");
 }
+
+/// The seed, VICTORY, as the players read it: the mod replaces AHD's
+/// `victory_progress` handler by its id, so the counts cite the seed's own conditions
+/// (the seven cities after the Union battle phase, Washington held through a turn).
+#[test]
+fn seed_victory_progress_replaces_ahds_by_its_handler_id() {
+    use muster_core::game::View;
+    use muster_core::game::rules::Rules;
+    let xml = scenario(
+        "08/1861",
+        r#"<control box="Memphis"/><control box="Mobile"/>"#,
+        "",
+    );
+    let mut t = Game::new(&xml, "union", &[3]);
+    let progress = t
+        .rules
+        .victory_progress(View {
+            module: &t.m,
+            state: &t.g,
+        })
+        .unwrap();
+    assert_eq!(progress.len(), 3, "AHD's three replaced, not added to");
+    assert_eq!(
+        progress[0].goal,
+        "the seven key cities held after the Union battle phase (seed, VICTORY)"
+    );
+    assert_eq!((progress[0].have, progress[0].need), (2.0, 7.0));
+    assert!(progress[2].goal.contains("Washington held through"));
+}

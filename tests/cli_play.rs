@@ -784,6 +784,12 @@ fn the_prompt_takes_help_board_and_actions_by_their_words() {
         stdout.contains("Union's boxes next to enemy pieces:") && stdout.contains("Harper's Ferry"),
         "{stdout}"
     );
+    // 10.0 as the rules count it (`victory_progress`): the Union holds none of the
+    // seven key cities in 1861.
+    assert!(
+        stdout.contains("To win:\n  Union: the seven key Confederate cities held (10.0): 0 of 7"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("'march' matches 11 actions: 1. march: activate"),
         "{stdout}"

@@ -112,6 +112,20 @@ fn against_the_computer_its_turn_is_played_and_shown() {
             h.query_by_label(&field).is_some(),
             "the banner shows '{field}'"
         );
+        // And the rules' own count of each condition (`victory_progress`).
+        for field in [
+            "Union: the seven key Confederate cities held (10.0): 0 of 7".to_string(),
+            format!(
+                "Confederacy: Army Maximum Size above the Union's (10.0): {c} of {}",
+                u + 1
+            ),
+            "Confederacy: Washington captured (10.0): 0 of 1".to_string(),
+        ] {
+            assert!(
+                h.query_by_label(&field).is_some(),
+                "the banner shows '{field}'"
+            );
+        }
     }
     h.get_by_label("Evaluation").click();
     h.run();

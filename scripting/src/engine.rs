@@ -13,7 +13,7 @@ use mlua::{
     Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields, UserDataMethods, Value,
 };
 use muster_core::Module;
-use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, QUESTIONS};
+use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
 use muster_core::game::{
     Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError, Rules,
     View, Wanted,
@@ -286,6 +286,32 @@ impl Rules for ScriptRules {
         self.list_offers(view, step, Some(wanted))
     }
 
+    /// The `victory_progress` hook: `victory_progress(game)` returns nil or a list of
+    /// `{ side, goal, have, need }`.
+    fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
+        const HOOK: &str = "victory_progress";
+        let state = GameRef::ref_cast(view.state);
+        let wrap = &mut self.wrap;
+        let module = view.module;
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = scope.create_any_userdata_ref(state)?;
+                    finish_game_type(wrap)?;
+                    game.into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Table(t) => progress(module, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
     fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
         let hook = q.hook();
         let state = GameRef::ref_cast(view.state);
@@ -483,6 +509,46 @@ fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value>
 
 /// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked, read
 /// straight from Lua (offers are listed at every decision, so no copy is made first).
+/// One item of `victory_progress`: `{ side, goal, have, need }`.
+fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
+    let text = |key: &str| match t.raw_get::<Value>(key) {
+        Ok(Value::String(s)) => s
+            .to_str()
+            .map(|s| s.to_string())
+            .map_err(|_| format!("`{key}` is not UTF-8")),
+        _ => Err(format!("`{key}` must be a string")),
+    };
+    let number = |key: &str| match t.raw_get::<Value>(key) {
+        Ok(Value::Integer(n)) => Ok(n as f64),
+        Ok(Value::Number(n)) if n.is_finite() => Ok(n),
+        _ => Err(format!("`{key}` must be a number")),
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let known = matches!(&k, Value::String(s) if matches!(s.as_bytes().as_ref(), b"side" | b"goal" | b"have" | b"need"));
+        if !known {
+            return Err(format!(
+                "unknown field {}: an item is {{ side, goal, have, need }}",
+                crate::value::describe(&k)
+            ));
+        }
+    }
+    let side_id = text("side")?;
+    let side = module.find_side(&side_id).ok_or_else(|| {
+        format!(
+            "no side '{side_id}'{}",
+            did_you_mean(&side_id, module.sides.iter().map(|s| s.id.as_str()))
+                .map_or_else(String::new, |h| format!("; {h}"))
+        )
+    })?;
+    Ok(Progress {
+        side,
+        goal: text("goal")?,
+        have: number("have")?,
+        need: number("need")?,
+    })
+}
+
 fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
     let id = match t.raw_get::<Value>("id") {
         Ok(Value::String(s)) if !s.as_bytes().is_empty() => s

@@ -254,6 +254,9 @@ impl Probe {
         self.rules
             .evacuations(view, s, false)
             .unwrap_or_else(|e| panic!("evacuations: {e}"));
+        self.rules
+            .victory_progress(view)
+            .unwrap_or_else(|e| panic!("victory_progress: {e}"));
     }
 }
 

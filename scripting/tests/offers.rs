@@ -239,3 +239,39 @@ end)
         other => panic!("the levy must be refused: {:?}", other.map(|x| x.1)),
     }
 }
+
+/// `victory_progress` (a list hook for players to read): a house rule's items join
+/// AHD's, and a bad item is an error naming the hook, the handler's item and a hint.
+#[test]
+fn victory_progress_items_join_and_a_bad_one_is_named() {
+    use muster_core::game::View;
+    use muster_core::game::rules::Rules;
+    let house = r#"
+hooks.on("victory_progress", function(game)
+	return { { side = "union", goal = "levies raised", have = game:var("levies"), need = 3 } }
+end, { id = "house.levies" })
+"#;
+    let (_dir, m, mut rules, g) = with_house_rule(house);
+    let view = View {
+        module: &m,
+        state: &g,
+    };
+    let progress = rules.victory_progress(view).expect("answers");
+    assert_eq!(progress.len(), 4, "AHD's three, then the house rule's");
+    assert_eq!(progress[3].goal, "levies raised");
+    assert_eq!((progress[3].have, progress[3].need), (0.0, 3.0));
+
+    let bad = r#"
+hooks.on("victory_progress", function(game)
+	return { { side = "unoin", goal = "x", have = 1, need = 2 } }
+end, { id = "house.bad" })
+"#;
+    let (_dir, m, mut rules, g) = with_house_rule(bad);
+    let view = View {
+        module: &m,
+        state: &g,
+    };
+    let e = rules.victory_progress(view).unwrap_err().to_string();
+    assert!(e.contains("victory_progress"), "{e}");
+    assert!(e.contains("no side 'unoin'; did you mean 'union'?"), "{e}");
+}

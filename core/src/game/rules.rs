@@ -189,7 +189,21 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("dug_in", Combine::Any),
     ("offers", Combine::Concat),
     ("evacuations", Combine::Concat),
+    ("victory_progress", Combine::Concat),
 ];
+
+/// How near a side is to one of its victory conditions, as the rules count it: for
+/// players to read (the app's banner, the terminal's board), never a rule and never
+/// what ends the game (the rules' events do that).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub side: SideId,
+    /// The condition in the rules' words, e.g. "the seven key cities (10.0)".
+    pub goal: String,
+    /// How far the side is, and what the condition needs (e.g. 3 of 7).
+    pub have: f64,
+    pub need: f64,
+}
 
 /// Everything the engine reports.
 #[derive(Clone, Copy, Debug)]
@@ -334,6 +348,12 @@ pub trait Rules {
         withdrawal: bool,
     ) -> Result<Vec<BoxId>, RuleError> {
         let _ = (view, side, withdrawal);
+        Ok(Vec::new())
+    }
+    /// How near each side is to its victory conditions (the `victory_progress` list
+    /// hook), for players to read. None by default.
+    fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
+        let _ = view;
         Ok(Vec::new())
     }
     /// The offers when one is being taken, with `wanted` naming it: rules may list only

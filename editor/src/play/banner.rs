@@ -1,12 +1,14 @@
 //! The banner over the play view: turn, side to move, step, the mover's resources (the
 //! one the step spends, and any other it holds), each side's tallies (AHD: army
-//! maximum), and the mods in play when the module is one laid on a base, each a field
+//! maximum), the rules' count of how near each side is to winning (`victory_progress`),
+//! and the mods in play when the module is one laid on a base, each a field
 //! of its own (one label each, so a screen reader and the tests find them by their
 //! text). Everything is read from the engine's state; nothing is worked out here.
 
 use egui::Ui;
 use muster_core::Module;
 use muster_core::game::GameState;
+use muster_core::game::rules::Progress;
 
 /// The banner's fields, in order, as shown (also used by the tests).
 pub fn fields(module: &Module, state: &GameState) -> Vec<String> {
@@ -100,10 +102,43 @@ fn mods_in_play(module: &Module) -> Option<String> {
     ))
 }
 
-pub fn show(ui: &mut Ui, module: &Module, state: &GameState) {
+/// Each side's victory conditions and how near it is, as the rules count them
+/// (`victory_progress`): `Union: the seven key Confederate cities held (10.0): 2 of 7`.
+pub fn progress_fields(module: &Module, progress: &[Progress]) -> Vec<String> {
+    progress
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: {}: {} of {}",
+                module.side(p.side).name,
+                p.goal,
+                p.have,
+                p.need
+            )
+        })
+        .collect()
+}
+
+pub fn show(ui: &mut Ui, module: &Module, state: &GameState, progress: &[Progress]) {
     ui.horizontal_wrapped(|ui| {
         for field in fields(module, state) {
             ui.group(|ui| ui.strong(field));
         }
     });
+    if !progress.is_empty() && state.outcome.is_none() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("To win:");
+            for (p, field) in progress.iter().zip(progress_fields(module, progress)) {
+                // A condition one step from being met (or met) stands out.
+                let near = p.have >= p.need || (p.need > 1.0 && p.need - p.have <= 1.0);
+                let text = egui::RichText::new(field);
+                ui.label(if near {
+                    text.strong().color(ui.visuals().warn_fg_color)
+                } else {
+                    text
+                });
+                ui.separator();
+            }
+        });
+    }
 }

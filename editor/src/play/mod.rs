@@ -283,8 +283,10 @@ impl Play {
         let mut index = None;
         if let Some(session) = self.session.as_mut() {
             let module = session.module().clone();
-            egui::Panel::top("play-banner")
-                .show(ui, |ui| banner::show(ui, &module, session.state()));
+            let progress = session.victory_progress().to_vec();
+            egui::Panel::top("play-banner").show(ui, |ui| {
+                banner::show(ui, &module, session.state(), &progress)
+            });
             index = Some(BoxIndex::new(&module, input.map));
             egui::Panel::right("play-actions")
                 .default_size(380.0)

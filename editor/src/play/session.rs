@@ -9,6 +9,7 @@ use std::sync::Arc;
 use muster_ai::{AiError, Level, Player};
 use muster_core::Module;
 use muster_core::game::flow::StartError;
+use muster_core::game::rules::{Progress, Rules};
 use muster_core::game::save::{Reseed, SavedScenario};
 use muster_core::game::{
     Action, ActionError, Dice, GameState, History, Outcome, Save, SaveError, decider, describe,
@@ -154,6 +155,8 @@ pub struct Session {
     end: Option<String>,
     /// The legal actions of the current state, computed once per state.
     legal: Option<Result<Vec<Action>, String>>,
+    /// The rules' `victory_progress` for the current state, asked once per state.
+    progress: Option<Vec<Progress>>,
     /// Actions before this many are not taken back (in a game by file: the ones sent).
     floor: usize,
 }
@@ -227,6 +230,7 @@ impl Session {
             end: end.map(str::to_owned),
             reseeds: Vec::new(),
             legal: None,
+            progress: None,
             floor: 0,
             module,
         })
@@ -264,6 +268,7 @@ impl Session {
             options,
             end,
             legal: None,
+            progress: None,
             floor,
             module,
         }
@@ -278,6 +283,7 @@ impl Session {
         self.computers = computers(&self.players, self.seed);
         self.floor = self.history.actions().len();
         self.legal = None;
+        self.progress = None;
     }
 
     /// Takes the rules out of the session (to read a game by file with them again).
@@ -361,6 +367,7 @@ impl Session {
             end: save.end.clone(),
             reseeds: Vec::new(),
             legal: None,
+            progress: None,
             floor: 0,
             module,
         };
@@ -466,6 +473,7 @@ impl Session {
             options: self.options.clone(),
             end: self.end.clone(),
             legal: None,
+            progress: None,
             floor: self.floor,
             module,
         })
@@ -553,6 +561,23 @@ impl Session {
         }
     }
 
+    /// How near each side is to its victory conditions, as the rules count it (the
+    /// `victory_progress` hint); nothing if the rules give none or fail at it.
+    pub fn victory_progress(&mut self) -> &[Progress] {
+        if self.progress.is_none() {
+            let view = muster_core::game::View {
+                module: &self.module,
+                state: self.history.state(),
+            };
+            let list = self.rules.victory_progress(view).unwrap_or_else(|e| {
+                tracing::warn!("victory_progress: {e}");
+                Vec::new()
+            });
+            self.progress = Some(list);
+        }
+        self.progress.as_deref().unwrap_or_default()
+    }
+
     /// Applies `action` for the side to act; on error nothing changes.
     pub fn apply(&mut self, action: Action) -> Result<(), SessionError> {
         if self.outcome().is_some() {
@@ -579,6 +604,7 @@ impl Session {
 
     fn note(&mut self, side: SideId, before: &GameState, action: &Action, log: Vec<String>) {
         self.legal = None;
+        self.progress = None;
         self.log.push(format!(
             "[{}] {}",
             self.module.side(side).name,
@@ -605,6 +631,7 @@ impl Session {
         }
         let undone = self.history.undo()?;
         self.legal = None;
+        self.progress = None;
         for c in self.computers.iter_mut().flatten() {
             c.forget();
         }

@@ -77,6 +77,10 @@ pub const RECORDS: &[RecordDoc] = &[
         p("cost", "{ [string]: number }?", "amounts by resource id, each 0 or more (`{ marches = 1 }`)"),
     ] },
     RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
+    RecordDoc { name: "Progress", seen_as: "each item a `victory_progress` handler returns", fields: &[
+        p("side", "SideId", "whose condition"), p("goal", "string", "the condition in the rules' words"),
+        p("have", "number", "how far the side is"), p("need", "number", "what the condition needs"),
+    ] },
     RecordDoc { name: "Shot", seen_as: "`game:shots()`", fields: &[p("shooter", "Unit", "the piece firing"), p("target", "Unit", "the piece named")] },
 ];
 

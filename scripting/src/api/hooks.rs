@@ -130,5 +130,6 @@ pub const HOOKS: &[HookDoc] = &[
     // Hints.
     h("box_worth", Phase::Hints, "A hint, never a rule: what controlling the box is worth to the side beyond its recruitment value.", &[SIDE, BOX]),
     h("dug_in", Phase::Hints, "A hint, never a rule: whether the side's pieces in the box are dug in (AHD: entrenched), so harder to beat than their numbers say; computer players count such a force as half as many steps again.", &[SIDE, BOX]),
+    list("victory_progress", Phase::Hints, "Not a rule: how near each side is to each of its victory conditions, for players to read (the app's banner, the terminal's `board`). Each item is `{ side, goal, have, need }`: e.g. `{ side = \"union\", goal = \"the seven key cities (10.0)\", have = 3, need = 7 }`. The game still ends by the rules' events.", &[], "{ Progress }?"),
     h("offer_worth", Phase::Hints, "A hint, never a rule: what taking this offer is worth to the side that may take it, in `box_worth`'s units. Without a positive answer computer players leave the offer alone.", &[p("offer", "Offer", "the offer")]),
 ];
