@@ -204,9 +204,8 @@ pub fn play(o: Play) -> Result<ExitCode> {
                 None => {
                     let legal =
                         muster_core::game::legal_actions(m, r, state).map_err(|e| e.to_string())?;
-                    let side = muster_core::game::decider(m, state);
                     let mut stdout = std::io::stdout().lock();
-                    match prompt(&mut stdout, m, state, r, side, &legal, false, &mut input)
+                    match prompt(&mut stdout, m, state, r, &legal, false, &mut input)
                         .map_err(|e| e.to_string())?
                     {
                         Choice::Act(a) => Ok(a),

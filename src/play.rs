@@ -11,7 +11,6 @@ use muster_core::game::save::{self, Save, SaveError, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
 };
-use muster_core::ids::SideId;
 use muster_core::{Module, scenario};
 use muster_scripting::ScriptRules;
 
@@ -217,7 +216,6 @@ pub fn run(o: Options) -> Result<()> {
                 &module,
                 &state,
                 &mut rules,
-                side,
                 &legal,
                 game.can_undo(),
                 &mut input,
@@ -396,11 +394,11 @@ pub(crate) fn prompt(
     module: &Module,
     state: &GameState,
     rules: &mut dyn muster_core::game::Rules,
-    side: SideId,
     legal: &[Action],
     can_undo: bool,
     input: &mut impl Iterator<Item = std::io::Result<String>>,
 ) -> Result<Choice> {
+    let side = decider(module, state);
     writeln!(out, "\n{}", describe::situation(module, state))?;
     writeln!(out, "{} to act:", module.side(side).name)?;
     for (i, a) in legal.iter().enumerate() {
