@@ -562,6 +562,23 @@ fn rule_5_33_impossible_shots_example() {
         &[(vis[0], evi), (vis[1], evi), (vis[2], evi), (mc, eci)],
     );
     assert!(log.iter().any(|l| l.contains("impossible shot")), "{log:?}");
+    // Each result names both pieces by number, as the shots were announced: which of
+    // the three veterans fired, and at which piece (issue 15).
+    let named = |u: UnitId| muster_core::game::describe::unit(&t.m, &t.g, u);
+    let (first, second) = (named(vis[0]), named(vis[1]));
+    let target = named(evi).replace(" (reduced)", "");
+    assert!(
+        log.iter().any(|l| l.starts_with(&format!(
+            "{first} fires at {target} needing 2 or less: rolls 3, miss"
+        ))),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(|l| l.starts_with(&format!(
+            "{second} fires at {target} needing 2 or less: rolls 2, hit"
+        ))),
+        "{log:?}"
+    );
     // 5.31: 3 - 1 = 2: the roll of 3 misses, the 2 hits, and the veteran is reduced.
     assert!(
         log.iter()

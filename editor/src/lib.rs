@@ -16,6 +16,7 @@ pub mod file_dialog;
 pub mod map_data;
 pub mod map_view;
 pub mod map_xml;
+pub mod minimap;
 pub mod notify_ui;
 pub mod overlay;
 pub mod panels;

@@ -169,6 +169,9 @@ impl MapView {
             paint_labels(ui, layer, view_rect, to_global, labels);
         }
         self.legend(ui, input, view_rect);
+        let mut shown = self.scene_rect.unwrap_or(bounds);
+        crate::minimap::show(ui, input, bounds, &mut shown, view_rect);
+        self.scene_rect = Some(shown);
     }
 
     /// The box under the pointer in the last frame drawn.
@@ -223,6 +226,26 @@ impl MapView {
                             }
                             ui.small(kind.name.as_str());
                         });
+                    }
+                    // The markers a game or a scenario's setup puts on boxes.
+                    if input.overlay.is_some() {
+                        ui.horizontal(|ui| {
+                            let (r, _) = ui.allocate_exact_size(vec2(36.0, 18.0), Sense::hover());
+                            battle_marker(ui.painter(), r.left_top() + vec2(9.0, 0.0));
+                            ui.small("battle (both sides there)");
+                        });
+                        if let Some(side) = input.sides.first() {
+                            ui.horizontal(|ui| {
+                                let (r, _) =
+                                    ui.allocate_exact_size(vec2(36.0, 18.0), Sense::hover());
+                                control_marker(
+                                    ui.painter(),
+                                    r.right_bottom() + vec2(-6.0, 0.0),
+                                    side.color,
+                                );
+                                ui.small("captured (held by the flag's side)");
+                            });
+                        }
                     }
                 });
             });
@@ -372,6 +395,14 @@ impl MapView {
                 .is_some_and(|o| o.contested.get(i).copied().unwrap_or(false))
             {
                 battle_marker(&painter, rect.left_top() + vec2(2.0, 2.0));
+            }
+            if let Some(side) = input
+                .overlay
+                .filter(|o| o.captured.get(i).copied().unwrap_or(false))
+                .and_then(|o| o.control.get(i).copied().flatten())
+                .and_then(|s| input.sides.get(s))
+            {
+                control_marker(&painter, rect.right_bottom() + vec2(-3.0, -3.0), side.color);
             }
             if input.is_selected(i) {
                 painter.rect_stroke(
@@ -632,6 +663,20 @@ fn battle_marker(painter: &Painter, at: Pos2) {
     let s = Stroke::new(2.0, Color32::WHITE);
     painter.line_segment([c + vec2(-5.0, -5.0), c + vec2(5.0, 5.0)], s);
     painter.line_segment([c + vec2(5.0, -5.0), c + vec2(-5.0, 5.0)], s);
+}
+
+/// A control marker (a flag in the holder's colour) with its bottom-right corner at
+/// `at`: the box is held by a side other than its owner (AHD 8.0).
+fn control_marker(painter: &Painter, at: Pos2, color: Color32) {
+    let pole = Stroke::new(2.0, Color32::BLACK);
+    let foot = at + vec2(-14.0, 0.0);
+    let top = foot + vec2(0.0, -16.0);
+    painter.line_segment([foot, top], pole);
+    painter.add(Shape::convex_polygon(
+        vec![top, top + vec2(12.0, 3.5), top + vec2(0.0, 7.0)],
+        color,
+        Stroke::new(1.2, Color32::WHITE),
+    ));
 }
 
 /// A march of the computer's last turn: a thick arrow from box centre to box centre,

@@ -53,6 +53,9 @@ pub struct Overlay {
     pub highlight: Vec<bool>,
     /// Boxes holding units of more than one side (a battle is on or due there).
     pub contested: Vec<bool>,
+    /// Boxes held by a side other than their owner: a control marker (AHD 8.0) shows
+    /// who took them, whatever the box's colour.
+    pub captured: Vec<bool>,
     /// Marches to draw as arrows (from, to), with the marching side's index: the
     /// computer's last turn.
     pub arrows: Vec<(usize, usize, usize)>,
@@ -69,6 +72,7 @@ impl Overlay {
             counters: vec![Vec::new(); boxes],
             highlight: Vec::new(),
             contested: vec![false; boxes],
+            captured: vec![false; boxes],
             arrows: Vec::new(),
             events: Vec::new(),
         }
@@ -81,6 +85,7 @@ impl Overlay {
         for (id, side) in module.board.box_ids().zip(scenario.initial_control(module)) {
             if let Some(i) = index.doc(id) {
                 overlay.control[i] = side.map(|s| s.index());
+                overlay.captured[i] = side.is_some() && side != module.board.get(id).owner;
             }
         }
         for (side, setup) in scenario.sides.iter().enumerate() {
@@ -115,7 +120,9 @@ impl Overlay {
         let mut overlay = Self::empty(index.len());
         for id in module.board.box_ids() {
             if let Some(i) = index.doc(id) {
-                overlay.control[i] = state.controller(id).map(|s| s.index());
+                let holder = state.controller(id);
+                overlay.control[i] = holder.map(|s| s.index());
+                overlay.captured[i] = holder.is_some() && holder != module.board.get(id).owner;
             }
         }
         for unit in &state.units {

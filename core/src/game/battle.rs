@@ -599,7 +599,9 @@ fn fire(
     let shots = std::mem::take(&mut b.shots);
     let enemy = b.enemy_of(b.firing);
     for (shooter, target) in shots {
-        let shooter_name = &module.units.get(state.unit(shooter).kind).name;
+        // Each piece by its number, as the announced shots name them, so a player
+        // reading the results knows which of several alike pieces was hit.
+        let shooter_name = super::describe::unit(module, state, shooter);
         if !b.own(enemy).contains(&target) {
             log.push(format!(
                 "{shooter_name}'s shot is wasted: its target is gone"
@@ -610,7 +612,7 @@ fn fire(
         let modifier =
             ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
         let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
-        let target_name = module.units.get(state.unit(target).kind).name.clone();
+        let target_name = super::describe::unit(module, state, target);
         if value < 1 {
             log.push(format!(
                 "{shooter_name} fires at {target_name}: impossible shot"

@@ -472,9 +472,9 @@ mod tests {
                 at: BoxId(0),
             },
         ];
-        // Every question but the lists `offers` and `evacuations`, which have trait
-        // methods of their own.
-        assert_eq!(all.len() + 2, QUESTIONS.len());
+        // Every question but the lists `offers`, `evacuations` and `victory_progress`,
+        // which have trait methods of their own.
+        assert_eq!(all.len() + 3, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }
