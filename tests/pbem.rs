@@ -320,7 +320,15 @@ fn bad_files_get_one_clear_message() {
     let e = first_error(&m, &newer);
     assert_eq!(
         e,
-        "file 2 is a turn file of format 9; this muster reads format 1: open it with a newer muster"
+        "file 2 is a turn file of format 9; this muster reads format 2: open it with a newer muster"
+    );
+    // An older format, whose positions this muster no longer computes alike.
+    let mut older = files.clone();
+    older[2] = edit(&older[2], |f| f.pbem = 1);
+    let e = first_error(&m, &older);
+    assert_eq!(
+        e,
+        "file 2 is a turn file of format 1, from an older muster; this one reads format 2: finish that game with the muster it was started with"
     );
     // Out of order.
     let mut swapped = files.clone();

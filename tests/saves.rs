@@ -134,7 +134,7 @@ fn a_save_replays_as_far_as_it_goes_on_a_changed_module_and_goes_on() {
     );
     assert!(
         stdout.contains(
-            "replayed 1 of 227 actions; action 2 (07/1861, Union: move Militia Infantry #10"
+            "replayed 1 of 227 actions; action 2 (07/1861, Union: move Militia Infantry #11"
         ) && stdout.contains("no longer applies: not allowed: that path is 2 lines long; this step's paths are at most 1 (max-path)"),
         "{stdout}"
     );

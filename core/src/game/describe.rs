@@ -11,7 +11,11 @@ pub fn unit(module: &Module, state: &GameState, u: UnitId) -> String {
     let unit = state.unit(u);
     let t = module.units.get(unit.kind);
     let reduced = if unit.hits > 0 { " (reduced)" } else { "" };
-    format!("{} #{}{reduced}", t.name, u.0)
+    // Off the board a piece has no number: it is one of its type's counters.
+    match unit.number {
+        0 => format!("{}{reduced}", t.name),
+        n => format!("{} #{n}{reduced}", t.name),
+    }
 }
 
 pub fn place(module: &Module, at: BoxId) -> &str {

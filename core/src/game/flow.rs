@@ -36,6 +36,7 @@ pub fn start(
     let mut log = Vec::new();
     log.extend(notify(module, rules, &mut state, Event::TurnStarted)?);
     log.extend(enter_player_turn(module, rules, &mut state)?);
+    state.number_pieces();
     Ok((state, log))
 }
 
@@ -133,6 +134,7 @@ pub fn apply(
     while next.outcome.is_none() && step_done(module, rules, &next)? {
         log.extend(end_step(module, rules, &mut next)?);
     }
+    next.number_pieces();
     Ok((next, log))
 }
 

@@ -25,13 +25,15 @@ use crate::scenario::Scenario;
 /// - 1: the first.
 /// - 2: `reseeds`, the dice given anew during the game (play by file), which a format-1
 ///   reader would ignore and so replay another game.
-pub const SAVE_FORMAT: u32 = 2;
+/// - 3: pieces' numbers in the snapshot (`Unit::number`); a format-2 snapshot has none
+///   (`unnumbered`), so its replay is compared without them.
+pub const SAVE_FORMAT: u32 = 3;
 
 /// A migration takes a save's JSON from format `n` to `n + 1`.
 type Migration = fn(&mut serde_json::Value) -> Result<(), String>;
 
 /// Index `n - 1` migrates format `n`.
-const MIGRATIONS: [Migration; SAVE_FORMAT as usize - 1] = [format_1_to_2];
+const MIGRATIONS: [Migration; SAVE_FORMAT as usize - 1] = [format_1_to_2, format_2_to_3];
 
 /// Format 1 had no `reseeds`: its dice came from the seed alone.
 fn format_1_to_2(save: &mut serde_json::Value) -> Result<(), String> {
@@ -40,6 +42,16 @@ fn format_1_to_2(save: &mut serde_json::Value) -> Result<(), String> {
         .ok_or("the save is not a JSON object")?;
     object.insert("reseeds".into(), serde_json::Value::Array(Vec::new()));
     object.insert("format".into(), 2.into());
+    Ok(())
+}
+
+/// Format 2 had no piece numbers: its snapshot is compared without them.
+fn format_2_to_3(save: &mut serde_json::Value) -> Result<(), String> {
+    let object = save
+        .as_object_mut()
+        .ok_or("the save is not a JSON object")?;
+    object.insert("unnumbered".into(), true.into());
+    object.insert("format".into(), 3.into());
     Ok(())
 }
 
@@ -63,6 +75,10 @@ pub struct Save {
     pub actions: Vec<Action>,
     /// The state after the last action.
     pub snapshot: GameState,
+    /// Written before pieces had numbers (format 2 or older): the snapshot has none, so
+    /// a replay is compared with it without them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unnumbered: bool,
 }
 
 /// New dice from `before` on: the seeded generator of [`Dice::seeded`].
@@ -261,7 +277,22 @@ impl Save {
             reseeds: Vec::new(),
             actions,
             snapshot,
+            unnumbered: false,
         }
+    }
+
+    /// `state` as this save would have recorded it: without piece numbers for a save
+    /// written before they existed.
+    fn as_saved<'a>(&self, state: &'a GameState) -> std::borrow::Cow<'a, GameState> {
+        if !self.unnumbered {
+            return std::borrow::Cow::Borrowed(state);
+        }
+        let mut plain = state.clone();
+        plain.numbered = 0;
+        for u in &mut plain.units {
+            u.number = 0;
+        }
+        std::borrow::Cow::Owned(plain)
     }
 
     /// Writes the save atomically: to a temporary file beside it, then renamed over it,
@@ -414,9 +445,10 @@ impl Save {
         if let Some(dice) = self.dice_before(self.actions.len()) {
             state.dice = dice;
         }
-        if state != self.snapshot {
+        let compared = self.as_saved(&state);
+        if *compared != self.snapshot {
             return Err(SaveError::Diverged(first_difference(
-                &state,
+                &compared,
                 &self.snapshot,
             )));
         }
@@ -540,8 +572,9 @@ impl Save {
         {
             history.reseed(dice);
         }
-        let differs = (stopped.is_none() && *history.state() != self.snapshot)
-            .then(|| first_difference(history.state(), &self.snapshot));
+        let compared = self.as_saved(history.state());
+        let differs = (stopped.is_none() && *compared != self.snapshot)
+            .then(|| first_difference(&compared, &self.snapshot));
         Ok(Partial {
             history,
             log,

@@ -47,6 +47,16 @@ pub struct Unit {
     /// that piece, and is detached when either leaves the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<UnitId>,
+    /// The piece's number in the log and on screen: given when it enters the board,
+    /// never given twice in a game, so a piece that leaves and comes back (a counter
+    /// of the mix used again) is told apart from its earlier self; kept through an
+    /// upgrade. 0 off the board. See [`GameState::number_pieces`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub number: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -118,6 +128,9 @@ pub struct GameState {
     /// Markers in boxes, sorted by box and marker; counts are never 0.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<(BoxId, MarkerId, u16)>,
+    /// The last piece number given ([`Unit::number`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub numbered: u32,
 }
 
 /// This player turn's record: cleared when a player turn starts.
@@ -181,6 +194,7 @@ impl GameState {
                     flags: Flags::NONE,
                     moves: 0,
                     attached_to: None,
+                    number: 0,
                 }));
             }
         }
@@ -216,6 +230,7 @@ impl GameState {
             outcome: None,
             attributes: Vec::new(),
             markers: Vec::new(),
+            numbered: 0,
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {
@@ -258,7 +273,25 @@ impl GameState {
                 state.boxes[b.index()].marker = true;
             }
         }
+        state.number_pieces();
         Ok(state)
+    }
+
+    /// Gives each piece that entered the board a number no piece had before in this
+    /// game (in piece order, so replays number alike), and takes the number of each
+    /// piece that left it. The engine calls it after every action and at the start; a
+    /// piece's number is how the log and the displays name it.
+    pub fn number_pieces(&mut self) {
+        for u in &mut self.units {
+            match u.place {
+                Place::Board(_) if u.number == 0 => {
+                    self.numbered += 1;
+                    u.number = self.numbered;
+                }
+                Place::Board(_) => {}
+                _ => u.number = 0,
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

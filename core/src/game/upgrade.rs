@@ -56,6 +56,8 @@ pub(crate) fn upgrade(
         n.hits = old.hits;
         n.flags = old.flags;
         n.moves = old.moves;
+        // The upgraded piece keeps its number: it is the same force, better trained.
+        n.number = old.number;
     }
     {
         let o = &mut state.units[unit.index()];
@@ -67,6 +69,7 @@ pub(crate) fn upgrade(
         o.flags = Flags::NONE;
         o.moves = 0;
         o.attached_to = None;
+        o.number = 0;
     }
     // What the old piece carried, the new one carries.
     for u in &mut state.units {

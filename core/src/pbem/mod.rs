@@ -44,7 +44,11 @@ use crate::module::Module;
 pub mod folder;
 
 /// The turn file layout; bumped when an older muster would misread a newer file.
-pub const PBEM_FORMAT: u32 = 1;
+///
+/// - 1: the first.
+/// - 2: positions (`state`) hash the pieces' numbers, so a file of format 1 states
+///   positions this muster no longer computes.
+pub const PBEM_FORMAT: u32 = 2;
 
 /// A secret, a nonce or a hash: 32 bytes, written as 64 hex digits.
 pub type Bytes32 = [u8; 32];
@@ -106,6 +110,10 @@ pub enum PbemError {
         "{file} is a turn file of format {found}; this muster reads format {PBEM_FORMAT}: open it with a newer muster"
     )]
     Format { file: String, found: u32 },
+    #[error(
+        "{file} is a turn file of format {found}, from an older muster; this one reads format {PBEM_FORMAT}: finish that game with the muster it was started with"
+    )]
+    Older { file: String, found: u32 },
     #[error("{file}: {message}")]
     Bad { file: String, message: String },
     #[error("{file}: action {index} ({action}) {why}")]
@@ -183,6 +191,12 @@ pub fn parse(name: &str, bytes: &[u8]) -> Result<TurnFile, PbemError> {
         pbem: u32,
     }
     let head: Head = serde_json::from_slice(bytes).map_err(corrupt)?;
+    if head.pbem < PBEM_FORMAT {
+        return Err(PbemError::Older {
+            file: name.to_string(),
+            found: head.pbem,
+        });
+    }
     if head.pbem != PBEM_FORMAT {
         return Err(PbemError::Format {
             file: name.to_string(),
