@@ -54,6 +54,49 @@ fn a_format_1_save_is_migrated_and_replays_on_ahd_as_it_is() {
     assert_eq!(partial.differs, None, "the same game, bit for bit");
 }
 
+/// Format 2 (written the day before pieces had numbers, a game by file with a reseed
+/// per stretch): migrated to format 3, replayed with its stretches' dice, and found to
+/// be the same game, its numberless snapshot compared without numbers.
+#[test]
+fn a_format_2_save_by_file_is_migrated_and_replays_on_ahd_as_it_is() {
+    let path = Path::new(ROOT).join("tests/fixtures/saves/format-2-ahd-1861-by-file.json");
+    let save = Save::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(save.format, SAVE_FORMAT);
+    assert!(save.unnumbered, "its snapshot has no numbers");
+    assert_eq!(save.actions.len(), 158);
+    assert_eq!(save.reseeds.len(), 15);
+    let module = load_module(Path::new(ROOT).join("mods/ahd")).unwrap();
+    let mut rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    let partial = save
+        .replay_as_far_as_it_goes(&module, &mut rules)
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(stopped) = &partial.stopped {
+        panic!("AHD no longer accepts this old game: {stopped}");
+    }
+    assert_eq!(partial.differs, None, "the same game, bit for bit");
+    // The replayed game numbers its pieces; written again, it is a save of today's
+    // format that replays exactly, numbers and all.
+    let state = partial.history.state().clone();
+    assert!(state.numbered > 0);
+    let mut again = Save::new(
+        &module,
+        save.scenario.clone(),
+        save.options.clone(),
+        save.seed,
+        save.actions.clone(),
+        state,
+    );
+    again.end = save.end.clone();
+    again.reseeds = save.reseeds.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("again.json");
+    again.write(&file).unwrap();
+    let read = Save::read(&file).unwrap();
+    assert!(!read.unnumbered);
+    read.replay(&module, &mut rules)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 #[test]
 fn a_save_of_a_newer_format_or_none_is_refused_clearly() {
     let dir = tempfile::tempdir().unwrap();
