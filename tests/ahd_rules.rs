@@ -1416,13 +1416,68 @@ fn rules_7_0_and_7_1_recruitment() {
     let xml = r#"<scenario id="t" name="t" start="08/1861">
       <side id="confederate"><place box="Richmond" units="8 Mi, 20 Vi, 1 Vc"/><pool units="1 Mc"/></side>
     </scenario>"#;
-    let mut t = Game::at_movement(xml, "confederate", &[2, 6]);
+    let mut t = Game::at_movement(xml, "confederate", &[2, 6, 3, 3, 3]);
     assert_eq!(t.g.army_maximum(&t.m, t.side("confederate")), 29);
     to_recruitment(&mut t);
     assert_eq!(t.g.step_left(&t.m), 6);
     assert!(
         !t.legal().iter().any(|a| matches!(a, Action::Place { .. })),
         "29 units on the board, maximum 29"
+    );
+    // The six points are lost with the segment (7.0), and the log says why (issue 15:
+    // wasted points explained): the engine that they are lost and nothing could use
+    // them, AHD's rules the reason.
+    let log = t.act(Action::EndStep);
+    assert!(
+        log.contains(&"Confederacy: Recruitment points unused: 6, lost at the end of the Recruitment segment (nothing could use them now)".to_string()),
+        "{log:?}"
+    );
+    assert!(
+        log.contains(
+            &"recruitment points unused: 29 units on the board reach the Army Maximum Size (7.1)"
+                .to_string()
+        ),
+        "{log:?}"
+    );
+}
+
+/// Recruitment points left unused, as the log explains them: an empty pool (7.0), and
+/// points left by choice while a recruit was possible (no reason then: it was the
+/// player's).
+#[test]
+fn rule_7_0_unused_recruitment_points_are_explained() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[2, 4, 3, 3, 3]);
+    to_recruitment(&mut t);
+    let log = t.act(Action::EndStep);
+    assert!(
+        log.contains(
+            &"recruitment points unused: no Militia unit is left in the Recruitment Pool (7.0)"
+                .to_string()
+        ),
+        "{log:?}"
+    );
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Washington" units="1 Mi"/><pool units="2 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[2, 4, 3, 3, 3]);
+    to_recruitment(&mut t);
+    let log = t.act(Action::EndStep);
+    assert!(
+        log.contains(
+            &"Union: Recruitment points unused: 4, lost at the end of the Recruitment segment"
+                .to_string()
+        ),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter()
+            .any(|l| l.starts_with("recruitment points unused:")),
+        "left by choice: {log:?}"
     );
 }
 

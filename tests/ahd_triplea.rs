@@ -596,10 +596,11 @@ fn seed_a_water_crossing_absorbs_a_hit() {
         log.extend(t.act(&a));
     }
     let text = log.join("\n");
-    assert!(
-        text.contains("the hit on Militia Infantry is absorbed"),
-        "{text}"
+    let absorbed = format!(
+        "the hit on {} is absorbed",
+        muster_core::game::describe::unit(&t.m, &t.g, mi)
     );
+    assert!(text.contains(&absorbed), "{text}");
     assert_eq!(t.markers("Chattanooga", "water-crossing"), 0);
     assert_eq!(
         t.g.unit(mi).place,

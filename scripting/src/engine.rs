@@ -1233,6 +1233,11 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let u = Call::new(lua, "unit_box", [u]).unit(0, &g.0)?;
         Ok(on_board(&g.0, u).map(|b| lua_index(b.index())))
     });
+    m.add_method("unit_name", |lua, g, u: Value| {
+        let module = module_of(lua)?;
+        let u = Call::new(lua, "unit_name", [u]).unit(0, &g.0)?;
+        Ok(muster_core::game::describe::unit(&module, &g.0, u))
+    });
     m.add_method("unit_hits", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_hits", [u]).unit(0, &g.0)?;
         Ok(g.0.unit(u).hits)

@@ -226,6 +226,12 @@ fn end_step(
     let Some(step) = state.current_step(module) else {
         return Err(illegal("the game is over"));
     };
+    let last_repetition = state.repeat + 1 >= step.repeat;
+    let unused = if last_repetition {
+        unused(module, rules, state, step)?
+    } else {
+        Vec::new()
+    };
     let mut log = match step.procedure {
         Procedure::Move => {
             if state.moving.as_ref().is_some_and(|m| m.active.is_some()) {
@@ -243,9 +249,9 @@ fn end_step(
         state,
         Event::StepEnded { step: &step.id },
     )?);
+    log.splice(0..0, unused);
     // A repeated step's resources last through its repetitions (two rounds of purchases
     // spend one roll) and expire when the last is over.
-    let last_repetition = state.repeat + 1 >= step.repeat;
     for (i, r) in module.resources.iter().enumerate() {
         if r.expires == Expires::Step && last_repetition {
             for side in &mut state.resources {
@@ -260,6 +266,41 @@ fn end_step(
     }
     log.extend(advance(module, rules, state, step.repeat)?);
     Ok(log)
+}
+
+/// What the side ending `step` leaves of the resource the step spends, lost with it:
+/// said in the log, and whether anything could have used it (the rules may say why not
+/// in `step_ended`). Asked only when something is left.
+fn unused(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    step: &Step,
+) -> Result<Vec<String>, ActionError> {
+    let Some(spends) = step.spends else {
+        return Ok(Vec::new());
+    };
+    let resource = &module.resources[spends.index()];
+    let side = state.active_side(module);
+    let left = state.resource(side, spends);
+    if left <= 0 || resource.expires != Expires::Step {
+        return Ok(Vec::new());
+    }
+    let usable = legal_actions(module, rules, state)?
+        .iter()
+        .any(|a| !matches!(a, Action::EndStep));
+    let word = module.calendar.words.say(|w| &w.step, "step", &[]);
+    Ok(vec![format!(
+        "{}: {} unused: {left}, lost at the end of the {} {word}{}",
+        module.side(side).name,
+        resource.name,
+        step.name,
+        if usable {
+            ""
+        } else {
+            " (nothing could use them now)"
+        }
+    )])
 }
 
 /// The first step at or after `from` in `steps` that is played this turn.

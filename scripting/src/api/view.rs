@@ -32,6 +32,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("unit_quality", &[UNIT], "string?", "The quality id of the piece's type (nil for a type without one)."),
     m("unit_box", &[UNIT], "BoxNum?", "The box the piece is in; nil off the board."),
     m("unit_place", &[UNIT], "\"board\" | \"pool\" | \"stock\" | \"set_aside\"", "Where the piece is."),
+    m("unit_name", &[UNIT], "string", "How the log and the displays name the piece: its type and number on the board (`Militia Infantry #12`, `(reduced)` after a hit), the type alone off it."),
     m("unit_hits", &[UNIT], "number", "Steps the piece has lost (0: full strength)."),
     m("unit_flag", &[UNIT, p("flag", "string", "a flag id from `<flag>`")], "boolean", "Whether the piece carries the flag (cleared when it changes place)."),
     m("unit_moves", &[UNIT], "number", "Selections the piece took part in this `move` step (`move_limit`)."),
