@@ -6,7 +6,7 @@
 //! before anything indexes the module with them, sorted lists that are binary-searched,
 //! box control held by real sides, tallies that follow control) and the one limit that
 //! spans two states: a placement never takes a side beyond its cap tally (AHD's army
-//! maximum, 7.1).
+//! maximum, 7.1); and pieces' numbers (one per stay on the board, never given twice).
 
 use muster_core::Module;
 use muster_core::game::{Action, GameState, Place};
@@ -59,6 +59,7 @@ impl Checks {
         state.check_invariants(module)?;
         sorted(state)?;
         tallies(module, state)?;
+        numbers(state)?;
         if state.outcome.is_none() && state.current_step(module).is_none() {
             return Err("the game is not over but no step is under way".into());
         }
@@ -82,6 +83,29 @@ impl Checks {
         if after.options != before.options || after.scenario != before.scenario {
             return Err("the options or the scenario changed during the game".into());
         }
+        // A piece's number is never given again: new numbers come above the last; an
+        // old one only passes from a piece to the one it upgrades to.
+        if after.numbered < before.numbered {
+            return Err("the last piece number given went down".into());
+        }
+        let in_use: std::collections::BTreeSet<u32> = before
+            .units
+            .iter()
+            .map(|u| u.number)
+            .filter(|&n| n != 0)
+            .collect();
+        for (i, (b, a)) in before.units.iter().zip(&after.units).enumerate() {
+            if a.number != 0
+                && a.number != b.number
+                && a.number <= before.numbered
+                && !in_use.contains(&a.number)
+            {
+                return Err(format!(
+                    "piece {i} got number {} again (the last given was {})",
+                    a.number, before.numbered
+                ));
+            }
+        }
         if let (Action::Place { .. }, Some(cap)) = (action, self.cap) {
             let side = before.active_side(module);
             let (now, was) = (
@@ -102,6 +126,23 @@ impl Checks {
         }
         Ok(())
     }
+}
+
+/// Pieces' numbers: every piece on the board has one, none shares it, none off the board
+/// keeps one, and none is above the last given.
+fn numbers(state: &GameState) -> Result<(), String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, u) in state.units.iter().enumerate() {
+        match (u.place, u.number) {
+            (Place::Board(_), 0) => return Err(format!("piece {i} is on the board unnumbered")),
+            (Place::Board(_), n) if n > state.numbered || !seen.insert(n) => {
+                return Err(format!("piece {i}'s number {n} is shared or never given"));
+            }
+            (Place::Board(_), _) | (_, 0) => {}
+            (_, n) => return Err(format!("piece {i} is off the board with number {n}")),
+        }
+    }
+    Ok(())
 }
 
 /// A side's fighting pieces on the board: what the cap counts (a piece that is not a
