@@ -34,6 +34,9 @@ pub struct ByFile {
     /// The number of actions at which the opponent's forced decision was last looked
     /// for (the rules are not asked again every frame).
     looked: Option<usize>,
+    /// The standing last worked out, for the game at (number of actions, last action):
+    /// asked every frame, it asks the rules only when the game moved.
+    known: Option<((usize, Option<muster_core::game::Action>), Standing)>,
 }
 
 /// Where the game by file stands for this player.
@@ -151,6 +154,7 @@ impl ByFile {
             sent: None,
             last,
             looked: None,
+            known: None,
         };
         let session = by_file.session(module, rules)?;
         Ok((by_file, session))
@@ -235,8 +239,25 @@ impl ByFile {
         &self.last
     }
 
-    /// Where the game stands for the player, with the game in `session`.
-    pub fn standing(&self, session: Option<&mut Session>) -> Standing {
+    /// Where the game stands for the player, with the game in `session` (worked out
+    /// again only when the game moved).
+    pub fn standing(&mut self, session: Option<&mut Session>) -> Standing {
+        let key = session.as_ref().map(|s| {
+            let actions = s.history().actions();
+            (actions.len(), actions.last().cloned())
+        });
+        if self.sent.is_none()
+            && let (Some(key), Some((known, standing))) = (&key, &self.known)
+            && key == known
+        {
+            return standing.clone();
+        }
+        let standing = self.work_out(session);
+        self.known = key.map(|k| (k, standing.clone()));
+        standing
+    }
+
+    fn work_out(&self, session: Option<&mut Session>) -> Standing {
         if let Some(path) = &self.sent {
             return Standing::Sent(path.clone());
         }

@@ -234,7 +234,7 @@ impl Play {
 
     /// Where the game by file stands for its player.
     pub fn by_file_standing(&mut self) -> Option<by_file::Standing> {
-        let b = self.by_file.as_ref()?;
+        let b = self.by_file.as_mut()?;
         Some(b.standing(self.session.as_mut()))
     }
 
@@ -911,7 +911,6 @@ impl Play {
         match opened {
             Ok((b, session)) => {
                 self.by_file_dialog = None;
-                self.stop_thinking();
                 match session {
                     Some(s) => self.install(s),
                     None => {
