@@ -31,9 +31,10 @@ pub struct ByFile {
     sent: Option<PathBuf>,
     /// The last file's moves, in words.
     last: Vec<String>,
-    /// The number of actions at which the opponent's forced decision was last looked
-    /// for (the rules are not asked again every frame).
-    looked: Option<usize>,
+    /// The game (number of actions, last action) in which the opponent's forced
+    /// decision was last looked for (the rules are not asked again every frame; an undo
+    /// gives another key).
+    looked: Option<(usize, Option<muster_core::game::Action>)>,
     /// The standing last worked out, for the game at (number of actions, last action):
     /// asked every frame, it asks the rules only when the game moved.
     known: Option<((usize, Option<muster_core::game::Action>), Standing)>,
@@ -294,11 +295,12 @@ impl ByFile {
         if self.sent.is_some() {
             return None;
         }
-        let n = session.history().actions().len();
-        if self.looked == Some(n) || session.decider() == stretch.author() {
+        let actions = session.history().actions();
+        let key = (actions.len(), actions.last().cloned());
+        if self.looked.as_ref() == Some(&key) || session.decider() == stretch.author() {
             return None;
         }
-        self.looked = Some(n);
+        self.looked = Some(key);
         let module = session.module().clone();
         let state = session.state().clone();
         match Game::stretch_goes_on(&module, session.rules_mut(), &state, self.me) {
