@@ -32,7 +32,8 @@ done
 # human confederate quits and the game is saved; one per scenario, with and without
 # optional rules, and one on a scenario file (a save that carries its scenario's XML).
 muster="$root/target/release/muster"
-[ -x "$muster" ] || (cd "$root" && cargo build --release --bin muster)
+# Built (or found up to date) every time: a stale binary may not load today's rules.
+(cd "$root" && cargo build --release --bin muster)
 n=0
 for scenario in 1861-short 1861 1862 1863 1864; do
   for opts in "" "--options naval-evacuations,refitting,sudden-death"; do
@@ -46,6 +47,11 @@ done
 echo q | "$muster" play "$root/mods/ahd" --scenario "$root/tests/scenarios/rule_4_0_example.xml" \
   --seed 99 --player union=random --player confederate=human --quiet \
   --save "$seeds/save/rule_4_0_example.json" >/dev/null 2>&1 || true
+
+if [ -z "$(ls -A "$seeds/save")" ]; then
+  echo "no save seed was written: does '$muster play' run on mods/ahd?" >&2
+  exit 1
+fi
 
 # Compact JSON: AFL mutates small inputs faster (the saves read the same).
 python3 - "$seeds/save" <<'PY'
