@@ -341,3 +341,83 @@ fn a_save_of_a_changed_module_is_offered_as_far_as_it_goes() {
         2
     );
 }
+
+/// A turn file that cannot be written (a file of its name is in the way) is reported,
+/// and the turn is still the player's: nothing was handed over, and once the way is
+/// clear the same stretch is sent.
+#[test]
+fn a_turn_that_cannot_be_written_stays_the_players() {
+    let (_tmp, module_dir) = common::ahd_copy();
+    let folders = tempfile::tempdir().unwrap();
+    let (union_dir, confed_dir) = (folders.path().join("union"), folders.path().join("confed"));
+    std::fs::create_dir_all(&confed_dir).unwrap();
+    let scenario = common::ahd_module().scenarios[0].id.clone();
+    let mut union = in_play(&module_dir);
+    play(
+        &mut union,
+        PlayCommand::ByFileNew {
+            dir: union_dir.clone(),
+            side: "union".into(),
+            scenario,
+            options: Vec::new(),
+            end: None,
+        },
+    );
+    carry(&union_dir.join(&turn_files(&union_dir)[0]), &confed_dir);
+    let mut confed = in_play(&module_dir);
+    play(
+        &mut confed,
+        PlayCommand::ByFileOpen {
+            dir: confed_dir.clone(),
+            side: None,
+        },
+    );
+    play(&mut confed, PlayCommand::ByFileSend);
+    let Standing::Sent(file1) = standing(&mut confed) else {
+        panic!("file 1 not written")
+    };
+    carry(&file1, &union_dir);
+    play(&mut union, PlayCommand::ByFileRefresh);
+    // The Union ends its whole turn at once: End segment until the Confederacy decides.
+    for _ in 0..50 {
+        if standing(&mut union) != Standing::Playing {
+            break;
+        }
+        play(&mut union, PlayCommand::Act(Action::EndStep));
+    }
+    assert_eq!(standing(&mut union), Standing::Done);
+    let game = file1
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .split('-')
+        .next()
+        .unwrap()
+        .to_string();
+    // A directory where file 2 goes: it cannot be written.
+    let blocker = union_dir.join(format!("{game}-002-union.pbem.json"));
+    std::fs::create_dir(&blocker).unwrap();
+    let actions = union
+        .state()
+        .play()
+        .session()
+        .unwrap()
+        .history()
+        .actions()
+        .len();
+    play(&mut union, PlayCommand::ByFileSend);
+    let status = union.state().play().status().to_string();
+    assert!(status.contains("cannot write"), "{status}");
+    assert_eq!(
+        standing(&mut union),
+        Standing::Done,
+        "still the Union's turn"
+    );
+    let session = union.state().play().session().unwrap();
+    assert_eq!(session.history().actions().len(), actions);
+    assert_eq!(session.players()[0], muster_editor::play::PlayerKind::Human);
+    std::fs::remove_dir(&blocker).unwrap();
+    play(&mut union, PlayCommand::ByFileSend);
+    assert!(matches!(standing(&mut union), Standing::Sent(_)));
+    assert!(blocker.is_file());
+}

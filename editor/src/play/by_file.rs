@@ -321,12 +321,13 @@ impl ByFile {
             return Err("it is not your turn to send a file".into());
         }
         let side_id = module.side(self.me).id.clone();
-        let mut scratch;
-        let (bytes, rules): (Vec<u8>, &mut ScriptRules) = match (self.turn.as_mut(), session) {
+        let mut session = session;
+        // File 1 has no stretch: its rules only read the folder back.
+        let mut scratch = None;
+        let bytes = match (self.turn.as_mut(), session.as_deref_mut()) {
             (Some((stretch, keys)), Some(session)) => {
                 stretch.history = session.history().clone();
-                let bytes = self
-                    .game
+                self.game
                     .finish(
                         module,
                         session.rules_mut(),
@@ -335,34 +336,44 @@ impl ByFile {
                         &keys.nonce,
                         Some(stretch),
                     )
-                    .map_err(|e| e.to_string())?;
-                session.hand_over();
-                (bytes, session.rules_mut())
+                    .map_err(|e| e.to_string())?
             }
             (None, _) if self.game.len() < 2 => {
                 let keys = self
                     .folder
                     .keys(&self.game, &side_id)
                     .map_err(|e| e.to_string())?;
-                scratch =
-                    ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
-                let bytes = self
-                    .game
-                    .finish(module, &mut scratch, None, &keys.next, &keys.nonce, None)
-                    .map_err(|e| e.to_string())?;
-                (bytes, &mut scratch)
+                let rules = scratch.insert(
+                    ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?,
+                );
+                self.game
+                    .finish(module, rules, None, &keys.next, &keys.nonce, None)
+                    .map_err(|e| e.to_string())?
             }
             _ => return Err("no turn under way to send".into()),
         };
+        // Written before anything here changes: if it cannot be, the turn goes on.
         let path = self
             .folder
             .write_turn(&self.game, &side_id, &bytes)
             .map_err(|e| e.to_string())?;
-        // Read back as the opponent will: the file must be accepted.
-        let read = self.folder.read(module, rules).map_err(|e| e.to_string())?;
-        self.game = read.game;
         self.turn = None;
         self.sent = Some(path.clone());
+        // What was sent is not taken back, and nobody here decides until the answer.
+        let rules = match (scratch.as_mut(), session) {
+            (Some(rules), _) => rules,
+            (None, Some(session)) => {
+                session.hand_over();
+                session.rules_mut()
+            }
+            (None, None) => return Ok(path),
+        };
+        // Read back as the opponent will: the file must be accepted.
+        let read = self
+            .folder
+            .read(module, rules)
+            .map_err(|e| format!("wrote {} but it does not read back: {e}", path.display()))?;
+        self.game = read.game;
         Ok(path)
     }
 }
