@@ -696,19 +696,26 @@ impl Game {
         self.finish(module, rules, reveal, next_secret, nonce, stretch.as_ref())
     }
 
+    /// The game's dice as a save records them: the first stretch's seed, then each
+    /// later stretch's.
+    pub fn dice(&self) -> (u64, Vec<Reseed>) {
+        (self.seed, self.reseeds.clone())
+    }
+
     /// The game as a save (`muster replay`, the app): its dice are the stretches'.
     pub fn to_save(&self, module: &Module) -> Option<Save> {
         let history = self.history.as_ref()?;
+        let (seed, reseeds) = self.dice();
         let mut save = Save::new(
             module,
             self.setup.scenario.clone(),
             self.setup.options.clone(),
-            self.seed,
+            seed,
             history.actions().to_vec(),
             history.state().clone(),
         );
         save.end = self.setup.end.clone();
-        save.reseeds = self.reseeds.clone();
+        save.reseeds = reseeds;
         Some(save)
     }
 }

@@ -187,11 +187,9 @@ impl ByFile {
             players[self.me.index()] = PlayerKind::Human;
             begun
         } else {
-            self.game.history().map(|h| {
-                let save = self.game.to_save(module);
-                let dice = save.map_or((0, Vec::new()), |s| (s.seed, s.reseeds));
-                (h.clone(), dice, h.actions().len())
-            })
+            self.game
+                .history()
+                .map(|h| (h.clone(), self.game.dice(), h.actions().len()))
         };
         let Some((history, dice, floor)) = history else {
             // Before file 2 the game has not started: nothing to show.
