@@ -105,7 +105,7 @@ enum Command {
         /// Give up after this many actions.
         #[arg(long, default_value_t = 1_000_000)]
         max_actions: usize,
-        /// Rollouts per movement segment of a strong player, shared among the ways of playing it weighs (1-2000).
+        /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
         #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
         strong_budget: u32,
         /// Threads a strong player searches on (1-64); its choices do not depend on it.
@@ -205,7 +205,7 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Rollouts per movement segment of a strong player, shared among the ways of playing it weighs (1-2000).
+        /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
         #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
         strong_budget: u32,
         /// Give up on a game after this many actions (it counts as unfinished).

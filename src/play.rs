@@ -45,7 +45,7 @@ pub struct Options {
     pub quiet: bool,
     /// With `quiet`, still print the lines the rules log.
     pub rules_log: bool,
-    /// Rollouts per movement segment of a `strong` player.
+    /// Rollouts per march decision of a `strong` player.
     pub strong_budget: u32,
     /// Threads a `strong` player searches on.
     pub search_threads: usize,

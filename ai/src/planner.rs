@@ -96,6 +96,9 @@ const DECISIVE: f64 = 10.0;
 /// fighting from an entrenchment behind a water border holds against more than itself.
 const GUARD_RATIO: f64 = 0.7;
 
+/// Worth of a promotion, in material units per hit per round it adds per step.
+const PROMOTION: f64 = 4.5;
+
 /// How much of a capture's worth is discounted by the chance the enemy next door
 /// takes it straight back.
 const COUNTER: f64 = 0.6;
@@ -113,6 +116,8 @@ pub struct Planner {
     plan_for: Option<(StepKey, i64, BoxId)>,
     /// Garrison steps each box needs (see [`DECISIVE`]), for one segment of one turn.
     needs: Option<((TurnKey, u8), Guard)>,
+    /// Boxes not to activate in a segment (the search player's choice against them).
+    tabu: Option<(StepKey, Vec<BoxId>)>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -166,6 +171,7 @@ impl Planner {
             plan: VecDeque::new(),
             plan_for: None,
             needs: None,
+            tabu: None,
         }
     }
 
@@ -732,6 +738,12 @@ impl Planner {
             }
         }
         boxes.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let key = (state.turn, state.player, state.step, state.repeat);
+        if let Some((k, tabu)) = &self.tabu
+            && *k == key
+        {
+            boxes.retain(|(_, b)| !tabu.contains(b));
+        }
         let mut plans = Vec::new();
         let mut searched = 0;
         for (_, b) in boxes {
@@ -749,6 +761,29 @@ impl Planner {
             }
         }
         Ok(plans)
+    }
+
+    /// Never activates these boxes again in the segment under way in `state`.
+    pub(crate) fn avoid(&mut self, state: &GameState, boxes: &[BoxId]) {
+        let key = (state.turn, state.player, state.step, state.repeat);
+        match &mut self.tabu {
+            Some((k, tabu)) if *k == key => tabu.extend_from_slice(boxes),
+            _ => self.tabu = Some((key, boxes.to_vec())),
+        }
+    }
+
+    /// The boxes it will not activate in the segment under way in `state`.
+    pub(crate) fn avoided(&self, state: &GameState) -> Vec<BoxId> {
+        let key = (state.turn, state.player, state.step, state.repeat);
+        match &self.tabu {
+            Some((k, tabu)) if *k == key => tabu.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The moves still to make of the march being played, in order.
+    pub(crate) fn planned(&self) -> Vec<Action> {
+        self.plan.iter().cloned().collect()
     }
 
     /// Whether `state` asks its decider to choose a march (a box to activate, an offer or
@@ -794,9 +829,39 @@ impl Planner {
                 }
                 let p = battle_chance(module, rules, state, b, me)?;
                 let pic = self.picture(module, rules, state, me)?;
-                let at_stake = pic.worth[me.index()][b.at.index()];
-                let threshold = if at_stake > 4.0 { 0.15 } else { 0.3 };
-                if p < threshold {
+                // Staying on rather than going: the box (kept, or taken) if I win, the
+                // enemy's pieces if I win, mine if I lose. The box counts both ways:
+                // a defender who goes gives it up for sure.
+                let (mine, theirs) = if me == b.attacker {
+                    (&b.attackers, &b.defenders)
+                } else {
+                    (&b.defenders, &b.attackers)
+                };
+                let steps = |units: &[UnitId]| -> f64 {
+                    units
+                        .iter()
+                        .map(|&u| unit_force(module, state, u, 0.0).steps)
+                        .sum()
+                };
+                let stake = if me == b.attacker {
+                    pic.capture_value(state, b.at)
+                } else {
+                    let enemy = b.attacker.index();
+                    pic.worth[me.index()][b.at.index()] + pic.worth[enemy][b.at.index()]
+                };
+                // A battle's winner may promote a piece (AHD 6.0; read from the
+                // pieces' `promotes-to`), and one who goes loses the battle: staying
+                // also gives my promotion its chance and the enemy's a chance to fail.
+                let promotion = |units: &[UnitId]| -> f64 {
+                    units
+                        .iter()
+                        .map(|&u| promotion_gain(module, state, u))
+                        .fold(0.0, f64::max)
+                };
+                let stay = p
+                    * (stake + steps(theirs) * MATERIAL + promotion(mine) + promotion(theirs))
+                    - (1.0 - p) * steps(mine) * MATERIAL;
+                if stay < 0.0 {
                     let need = self.needs(module, rules, state, &pic)?;
                     let field = self.field(state, &pic, need);
                     let retreat = legal
@@ -983,6 +1048,19 @@ fn scale_entrenched(f: Force, entrenched: bool) -> Force {
     } else {
         f
     }
+}
+
+/// What promoting `u` would add to its side, in material units: the hits per round its
+/// promotion adds, over its steps.
+fn promotion_gain(module: &Module, state: &GameState, u: UnitId) -> f64 {
+    let unit = state.unit(u);
+    let t = module.units.get(unit.kind);
+    let Some(to) = t.promotes_to else {
+        return 0.0;
+    };
+    let sides = f64::from(module.dice.max(1));
+    let gain = (f64::from(module.units.get(to).combat) - f64::from(t.combat)).max(0.0) / sides;
+    gain * f64::from(t.steps.max(1)) * PROMOTION
 }
 
 /// The promotion that gains most combat value; passing only when nothing may be.

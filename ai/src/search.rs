@@ -1,37 +1,40 @@
-//! The `strong` player: the `ai` planner, with the way it plays each movement segment
-//! chosen by rollouts.
+//! The `strong` player: the `ai` planner, with each march chosen by rollouts.
 //!
-//! The `ai`'s weakness is systematic, not a single bad march: it guards only the boxes
-//! whose loss alone would lose the game, so raids that take two cities in one player
-//! turn (AHD: the army-maximum race) get through. Searching single marches with the
-//! `ai` playing on cannot fix that (the rest of the turn repeats the mistake), so the
-//! search works a level up: at the first march decision of each movement segment it
-//! plays the whole segment with each of a few planner [`styles`] (the `ai`'s, two that
-//! guard more boxes more strongly, one that ignores threats), then every side on to the
-//! start of its side's next player turn with `ai` planners (searching fewer boxes, to
-//! be cheap), on several dice, and takes the style whose end positions [`evaluate`]
-//! judges best, surely enough (see [`choose`]). The segment, its battles and the
-//! recruits after are then played by a planner of that style.
+//! At every march decision (a box to activate, or the end of the segment) it weighs a
+//! few candidates: the planner's own march first, then ending the segment, the best
+//! march each of a few other planner [`styles`] offers (ones that guard more boxes more
+//! strongly), and the planner's next best. A candidate other than the planner's march
+//! also keeps the planner off that march's box for the rest of the segment: otherwise
+//! the planner would only play it next, and the search would compare the same marches
+//! in another order. Each candidate is played out on several dice: its actions, the rest
+//! of the segment and the player turn, then every side on to the start of the player's
+//! second player turn from here with `ai` planners (searching fewer boxes, to be
+//! cheap), so a march is judged by what the enemy does in reply and in the player turn
+//! after (a raid on the city it left takes two: to come next to it, then to take it). The
+//! candidate whose end positions [`evaluate_from`] judges best, surely enough, is
+//! played (see [`choose`]); every other decision is the planner's.
 //!
-//! Everything is generic: the candidates are planner styles over the engine's actions,
-//! and a rollout's end is judged from the game's outcome, each side's tallies (the
-//! module's, from the engine: AHD's army maximum), the worth of the boxes each side
-//! holds (box values plus the rules' `box_worth` hint) and the steps each side has on
-//! the board.
+//! Everything is generic: the candidates are marches over the engine's actions, and a
+//! rollout's end is judged from the game's outcome, each side's tallies (the module's,
+//! from the engine: AHD's army maximum), the worth of the boxes each side holds (box
+//! values plus the rules' `box_worth` hint, read where the decision is taken), the
+//! pieces each side has on the board and how near each side is to its victory
+//! conditions (the rules' `victory_progress`).
 //!
-//! Determinism: rollout `r` of every style gets the same dice (common random numbers,
-//! so styles are compared on the same luck), seeded from the player's seed, the
-//! decision's place in the game and `r` only. Each rollout runs on fresh planners, so
-//! results never depend on which thread played it or in which order: the same seed
-//! gives the same choices on any number of threads.
+//! Determinism: rollout `r` of every candidate gets the same dice (common random
+//! numbers, so candidates are compared on the same luck), seeded from the player's
+//! seed, the decision's place in the game and `r` only. Each rollout runs on fresh
+//! planners, so results never depend on which thread played it or in which order: the
+//! same seed gives the same choices on any number of threads.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use muster_core::Module;
-use muster_core::game::{Action, Dice, GameState, Rules, decider};
-use muster_core::ids::SideId;
+use muster_core::game::{Action, ActionError, Dice, GameState, Rules, View, apply, decider};
+use muster_core::ids::{BoxId, SideId};
 
-use crate::knowledge::Picture;
+use crate::knowledge::{Picture, unit_force};
 use crate::planner::{Planner, Style};
 use crate::player::{AiError, Player, step};
 
@@ -39,11 +42,17 @@ use crate::player::{AiError, Player, step};
 /// most marches are among the first few, and rollouts must be cheap.
 const ROLLOUT_CANDIDATES: usize = 4;
 
-/// Rollouts per movement segment when none is given.
+/// Rollouts per march decision when none is given, shared among the candidates.
 pub const DEFAULT_BUDGET: u32 = 24;
-/// The most rollouts per segment the command line accepts: beyond this a segment
-/// would take minutes.
+/// The most rollouts per march decision the command line accepts: beyond this a
+/// player turn would take minutes.
 pub const MAX_BUDGET: u32 = 2_000;
+/// A rollout runs until the start of this many of the player's own player turns: the
+/// second, so the enemy's reply and then its next strike are both seen (raids take two
+/// player turns: to come next to a city, then to take it). One player turn (the
+/// first designs) let the enemy's next strike go unseen: as Union, 1 win in 20
+/// against `ai`; two, 7 in 20.
+const HORIZON: u32 = 2;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
 const MAX_ROLLOUT_ACTIONS: usize = 3_000;
@@ -51,6 +60,13 @@ const MAX_ROLLOUT_ACTIONS: usize = 3_000;
 const WIN: f64 = 100.0;
 /// Weight of a step on the board.
 const STEP: f64 = 1.0;
+/// How much a step's firepower (hits per round) adds to it: a piece that hits on half
+/// the die counts twice a militia's.
+const FIRE: f64 = 3.0;
+/// What a victory condition one step from being met is worth, and how that fades with
+/// each step further.
+const NEAR: f64 = 100.0;
+const NEAR_FADE: f64 = 0.6;
 /// Weight of a point of a tally (AHD: army maximum), beyond the box values already in
 /// the worth of the boxes held.
 const TALLY: f64 = 2.0;
@@ -67,7 +83,7 @@ pub type RulesFactory = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + 
 /// How the strong player searches.
 #[derive(Clone)]
 pub struct SearchConfig {
-    /// Rollouts per movement segment, shared among the styles.
+    /// Rollouts per march decision, shared among the candidates.
     pub budget: u32,
     /// Threads to play rollouts on; with more than one, `rules` must be given.
     pub threads: usize,
@@ -89,20 +105,19 @@ impl SearchConfig {
 /// Checks a budget given by a person.
 pub fn check_budget(budget: u64) -> Result<u32, String> {
     match u32::try_from(budget) {
-        Ok(0) => Err("the search budget must be at least 1 rollout per movement segment".into()),
+        Ok(0) => Err("the search budget must be at least 1 rollout per march".into()),
         Ok(b) if b <= MAX_BUDGET => Ok(b),
         _ => Err(format!(
-            "a search budget of {budget} rollouts per movement segment is too large (at most {MAX_BUDGET})"
+            "a search budget of {budget} rollouts per march is too large (at most {MAX_BUDGET})"
         )),
     }
 }
 
-/// The ways of playing a movement segment the strong player weighs, its baseline
-/// (`ai`'s, keeping the boxes it is about to take) first. They differ in how much they
-/// guard: which boxes count as decisive (worth this much to me, the box values plus
-/// the rules' `box_worth`: with AHD's hint, the cities whose loss brings the army
-/// maximum near the enemy's) and how many steps a decisive box keeps per enemy step
-/// that could reach it; the last ignores threats and goes for the enemy's boxes.
+/// The planner styles whose marches the strong player weighs, its own (`ai`'s, keeping
+/// the boxes it is about to take) first. They differ in how much they guard: which
+/// boxes count as decisive (worth this much to me, the box values plus the rules'
+/// `box_worth`: with AHD's hint, the cities whose loss brings the army maximum near the
+/// enemy's) and how many steps a decisive box keeps per enemy step that could reach it.
 pub fn styles() -> Vec<Style> {
     let base = Style::strong();
     vec![
@@ -120,46 +135,117 @@ pub fn styles() -> Vec<Style> {
 }
 
 pub struct SearchPlayer {
-    /// The planner of the style chosen for the segment under way.
+    /// The `strong` planner: it plays every decision but the marches, and offers the
+    /// baseline march.
     inner: Planner,
+    /// Planners of the other styles, offering their marches as candidates.
+    others: Vec<Planner>,
     config: SearchConfig,
     seed: u64,
-    /// The segment the style was chosen for.
-    chosen_for: Option<StepKey>,
+    /// The rest of the march the search chose: its moves and its release.
+    queue: VecDeque<Action>,
     /// Rule errors met in rollouts since the last `take_warnings`.
     warnings: Vec<String>,
 }
 
-/// A movement segment: (turn, player, step, repetition).
-type StepKey = (muster_core::ids::TurnId, u8, u8, u8);
+/// Different marches the search weighs at most at a decision (the baseline among them).
+const MAX_CANDIDATES: usize = 5;
+
+/// A march to weigh: its actions, and the boxes then avoided for the rest of the segment.
+type Candidate = (Vec<Action>, Vec<BoxId>);
 
 impl SearchPlayer {
     pub fn new(config: SearchConfig, seed: u64) -> SearchPlayer {
+        let mut styles = styles().into_iter();
+        let base = styles.next().unwrap_or_else(Style::strong);
         SearchPlayer {
-            inner: Planner::new(Style::strong()),
+            inner: Planner::new(base),
+            others: styles.map(Planner::new).collect(),
             config,
             seed,
-            chosen_for: None,
+            queue: VecDeque::new(),
             warnings: Vec::new(),
         }
     }
 
-    /// Plays every style's rollouts; each result is in the slot of its index
-    /// (`style * per + r`), whatever thread played it.
+    /// The marches to weigh in `state`, each as the whole sequence of actions (select,
+    /// moves, release) and the boxes not to activate for the rest of the segment if it
+    /// is chosen. First the planner's own choice (a march, an offer or the end of the
+    /// step); then, against its march, ending the segment, and the best marches of each
+    /// style and the planner's next best, each from another box and with the planner's
+    /// box avoided for the rest of the segment (else the planner would only play it
+    /// next, and the search would weigh the same marches in another order).
+    fn candidates(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Vec<Candidate>, AiError> {
+        self.inner.forget();
+        let first = self.inner.choose(module, rules, state)?;
+        let Action::Select { at: chosen } = first else {
+            return Ok(vec![(vec![first], Vec::new())]);
+        };
+        let mut baseline = vec![first];
+        baseline.extend(self.inner.planned());
+        baseline.push(Action::Release);
+        self.inner.forget();
+        let mut out = vec![(baseline, Vec::new()), (vec![Action::EndStep], Vec::new())];
+        let mut plans = self.inner.march_plans(module, rules, state, me)?;
+        plans.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut others = Vec::new();
+        for p in &mut self.others {
+            let mut theirs = p.march_plans(module, rules, state, me)?;
+            theirs.sort_by(|a, b| b.0.total_cmp(&a.0));
+            others.extend(theirs.into_iter().filter(|p| p.1 != chosen).take(1));
+        }
+        for (value, at, moves) in others.into_iter().chain(plans) {
+            if out.len() >= MAX_CANDIDATES {
+                break;
+            }
+            if value <= 0.0 || at == chosen {
+                continue;
+            }
+            let mut seq = vec![Action::Select { at }];
+            seq.extend(
+                moves
+                    .into_iter()
+                    .map(|(unit, path)| Action::Move { unit, path }),
+            );
+            seq.push(Action::Release);
+            if !out.iter().any(|(c, _)| *c == seq) {
+                out.push((seq, vec![chosen]));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Plays every candidate's rollouts; each result is in the slot of its index
+    /// (`candidate * per + r`), whatever thread played it.
     fn rollouts(
         &self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
         me: SideId,
-        styles: &[Style],
+        candidates: &[Candidate],
         per: usize,
     ) -> Vec<Result<f64, String>> {
         let base = decision_seed(self.seed, state, module);
-        let total = styles.len() * per;
+        let total = candidates.len() * per;
+        let root = match Picture::new(module, rules, state, me, &mut None) {
+            Ok(pic) => Root {
+                state,
+                me,
+                worth: pic.worth,
+                avoided: self.inner.avoided(state),
+            },
+            Err(e) => return vec![Err(e.to_string()); total],
+        };
         let one = |rules: &mut dyn Rules, i: usize| -> Result<f64, String> {
             let seed = mix(base.wrapping_add((i % per) as u64));
-            rollout(module, rules, state, me, styles[i / per], seed).map_err(|e| e.to_string())
+            rollout(module, rules, &root, &candidates[i / per], seed).map_err(|e| e.to_string())
         };
         let threads = self.config.threads.clamp(1, total.max(1));
         match &self.config.rules {
@@ -216,18 +302,24 @@ impl SearchPlayer {
         }
     }
 
-    /// Chooses the style for the segment in front of `me` by rollouts; the baseline
-    /// when the search fails.
-    fn choose_style(
+    /// Chooses the march in front of `me` by rollouts: the sequence of actions to play.
+    /// The planner's own choice when the search fails or nothing beats it surely.
+    fn choose_march(
         &mut self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
         me: SideId,
-    ) -> Style {
-        let styles = styles();
-        let per = (self.config.budget as usize / styles.len()).max(1);
-        let results = self.rollouts(module, rules, state, me, &styles, per);
+    ) -> Result<Vec<Action>, AiError> {
+        let mut candidates = self.candidates(module, rules, state, me)?;
+        if candidates.len() == 1 {
+            return Ok(candidates.swap_remove(0).0);
+        }
+        for (i, c) in candidates.iter().enumerate() {
+            tracing::debug!("candidate {i}: {c:?}");
+        }
+        let per = (self.config.budget as usize / candidates.len()).max(1);
+        let results = self.rollouts(module, rules, state, me, &candidates, per);
         let pick = match results.iter().find_map(|r| r.as_ref().err()) {
             Some(e) => {
                 let message = format!("the search failed ({e}); playing the ai's choice instead");
@@ -237,10 +329,18 @@ impl SearchPlayer {
             }
             None => {
                 let values: Vec<f64> = results.into_iter().flatten().collect();
+                for (c, chunk) in values.chunks(per).enumerate() {
+                    tracing::trace!("candidate {c}: rollouts {chunk:?}");
+                }
                 choose(&values, per)
             }
         };
-        styles[pick]
+        let (seq, avoid) = candidates.swap_remove(pick);
+        self.inner.avoid(state, &avoid);
+        for p in &mut self.others {
+            p.avoid(state, &avoid);
+        }
+        Ok(seq)
     }
 
     /// Rule errors met while searching since last asked (the player then took the
@@ -257,26 +357,32 @@ impl Player for SearchPlayer {
         rules: &mut dyn Rules,
         state: &GameState,
     ) -> Result<Action, AiError> {
-        let key = (state.turn, state.player, state.step, state.repeat);
-        if Planner::is_march_decision(module, state) && self.chosen_for != Some(key) {
+        let marching = state.moving.as_ref().is_some_and(|m| m.active.is_some());
+        if marching && let Some(next) = self.queue.pop_front() {
+            return Ok(next);
+        }
+        self.queue.clear();
+        if Planner::is_march_decision(module, state) {
             let me = decider(module, state);
             let started = std::time::Instant::now();
-            let style = self.choose_style(module, rules, state, me);
-            self.inner = Planner::new(style);
-            self.chosen_for = Some(key);
+            let mut chosen: VecDeque<Action> = self.choose_march(module, rules, state, me)?.into();
             tracing::debug!(
                 target: "muster_ai::search::time",
-                "turn {} side {} style {:?} in {} us",
+                "turn {} side {} march {:?} in {} us",
                 state.turn.0,
                 me.index(),
-                style,
+                chosen.front(),
                 started.elapsed().as_micros()
             );
+            let first = chosen.pop_front().ok_or(AiError::Stuck)?;
+            self.queue = chosen;
+            return Ok(first);
         }
         self.inner.choose(module, rules, state)
     }
 
     fn forget(&mut self) {
+        self.queue.clear();
         self.inner.forget();
     }
 
@@ -286,7 +392,7 @@ impl Player for SearchPlayer {
 }
 
 /// Which candidate to play, from each one's `per` rollout values in order (rollout
-/// `r` of each on the same dice). The `ai`'s choice (candidate 0) stands unless
+/// `r` of each on the same dice). The planner's choice (candidate 0) stands unless
 /// another beats it surely enough: by the lower end of a confidence bound on the mean
 /// of the paired differences, so the noise of a few rollouts does not pick a worse
 /// plan that was lucky.
@@ -303,7 +409,7 @@ fn choose(values: &[f64], per: usize) -> usize {
             mean * mean
         };
         let low = mean - CONFIDENCE * (var / n).sqrt() - MARGIN;
-        tracing::debug!("candidate {c}: {mean:.2} better than the ai's, bound {low:.2}");
+        tracing::debug!("candidate {c}: {mean:.2} better than the planner's, bound {low:.2}");
         if low > best.1 {
             best = (c, low);
         }
@@ -311,38 +417,62 @@ fn choose(values: &[f64], per: usize) -> usize {
     best.0
 }
 
-/// Plays the rest of `me`'s segment in `state` with `style`, on dice seeded with
-/// `seed`, then every side on to the start of `me`'s next player turn (or the game's
-/// end), the others with `ai` planners searching fewer boxes, and judges the position
+/// The decision a search weighs candidates for.
+struct Root<'a> {
+    state: &'a GameState,
+    me: SideId,
+    /// Each box's worth to each side, read here: every rollout is judged by it.
+    worth: Vec<Vec<f64>>,
+    /// Boxes the player already avoids for the rest of the segment.
+    avoided: Vec<BoxId>,
+}
+
+/// Plays `candidate`'s actions in the root position (as far as the engine accepts
+/// them), then every side on to the start of `me`'s [`HORIZON`]th player turn from
+/// here (or the game's end) with `ai` planners searching fewer boxes, mine avoiding the candidate's boxes
+/// for the rest of the segment, on dice seeded with `seed`; and judges the position
 /// reached.
 fn rollout(
     module: &Module,
     rules: &mut dyn Rules,
-    state: &GameState,
-    me: SideId,
-    style: Style,
+    root: &Root,
+    (candidate, avoid): &Candidate,
     seed: u64,
 ) -> Result<f64, AiError> {
+    let (state, me) = (root.state, root.me);
     let mut s = state.clone();
     s.dice = Dice::seeded(seed);
+    for a in candidate {
+        match apply(module, rules, &s, a) {
+            Ok((next, _)) => s = next,
+            Err(ActionError::Illegal(_)) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let avoid = [&root.avoided[..], avoid].concat();
     let mut players: Vec<Planner> = module
         .side_ids()
         .map(|side| {
+            let mut p = Planner::new(Style {
+                candidates: ROLLOUT_CANDIDATES,
+                ..Style::ai()
+            });
             if side == me {
-                Planner::new(style)
-            } else {
-                Planner::new(Style {
-                    candidates: ROLLOUT_CANDIDATES,
-                    ..Style::ai()
-                })
+                p.avoid(state, &avoid);
             }
+            p
         })
         .collect();
-    let start = (state.turn, state.player);
+    let mut turns_left = HORIZON;
+    let mut at = (state.turn, state.player);
     let mut actions = 0;
     while s.outcome.is_none() && actions < MAX_ROLLOUT_ACTIONS {
-        if (s.turn, s.player) != start && s.active_side(module) == me && !s.at_turn_end(module) {
-            break;
+        if (s.turn, s.player) != at && s.active_side(module) == me && !s.at_turn_end(module) {
+            turns_left -= 1;
+            if turns_left == 0 {
+                break;
+            }
+            at = (s.turn, s.player);
         }
         let side = decider(module, &s);
         let Some(p) = players.get_mut(side.index()) else {
@@ -352,17 +482,45 @@ fn rollout(
         s = next;
         actions += 1;
     }
-    evaluate(module, rules, &s, me)
+    judge(module, rules, &s, me, &root.worth)
 }
 
 /// How good `state` is for `me`: a won or lost game counts [`WIN`] either way; else
-/// my side's worth of the boxes it holds, tallies and steps on the board, less
-/// the enemies' (shared among them).
+/// my side's worth of the boxes it holds, tallies, pieces on the board (by steps and
+/// firepower: a promoted piece counts more) and nearness to its victory conditions
+/// (the rules' `victory_progress`), less the enemies' (shared among them).
 pub fn evaluate(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
     me: SideId,
+) -> Result<f64, AiError> {
+    evaluate_from(module, rules, state, state, me)
+}
+
+/// [`evaluate`] of `state` with the worth of each box read in `root`: how a search
+/// compares the positions its rollouts reach from one decision.
+pub fn evaluate_from(
+    module: &Module,
+    rules: &mut dyn Rules,
+    root: &GameState,
+    state: &GameState,
+    me: SideId,
+) -> Result<f64, AiError> {
+    let pic = Picture::new(module, rules, root, me, &mut None)?;
+    judge(module, rules, state, me, &pic.worth)
+}
+
+/// [`evaluate`] with the worth of each box to each side given: a search judges every
+/// rollout of a decision by the worths read where the decision is taken, because the
+/// rules' hint raises a box's worth as the danger of losing it grows, and counted at
+/// the end of a rollout that would reward the danger.
+fn judge(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    me: SideId,
+    worth: &[Vec<f64>],
 ) -> Result<f64, AiError> {
     if let Some(o) = &state.outcome {
         return Ok(match o.winner {
@@ -371,23 +529,41 @@ pub fn evaluate(
             None => 0.0,
         });
     }
-    let pic = Picture::new(module, rules, state, me, &mut None)?;
     let enemies = (module.sides.len().max(2) - 1) as f64;
-    let mut value = 0.0;
+    let mut per_side = vec![0.0; module.sides.len()];
     for side in module.side_ids() {
-        let s = side.index();
         // Every tally of the module (AHD: the army maximum, 10.0's race).
         let tallies: u32 = module
             .tally_ids()
             .map(|t| state.tally(module, t, side))
             .sum();
-        let mut v = TALLY * f64::from(tallies);
+        let v = &mut per_side[side.index()];
+        *v += TALLY * f64::from(tallies);
         for at in module.board.box_ids() {
             if state.controller(at) == Some(side) {
-                v += pic.worth[s][at.index()];
+                *v += worth[side.index()][at.index()];
             }
-            v += STEP * pic.force[s][at.index()].steps;
         }
+    }
+    for u in state.unit_ids() {
+        let unit = state.unit(u);
+        if let muster_core::game::Place::Board(_) = unit.place {
+            let f = unit_force(module, state, u, 0.0);
+            per_side[unit.side.index()] += STEP * f.steps * (0.5 + FIRE * f.hits_per_round);
+        }
+    }
+    // A condition counted in steps (need 2 or more) weighs more the nearer it is (most
+    // when met but not yet ending the game, as with AHD's 10.1); a yes-or-no one only
+    // counts when met, which ends the game.
+    for p in rules.victory_progress(View { module, state })? {
+        let gap = p.need - p.have;
+        if p.need >= 2.0 {
+            per_side[p.side.index()] += NEAR * NEAR_FADE.powf(gap.max(0.0));
+        }
+    }
+    let mut value = 0.0;
+    for side in module.side_ids() {
+        let v = per_side[side.index()];
         value += if side == me { v } else { -v / enemies };
     }
     Ok(value)

@@ -317,3 +317,55 @@ fn strong_union_stops_a_raid_that_would_lose_by_the_army_maximum() {
     );
     assert!(!confederacy_wins(&after), "{}", log.join("\n"));
 }
+
+/// 7.1, 10.0(2): a Union city the Confederacy takes lowers the Union's Army Maximum
+/// Size and raises the Confederacy's. AHD's `box_worth` hint raises the worth of the
+/// Union's remaining cities as the margin thins, so judged each by its own worths the
+/// position after the loss looked better for the Union than before it (the Union
+/// "held more worth"), and the search preferred marches that lost cities. Judged by
+/// the worths of the decision both come from, the loss is worse.
+#[test]
+fn a_lost_city_is_judged_worse_than_a_kept_one() {
+    use muster_ai::search::{evaluate, evaluate_from};
+    let (m, mut rules) = ahd();
+    let confederate = r#"<control box="Baltimore"/>
+                         <place box="Baltimore" units="1 Vi"/><place box="Louisville" units="1 Vi"/>"#;
+    let kept = union_movement(
+        &m,
+        &mut rules,
+        r#"<place box="Washington" units="2 Mi"/><place box="Cincinnati" units="1 Mi"/>"#,
+        confederate,
+    );
+    let lost = union_movement(
+        &m,
+        &mut rules,
+        r#"<place box="Washington" units="2 Mi"/>"#,
+        &format!(
+            r#"{confederate}<control box="Cincinnati"/><place box="Cincinnati" units="1 Vi"/>"#
+        ),
+    );
+    let army = |s: &GameState, side: &str| {
+        let t = m.tally_ids().next().unwrap();
+        s.tally(
+            &m,
+            t,
+            m.side_ids()
+                .find(|&x| m.sides[x.index()].id == side)
+                .unwrap(),
+        )
+    };
+    assert!(army(&lost, "union") < army(&kept, "union"));
+    assert!(army(&lost, "confederate") > army(&kept, "confederate"));
+    let union = decider(&m, &kept);
+    let before = evaluate_from(&m, &mut rules, &kept, &kept, union).unwrap();
+    let after = evaluate_from(&m, &mut rules, &kept, &lost, union).unwrap();
+    assert!(after < before, "kept {before}, lost {after}");
+    // The trap is real: each judged by its own worths (the search's old way), the loss
+    // looks like a gain.
+    let own_before = evaluate(&m, &mut rules, &kept, union).unwrap();
+    let own_after = evaluate(&m, &mut rules, &lost, union).unwrap();
+    assert!(
+        own_after > own_before,
+        "kept {own_before}, lost {own_after}"
+    );
+}
