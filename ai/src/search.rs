@@ -49,9 +49,9 @@ pub const DEFAULT_BUDGET: u32 = 24;
 pub const MAX_BUDGET: u32 = 2_000;
 /// A rollout runs until the start of this many of the player's own player turns: the
 /// second, so the enemy's reply and then its next strike are both seen (raids take two
-/// player turns: to come next to a city, then to take it). One player turn (the
-/// first designs) let the enemy's next strike go unseen: as Union, 1 win in 20
-/// against `ai`; two, 7 in 20.
+/// player turns: to come next to a city, then to take it). One player turn deep, the
+/// enemy's next strike went unseen: as Union against `ai`, seeds 1-20, no win; two
+/// deep, 7.
 const HORIZON: u32 = 2;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
