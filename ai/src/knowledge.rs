@@ -196,7 +196,8 @@ impl Picture {
     }
 }
 
-fn worth(
+/// Each box's worth to each side: its box values plus the rules' `box_worth` hint.
+pub(crate) fn worth(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,

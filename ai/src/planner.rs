@@ -688,32 +688,52 @@ impl Planner {
             let hinted = hinted_offer(module, rules, state)?;
             return Ok(hinted.map_or(Action::Release, |(_, a)| a));
         }
+        Ok(self.choose_march(module, rules, state, me)?.0)
+    }
+
+    /// The march decision in front of `me` (no march active): the box to activate (its
+    /// moves then planned), an offer or the end of the step; with the plans it weighed
+    /// (see [`Planner::march_plans`]), which the search player weighs again.
+    pub(crate) fn choose_march(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<(Action, Vec<MarchPlan>), AiError> {
+        let key = (state.turn, state.player, state.step, state.repeat);
+        let left = state.step_left(module);
         self.plan.clear();
         self.plan_for = None;
         // What the rules' hints say an offer is worth, against the best march below.
         let hinted = hinted_offer(module, rules, state)?;
         if left <= 0 {
-            return Ok(hinted.map_or(Action::EndStep, |(_, a)| a));
+            return Ok((hinted.map_or(Action::EndStep, |(_, a)| a), Vec::new()));
         }
-        let mut best: Option<MarchPlan> = None;
-        for plan in self.march_plans(module, rules, state, me)? {
-            if best.as_ref().is_none_or(|x| plan.0 > x.0) {
+        let plans = self.march_plans(module, rules, state, me)?;
+        let mut best: Option<&MarchPlan> = None;
+        for plan in &plans {
+            if best.is_none_or(|x| plan.0 > x.0) {
                 best = Some(plan);
             }
         }
-        match best {
+        let action = match best {
             Some((value, at, moves))
-                if value > 0.2 && hinted.as_ref().is_none_or(|(w, _)| value >= *w) =>
+                if *value > 0.2 && hinted.as_ref().is_none_or(|(w, _)| value >= w) =>
             {
                 self.plan = moves
-                    .into_iter()
-                    .map(|(unit, path)| Action::Move { unit, path })
+                    .iter()
+                    .map(|(unit, path)| Action::Move {
+                        unit: *unit,
+                        path: path.clone(),
+                    })
                     .collect();
-                self.plan_for = Some((key, left - 1, at));
-                Ok(Action::Select { at })
+                self.plan_for = Some((key, left - 1, *at));
+                Action::Select { at: *at }
             }
-            _ => Ok(hinted.map_or(Action::EndStep, |(_, a)| a)),
-        }
+            _ => hinted.map_or(Action::EndStep, |(_, a)| a),
+        };
+        Ok((action, plans))
     }
 
     /// The plans of the march decision in front of `me`: one per candidate box searched

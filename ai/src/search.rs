@@ -34,7 +34,7 @@ use muster_core::Module;
 use muster_core::game::{Action, ActionError, Dice, GameState, Rules, View, apply, decider};
 use muster_core::ids::{BoxId, SideId};
 
-use crate::knowledge::{Picture, unit_force};
+use crate::knowledge::{self, unit_force};
 use crate::planner::{Planner, Style};
 use crate::player::{AiError, Player, step};
 
@@ -182,8 +182,7 @@ impl SearchPlayer {
         state: &GameState,
         me: SideId,
     ) -> Result<Vec<Candidate>, AiError> {
-        self.inner.forget();
-        let first = self.inner.choose(module, rules, state)?;
+        let (first, mut plans) = self.inner.choose_march(module, rules, state, me)?;
         let Action::Select { at: chosen } = first else {
             return Ok(vec![(vec![first], Vec::new())]);
         };
@@ -192,7 +191,6 @@ impl SearchPlayer {
         baseline.push(Action::Release);
         self.inner.forget();
         let mut out = vec![(baseline, Vec::new()), (vec![Action::EndStep], Vec::new())];
-        let mut plans = self.inner.march_plans(module, rules, state, me)?;
         plans.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut others = Vec::new();
         for p in &mut self.others {
@@ -234,11 +232,11 @@ impl SearchPlayer {
     ) -> Vec<Result<f64, String>> {
         let base = decision_seed(self.seed, state, module);
         let total = candidates.len() * per;
-        let root = match Picture::new(module, rules, state, me, &mut None) {
-            Ok(pic) => Root {
+        let root = match knowledge::worth(module, rules, state) {
+            Ok(worth) => Root {
                 state,
                 me,
-                worth: pic.worth,
+                worth,
                 avoided: self.inner.avoided(state),
             },
             Err(e) => return vec![Err(e.to_string()); total],
@@ -507,8 +505,8 @@ pub fn evaluate_from(
     state: &GameState,
     me: SideId,
 ) -> Result<f64, AiError> {
-    let pic = Picture::new(module, rules, root, me, &mut None)?;
-    judge(module, rules, state, me, &pic.worth)
+    let worth = knowledge::worth(module, rules, root)?;
+    judge(module, rules, state, me, &worth)
 }
 
 /// [`evaluate`] with the worth of each box to each side given: a search judges every
