@@ -183,7 +183,11 @@ pub fn show(
     ui.separator();
     if !human {
         if session.outcome().is_none() {
-            ui.label("A computer is to act: it plays by itself under AI auto, or press AI step.");
+            ui.label(if player == PlayerKind::ByFile {
+                "The opponent by file is to act: their moves come with their turn file."
+            } else {
+                "A computer is to act: it plays by itself under AI auto, or press AI step."
+            });
         }
         return;
     }
