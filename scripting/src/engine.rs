@@ -7,6 +7,7 @@
 //! question is pure, so rolling in one is an error.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use mlua::{
@@ -16,7 +17,7 @@ use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
 use muster_core::game::{
     Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError, Rules,
-    View, Wanted,
+    Step, View, Wanted,
 };
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
@@ -39,6 +40,7 @@ pub struct ScriptRules {
     logged: Option<Vec<String>>,
     /// While tracing (`set_trace`), each question asked and its handlers' answers.
     trace: Option<Vec<RuleTrace>>,
+    paths: PathTables,
 }
 
 /// A question the engine asked while tracing, with what each handler answered.
@@ -109,6 +111,7 @@ impl ScriptRules {
             wrap: Some(wrap),
             logged: None,
             trace: None,
+            paths: PathTables::default(),
         })
     }
 
@@ -212,18 +215,69 @@ fn rule_error(hook: &str, e: ScriptError) -> RuleError {
 #[repr(transparent)]
 struct GameRef(GameState);
 
-fn path_table(lua: &Lua, path: &Path) -> mlua::Result<Value> {
-    let steps = lua.create_table_with_capacity(path.steps.len(), 0)?;
-    for (i, s) in path.steps.iter().enumerate() {
-        let step = lua.create_table_with_capacity(0, 2)?;
-        step.raw_set("line", lua_index(s.line.index()))?;
-        step.raw_set("to", lua_index(s.to.index()))?;
-        steps.raw_set(i + 1, step)?;
+/// The path tables lent to hooks (`{ from = box, steps = { { line, to }, ... } }`),
+/// kept between calls: a path search asks up to three questions of each path, the
+/// same paths come up again in every search from a box, and paths share their steps,
+/// so building them anew was a third of a computer player's time. They are read-only,
+/// so no handler changes what the next one sees.
+#[derive(Default)]
+struct PathTables {
+    /// One table per step (a line and the box it leads to), built on first use.
+    steps: HashMap<Step, Table>,
+    /// Paths met so far, up to [`PathTables::KEPT`] (then forgotten all at once).
+    paths: HashMap<Path, Table>,
+    /// The field names, made Lua strings once.
+    keys: Option<[mlua::LuaString; 4]>,
+}
+
+impl PathTables {
+    /// Enough for every path of three lines or fewer from the boxes a player searches
+    /// in a turn, at a few hundred bytes of the scripts' heap each.
+    const KEPT: usize = 8192;
+
+    fn table(&mut self, lua: &Lua, path: &Path) -> mlua::Result<Value> {
+        if let Some(t) = self.paths.get(path) {
+            return Ok(Value::Table(t.clone()));
+        }
+        let [from, steps_key, line, to] = match &self.keys {
+            Some(k) => k.clone(),
+            None => {
+                let k = [
+                    lua.create_string("from")?,
+                    lua.create_string("steps")?,
+                    lua.create_string("line")?,
+                    lua.create_string("to")?,
+                ];
+                self.keys = Some(k.clone());
+                k
+            }
+        };
+        let steps = lua.create_table_with_capacity(path.steps.len(), 0)?;
+        for (i, s) in path.steps.iter().enumerate() {
+            let step = match self.steps.get(s) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = lua.create_table_with_capacity(0, 2)?;
+                    t.raw_set(&line, lua_index(s.line.index()))?;
+                    t.raw_set(&to, lua_index(s.to.index()))?;
+                    t.set_readonly(true);
+                    self.steps.insert(*s, t.clone());
+                    t
+                }
+            };
+            steps.raw_set(i + 1, step)?;
+        }
+        steps.set_readonly(true);
+        let t = lua.create_table_with_capacity(0, 2)?;
+        t.raw_set(&from, lua_index(path.from.index()))?;
+        t.raw_set(&steps_key, steps)?;
+        t.set_readonly(true);
+        if self.paths.len() >= Self::KEPT {
+            self.paths.clear();
+        }
+        self.paths.insert(path.clone(), t.clone());
+        Ok(Value::Table(t))
     }
-    let t = lua.create_table_with_capacity(0, 2)?;
-    t.raw_set("from", lua_index(path.from.index()))?;
-    t.raw_set("steps", steps)?;
-    t.into_lua(lua)
 }
 
 impl Rules for ScriptRules {
@@ -317,6 +371,7 @@ impl Rules for ScriptRules {
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
         let wrap = &mut self.wrap;
+        let paths = &mut self.paths;
         let answer = self
             .sandbox
             .question_with(hook, |lua, scope| {
@@ -328,7 +383,7 @@ impl Rules for ScriptRules {
                     Question::MayEnter { unit: u, path }
                     | Question::MayStop { unit: u, path }
                     | Question::IsJump { unit: u, path } => {
-                        (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
+                        (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
                     }
                     Question::MoveLimit { unit: u }
                     | Question::MayReinforce { unit: u }
@@ -382,13 +437,14 @@ impl Rules for ScriptRules {
         let module = view.module;
         self.dice.borrow_mut().dice = Some(dice.clone());
         let wrap = &mut self.wrap;
+        let paths = &mut self.paths;
         let result = self.sandbox.event_with(hook, |lua, scope| {
             let game = scope.create_any_userdata_ref(state)?;
             finish_game_type(wrap)?;
             let unit = |u: UnitId| lua_index(u.index());
             match event {
                 Event::UnitMoved { unit: u, path } => {
-                    (game, unit(u), path_table(lua, path)?).into_lua_multi(lua)
+                    (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
                 }
                 Event::UnitRelocated { unit: u, from, to } => (
                     game,

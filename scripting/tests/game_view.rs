@@ -60,13 +60,18 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// The AHD module with `KEEPERS` appended to its rules, its rules and a starting state.
 fn keepers() -> (tempfile::TempDir, Module, ScriptRules, GameState) {
+    ahd_with(KEEPERS)
+}
+
+/// The AHD module with `extra` appended to its rules, its rules and a starting state.
+fn ahd_with(extra: &str) -> (tempfile::TempDir, Module, ScriptRules, GameState) {
     let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
     let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");
     copy_dir(&ahd.join("rules"), &dir.path().join("rules"));
     let init = dir.path().join("rules/init.luau");
     let mut text = std::fs::read_to_string(&init).expect("init.luau");
-    text.push_str(KEEPERS);
+    text.push_str(extra);
     std::fs::write(&init, text).expect("write");
     assert_eq!(m.scripts.len(), 1);
     m.scripts[0].dir = dir.path().to_path_buf();
@@ -153,4 +158,62 @@ fn a_kept_game_view_is_an_error_later() {
     ask(&mut rules, &m, &later, Question::MayReinforce { unit }).expect("own view");
     assert_destructed(ask(&mut rules, &m, &later, worth), "box_worth");
     ask(&mut rules, &m, &later, Question::MayUpgrade { unit }).expect("usable again");
+}
+
+/// Handlers that try to change the path they are lent, and one that tells whether it
+/// changed.
+const VANDALS: &str = r#"
+hooks.on("may_stop", function(game, unit, path)
+	path.steps[1].to = 99
+	return true
+end)
+hooks.on("may_enter", function(game, unit, path)
+	path.from = 99
+	return true
+end)
+hooks.on("is_jump", function(game, unit, path)
+	return path.from == 99 or path.steps[1].to == 99 or #path.steps ~= 1
+end)
+"#;
+
+/// The engine lends one path table to every question about the path (a path search
+/// asks up to three), so it is read-only: a handler that changes it gets an error
+/// naming its hook, and the next question sees the path as it was.
+#[test]
+fn a_path_is_read_only() {
+    let (_dir, m, mut rules, g) = ahd_with(VANDALS);
+    let unit = g
+        .unit_ids()
+        .find(|&u| matches!(g.unit(u).place, muster_core::game::Place::Board(_)))
+        .expect("a unit on the board");
+    let muster_core::game::Place::Board(from) = g.unit(unit).place else {
+        unreachable!()
+    };
+    let (to, line) = m.board.neighbours(from)[0];
+    let path = muster_core::game::Path {
+        from,
+        steps: vec![muster_core::game::Step { line, to }],
+    };
+    for (q, hook) in [
+        (Question::MayStop { unit, path: &path }, "may_stop"),
+        (Question::MayEnter { unit, path: &path }, "may_enter"),
+    ] {
+        match ask(&mut rules, &m, &g, q) {
+            Err(e) => {
+                assert_eq!(e.hook, hook);
+                assert!(e.message.contains("readonly"), "{}", e.message);
+            }
+            Ok(()) => panic!("{hook}: a handler changed the path"),
+        }
+    }
+    let jump = rules
+        .ask(
+            View {
+                module: &m,
+                state: &g,
+            },
+            Question::IsJump { unit, path: &path },
+        )
+        .expect("is_jump");
+    assert_eq!(jump, muster_core::game::rules::Answer::Bool(false));
 }
