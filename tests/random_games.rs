@@ -25,7 +25,7 @@
 mod ahd_terms;
 use ahd_terms::ArmyMaximum;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,6 +35,7 @@ use muster_core::Module;
 use muster_core::format::Procedure;
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::dice::Pcg32;
+use muster_core::game::moves::mover_key;
 use muster_core::game::save::{Save, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, Path, Place, Step, apply, describe, legal_actions, start,
@@ -1588,6 +1589,34 @@ fn check_marches(
         }
         if let Some(why) = march_forbidden(ahd, ws, *unit, path) {
             g.flag(step, why, describe::action(m, state, a));
+        }
+    }
+    // The movement questions' contract (`Question::MayEnter`), on which computer
+    // players search one of several alike units: AHD's rules send alike units (4.0:
+    // same side, type, box and marches) to the same places.
+    let places = |u: UnitId| -> BTreeSet<(BoxId, Option<LineId>)> {
+        listed
+            .iter()
+            .filter(|(x, _, _)| *x == u)
+            .map(|&(_, b, l)| (b, l))
+            .collect()
+    };
+    for (i, &a) in ready.iter().enumerate() {
+        for &b in &ready[i + 1..] {
+            if let Some(k) = mover_key(state, a)
+                && mover_key(state, b) == Some(k)
+                && places(a) != places(b)
+            {
+                g.flag(
+                    step,
+                    "4.0: alike units march alike (the movement questions' contract)",
+                    format!(
+                        "{} and {} go to different places",
+                        describe::unit(m, state, a),
+                        describe::unit(m, state, b)
+                    ),
+                );
+            }
         }
     }
     let paths = short_paths(ahd, at);

@@ -11,6 +11,8 @@ use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 pub struct Distances {
     n: usize,
     d: Vec<u8>,
+    /// Each box's [`Distances::near`] boxes.
+    near: Vec<Vec<BoxId>>,
 }
 
 impl Distances {
@@ -33,7 +35,20 @@ impl Distances {
                 }
             }
         }
-        Distances { n, d }
+        let near = (0..n)
+            .map(|a| {
+                (0..n)
+                    .filter(|&b| d[a * n + b] <= 1)
+                    .map(|b| BoxId(b as u16))
+                    .collect()
+            })
+            .collect();
+        Distances { n, d, near }
+    }
+
+    /// The box and those next to it, in id order.
+    pub fn near(&self, at: BoxId) -> &[BoxId] {
+        &self.near[at.index()]
     }
 
     pub fn get(&self, a: BoxId, b: BoxId) -> u8 {

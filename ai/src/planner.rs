@@ -9,12 +9,13 @@
 //! promotions and recruits are chosen from the legal list by a score.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use muster_core::Module;
 use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
-use muster_core::game::moves::{destinations, ready_units};
+use muster_core::game::moves::{Destination, MoverKey, destinations, mover_key, ready_units};
 use muster_core::game::offer::offers;
 use muster_core::game::rules::{ask_bool, ask_int};
 use muster_core::game::{
@@ -109,7 +110,8 @@ const RELIEF: f64 = 0.5;
 
 pub struct Planner {
     style: Style,
-    dist: Option<Distances>,
+    /// The board's distances, built once (and shared with the search's rollouts).
+    dist: Option<Arc<Distances>>,
     worth: crate::knowledge::WorthCache,
     /// The march being played: the box, the moves still to make.
     plan: VecDeque<Action>,
@@ -123,6 +125,30 @@ pub struct Planner {
 type TurnKey = (muster_core::ids::TurnId, u8);
 /// A step of a turn, repetitions apart: (turn, player, step, repetition).
 type StepKey = (muster_core::ids::TurnId, u8, u8, u8);
+
+/// What a box pulls my units with, before it fades with distance (see
+/// [`Planner::potential`]).
+#[derive(Clone, Copy)]
+enum Pull {
+    /// A box to take: its capture value.
+    Capture(f64),
+    /// A decisive box of mine short of its garrison.
+    Short {
+        worth: f64,
+        short: f64,
+        need: f64,
+    },
+    /// A threatened box of mine: its worth and the chance it falls as garrisoned now.
+    Hold {
+        worth: f64,
+        lose: f64,
+    },
+    None,
+}
+
+/// [`DECAY`] to the power of each distance a pull reaches (0 to 8 boxes).
+static FADE: std::sync::LazyLock<[f64; 9]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|d| DECAY.powi(d as i32)));
 
 /// Per-box figures computed once per decision: the enemy threat and the potential.
 struct Field {
@@ -213,6 +239,7 @@ impl Planner {
             .collect();
         if !decisive.is_empty() {
             let view = View { module, state };
+            let mut alike = Alike::default();
             let mut reach = vec![false; n];
             for u in state.unit_ids() {
                 let unit = state.unit(u);
@@ -224,7 +251,7 @@ impl Planner {
                 }
                 reach.iter_mut().for_each(|r| *r = false);
                 reach[from.index()] = true;
-                for d in destinations(view, rules, u)? {
+                for d in alike.destinations(view, rules, u)? {
                     reach[d.path.to().index()] = true;
                 }
                 let steps = unit_force(module, state, u, 0.0).steps;
@@ -266,10 +293,24 @@ impl Planner {
         state: &GameState,
         me: SideId,
     ) -> Result<Picture, RuleError> {
-        if self.dist.is_none() {
-            self.dist = Some(Distances::new(module));
-        }
+        self.distances(module);
         Picture::new(module, rules, state, me, &mut self.worth)
+    }
+
+    /// The board's distances, built on first use.
+    pub(crate) fn distances(&mut self, module: &Module) -> Arc<Distances> {
+        Arc::clone(
+            self.dist
+                .get_or_insert_with(|| Arc::new(Distances::new(module))),
+        )
+    }
+
+    /// A planner of `style` using distances already built for this module.
+    pub(crate) fn sharing(style: Style, dist: Arc<Distances>) -> Planner {
+        Planner {
+            dist: Some(dist),
+            ..Planner::new(style)
+        }
     }
 
     fn dist(&self) -> &Distances {
@@ -278,44 +319,63 @@ impl Planner {
 
     /// Pull of a box on my units: the worth of the boxes I do not hold, fading with
     /// distance, plus (defending) my threatened boxes' need for a garrison.
-    fn potential(&self, state: &GameState, pic: &Picture, field: &Field, at: BoxId) -> f64 {
+    fn potential(&self, pulls: &[Pull], at: BoxId) -> f64 {
         let dist = self.dist();
+        let fades: &[f64; 9] = &FADE;
         let mut p = 0.0;
-        for (i, w) in pic.worth[pic.me.index()].iter().enumerate() {
-            let b = BoxId(i as u16);
-            let d = dist.get(at, b);
+        for (i, pull) in pulls.iter().enumerate() {
+            let d = dist.get(at, BoxId(i as u16));
             if d == u8::MAX || d > 8 {
                 continue;
             }
-            let fade = DECAY.powi(i32::from(d));
-            let value = pic.capture_value(state, b);
-            let need = field.need[i];
-            if value > 0.0 {
-                p += value * fade;
-            } else if need > 0.0 {
-                // A decisive box short of its garrison pulls with the shortfall.
-                let short = (need - pic.own_force(b).steps).max(0.0);
-                p += w * fade * short / need;
-            } else if self.style.defend && *w > 0.0 {
-                // My box: pulls in proportion to the chance it falls as garrisoned now.
-                let threat = field.threat[i];
-                if !threat.is_empty() {
-                    p += w * fade * (1.0 - hold_chance(pic.own_force(b), threat));
-                }
-            }
+            let fade = fades[usize::from(d)];
+            p += match *pull {
+                Pull::Capture(value) => value * fade,
+                Pull::Short { worth, short, need } => worth * fade * short / need,
+                Pull::Hold { worth, lose } => worth * fade * lose,
+                Pull::None => continue,
+            };
         }
         p
     }
 
+    /// What each box pulls with (see [`Planner::potential`]), before it fades.
+    fn pulls(&self, state: &GameState, pic: &Picture, field: &Field) -> Vec<Pull> {
+        pic.worth[pic.me.index()]
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let b = BoxId(i as u16);
+                let value = pic.capture_value(state, b);
+                let need = field.need[i];
+                if value > 0.0 {
+                    Pull::Capture(value)
+                } else if need > 0.0 {
+                    // A decisive box short of its garrison pulls with the shortfall.
+                    let short = (need - pic.own_force(b).steps).max(0.0);
+                    Pull::Short {
+                        worth: w,
+                        short,
+                        need,
+                    }
+                } else if self.style.defend && w > 0.0 && !field.threat[i].is_empty() {
+                    // My box: pulls in proportion to the chance it falls as garrisoned now.
+                    Pull::Hold {
+                        worth: w,
+                        lose: 1.0 - hold_chance(pic.own_force(b), field.threat[i]),
+                    }
+                } else {
+                    Pull::None
+                }
+            })
+            .collect()
+    }
+
     /// Enemy force that could strike `at` next turn: what is in or next to it.
     fn threat(&self, pic: &Picture, at: BoxId) -> Force {
-        let dist = self.dist();
         let mut f = Force::default();
-        for i in 0..pic.worth[0].len() {
-            let b = BoxId(i as u16);
-            if dist.get(at, b) <= 1 {
-                f = f.plus(pic.enemy_force(b));
-            }
+        for &b in self.dist().near(at) {
+            f = f.plus(pic.enemy_force(b));
         }
         f
     }
@@ -329,8 +389,9 @@ impl Planner {
             need: guard.need,
             sources: guard.sources,
         };
+        let pulls = self.pulls(state, pic, &field);
         field.potential = (0..n)
-            .map(|i| self.potential(state, pic, &field, BoxId(i as u16)))
+            .map(|i| self.potential(&pulls, BoxId(i as u16)))
             .collect();
         field
     }
@@ -610,10 +671,12 @@ impl Planner {
     ) -> Result<Vec<(UnitId, Vec<Path>)>, RuleError> {
         let view = View { module, state };
         let mut out = Vec::new();
+        let mut alike = Alike::default();
         for u in ready_units(view, rules, at, me)? {
-            let paths = destinations(view, rules, u)?
-                .into_iter()
-                .map(|d| d.path)
+            let paths = alike
+                .destinations(view, rules, u)?
+                .iter()
+                .map(|d| d.path.clone())
                 .collect();
             out.push((u, paths));
         }
@@ -1154,5 +1217,33 @@ impl Player for Planner {
     fn forget(&mut self) {
         self.plan.clear();
         self.plan_for = None;
+    }
+}
+
+/// Destinations searched once for each set of alike units ([`mover_key`]): a box's
+/// pieces of one kind go where the first of them goes, so the search is not repeated.
+#[derive(Default)]
+struct Alike(Vec<(Option<MoverKey>, Vec<Destination>)>);
+
+impl Alike {
+    fn destinations(
+        &mut self,
+        view: View<'_>,
+        rules: &mut dyn Rules,
+        u: UnitId,
+    ) -> Result<&[Destination], RuleError> {
+        let key = mover_key(view.state, u);
+        let found = key
+            .as_ref()
+            .and_then(|k| self.0.iter().position(|(m, _)| m.as_ref() == Some(k)));
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let d = destinations(view, rules, u)?;
+                self.0.push((key, d));
+                self.0.len() - 1
+            }
+        };
+        Ok(&self.0[i].1)
     }
 }

@@ -34,7 +34,7 @@ use muster_core::Module;
 use muster_core::game::{Action, ActionError, Dice, GameState, Rules, View, apply, decider};
 use muster_core::ids::{BoxId, SideId};
 
-use crate::knowledge::{self, unit_force};
+use crate::knowledge::{self, Distances, unit_force};
 use crate::planner::{Planner, Style};
 use crate::player::{AiError, Player, step};
 
@@ -222,7 +222,7 @@ impl SearchPlayer {
     /// Plays every candidate's rollouts; each result is in the slot of its index
     /// (`candidate * per + r`), whatever thread played it.
     fn rollouts(
-        &self,
+        &mut self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
@@ -232,12 +232,14 @@ impl SearchPlayer {
     ) -> Vec<Result<f64, String>> {
         let base = decision_seed(self.seed, state, module);
         let total = candidates.len() * per;
+        let dist = self.inner.distances(module);
         let root = match knowledge::worth(module, rules, state) {
             Ok(worth) => Root {
                 state,
                 me,
                 worth,
                 avoided: self.inner.avoided(state),
+                dist,
             },
             Err(e) => return vec![Err(e.to_string()); total],
         };
@@ -423,6 +425,8 @@ struct Root<'a> {
     worth: Vec<Vec<f64>>,
     /// Boxes the player already avoids for the rest of the segment.
     avoided: Vec<BoxId>,
+    /// The board's distances, for the rollouts' planners.
+    dist: Arc<Distances>,
 }
 
 /// Plays `candidate`'s actions in the root position (as far as the engine accepts
@@ -451,10 +455,13 @@ fn rollout(
     let mut players: Vec<Planner> = module
         .side_ids()
         .map(|side| {
-            let mut p = Planner::new(Style {
-                candidates: ROLLOUT_CANDIDATES,
-                ..Style::ai()
-            });
+            let mut p = Planner::sharing(
+                Style {
+                    candidates: ROLLOUT_CANDIDATES,
+                    ..Style::ai()
+                },
+                Arc::clone(&root.dist),
+            );
             if side == me {
                 p.avoid(state, &avoid);
             }

@@ -67,6 +67,48 @@ pub struct Destination {
     pub jump: bool,
 }
 
+/// What the movement questions may see of a unit besides its id, by their contract
+/// ([`Question::MayEnter`]): units with equal keys get the same destinations, so a
+/// computer player searches one of them. `None` for a unit whose id may still matter:
+/// one attached to another, carrying another, or that moved or fought this player turn.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoverKey {
+    side: SideId,
+    kind: crate::ids::UnitTypeId,
+    place: Place,
+    hits: u8,
+    flags: Flags,
+    moves: u8,
+    attributes: Vec<(crate::ids::AttributeId, i64)>,
+}
+
+pub fn mover_key(state: &GameState, unit: UnitId) -> Option<MoverKey> {
+    let u = state.unit(unit);
+    let log = &state.turn_log;
+    if u.attached_to.is_some()
+        || state.units.iter().any(|o| o.attached_to == Some(unit))
+        || log.moves.iter().any(|m| m.unit == unit)
+        || log.fought.contains(&unit)
+        || log.upgraded.contains(&unit)
+    {
+        return None;
+    }
+    Some(MoverKey {
+        side: u.side,
+        kind: u.kind,
+        place: u.place,
+        hits: u.hits,
+        flags: u.flags,
+        moves: u.moves,
+        attributes: state
+            .attributes
+            .iter()
+            .filter(|(v, _, _)| *v == unit)
+            .map(|&(_, a, x)| (a, x))
+            .collect(),
+    })
+}
+
 /// Every destination `unit` may reach in one move from where it is, shortest paths
 /// first. Of several paths to one box along the same last line, only the shortest is
 /// kept, and a jump only where no plain path does the same.

@@ -59,6 +59,11 @@ pub enum Question<'a> {
     /// May the unit move along the whole path (whether or not it stops at its end)?
     /// Must be monotonic: if a path may not be entered, no longer one starting with it
     /// may be (the engine prunes its search on it).
+    /// Contract (computer players search one of several alike units,
+    /// [`super::moves::mover_key`]), for this question, `MayStop` and `IsJump`: the
+    /// answer may depend on the unit only through its side, type, place, hits, flags,
+    /// selections this step and attributes, unless it is attached, carries a piece, or
+    /// moved, fought or was upgraded this player turn; not on its id or number.
     MayEnter { unit: UnitId, path: &'a Path },
     /// May the unit end its move at the last box of the path?
     MayStop { unit: UnitId, path: &'a Path },
