@@ -23,8 +23,8 @@ pub enum PlayerKind {
     Greedy,
     /// The default computer player.
     Ai,
-    /// The search player: the default one with the way it plays each movement segment
-    /// chosen by rollouts (`--strong-budget`).
+    /// The search player: the default one with each march chosen by rollouts
+    /// (`--strong-budget`).
     Strong,
 }
 

@@ -20,8 +20,8 @@ pub enum Level {
     /// The default: plans each march as a whole, weighs battles by their odds, keeps
     /// garrisons where the enemy threatens, retreats and reinforces.
     Ai,
-    /// The `ai` planner with the way it plays each movement segment chosen by `budget`
-    /// rollouts (see `search.rs`).
+    /// The `ai` planner with each march chosen among a few by `budget` rollouts (see
+    /// `search.rs`).
     Strong { budget: u32 },
 }
 

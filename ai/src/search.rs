@@ -596,3 +596,22 @@ fn mix(x: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::choose;
+
+    #[test]
+    fn the_planners_march_stands_unless_beaten_surely() {
+        let base = [0.0; 4];
+        // Better on every dice by 10: played.
+        assert_eq!(choose(&[base, [10.0; 4]].concat(), 4), 1);
+        // As good on average, but only by luck: the planner's march stands.
+        assert_eq!(choose(&[base, [10.0, -10.0, 10.0, -10.0]].concat(), 4), 0);
+        // Better by less than the margin: stands.
+        assert_eq!(choose(&[base, [0.5; 4]].concat(), 4), 0);
+        // Of two that beat it, the surer.
+        let two = [base, [10.0, 2.0, 10.0, 2.0], [5.0; 4]].concat();
+        assert_eq!(choose(&two, 4), 2);
+    }
+}
