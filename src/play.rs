@@ -550,9 +550,5 @@ pub fn replay(
 
 /// Fresh scripted rules for a search player's rollouts.
 pub fn search_rules() -> muster_ai::search::RulesFactory {
-    std::sync::Arc::new(|module: &Module| {
-        ScriptRules::load(module, muster_scripting::Limits::default())
-            .map(|r| Box::new(r) as Box<dyn muster_core::game::Rules>)
-            .map_err(|e| e.to_string())
-    })
+    muster_scripting::loader(muster_scripting::Limits::default())
 }

@@ -144,6 +144,37 @@ fn computers_play_to_the_engines_own_result() {
     }
 }
 
+/// Issue 16 item 2 in the app: its `strong` player searches on every core, each
+/// thread on rules of its own, and plays the same game as the single-threaded one of
+/// `muster play` (its first player turn, 1861, as Union against `ai`).
+#[test]
+fn the_apps_strong_player_plays_as_the_clis() {
+    let module = ahd();
+    let levels = [
+        Level::Strong {
+            budget: muster_ai::search::DEFAULT_BUDGET,
+        },
+        Level::Ai,
+    ];
+    let mut g = game(
+        "1861",
+        [
+            PlayerKind::Computer(levels[0]),
+            PlayerKind::Computer(levels[1]),
+        ],
+        3,
+    );
+    let first = module.scenario("1861").expect("1861").start;
+    g.end = Some(module.calendar.turn(first).label.clone());
+    let mut s = Session::new(module.clone(), &g).expect("starts");
+    let mut steps = 0;
+    while s.ai_step().expect("ai step").is_some() {
+        steps += 1;
+        assert!(steps < 5_000, "the game did not end");
+    }
+    assert_eq!(s.state(), &headless(&module, &g, levels));
+}
+
 #[test]
 fn a_bad_ending_date_is_refused_with_the_engines_reason() {
     let module = ahd();

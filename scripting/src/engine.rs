@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use mlua::{
     Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields, UserDataMethods, Value,
@@ -75,6 +76,20 @@ pub fn catalogue() -> Vec<HookSpec> {
         .map(|&(name, c)| HookSpec::question(name, c))
         .chain(EVENTS.iter().map(|&name| HookSpec::event(name)))
         .collect()
+}
+
+/// Loads a fresh copy of a module's rules on each call: for a computer player's
+/// search threads (scripted rules cannot cross threads), whose rollouts then log
+/// nothing in the game's own rules.
+pub type Loader = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + Send + Sync>;
+
+/// A [`Loader`] of scripted rules with these limits.
+pub fn loader(limits: Limits) -> Loader {
+    Arc::new(move |module: &Module| {
+        ScriptRules::load(module, limits)
+            .map(|r| Box::new(r) as Box<dyn Rules>)
+            .map_err(|e| e.to_string())
+    })
 }
 
 impl ScriptRules {

@@ -111,7 +111,7 @@ mod value;
 
 pub use budget::Limits;
 pub use defs::{box_id, line_id, lua_index, rust_index};
-pub use engine::{RuleTrace, ScriptRules, catalogue};
+pub use engine::{Loader, RuleTrace, ScriptRules, catalogue, loader};
 pub use error::{LOADING, ScriptError};
 pub use hooks::{Answer, Combine, HookKind, HookSpec};
 pub use mlua;

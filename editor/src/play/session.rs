@@ -168,6 +168,14 @@ fn computers(players: &[PlayerKind], seed: u64) -> Vec<Option<Box<dyn Player>>> 
         .enumerate()
         .map(|(i, k)| match k {
             PlayerKind::Human | PlayerKind::ByFile => None,
+            // The search runs on every core, each thread on rules of its own; its
+            // choices do not depend on how many.
+            PlayerKind::Computer(level @ Level::Strong { .. }) => Some(muster_ai::player_with(
+                *level,
+                seed ^ i as u64,
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                Some(muster_scripting::loader(muster_scripting::Limits::default())),
+            )),
             PlayerKind::Computer(level) => Some(muster_ai::player(*level, seed ^ i as u64)),
         })
         .collect()
