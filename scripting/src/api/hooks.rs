@@ -40,7 +40,7 @@ const UNIT: Param = p("unit", "Unit", "the piece");
 const PATH: Param = p(
     "path",
     "Path",
-    "where it goes: `from`, then `steps` of `{ line, to }`",
+    "where it goes: `from`, then `steps` of `{ line, to }` (read-only: the same table is lent to every question about the path)",
 );
 const SHOOTER: Param = p("shooter", "Unit", "the piece firing");
 const TARGET: Param = p("target", "Unit", "the piece fired at");
@@ -99,7 +99,7 @@ pub const HOOKS: &[HookDoc] = &[
     h("turn_ended", Phase::Turn, "A game turn is over.", &[]),
     h("game_ended", Phase::Turn, "The last turn of the game is over: name the winner here (`game_over`).", &[]),
     // Movement.
-    h("may_enter", Phase::Movement, "May the unit move along the whole path (whether or not it stops at its end)? Asked at every line of the path search. Must be monotonic: if a path may not be entered, no longer one starting with it may be.", &[UNIT, PATH]),
+    h("may_enter", Phase::Movement, "May the unit move along the whole path (whether or not it stops at its end)? Asked at every line of the path search. Must be monotonic: if a path may not be entered, no longer one starting with it may be. Like `may_stop` and `is_jump`, must answer alike for pieces alike (side, type, box, hits, flags, selections this step and attributes, not attached, carrying nothing, not yet moved, fought or upgraded this player turn): computer players search one of them for all.", &[UNIT, PATH]),
     h("may_stop", Phase::Movement, "May the unit end its move at the last box of the path?", &[UNIT, PATH]),
     h("is_jump", Phase::Movement, "Is moving along this path a jump (for display and the rules' own limits, `game:jumps`)?", &[UNIT, PATH]),
     h("move_limit", Phase::Movement, "How many selections of its box the unit may take part in during one `move` step; nil: no limit.", &[UNIT]),
