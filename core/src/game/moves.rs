@@ -69,8 +69,7 @@ pub struct Destination {
 
 /// What the movement questions may see of a unit besides its id, by their contract
 /// ([`Question::MayEnter`]): units with equal keys get the same destinations, so a
-/// computer player searches one of them. `None` for a unit whose id may still matter:
-/// one attached to another, carrying another, or that moved or fought this player turn.
+/// computer player searches one of them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoverKey {
     side: SideId,
@@ -82,6 +81,8 @@ pub struct MoverKey {
     attributes: Vec<(crate::ids::AttributeId, i64)>,
 }
 
+/// The [`MoverKey`] of `unit`; `None` when its id may still matter: attached to another
+/// piece, carrying one, or moved, fought or upgraded this player turn.
 pub fn mover_key(state: &GameState, unit: UnitId) -> Option<MoverKey> {
     let u = state.unit(unit);
     let log = &state.turn_log;
