@@ -51,7 +51,8 @@ pub const MAX_BUDGET: u32 = 2_000;
 /// second, so the enemy's reply and then its next strike are both seen (raids take two
 /// player turns: to come next to a city, then to take it). One player turn deep, the
 /// enemy's next strike went unseen: as Union against `ai`, seeds 1-20, no win; two
-/// deep, 7.
+/// deep, 7; three deep, 2 (the `ai` planners' play that far out is more noise than
+/// news).
 const HORIZON: u32 = 2;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
