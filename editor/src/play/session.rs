@@ -174,7 +174,7 @@ fn computers(players: &[PlayerKind], seed: u64) -> Vec<Option<Box<dyn Player>>> 
                 *level,
                 seed ^ i as u64,
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
-                Some(muster_scripting::loader(muster_scripting::Limits::default())),
+                Some(muster_scripting::loader(Limits::default())),
             )),
             PlayerKind::Computer(level) => Some(muster_ai::player(*level, seed ^ i as u64)),
         })
