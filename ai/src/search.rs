@@ -57,8 +57,12 @@ const HORIZON: u32 = 2;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
 const MAX_ROLLOUT_ACTIONS: usize = 3_000;
-/// A won game, in the evaluation's units (worth of boxes, steps).
-const WIN: f64 = 100.0;
+/// What winning adds to a position (losing takes away), in the evaluation's units
+/// (worth of boxes, steps). It must outweigh any lead a position can show: a won game
+/// once counted a flat 100, less than a big army's lead over a small one, so a side far
+/// ahead judged taking its last objective worse than waiting (as Union, six of AHD's
+/// seven cities were held for fourteen turns with the seventh empty).
+const WIN: f64 = 1_000.0;
 /// Weight of a step on the board.
 const STEP: f64 = 1.0;
 /// How much a step's firepower (hits per round) adds to it: a piece that hits on half
@@ -491,10 +495,10 @@ fn rollout(
     judge(module, rules, &s, me, &root.worth)
 }
 
-/// How good `state` is for `me`: a won or lost game counts [`WIN`] either way; else
-/// my side's worth of the boxes it holds, tallies, pieces on the board (by steps and
+/// How good `state` is for `me`: my side's worth of the boxes it holds, tallies, pieces on the board (by steps and
 /// firepower: a promoted piece counts more) and nearness to its victory conditions
-/// (the rules' `victory_progress`), less the enemies' (shared among them).
+/// (the rules' `victory_progress`), less the enemies' (shared among them); and for a
+/// game over, [`WIN`] more when won and less when lost.
 pub fn evaluate(
     module: &Module,
     rules: &mut dyn Rules,
@@ -528,13 +532,6 @@ fn judge(
     me: SideId,
     worth: &[Vec<f64>],
 ) -> Result<f64, AiError> {
-    if let Some(o) = &state.outcome {
-        return Ok(match o.winner {
-            Some(w) if w == me => WIN,
-            Some(_) => -WIN,
-            None => 0.0,
-        });
-    }
     let enemies = (module.sides.len().max(2) - 1) as f64;
     let mut per_side = vec![0.0; module.sides.len()];
     for side in module.side_ids() {
@@ -572,7 +569,12 @@ fn judge(
         let v = per_side[side.index()];
         value += if side == me { v } else { -v / enemies };
     }
-    Ok(value)
+    Ok(value
+        + match state.outcome.as_ref().and_then(|o| o.winner) {
+            Some(w) if w == me => WIN,
+            Some(_) => -WIN,
+            None => 0.0,
+        })
 }
 
 /// The seed of a decision's rollouts: the player's seed and where the game stands.

@@ -369,3 +369,66 @@ fn a_lost_city_is_judged_worse_than_a_kept_one() {
         "kept {own_before}, lost {own_after}"
     );
 }
+
+/// 10.0: the Union wins the moment it holds all seven key Confederate cities. Holding
+/// six, far ahead in pieces and Army Maximum Size, with the seventh (New Orleans) empty
+/// one march down the Mississippi (4.0: two boxes by river), the strong Union takes it
+/// and wins; and the game won is judged better than the position it was won from. A
+/// won game once counted a flat 100 in the search's judgement, less than the lead of a
+/// Union this far ahead (334 here): a march that won within a rollout was judged worse
+/// than one that did not, and the search held off winning (in a game of seed 2, six
+/// of the seven cities were held from turn 25 to turn 40).
+#[test]
+fn strong_union_far_ahead_takes_the_last_key_city() {
+    use muster_ai::search::evaluate;
+    let (m, mut rules) = ahd();
+    let confederacy = m.side_ids().find(|&s| m.sides[s.index()].id == "confederate");
+    let mut union = String::new();
+    // Every Confederate box but New Orleans (and Selma, where its last piece stands)
+    // held by the Union, as late in a won war.
+    for at in m.board.box_ids() {
+        let b = m.board.get(at);
+        if b.owner == confederacy && !["New Orleans", "Selma"].contains(&b.name.as_str()) {
+            union.push_str(&format!(r#"<control box="{}"/>"#, b.name));
+        }
+    }
+    for city in [
+        "Richmond",
+        "Charleston (South Carolina)",
+        "Wilmington",
+        "Atlanta",
+        "Mobile",
+        "Memphis",
+        "Baton Rouge",
+    ] {
+        union.push_str(&format!(r#"<place box="{city}" units="2 Vi, 2 Mi"/>"#));
+    }
+    union.push_str(r#"<place box="Washington" units="6 Vi, 6 Ci"/>"#);
+    let confederate = r#"<place box="Selma" units="1 Mi"/>"#;
+    let state = union_movement(&m, &mut rules, &union, confederate);
+    let mut strong = player(Level::Strong { budget: 24 }, 1);
+    let (after, log) = play_two_player_turns(
+        &m,
+        &mut rules,
+        state.clone(),
+        &mut *strong,
+        &mut *player(Level::Ai, 2),
+    );
+    assert!(strong.take_warnings().is_empty());
+    let winner = after
+        .outcome
+        .as_ref()
+        .and_then(|o| o.winner)
+        .map(|s| m.sides[s.index()].id.as_str());
+    assert_eq!(winner, Some("union"), "{}", log.join("\n"));
+    assert!(
+        log.iter().any(|l| l.contains("New Orleans passes to Union")),
+        "{}",
+        log.join("\n")
+    );
+    // The game won is judged better than the position it was won from.
+    let union = decider(&m, &state);
+    let ahead = evaluate(&m, &mut rules, &state, union).unwrap();
+    let won = evaluate(&m, &mut rules, &after, union).unwrap();
+    assert!(won > ahead, "won {won}, ahead {ahead}");
+}
