@@ -382,7 +382,9 @@ fn a_lost_city_is_judged_worse_than_a_kept_one() {
 fn strong_union_far_ahead_takes_the_last_key_city() {
     use muster_ai::search::evaluate;
     let (m, mut rules) = ahd();
-    let confederacy = m.side_ids().find(|&s| m.sides[s.index()].id == "confederate");
+    let confederacy = m
+        .side_ids()
+        .find(|&s| m.sides[s.index()].id == "confederate");
     let mut union = String::new();
     // Every Confederate box but New Orleans (and Selma, where its last piece stands)
     // held by the Union, as late in a won war.
@@ -422,7 +424,8 @@ fn strong_union_far_ahead_takes_the_last_key_city() {
         .map(|s| m.sides[s.index()].id.as_str());
     assert_eq!(winner, Some("union"), "{}", log.join("\n"));
     assert!(
-        log.iter().any(|l| l.contains("New Orleans passes to Union")),
+        log.iter()
+            .any(|l| l.contains("New Orleans passes to Union")),
         "{}",
         log.join("\n")
     );
