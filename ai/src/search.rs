@@ -495,10 +495,10 @@ fn rollout(
     judge(module, rules, &s, me, &root.worth)
 }
 
-/// How good `state` is for `me`: my side's worth of the boxes it holds, tallies, pieces on the board (by steps and
-/// firepower: a promoted piece counts more) and nearness to its victory conditions
-/// (the rules' `victory_progress`), less the enemies' (shared among them); and for a
-/// game over, [`WIN`] more when won and less when lost.
+/// How good `state` is for `me`: my side's worth of the boxes it holds, tallies, pieces
+/// on the board (by steps and firepower: a promoted piece counts more) and nearness to
+/// its victory conditions (the rules' `victory_progress`), less the enemies' (shared
+/// among them); and for a game over, [`WIN`] more when won and less when lost.
 pub fn evaluate(
     module: &Module,
     rules: &mut dyn Rules,

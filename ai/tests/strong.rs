@@ -372,12 +372,13 @@ fn a_lost_city_is_judged_worse_than_a_kept_one() {
 
 /// 10.0: the Union wins the moment it holds all seven key Confederate cities. Holding
 /// six, far ahead in pieces and Army Maximum Size, with the seventh (New Orleans) empty
-/// one march down the Mississippi (4.0: two boxes by river), the strong Union takes it
-/// and wins; and the game won is judged better than the position it was won from. A
-/// won game once counted a flat 100 in the search's judgement, less than the lead of a
-/// Union this far ahead (334 here): a march that won within a rollout was judged worse
-/// than one that did not, and the search held off winning (in a game of seed 2, six
-/// of the seven cities were held from turn 25 to turn 40).
+/// one box down the Mississippi from a Union stack, the strong Union takes it and wins;
+/// and the game won is judged better than the position it was won from. The second is
+/// what failed before: a won game counted a flat 100 in the search's judgement, less
+/// than the lead of a Union this far ahead (334 here), so a march that won within a
+/// rollout was judged worse than one that did not, and the search held off winning (in
+/// a game of seed 2, six of the seven cities were held from turn 25 to turn 40). Here
+/// every candidate wins within its rollouts, so the first holds either way.
 #[test]
 fn strong_union_far_ahead_takes_the_last_key_city() {
     use muster_ai::search::evaluate;
