@@ -288,6 +288,80 @@ fn the_ai_union_beats_raiders_next_to_washington_and_keeps_it_garrisoned() {
     assert!(garrison >= 4, "Washington left with {garrison} steps");
 }
 
+/// 5.31, 5.34, 5.4 and 10.0(1). Three Veteran and six Militia Infantry march from
+/// Manassas Junction across the Potomac into Washington, held by six Militia Infantry
+/// entrenched (4.3: a Permanent Entrenchment entrenches the units that begin a player
+/// turn there), and round 1 misses all round. In round 2 the Union
+/// may retreat (5.4), which gives up Washington and the game. It should not: firing at
+/// entrenched units (5.31) the attacking Militia cannot hit at all (Combat Value 1 - 1)
+/// and the Veterans hit on 2, while the defenders, firing at units that crossed a river
+/// in their first two rounds (5.34), hit on 2. Judged by Combat Values alone (the
+/// attackers' nine units against six Militia), the `ai` garrison used to retreat, and
+/// a traced game (play seed 11) was lost so.
+#[test]
+fn the_ai_garrison_of_washington_stands_against_attackers_who_can_barely_hurt_it() {
+    use muster_core::game::battle::Stage;
+    use muster_core::game::{Action, GameState, apply, decider, moves};
+    let (m, mut rules) = ahd();
+    let xml = r#"<scenario id="siege" name="siege" start="08/1861">
+         <side id="union"><place box="Washington" units="6 Mi" flags="entrenched"/>
+           <place box="St. Louis" units="2 Vi"/></side>
+         <side id="confederate"><place box="Manassas Junction" units="3 Vi, 6 Mi"/></side>
+       </scenario>"#;
+    let scenario = muster_core::load_scenario_str(&m, "<test>", xml).unwrap();
+    let mut state = GameState::new(&m, &scenario, Vec::new(), Dice::fixed([6])).unwrap();
+    state.first_turn = muster_core::ids::TurnId(0);
+    state.player = 1;
+    moves::begin(&m, &mut rules, &mut state).unwrap();
+    // Every roll from here a 6: every shot misses.
+    state.dice = Dice::fixed(vec![6; 500]);
+    let (manassas, washington) = (
+        m.board.find("Manassas Junction").unwrap(),
+        m.board.find("Washington").unwrap(),
+    );
+    let act = |rules: &mut ScriptRules, state: &mut GameState, a: &Action| {
+        *state = apply(&m, rules, state, a).unwrap().0;
+    };
+    act(&mut rules, &mut state, &Action::Select { at: manassas });
+    let raiders: Vec<_> = state.units_at(manassas).collect();
+    for u in raiders {
+        let legal = legal_actions(&m, &mut rules, &state).unwrap();
+        let into = legal
+            .into_iter()
+            .find(|a| {
+                matches!(a, Action::Move { unit, path }
+                    if *unit == u && path.to() == washington && path.steps.len() == 1)
+            })
+            .expect("one line from Manassas Junction into Washington");
+        act(&mut rules, &mut state, &into);
+    }
+    act(&mut rules, &mut state, &Action::Release);
+    act(&mut rules, &mut state, &Action::EndStep);
+    let union = m
+        .side_ids()
+        .find(|&s| m.sides[s.index()].id == "union")
+        .unwrap();
+    let mut ai = player(Level::Ai, 1);
+    for _ in 0..200 {
+        let battle = state.combat.as_ref().and_then(|c| c.battle.as_ref());
+        if let Some(b) = battle
+            && b.stage == Stage::Retreat
+            && decider(&m, &state) == union
+        {
+            assert_eq!(b.round, 2);
+            let choice = ai.choose(&m, &mut rules, &state).unwrap();
+            assert!(
+                !matches!(choice, Action::Retreat { .. }),
+                "the garrison gave up Washington: {choice:?}"
+            );
+            return;
+        }
+        let first = legal_actions(&m, &mut rules, &state).unwrap()[0].clone();
+        act(&mut rules, &mut state, &first);
+    }
+    panic!("no Union retreat decision in round 2");
+}
+
 /// The AHD module with `house` appended to its rules (a house rule's handlers).
 fn ahd_with_house_rule(house: &str) -> (tempfile::TempDir, Module, ScriptRules) {
     let mut m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();

@@ -17,7 +17,7 @@ use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
 use muster_core::game::moves::{Destination, MoverKey, destinations, mover_key, ready_units};
 use muster_core::game::offer::offers;
-use muster_core::game::rules::{ask_bool, ask_int};
+use muster_core::game::rules::ask_int;
 use muster_core::game::{
     Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
 };
@@ -944,6 +944,10 @@ impl Planner {
                 let stay = p
                     * (stake + steps(theirs) * MATERIAL + promotion(mine) + promotion(theirs))
                     - (1.0 - p) * steps(mine) * MATERIAL;
+                tracing::debug!(
+                    "stay or go at {}: p {p:.2}, stake {stake:.1}, stay {stay:.1}",
+                    module.board.get(b.at).name
+                );
                 if stay < 0.0 {
                     let need = self.needs(module, rules, state, &pic)?;
                     let field = self.field(state, &pic, need);
@@ -1081,9 +1085,8 @@ fn went_from(state: &GameState, unit: UnitId, to: BoxId) -> bool {
         .any(|m| m.unit == unit && m.path.from == to)
 }
 
-/// My estimated chance of winning the battle under way: the attackers against the
-/// defenders, dug-in defenders (the rules' `dug_in` hint) counting half as many steps
-/// again.
+/// My estimated chance of winning the battle under way: the attackers' fire and steps
+/// against the defenders' (see [`battle_fire`]).
 fn battle_chance(
     module: &Module,
     rules: &mut dyn Rules,
@@ -1091,25 +1094,62 @@ fn battle_chance(
     b: &muster_core::game::battle::Battle,
     me: SideId,
 ) -> Result<f64, RuleError> {
-    let force = |units: &[UnitId]| {
-        units.iter().fold(Force::default(), |f, &u| {
-            f.plus(unit_force(module, state, u, 0.0))
-        })
-    };
-    let dug_in = rules.answers("dug_in")
-        && ask_bool(
-            rules,
-            View { module, state },
-            Question::DugIn {
-                side: b.defender,
-                at: b.at,
-            },
-        )?;
-    let p = win_chance(
-        force(&b.attackers),
-        scale_entrenched(force(&b.defenders), dug_in),
-    );
+    let attack = battle_fire(module, rules, state, b.attacker, &b.attackers, &b.defenders)?;
+    let defence = battle_fire(module, rules, state, b.defender, &b.defenders, &b.attackers)?;
+    let p = win_chance(attack, defence);
     Ok(if me == b.attacker { p } else { 1.0 - p })
+}
+
+/// The force of `shooters` in the battle under way, firing as `side` at `targets`:
+/// their steps left, and the hits they deal per round, each shot's chance read from
+/// its combat value and the rules' `ShotModifier` (AHD 5.3: entrenchment, a Crack
+/// target, a river crossed), averaged over the targets. A guess from combat values
+/// alone once made a Union garrison of Washington, entrenched behind the Potomac,
+/// retreat from attackers whose Militia could not hit it at all, and lose the game.
+fn battle_fire(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    side: SideId,
+    shooters: &[UnitId],
+    targets: &[UnitId],
+) -> Result<Force, RuleError> {
+    // The rules may read whose part of the round it is (AHD 5.34): ask as `side`.
+    let mut firing;
+    let state = match state.combat.as_ref().and_then(|c| c.battle.as_ref()) {
+        Some(b) if b.firing != side => {
+            firing = state.clone();
+            if let Some(b) = firing.combat.as_mut().and_then(|c| c.battle.as_mut()) {
+                b.firing = side;
+            }
+            &firing
+        }
+        _ => state,
+    };
+    let view = View { module, state };
+    let mut force = Force::default();
+    for &s in shooters {
+        let combat = i64::from(module.units.get(state.unit(s).kind).combat);
+        let mut chance = 0.0;
+        for &t in targets {
+            let modifier = ask_int(
+                rules,
+                view,
+                Question::ShotModifier {
+                    shooter: s,
+                    target: t,
+                },
+            )?
+            .unwrap_or(0);
+            chance += crate::battle::hit_chance(combat + modifier, module.dice);
+        }
+        let f = unit_force(module, state, s, 0.0);
+        force = force.plus(Force {
+            hits_per_round: chance / targets.len().max(1) as f64,
+            steps: f.steps,
+        });
+    }
+    Ok(force)
 }
 
 /// The chance a box garrisoned by `mine` holds against `threat` attacking it (the
