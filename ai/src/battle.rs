@@ -108,6 +108,25 @@ pub(crate) fn battle_of(state: &GameState) -> Option<&Battle> {
     state.combat.as_ref()?.battle.as_ref()
 }
 
+/// The roll `shooter` needs to hit `target` in the battle under way: its combat value
+/// plus the rules' `ShotModifier`, asked of `state` as it stands (whose part of the
+/// round it is included).
+pub(crate) fn shot_needs(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    shooter: UnitId,
+    target: UnitId,
+) -> Result<i64, RuleError> {
+    let modifier = ask_int(
+        rules,
+        View { module, state },
+        Question::ShotModifier { shooter, target },
+    )?
+    .unwrap_or(0);
+    Ok(i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier)
+}
+
 /// The target a computer player names for `shooter` in the battle under way: the one of
 /// `legal` (the targets `legal_actions` lists for that shooter, in their order) with the
 /// highest expected damage value (see the module's doc); ties go to the first listed.
@@ -126,19 +145,8 @@ pub fn choose_target(
     let Some(b) = battle_of(state) else {
         return Err(no_choice("there is no battle under way"));
     };
-    let view = View { module, state };
-    let needed = |rules: &mut dyn Rules, s: UnitId, t: UnitId| -> Result<i64, RuleError> {
-        let modifier = ask_int(
-            rules,
-            view,
-            Question::ShotModifier {
-                shooter: s,
-                target: t,
-            },
-        )?
-        .unwrap_or(0);
-        Ok(i64::from(module.units.get(state.unit(s).kind).combat) + modifier)
-    };
+    let needed =
+        |rules: &mut dyn Rules, s: UnitId, t: UnitId| shot_needs(module, rules, state, s, t);
     let mut best: Option<(UnitId, f64)> = None;
     for &target in legal {
         let unit = state.unit(target);

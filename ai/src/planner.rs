@@ -1126,22 +1126,12 @@ fn battle_fire(
         }
         _ => state,
     };
-    let view = View { module, state };
     let mut force = Force::default();
     for &s in shooters {
-        let combat = i64::from(module.units.get(state.unit(s).kind).combat);
         let mut chance = 0.0;
         for &t in targets {
-            let modifier = ask_int(
-                rules,
-                view,
-                Question::ShotModifier {
-                    shooter: s,
-                    target: t,
-                },
-            )?
-            .unwrap_or(0);
-            chance += crate::battle::hit_chance(combat + modifier, module.dice);
+            let needs = crate::battle::shot_needs(module, rules, state, s, t)?;
+            chance += crate::battle::hit_chance(needs, module.dice);
         }
         let f = unit_force(module, state, s, 0.0);
         force = force.plus(Force {
