@@ -291,7 +291,7 @@ fn the_ai_union_beats_raiders_next_to_washington_and_keeps_it_garrisoned() {
 /// 5.31, 5.34, 5.4 and 10.0(1). Three Veteran and six Militia Infantry march from
 /// Manassas Junction across the Potomac into Washington, held by six Militia Infantry
 /// entrenched (4.3: a Permanent Entrenchment entrenches the units that begin a player
-/// turn there), and round 1 misses all round. In round 2 the Union
+/// turn there), and every shot of round 1 misses (all dice 6). In round 2 the Union
 /// may retreat (5.4), which gives up Washington and the game. It should not: firing at
 /// entrenched units (5.31) the attacking Militia cannot hit at all (Combat Value 1 - 1)
 /// and the Veterans hit on 2, while the defenders, firing at units that crossed a river
