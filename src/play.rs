@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
-use muster_core::game::dice::Pcg32;
 use muster_core::game::save::{self, Save, SaveError, SavedScenario};
 use muster_core::game::{
     Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
@@ -126,11 +125,15 @@ pub fn run(o: Options) -> Result<()> {
             History::new(first)
         }
     };
-    let mut chooser = Pcg32::new(seed, 2);
+    // Each computer player's seed is the one `muster balance` gives the same side in the
+    // game of this seed, so any game of a balance run can be played again and watched.
     let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
         .iter()
         .enumerate()
         .map(|(i, k)| match k {
+            PlayerKind::Random => {
+                Some(muster_ai::player(muster_ai::Level::Random, seed ^ i as u64))
+            }
             PlayerKind::Greedy => {
                 Some(muster_ai::player(muster_ai::Level::Greedy, seed ^ i as u64))
             }
@@ -144,7 +147,7 @@ pub fn run(o: Options) -> Result<()> {
                 o.search_threads,
                 Some(search_rules()),
             )),
-            PlayerKind::Human | PlayerKind::Random => None,
+            PlayerKind::Human => None,
         })
         .collect();
     let stdin = std::io::stdin();
@@ -185,6 +188,9 @@ pub fn run(o: Options) -> Result<()> {
             )?;
             print_log(out, &log, o.quiet)?;
             print_rules_log(out, rules.take_logged())?;
+            for line in rules.take_output() {
+                writeln!(out, "  (script) {line}")?;
+            }
             for warning in computer.take_warnings() {
                 writeln!(
                     out,
@@ -207,36 +213,32 @@ pub fn run(o: Options) -> Result<()> {
                 describe::situation(&module, &state)
             );
         }
-        let action = match kinds[side.index()] {
-            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::Ai | PlayerKind::Strong => {
-                legal[(chooser.between_one_and(u32::try_from(legal.len())?) - 1) as usize].clone()
+        // Every computer player chose above: this side is a person's.
+        let action = match prompt(
+            out,
+            &module,
+            &state,
+            &mut rules,
+            &legal,
+            game.can_undo(),
+            &mut input,
+        )? {
+            Choice::Act(a) => a,
+            Choice::Undo => {
+                let undone = game.undo()?;
+                writeln!(
+                    out,
+                    "undone: {}",
+                    describe::action(&module, game.state(), &undone)
+                )?;
+                continue;
             }
-            PlayerKind::Human => match prompt(
-                out,
-                &module,
-                &state,
-                &mut rules,
-                &legal,
-                game.can_undo(),
-                &mut input,
-            )? {
-                Choice::Act(a) => a,
-                Choice::Undo => {
-                    let undone = game.undo()?;
-                    writeln!(
-                        out,
-                        "undone: {}",
-                        describe::action(&module, game.state(), &undone)
-                    )?;
-                    continue;
-                }
-                Choice::Quit => {
-                    quit = true;
-                    break;
-                }
-            },
+            Choice::Quit => {
+                quit = true;
+                break;
+            }
         };
-        if !o.quiet || kinds[side.index()] == PlayerKind::Random {
+        if !o.quiet {
             writeln!(
                 out,
                 "[{}] {}",

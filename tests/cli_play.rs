@@ -667,7 +667,7 @@ fn quiet_games_can_keep_the_rules_log() {
             "--confederate",
             "random",
             "--seed",
-            "3",
+            "2",
             "--end",
             "08/1861",
             "--quiet",

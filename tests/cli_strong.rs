@@ -89,3 +89,64 @@ fn play_and_balance_offer_the_strong_player() {
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["summary"]["games"], 1, "{stdout}");
 }
+
+/// Any game of a `muster balance` run is the game `muster play` plays from its seed
+/// with the same players: so a game a run reports (a loss, a rule error) can be played
+/// again and watched, move for move. Once the two derived the players' seeds apart,
+/// and a balance game could not be found again.
+#[test]
+fn a_balance_game_is_played_again_by_play_with_its_seed() {
+    let cases: [&[&str]; 2] = [
+        &["--union", "random", "--confederate", "random"],
+        &[
+            "--union",
+            "strong",
+            "--strong-budget",
+            "4",
+            "--confederate",
+            "random",
+            "--end",
+            "09/1861",
+        ],
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for players in cases {
+        let csv = dir.path().join("games.csv");
+        let mut args = vec!["balance", "mods/ahd", "--games", "2", "--seed", "6"];
+        args.extend(players);
+        args.extend(["--threads", "2", "--csv", csv.to_str().unwrap()]);
+        let out = muster(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let rows = std::fs::read_to_string(&csv).unwrap();
+        // seed,winner,turns,last_turn,actions,finished,reason,error
+        let games: Vec<Vec<&str>> = rows
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert_eq!(games.len(), 2, "{rows}");
+        for game in games {
+            let seed = game[0];
+            let mut args = vec!["play", "mods/ahd", "--seed", seed, "--quiet"];
+            args.extend(players);
+            let out = muster(&args);
+            let stdout = text(&out.stdout);
+            assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+            let winner = match game[1] {
+                "union" => "Union",
+                "confederate" => "Confederacy",
+                other => panic!("winner {other} in {rows}"),
+            };
+            let result = format!("Result: {winner} wins after {} actions", game[4]);
+            assert!(
+                stdout.contains(&result),
+                "{players:?} seed {seed}: want {result}\n{stdout}"
+            );
+            let last = format!("{} (turn ", game[3]);
+            assert!(
+                stdout.contains(&last),
+                "{players:?} seed {seed}: want {last}\n{stdout}"
+            );
+        }
+    }
+}

@@ -72,12 +72,13 @@ pub fn play_game(
         set_end(module, &mut state, end).map_err(fail)?;
     }
     let first = state.turn;
-    // Each side's player gets its own stream of choices, derived from the seed.
+    // Each side's player gets its own stream of choices, derived from the seed as
+    // `muster play --seed` derives it, so any game of a run can be played again.
     let mut players: Vec<_> = setup
         .players
         .iter()
         .enumerate()
-        .map(|(i, &level)| player(level, seed.wrapping_mul(31).wrapping_add(i as u64)))
+        .map(|(i, &level)| player(level, seed ^ i as u64))
         .collect();
     let mut actions = 0;
     while state.outcome.is_none() && actions < setup.max_actions {
