@@ -1,5 +1,6 @@
 //! The `strong` computer player on the command line: `muster play` and `muster balance`
-//! offer it, and a search budget of nothing or of absurd size is a clear error.
+//! offer it, a search budget of nothing or of absurd size is a clear error, and a game
+//! of a balance run is played again by `muster play` from its seed.
 
 use std::process::{Command, Output};
 
