@@ -131,19 +131,24 @@ pub fn run(o: Options) -> Result<()> {
         .iter()
         .enumerate()
         .map(|(i, k)| match k {
-            PlayerKind::Random => {
-                Some(muster_ai::player(muster_ai::Level::Random, seed ^ i as u64))
-            }
-            PlayerKind::Greedy => {
-                Some(muster_ai::player(muster_ai::Level::Greedy, seed ^ i as u64))
-            }
-            PlayerKind::Ai => Some(muster_ai::player(muster_ai::Level::Ai, seed ^ i as u64)),
+            PlayerKind::Random => Some(muster_ai::player(
+                muster_ai::Level::Random,
+                muster_ai::side_seed(seed, i),
+            )),
+            PlayerKind::Greedy => Some(muster_ai::player(
+                muster_ai::Level::Greedy,
+                muster_ai::side_seed(seed, i),
+            )),
+            PlayerKind::Ai => Some(muster_ai::player(
+                muster_ai::Level::Ai,
+                muster_ai::side_seed(seed, i),
+            )),
             // Its rollouts run on rules of their own, so they log nothing here.
             PlayerKind::Strong => Some(muster_ai::player_with(
                 muster_ai::Level::Strong {
                     budget: o.strong_budget,
                 },
-                seed ^ i as u64,
+                muster_ai::side_seed(seed, i),
                 o.search_threads,
                 Some(search_rules()),
             )),

@@ -10,7 +10,7 @@ use muster_core::ids::{OptionId, SideId};
 use muster_core::{Module, Scenario};
 use serde::Serialize;
 
-use crate::player::{AiError, Level, player, step};
+use crate::player::{AiError, Level, player, side_seed, step};
 
 /// One game's setup.
 #[derive(Clone, Debug)]
@@ -73,12 +73,13 @@ pub fn play_game(
     }
     let first = state.turn;
     // Each side's player gets its own stream of choices, derived from the seed as
-    // `muster play --seed` derives it, so any game of a run can be played again.
+    // `muster play --seed` derives it ([`side_seed`]), so any game of a run can be
+    // played again.
     let mut players: Vec<_> = setup
         .players
         .iter()
         .enumerate()
-        .map(|(i, &level)| player(level, seed ^ i as u64))
+        .map(|(i, &level)| player(level, side_seed(seed, i)))
         .collect();
     let mut actions = 0;
     while state.outcome.is_none() && actions < setup.max_actions {

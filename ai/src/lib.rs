@@ -10,5 +10,5 @@ pub mod planner;
 pub mod player;
 pub mod search;
 
-pub use player::{AiError, Level, Player, decide, player, player_with, step};
+pub use player::{AiError, Level, Player, decide, player, player_with, side_seed, step};
 pub mod balance;

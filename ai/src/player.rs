@@ -77,6 +77,13 @@ pub trait Player: Send {
     }
 }
 
+/// The seed of side `side`'s computer player in the game of seed `game_seed`. Every
+/// place that makes players (`muster play`, `muster balance`, the app, the soak) uses
+/// it, so a game met in one can be played again in another.
+pub fn side_seed(game_seed: u64, side: usize) -> u64 {
+    game_seed ^ side as u64
+}
+
 /// A player of the given level. `seed` feeds the random player's choices (the dice are
 /// the game's own); the planners are deterministic.
 pub fn player(level: Level, seed: u64) -> Box<dyn Player> {

@@ -102,7 +102,7 @@ fn headless(module: &Module, g: &NewGame, levels: [Level; 2]) -> muster_core::ga
     let mut players: Vec<_> = levels
         .iter()
         .enumerate()
-        .map(|(i, l)| muster_ai::player(*l, g.seed ^ i as u64))
+        .map(|(i, l)| muster_ai::player(*l, muster_ai::side_seed(g.seed, i)))
         .collect();
     for _ in 0..20_000 {
         if state.outcome.is_some() {

@@ -3,7 +3,7 @@
 //! invariants checked after every action, then replayed from its save.
 //!
 //! Players choose as `muster play` does (random sides share one chooser on PCG32 stream
-//! 2, a computer side is `muster_ai::player(level, seed ^ side)`), so a failing game can
+//! 2, a computer side is `muster_ai::player(level, muster_ai::side_seed(seed, side))`), so a failing game can
 //! be watched with `muster play mods/ahd --player SIDE=random|ai --seed N --options ...`
 //! (see [`command`]).
 
@@ -162,7 +162,10 @@ fn play_inner(
         .iter()
         .enumerate()
         .map(|(i, k)| match k {
-            Kind::Ai => Some(muster_ai::player(Level::Ai, spec.seed ^ i as u64)),
+            Kind::Ai => Some(muster_ai::player(
+                Level::Ai,
+                muster_ai::side_seed(spec.seed, i),
+            )),
             Kind::Random => None,
         })
         .collect();

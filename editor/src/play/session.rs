@@ -172,11 +172,13 @@ fn computers(players: &[PlayerKind], seed: u64) -> Vec<Option<Box<dyn Player>>> 
             // choices do not depend on how many.
             PlayerKind::Computer(level @ Level::Strong { .. }) => Some(muster_ai::player_with(
                 *level,
-                seed ^ i as u64,
+                muster_ai::side_seed(seed, i),
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
                 Some(muster_scripting::loader(Limits::default())),
             )),
-            PlayerKind::Computer(level) => Some(muster_ai::player(*level, seed ^ i as u64)),
+            PlayerKind::Computer(level) => {
+                Some(muster_ai::player(*level, muster_ai::side_seed(seed, i)))
+            }
         })
         .collect()
 }
