@@ -12,13 +12,14 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{
-    Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields, UserDataMethods, Value,
+    AnyUserData, Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields,
+    UserDataMethods, Value,
 };
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
 use muster_core::game::{
-    Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError, Rules,
-    Step, View, Wanted,
+    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError,
+    Rules, Step, View, Wanted,
 };
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
@@ -28,7 +29,7 @@ use muster_core::suggest::did_you_mean;
 use crate::args::Call;
 use crate::defs::{box_id, lua_index, rust_index};
 use crate::stdlib::refuse_unknown;
-use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue};
+use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue, Session};
 
 /// A module's rules, loaded from its scripts.
 pub struct ScriptRules {
@@ -392,53 +393,49 @@ impl Rules for ScriptRules {
             .question_with(hook, |lua, scope| {
                 let game = scope.create_any_userdata_ref(state)?;
                 finish_game_type(wrap)?;
-                let unit = |u: UnitId| lua_index(u.index());
-                let boxn = |b: BoxId| lua_index(b.index());
-                match q {
-                    Question::MayEnter { unit: u, path }
-                    | Question::MayStop { unit: u, path }
-                    | Question::IsJump { unit: u, path } => {
-                        (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
-                    }
-                    Question::MoveLimit { unit: u }
-                    | Question::MayReinforce { unit: u }
-                    | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
-                    Question::MayWithdraw => game.into_lua_multi(lua),
-                    Question::RetreatTo {
-                        side,
-                        to,
-                        withdrawal,
-                    } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
-                    Question::MayTarget { shooter, target }
-                    | Question::ShotModifier { shooter, target }
-                    | Question::AbsorbsHit { shooter, target } => {
-                        (game, unit(shooter), unit(target)).into_lua_multi(lua)
-                    }
-                    Question::MayPlace { kind, at } => {
-                        (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
-                    }
-                    Question::OfferWorth { offer } => {
-                        (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
-                    }
-                    Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
-                        (game, side_name(module, side), boxn(at)).into_lua_multi(lua)
-                    }
-                }
+                question_args(lua, module, paths, game, &q)
             })
             .map_err(|e| rule_error(hook, e))?;
-        self.dice_error(hook)?;
-        if let Some(trace) = self.trace.as_mut() {
-            trace.push(RuleTrace {
-                hook,
-                question: question_text(module, view.state, &q),
-                answers: self.sandbox.take_trace(),
-            });
-        }
-        Ok(match answer {
-            Answer::Bool(b) => CoreAnswer::Bool(b),
-            Answer::Int(i) => CoreAnswer::Int(i),
-            Answer::None => CoreAnswer::None,
-        })
+        let sandbox = &mut self.sandbox;
+        answered(
+            &self.dice,
+            self.trace.as_mut(),
+            || sandbox.take_trace(),
+            view,
+            &q,
+            answer,
+        )
+    }
+
+    fn ask_each(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        let state = GameRef::ref_cast(view.state);
+        let ScriptRules {
+            sandbox,
+            dice,
+            wrap,
+            trace,
+            paths,
+            ..
+        } = self;
+        sandbox
+            .session(|session, scope| {
+                let game = scope.create_any_userdata_ref(state)?;
+                finish_game_type(wrap)?;
+                let mut asker = SessionAsker {
+                    session,
+                    game,
+                    view,
+                    dice,
+                    paths,
+                    trace: trace.as_mut(),
+                };
+                Ok(each(&mut asker))
+            })
+            .map_err(|e| rule_error("game view", e))?
     }
 
     fn notify(
@@ -513,6 +510,110 @@ impl Rules for ScriptRules {
             }
         }
         Ok(commands)
+    }
+}
+
+/// The arguments of question `q`'s hook, after the `game` view.
+fn question_args(
+    lua: &Lua,
+    module: &Module,
+    paths: &mut PathTables,
+    game: AnyUserData,
+    q: &Question<'_>,
+) -> mlua::Result<MultiValue> {
+    let unit = |u: UnitId| lua_index(u.index());
+    let boxn = |b: BoxId| lua_index(b.index());
+    match *q {
+        Question::MayEnter { unit: u, path }
+        | Question::MayStop { unit: u, path }
+        | Question::IsJump { unit: u, path } => {
+            (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
+        }
+        Question::MoveLimit { unit: u }
+        | Question::MayReinforce { unit: u }
+        | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
+        Question::MayWithdraw => game.into_lua_multi(lua),
+        Question::RetreatTo {
+            side,
+            to,
+            withdrawal,
+        } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
+        Question::MayTarget { shooter, target }
+        | Question::ShotModifier { shooter, target }
+        | Question::AbsorbsHit { shooter, target } => {
+            (game, unit(shooter), unit(target)).into_lua_multi(lua)
+        }
+        Question::MayPlace { kind, at } => {
+            (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
+        }
+        Question::OfferWorth { offer } => {
+            (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+        }
+        Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
+            (game, side_name(module, side), boxn(at)).into_lua_multi(lua)
+        }
+    }
+}
+
+/// A question's answer for the engine, once its handlers ran: a die rolled in a
+/// question fails it, and a trace keeps the handlers' answers.
+fn answered(
+    dice: &RefCell<DiceSlot>,
+    trace: Option<&mut Vec<RuleTrace>>,
+    traced: impl FnOnce() -> Vec<crate::sandbox::Traced>,
+    view: View<'_>,
+    q: &Question<'_>,
+    answer: Answer,
+) -> Result<CoreAnswer, RuleError> {
+    let hook = q.hook();
+    if let Some(message) = dice.borrow_mut().error.take() {
+        return Err(RuleError {
+            hook: hook.into(),
+            message,
+        });
+    }
+    if let Some(trace) = trace {
+        trace.push(RuleTrace {
+            hook,
+            question: question_text(view.module, view.state, q),
+            answers: traced(),
+        });
+    }
+    Ok(match answer {
+        Answer::Bool(b) => CoreAnswer::Bool(b),
+        Answer::Int(i) => CoreAnswer::Int(i),
+        Answer::None => CoreAnswer::None,
+    })
+}
+
+/// Questions asked in one session ([`Rules::ask_each`]), sharing one `game` view.
+struct SessionAsker<'a, 's> {
+    session: &'a Session<'a>,
+    game: AnyUserData,
+    view: View<'s>,
+    dice: &'a RefCell<DiceSlot>,
+    paths: &'a mut PathTables,
+    trace: Option<&'a mut Vec<RuleTrace>>,
+}
+
+impl Asker for SessionAsker<'_, '_> {
+    fn ask(&mut self, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
+        let hook = q.hook();
+        let session = self.session;
+        let (module, paths, game) = (self.view.module, &mut *self.paths, &self.game);
+        let answer = session
+            .question(hook, |lua| {
+                question_args(lua, module, paths, game.clone(), &q)
+            })
+            .map_err(|e| rule_error(hook, e))?;
+        answered(
+            self.dice,
+            self.trace.as_deref_mut(),
+            || session.take_trace(),
+            self.view,
+            &q,
+            answer,
+        )
     }
 }
 

@@ -116,6 +116,6 @@ pub use error::{LOADING, ScriptError};
 pub use hooks::{Answer, Combine, HookKind, HookSpec};
 pub use mlua;
 pub use require::MAX_SOURCE_BYTES;
-pub use sandbox::{Sandbox, Traced};
+pub use sandbox::{Sandbox, Session, Traced};
 pub use stdlib::Rng;
 pub use value::{Command, MAX_DEPTH, MAX_VALUES, ScriptValue};

@@ -186,6 +186,20 @@ impl Sandbox {
             .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
+    /// Opens one [`Lua::scope`] for several questions whose arguments borrow the same
+    /// engine state: `body` makes the scoped values once (a `game` view over the
+    /// state, as in [`Sandbox::question_with`]) and asks through [`Session::question`].
+    /// A question then costs its handlers' calls, not a scope and a view of its own.
+    pub fn session<'env, R>(
+        &mut self,
+        body: impl for<'s> FnOnce(&Session<'_>, &'s Scope<'s, 'env>) -> mlua::Result<R>,
+    ) -> Result<R, ScriptError> {
+        let this = &*self;
+        this.lua
+            .scope(|scope| body(&Session { sandbox: this }, scope))
+            .map_err(|e| this.fail("", "", &e))
+    }
+
     /// Fires an event hook; returns the commands of every handler, in order.
     pub fn event(
         &mut self,
@@ -341,8 +355,12 @@ impl Sandbox {
 
     /// The answers kept since the last call, in the order the handlers ran.
     pub fn take_trace(&mut self) -> Vec<Traced> {
+        self.taken_trace()
+    }
+
+    fn taken_trace(&self) -> Vec<Traced> {
         self.trace
-            .get_mut()
+            .borrow_mut()
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
@@ -433,6 +451,39 @@ impl Sandbox {
             let _ = self.lua.gc_collect();
         }
         err
+    }
+}
+
+/// Questions asked inside one scope ([`Sandbox::session`]).
+pub struct Session<'a> {
+    sandbox: &'a Sandbox,
+}
+
+impl Session<'_> {
+    /// The Lua state, to build arguments.
+    pub fn lua(&self) -> &Lua {
+        &self.sandbox.lua
+    }
+
+    /// Asks a question hook, as [`Sandbox::question_with`] does: `build` makes the
+    /// arguments (only if a handler is there to answer).
+    pub fn question(
+        &self,
+        hook: &str,
+        build: impl FnOnce(&Lua) -> mlua::Result<MultiValue>,
+    ) -> Result<Answer, ScriptError> {
+        let s = self.sandbox;
+        let slot = s.hooks.find(hook, true)?;
+        if let Some(answer) = s.unanswered(slot) {
+            return Ok(answer);
+        }
+        let args = build(&s.lua).map_err(|e| s.fail(hook, "", &e))?;
+        s.ask(slot, args)
+    }
+
+    /// The answers kept since the last call, as [`Sandbox::take_trace`].
+    pub fn take_trace(&self) -> Vec<Traced> {
+        self.sandbox.taken_trace()
     }
 }
 

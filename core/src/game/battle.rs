@@ -18,14 +18,14 @@ use crate::module::Module;
 use crate::unit::Flags;
 
 /// The Combat segment under way.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CombatSegment {
     /// Boxes whose battle is over this segment.
     pub fought_at: Vec<BoxId>,
     pub battle: Option<Battle>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Battle {
     pub at: BoxId,
     pub attacker: SideId,
@@ -113,7 +113,7 @@ mod entries_form {
 }
 
 /// The decision a battle waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     /// The defender may withdraw before round 1 (`Retreat`) or stand (`Pass`).
@@ -338,16 +338,19 @@ fn reinforcements(
             boxes.push(from);
         }
     }
-    for from in boxes {
-        for unit in view.state.units_at(from) {
-            if view.state.unit(unit).side == b.firing
-                && view.module.units.get(view.state.unit(unit).kind).combatant
-                && ask_bool(rules, view, Question::MayReinforce { unit })?
-            {
-                out.push(unit);
+    rules.ask_each(view, &mut |ask| {
+        for &from in &boxes {
+            for unit in view.state.units_at(from) {
+                if view.state.unit(unit).side == b.firing
+                    && view.module.units.get(view.state.unit(unit).kind).combatant
+                    && ask.ask_bool(Question::MayReinforce { unit })?
+                {
+                    out.push(unit);
+                }
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -361,11 +364,14 @@ fn targets(
 ) -> Result<Vec<UnitId>, RuleError> {
     let enemies = b.own(b.enemy_of(b.firing)).clone();
     let mut out = Vec::new();
-    for &target in &enemies {
-        if ask_bool(rules, view, Question::MayTarget { shooter, target })? {
-            out.push(target);
+    rules.ask_each(view, &mut |ask| {
+        for &target in &enemies {
+            if ask.ask_bool(Question::MayTarget { shooter, target })? {
+                out.push(target);
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(if out.is_empty() { enemies } else { out })
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
+use super::rules::{Asker, Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -127,7 +127,9 @@ pub fn destinations(
         steps: Vec::new(),
     };
     let bound = max_path(view.module, view.state);
-    search(view, rules, unit, bound, &mut path, &mut found)?;
+    rules.ask_each(view, &mut |ask| {
+        search(view, ask, unit, bound, &mut path, &mut found)
+    })?;
     found.sort_by_key(|d: &Destination| (d.path.steps.len(), d.jump));
     let mut kept: Vec<Destination> = Vec::new();
     for d in found {
@@ -143,7 +145,7 @@ pub fn destinations(
 
 fn search(
     view: View<'_>,
-    rules: &mut dyn Rules,
+    ask: &mut dyn Asker,
     unit: UnitId,
     bound: usize,
     path: &mut Path,
@@ -157,15 +159,15 @@ fn search(
             continue;
         }
         path.steps.push(Step { line, to: next });
-        if ask_bool(rules, view, Question::MayEnter { unit, path })? {
-            if ask_bool(rules, view, Question::MayStop { unit, path })? {
-                let jump = ask_bool(rules, view, Question::IsJump { unit, path })?;
+        if ask.ask_bool(Question::MayEnter { unit, path })? {
+            if ask.ask_bool(Question::MayStop { unit, path })? {
+                let jump = ask.ask_bool(Question::IsJump { unit, path })?;
                 found.push(Destination {
                     path: path.clone(),
                     jump,
                 });
             }
-            search(view, rules, unit, bound, path, found)?;
+            search(view, ask, unit, bound, path, found)?;
         }
         path.steps.pop();
     }
@@ -173,7 +175,7 @@ fn search(
 }
 
 /// The `move` step under way (what it spends is a resource of the side).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MoveStep {
     /// The box selected, if any, and its pieces that may still move.
     pub active: Option<SelectedBox>,
@@ -181,13 +183,13 @@ pub struct MoveStep {
 
 /// The selected box, and its pieces that have not yet moved or done their part (a
 /// rule's `use_piece`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SelectedBox {
     pub at: BoxId,
     pub ready: Vec<UnitId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MoveRecord {
     pub unit: UnitId,
     /// The route; a move off the lines (`move_piece`) has no steps and ends at `sea_to`.

@@ -17,16 +17,19 @@ pub fn legal(
     if state.step_left(module) > 0 {
         let side = state.active_side(module);
         let view = View { module, state };
-        for kind in module.units.ids() {
-            if state.count(side, kind, |p| p == Place::Pool) == 0 {
-                continue;
-            }
-            for at in module.board.box_ids() {
-                if ask_bool(rules, view, Question::MayPlace { kind, at })? {
-                    out.push(Action::Place { kind, at });
+        rules.ask_each(view, &mut |ask| {
+            for kind in module.units.ids() {
+                if state.count(side, kind, |p| p == Place::Pool) == 0 {
+                    continue;
+                }
+                for at in module.board.box_ids() {
+                    if ask.ask_bool(Question::MayPlace { kind, at })? {
+                        out.push(Action::Place { kind, at });
+                    }
                 }
             }
-        }
+            Ok(())
+        })?;
     }
     out.push(Action::EndStep);
     Ok(out)

@@ -311,6 +311,18 @@ pub const EVENTS: &[&str] = &[
 pub trait Rules {
     /// Answers a question. Pure: no dice, no change to anything.
     fn ask(&mut self, view: View<'_>, question: Question<'_>) -> Result<Answer, RuleError>;
+    /// Asks many questions of one position: `each` asks them through the [`Asker`] it is
+    /// given, and gets the answers [`Rules::ask`] gives. Rules may share the work of a
+    /// call between them (scripted rules make the script's `game` view once, not per
+    /// question): the engine's path search asks hundreds in a row. One by one by
+    /// default.
+    fn ask_each(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        each(&mut OneByOne { rules: self, view })
+    }
     /// Reacts to an event with commands. Die rolls come from `dice`, the game's own
     /// (taken out of the state for the call, and put back after), so they replay.
     fn notify(
@@ -372,6 +384,42 @@ pub trait Rules {
     ) -> Result<Vec<Offer>, RuleError> {
         let _ = wanted;
         self.offers(view, step)
+    }
+}
+
+/// Questions about one position, asked in a row ([`Rules::ask_each`]).
+pub trait Asker {
+    fn ask(&mut self, question: Question<'_>) -> Result<Answer, RuleError>;
+}
+
+impl dyn Asker + '_ {
+    /// Asks a yes/no question.
+    pub fn ask_bool(&mut self, q: Question<'_>) -> Result<bool, RuleError> {
+        match self.ask(q)? {
+            Answer::Bool(b) => Ok(b),
+            other => Err(wrong(&q, other)),
+        }
+    }
+
+    /// Asks for a number; `None` when no handler gave one.
+    pub fn ask_int(&mut self, q: Question<'_>) -> Result<Option<i64>, RuleError> {
+        match self.ask(q)? {
+            Answer::Int(n) => Ok(Some(n)),
+            Answer::None => Ok(None),
+            other => Err(wrong(&q, other)),
+        }
+    }
+}
+
+/// [`Rules::ask_each`] by default: each question on its own.
+struct OneByOne<'a, 'v, R: ?Sized> {
+    rules: &'a mut R,
+    view: View<'v>,
+}
+
+impl<R: Rules + ?Sized> Asker for OneByOne<'_, '_, R> {
+    fn ask(&mut self, question: Question<'_>) -> Result<Answer, RuleError> {
+        self.rules.ask(self.view, question)
     }
 }
 

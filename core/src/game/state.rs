@@ -28,7 +28,7 @@ pub enum Place {
     SetAside,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
     pub side: SideId,
     pub kind: UnitTypeId,
@@ -71,7 +71,7 @@ impl Unit {
 }
 
 /// Who holds a box, and whether a control marker shows it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BoxState {
     pub controller: Option<SideId>,
     pub marker: bool,
@@ -134,7 +134,7 @@ pub struct GameState {
 }
 
 /// This player turn's record: cleared when a player turn starts.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TurnLog {
     /// Every move, in order.
     pub moves: Vec<MoveRecord>,
@@ -150,7 +150,7 @@ pub struct TurnLog {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<SideId>,
@@ -174,6 +174,47 @@ pub enum SetupError {
 }
 
 impl GameState {
+    /// A 128-bit hash of everything but the dice. Questions are pure and see no dice
+    /// ([`Rules::ask`](super::rules::Rules::ask)), so states with equal fingerprints get
+    /// equal answers: a computer player remembers answers by it across the positions
+    /// its search revisits. Two hashes under different salts, so a collision is as
+    /// likely as guessing 128 bits. Not stable across builds: never store it.
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        // Named in full, so a new field must be placed here or knowingly left out.
+        let GameState {
+            turn,
+            player,
+            step,
+            repeat,
+            resources,
+            units,
+            boxes,
+            dice: _,
+            options,
+            end,
+            first_turn,
+            scenario,
+            vars,
+            moving,
+            turn_log,
+            combat,
+            outcome,
+            attributes,
+            markers,
+            numbered,
+        } = self;
+        let hash = |salt: u8| {
+            let mut h = DefaultHasher::new();
+            salt.hash(&mut h);
+            (turn, player, step, repeat, resources, units, boxes).hash(&mut h);
+            (options, end, first_turn, scenario, vars, moving, turn_log).hash(&mut h);
+            (combat, outcome, attributes, markers, numbered).hash(&mut h);
+            h.finish()
+        };
+        (u128::from(hash(0)) << 64) | u128::from(hash(1))
+    }
+
     /// The position at the start of `scenario`: every piece of the counter mix is
     /// created, placed as the scenario says, and the rest is in stock.
     pub fn new(

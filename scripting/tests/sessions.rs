@@ -1,0 +1,186 @@
+//! Questions asked in one session (`Rules::ask_each`, the engine's path search): one
+//! `game` view for them all, and the answers, traces and errors of asking one by one.
+
+use std::path::Path;
+
+use muster_core::game::dice::Pcg32;
+use muster_core::game::{
+    Answer, Dice, Event, GameState, Place, Question, RuleError, Rules, View, apply, destinations,
+    legal_actions, start,
+};
+use muster_core::ids::UnitId;
+use muster_core::{Module, load_module};
+use muster_scripting::{Limits, ScriptRules};
+
+/// The same rules without sessions: `ask_each` is the trait's default, one by one.
+struct OneByOne<'a>(&'a mut ScriptRules);
+
+impl Rules for OneByOne<'_> {
+    fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+        self.0.ask(view, q)
+    }
+
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        event: Event<'_>,
+    ) -> Result<Vec<muster_core::game::Command>, RuleError> {
+        self.0.notify(view, dice, event)
+    }
+}
+
+fn ahd_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd")
+}
+
+fn ahd() -> (Module, ScriptRules) {
+    let m = load_module(ahd_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    (m, rules)
+}
+
+/// Positions of a random 1861 game: every `every`th of its first `n` actions.
+fn positions(m: &Module, rules: &mut ScriptRules, n: usize, every: usize) -> Vec<GameState> {
+    let sc = m.scenario("1861").expect("1861");
+    let mut state = start(m, rules, sc, Vec::new(), Dice::seeded(5))
+        .expect("starts")
+        .0;
+    let mut chooser = Pcg32::new(5, 2);
+    let mut out = Vec::new();
+    for i in 0..n {
+        if state.outcome.is_some() {
+            break;
+        }
+        if i % every == 0 {
+            out.push(state.clone());
+        }
+        let legal = legal_actions(m, rules, &state).expect("legal actions");
+        let k = u32::try_from(legal.len()).expect("few");
+        let a = &legal[(chooser.between_one_and(k) - 1) as usize];
+        state = apply(m, rules, &state, a).expect("applies").0;
+    }
+    out
+}
+
+fn on_board(state: &GameState) -> Vec<UnitId> {
+    state
+        .unit_ids()
+        .filter(|&u| matches!(state.unit(u).place, Place::Board(_)))
+        .collect()
+}
+
+#[test]
+fn a_session_answers_as_one_by_one() {
+    let (m, mut rules) = ahd();
+    let (_, mut plain) = ahd();
+    let states = positions(&m, &mut rules, 600, 20);
+    assert!(states.len() >= 20, "{} positions", states.len());
+    let mut paths = 0;
+    for state in &states {
+        let view = View { module: &m, state };
+        for u in on_board(state) {
+            let in_session = destinations(view, &mut rules, u).expect("session");
+            let one_by_one = destinations(view, &mut OneByOne(&mut plain), u).expect("one by one");
+            assert_eq!(
+                in_session, one_by_one,
+                "unit {u:?} at turn {:?}",
+                state.turn
+            );
+            paths += in_session.len();
+        }
+    }
+    // The comparison is of real searches: AHD's pieces go somewhere.
+    assert!(paths > 1000, "{paths} destinations");
+}
+
+#[test]
+fn a_session_keeps_the_trace_of_each_question() {
+    let (m, mut rules) = ahd();
+    let (_, mut plain) = ahd();
+    let state = positions(&m, &mut rules, 1, 1).remove(0);
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    let u = on_board(&state)[0];
+    rules.set_trace(true);
+    plain.set_trace(true);
+    destinations(view, &mut rules, u).expect("session");
+    destinations(view, &mut OneByOne(&mut plain), u).expect("one by one");
+    let (a, b) = (rules.take_trace(), plain.take_trace());
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    assert!(
+        a.iter()
+            .any(|t| t.hook == "may_enter" && !t.answers.is_empty())
+    );
+}
+
+/// AHD's rules with `extra` appended to `rules/init.luau`.
+fn ahd_with(extra: &str) -> (tempfile::TempDir, Module, ScriptRules) {
+    let ahd = ahd_dir();
+    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules_dir = dir.path().join("rules");
+    std::fs::create_dir_all(&rules_dir).expect("mkdir");
+    for entry in std::fs::read_dir(ahd.join("rules")).expect("rules") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).expect("copy");
+    }
+    let init = rules_dir.join("init.luau");
+    let mut text = std::fs::read_to_string(&init).expect("init.luau");
+    text.push_str(extra);
+    std::fs::write(&init, text).expect("write");
+    m.scripts[0].dir = dir.path().to_path_buf();
+    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, m, rules)
+}
+
+#[test]
+fn a_failing_question_ends_the_session_with_its_error_and_the_rules_go_on() {
+    let (m, mut plain) = ahd();
+    let state = positions(&m, &mut plain, 1, 1).remove(0);
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    // A piece with two destinations at least: its search asks `may_stop` twice.
+    let mover = on_board(&state)
+        .into_iter()
+        .find(|&u| destinations(view, &mut plain, u).is_ok_and(|d| d.len() >= 2))
+        .expect("a piece that can go two places");
+    // Keeps the view of its first call and fails its second, once.
+    let (_dir, m, mut rules) = ahd_with(
+        r#"
+local asked, kept = 0, nil
+hooks.on("may_stop", function(game, unit, path)
+	asked += 1
+	if asked == 1 then
+		kept = game
+	elseif asked == 2 then
+		error("the second path")
+	end
+	return true
+end, { id = "test.fails-once" })
+hooks.on("may_upgrade", function()
+	return kept == nil or kept:unit_hits(1) >= 0
+end, { id = "test.uses-kept" })
+"#,
+    );
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    let err = destinations(view, &mut rules, mover).expect_err("the second path fails");
+    assert_eq!(err.hook, "may_stop");
+    assert!(err.message.contains("the second path"), "{}", err.message);
+    // The view kept from the session went with it.
+    let e = rules
+        .ask(view, Question::MayUpgrade { unit: mover })
+        .expect_err("a kept view is an error later");
+    assert!(e.message.contains("destructed"), "{}", e.message);
+    // And the rules answer the next search as before.
+    let again = destinations(view, &mut rules, mover).expect("answers again");
+    assert_eq!(again, destinations(view, &mut plain, mover).expect("plain"));
+}
