@@ -3,7 +3,6 @@
 //! module's data and its `box_worth` hint hook; none of it is a rule.
 
 use muster_core::Module;
-use muster_core::game::rules::{ask_bool, ask_int};
 use muster_core::game::{GameState, Place, Question, RuleError, Rules, View};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 
@@ -160,14 +159,17 @@ impl Picture {
         }
         if rules.answers("dug_in") {
             let view = View { module, state };
-            for side in module.side_ids() {
-                for at in module.board.box_ids() {
-                    if !force[side.index()][at.index()].is_empty() {
-                        entrenched[side.index()][at.index()] =
-                            ask_bool(rules, view, Question::DugIn { side, at })?;
+            rules.ask_each(view, &mut |ask| {
+                for side in module.side_ids() {
+                    for at in module.board.box_ids() {
+                        if !force[side.index()][at.index()].is_empty() {
+                            entrenched[side.index()][at.index()] =
+                                ask.ask_bool(Question::DugIn { side, at })?;
+                        }
                     }
                 }
-            }
+                Ok(())
+            })?;
         }
         Ok(Picture {
             me,
@@ -219,14 +221,17 @@ pub(crate) fn worth(
 ) -> Result<Vec<Vec<f64>>, RuleError> {
     let view = View { module, state };
     let mut out = Vec::new();
-    for side in module.side_ids() {
-        let mut per_box = Vec::with_capacity(module.board.boxes.len());
-        for at in module.board.box_ids() {
-            let hint = ask_int(rules, view, Question::BoxWorth { side, at })?.unwrap_or(0);
-            per_box.push(f64::from(module.board.get(at).value_sum(side)) + hint as f64);
+    rules.ask_each(view, &mut |ask| {
+        for side in module.side_ids() {
+            let mut per_box = Vec::with_capacity(module.board.boxes.len());
+            for at in module.board.box_ids() {
+                let hint = ask.ask_int(Question::BoxWorth { side, at })?.unwrap_or(0);
+                per_box.push(f64::from(module.board.get(at).value_sum(side)) + hint as f64);
+            }
+            out.push(per_box);
         }
-        out.push(per_box);
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 

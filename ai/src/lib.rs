@@ -8,6 +8,7 @@ pub mod knowledge;
 pub mod odds;
 pub mod planner;
 pub mod player;
+mod recall;
 pub mod search;
 
 pub use player::{AiError, Level, Player, decide, player, player_with, side_seed, step};

@@ -15,7 +15,9 @@ use muster_core::Module;
 use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
-use muster_core::game::moves::{Destination, MoverKey, destinations, mover_key, ready_units};
+use muster_core::game::moves::{
+    Destination, MoverKey, destinations, max_path, mover_key, ready_units,
+};
 use muster_core::game::offer::offers;
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
@@ -25,6 +27,7 @@ use muster_core::ids::{BoxId, SideId, UnitId};
 
 use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
 use crate::player::{AiError, Player};
+use crate::recall::{Mover, Recall};
 
 /// What distinguishes the levels.
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +123,8 @@ pub struct Planner {
     needs: Option<((TurnKey, u8), Guard)>,
     /// Boxes not to activate in a segment (the search player's choice against them).
     tabu: Option<(StepKey, Vec<BoxId>)>,
+    /// Answers shared with a search's other planners.
+    recall: Option<Arc<Recall>>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -198,6 +203,7 @@ impl Planner {
             plan_for: None,
             needs: None,
             tabu: None,
+            recall: None,
         }
     }
 
@@ -239,14 +245,24 @@ impl Planner {
             .collect();
         if !decisive.is_empty() {
             let view = View { module, state };
-            let mut alike = Alike::default();
+            let recall = self.recall.clone();
+            let mut alike = Alike::new(recall.as_deref());
             let mut reach = vec![false; n];
+            // A destination is at most the search bound's lines away, and a box next to
+            // a decisive one counts: enemies further from every decisive box are not
+            // searched (their destinations could not count).
+            let dist = self.distances(module);
+            let within = max_path(module, state) + 1;
             for u in state.unit_ids() {
                 let unit = state.unit(u);
                 let Place::Board(from) = unit.place else {
                     continue;
                 };
-                if unit.side == pic.me {
+                if unit.side == pic.me
+                    || decisive
+                        .iter()
+                        .all(|&x| usize::from(dist.get(from, x)) > within)
+                {
                     continue;
                 }
                 reach.iter_mut().for_each(|r| *r = false);
@@ -294,6 +310,21 @@ impl Planner {
         me: SideId,
     ) -> Result<Picture, RuleError> {
         self.distances(module);
+        if let Some(recall) = &self.recall {
+            let key = (state.turn, state.player);
+            if !matches!(&self.worth, Some((k, _)) if *k == key) {
+                let at = state.fingerprint();
+                let worth = match recall.worth(at) {
+                    Some(w) => w,
+                    None => {
+                        let w = Arc::new(crate::knowledge::worth(module, rules, state)?);
+                        recall.keep_worth(at, Arc::clone(&w));
+                        w
+                    }
+                };
+                self.worth = Some((key, worth.to_vec()));
+            }
+        }
         Picture::new(module, rules, state, me, &mut self.worth)
     }
 
@@ -305,12 +336,19 @@ impl Planner {
         )
     }
 
-    /// A planner of `style` using distances already built for this module.
-    pub(crate) fn sharing(style: Style, dist: Arc<Distances>) -> Planner {
+    /// A planner of `style` using distances already built for this module, and the
+    /// answers a search remembers.
+    pub(crate) fn sharing(style: Style, dist: Arc<Distances>, recall: Arc<Recall>) -> Planner {
         Planner {
             dist: Some(dist),
+            recall: Some(recall),
             ..Planner::new(style)
         }
+    }
+
+    /// Remember answers in `recall` (shared with a search's rollouts).
+    pub(crate) fn recall(&mut self, recall: Arc<Recall>) {
+        self.recall = Some(recall);
     }
 
     fn dist(&self) -> &Distances {
@@ -671,7 +709,7 @@ impl Planner {
     ) -> Result<Vec<(UnitId, Vec<Path>)>, RuleError> {
         let view = View { module, state };
         let mut out = Vec::new();
-        let mut alike = Alike::default();
+        let mut alike = Alike::new(self.recall.as_deref());
         for u in ready_units(view, rules, at, me)? {
             let paths = alike
                 .destinations(view, rules, u)?
@@ -1251,11 +1289,24 @@ impl Player for Planner {
 }
 
 /// Destinations searched once for each set of alike units ([`mover_key`]): a box's
-/// pieces of one kind go where the first of them goes, so the search is not repeated.
-#[derive(Default)]
-struct Alike(Vec<(Option<MoverKey>, Vec<Destination>)>);
+/// pieces of one kind go where the first of them goes, so the search is not repeated;
+/// and, in a search, once for each position ([`Recall`]).
+struct Alike<'r> {
+    found: Vec<(Option<MoverKey>, Arc<[Destination]>)>,
+    recall: Option<&'r Recall>,
+    /// The position's fingerprint, taken on the first look into `recall`.
+    at: Option<u128>,
+}
 
-impl Alike {
+impl<'r> Alike<'r> {
+    fn new(recall: Option<&'r Recall>) -> Self {
+        Alike {
+            found: Vec::new(),
+            recall,
+            at: None,
+        }
+    }
+
     fn destinations(
         &mut self,
         view: View<'_>,
@@ -1265,15 +1316,199 @@ impl Alike {
         let key = mover_key(view.state, u);
         let found = key
             .as_ref()
-            .and_then(|k| self.0.iter().position(|(m, _)| m.as_ref() == Some(k)));
+            .and_then(|k| self.found.iter().position(|(m, _)| m.as_ref() == Some(k)));
         let i = match found {
             Some(i) => i,
             None => {
-                let d = destinations(view, rules, u)?;
-                self.0.push((key, d));
-                self.0.len() - 1
+                let d = match self.recall {
+                    Some(recall) => {
+                        let at = *self.at.get_or_insert_with(|| view.state.fingerprint());
+                        let mover = match &key {
+                            Some(k) => Mover::Alike(k.clone()),
+                            None => Mover::Unit(u),
+                        };
+                        match recall.destinations(at, &mover) {
+                            Some(d) => d,
+                            None => {
+                                let d: Arc<[Destination]> = destinations(view, rules, u)?.into();
+                                recall.keep_destinations(at, mover, Arc::clone(&d));
+                                d
+                            }
+                        }
+                    }
+                    None => destinations(view, rules, u)?.into(),
+                };
+                self.found.push((key, d));
+                self.found.len() - 1
             }
         };
-        Ok(&self.0[i].1)
+        Ok(&self.found[i].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use muster_core::game::dice::Pcg32;
+    use muster_core::game::{Answer, Asker, Command, Dice, Event, apply, start};
+    use muster_scripting::{Limits, ScriptRules};
+
+    use super::*;
+
+    /// AHD's rules, counting the questions asked of them.
+    struct Counting {
+        rules: ScriptRules,
+        asked: Cell<usize>,
+    }
+
+    impl Rules for Counting {
+        fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            self.asked.set(self.asked.get() + 1);
+            self.rules.ask(view, q)
+        }
+
+        fn ask_each(
+            &mut self,
+            view: View<'_>,
+            each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+        ) -> Result<(), RuleError> {
+            let asked = &self.asked;
+            self.rules
+                .ask_each(view, &mut |ask| each(&mut CountingAsker { ask, asked }))
+        }
+
+        fn notify(
+            &mut self,
+            view: View<'_>,
+            dice: &mut Dice,
+            event: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
+            self.rules.notify(view, dice, event)
+        }
+    }
+
+    struct CountingAsker<'a, 'b> {
+        ask: &'a mut dyn Asker,
+        asked: &'b Cell<usize>,
+    }
+
+    impl Asker for CountingAsker<'_, '_> {
+        fn ask(&mut self, q: Question<'_>) -> Result<Answer, RuleError> {
+            self.asked.set(self.asked.get() + 1);
+            self.ask.ask(q)
+        }
+    }
+
+    fn ahd() -> (Module, Counting) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let asked = Cell::new(0);
+        (m, Counting { rules, asked })
+    }
+
+    /// Every 25th position of the first 500 actions of a random 1861 game.
+    fn positions(m: &Module, rules: &mut dyn Rules) -> Vec<GameState> {
+        let sc = m.scenario("1861").expect("1861");
+        let mut state = start(m, rules, sc, Vec::new(), Dice::seeded(3))
+            .expect("starts")
+            .0;
+        let mut chooser = Pcg32::new(3, 2);
+        let mut out = Vec::new();
+        for i in 0..500 {
+            if state.outcome.is_some() {
+                break;
+            }
+            if i % 25 == 0 {
+                out.push(state.clone());
+            }
+            let legal = legal_actions(m, rules, &state).expect("legal actions");
+            let k = u32::try_from(legal.len()).expect("few");
+            let a = &legal[(chooser.between_one_and(k) - 1) as usize];
+            state = apply(m, rules, &state, a).expect("applies").0;
+        }
+        out
+    }
+
+    fn on_board(state: &GameState) -> impl Iterator<Item = (UnitId, BoxId)> + '_ {
+        state.unit_ids().filter_map(|u| match state.unit(u).place {
+            Place::Board(b) => Some((u, b)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn recalled_destinations_are_the_rules_own_and_asked_once_per_position() {
+        let (m, mut rules) = ahd();
+        let recall = Recall::default();
+        let states = positions(&m, &mut rules);
+        assert!(states.len() >= 15, "{}", states.len());
+        for state in &states {
+            let view = View { module: &m, state };
+            let mut first = Alike::new(Some(&recall));
+            let mut seen = Vec::new();
+            for (u, _) in on_board(state) {
+                let found = first.destinations(view, &mut rules, u).expect("found");
+                let own = destinations(view, &mut rules, u).expect("the rules' own");
+                assert_eq!(found, &own[..], "unit {u:?}, turn {:?}", state.turn);
+                seen.push(own);
+            }
+            // The same position on other dice: answered from memory, no question asked.
+            let mut other = state.clone();
+            other.dice = Dice::seeded(99);
+            let view = View {
+                module: &m,
+                state: &other,
+            };
+            let mut again = Alike::new(Some(&recall));
+            rules.asked.set(0);
+            for ((u, _), own) in on_board(&other).zip(&seen) {
+                let found = again.destinations(view, &mut rules, u).expect("recalled");
+                assert_eq!(found, &own[..]);
+            }
+            assert_eq!(rules.asked.get(), 0, "turn {:?}", state.turn);
+        }
+        // Counting works: a position not seen before is asked about.
+        let mut moved = states[0].clone();
+        let (u, _) = on_board(&moved).next().expect("a piece");
+        moved.units[u.index()].hits ^= 1;
+        rules.asked.set(0);
+        Alike::new(Some(&recall))
+            .destinations(
+                View {
+                    module: &m,
+                    state: &moved,
+                },
+                &mut rules,
+                u,
+            )
+            .expect("asked");
+        assert!(rules.asked.get() > 0);
+    }
+
+    /// What [`Planner::needs`] relies on to skip enemies far from every decisive box: no
+    /// destination is further from its piece than the search bound, in lines.
+    #[test]
+    fn no_destination_is_further_than_the_search_bound() {
+        let (m, mut rules) = ahd();
+        let dist = Distances::new(&m);
+        let mut furthest = 0;
+        for state in positions(&m, &mut rules) {
+            let view = View {
+                module: &m,
+                state: &state,
+            };
+            let bound = max_path(&m, &state);
+            for (u, from) in on_board(&state) {
+                for d in destinations(view, &mut rules, u).expect("found") {
+                    let lines = usize::from(dist.get(from, d.path.to()));
+                    assert!(lines <= bound, "{lines} > {bound}");
+                    furthest = furthest.max(lines);
+                }
+            }
+        }
+        // Marches of more than one box (4.0: by rail, river or as cavalry) are seen.
+        assert!(furthest >= 2, "{furthest}");
     }
 }

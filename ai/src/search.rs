@@ -37,6 +37,7 @@ use muster_core::ids::{BoxId, SideId};
 use crate::knowledge::{self, Distances, unit_force};
 use crate::planner::{Planner, Style};
 use crate::player::{AiError, Player, step};
+use crate::recall::Recall;
 
 /// Candidate boxes the planners of a rollout search per march (the `ai` searches 12):
 /// most marches are among the first few, and rollouts must be cheap.
@@ -151,6 +152,8 @@ pub struct SearchPlayer {
     queue: VecDeque<Action>,
     /// Rule errors met in rollouts since the last `take_warnings`.
     warnings: Vec<String>,
+    /// Answers shared by every planner of the search, across its decisions.
+    recall: Arc<Recall>,
 }
 
 /// Different marches the search weighs at most at a decision (the baseline among them).
@@ -163,13 +166,20 @@ impl SearchPlayer {
     pub fn new(config: SearchConfig, seed: u64) -> SearchPlayer {
         let mut styles = styles().into_iter();
         let base = styles.next().unwrap_or_else(Style::strong);
+        let recall = Arc::new(Recall::default());
+        let remembering = |style| {
+            let mut p = Planner::new(style);
+            p.recall(Arc::clone(&recall));
+            p
+        };
         SearchPlayer {
-            inner: Planner::new(base),
-            others: styles.map(Planner::new).collect(),
+            inner: remembering(base),
+            others: styles.map(remembering).collect(),
             config,
             seed,
             queue: VecDeque::new(),
             warnings: Vec::new(),
+            recall,
         }
     }
 
@@ -245,6 +255,7 @@ impl SearchPlayer {
                 worth,
                 avoided: self.inner.avoided(state),
                 dist,
+                recall: Arc::clone(&self.recall),
             },
             Err(e) => return vec![Err(e.to_string()); total],
         };
@@ -432,6 +443,7 @@ struct Root<'a> {
     avoided: Vec<BoxId>,
     /// The board's distances, for the rollouts' planners.
     dist: Arc<Distances>,
+    recall: Arc<Recall>,
 }
 
 /// Plays `candidate`'s actions in the root position (as far as the engine accepts
@@ -466,6 +478,7 @@ fn rollout(
                     ..Style::ai()
                 },
                 Arc::clone(&root.dist),
+                Arc::clone(&root.recall),
             );
             if side == me {
                 p.avoid(state, &avoid);
