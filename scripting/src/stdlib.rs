@@ -241,6 +241,15 @@ pub(crate) fn script_env(lua: &Lua) -> mlua::Result<Table> {
     meta.set_readonly(true);
     let env = lua.create_table()?;
     env.set_metatable(Some(meta))?;
+    // Luau runs code fast (globals looked up once, at load; `math.floor` and the like
+    // called as builtins) only in an environment marked safe, as `Lua::sandbox` marks
+    // its own: one whose globals will not change. This one never does: it refuses new
+    // keys, and the globals behind it are read-only once the sandbox is on.
+    // SAFETY: `exec_raw` pushes `env` on the stack it hands over; `lua_setsafeenv`
+    // only sets a flag of the table at the top of that stack.
+    unsafe {
+        lua.exec_raw::<()>(&env, |state| mlua::ffi::lua_setsafeenv(state, -1, 1))?;
+    }
     Ok(env)
 }
 
