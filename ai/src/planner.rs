@@ -698,18 +698,18 @@ impl Planner {
         (total, moves)
     }
 
-    /// The units of `at` that may march now, with their destinations.
+    /// The units of `at` that may march now, with their destinations (searched through
+    /// `alike`, for this state).
     fn march_options(
-        &self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
         me: SideId,
         at: BoxId,
+        alike: &mut Alike<'_>,
     ) -> Result<Vec<(UnitId, Vec<Path>)>, RuleError> {
         let view = View { module, state };
         let mut out = Vec::new();
-        let mut alike = Alike::new(self.recall.as_deref());
         for u in ready_units(view, rules, at, me)? {
             let paths = alike
                 .destinations(view, rules, u)?
@@ -769,7 +769,9 @@ impl Planner {
             if self.plan_for != Some((key, left, a.at)) {
                 // Activated by someone else's plan (or a refused one): plan it now.
                 let pic = self.picture(module, rules, state, me)?;
-                let options = self.march_options(module, rules, state, me, a.at)?;
+                let recall = self.recall.clone();
+                let mut alike = Alike::new(recall.as_deref());
+                let options = Self::march_options(module, rules, state, me, a.at, &mut alike)?;
                 let ready: Vec<_> = options
                     .into_iter()
                     .filter(|(u, _)| a.ready.contains(u))
@@ -867,11 +869,13 @@ impl Planner {
         }
         let mut plans = Vec::new();
         let mut searched = 0;
+        let recall = self.recall.clone();
+        let mut alike = Alike::new(recall.as_deref());
         for (_, b) in boxes {
             if searched >= self.style.candidates {
                 break;
             }
-            let options = self.march_options(module, rules, state, me, b)?;
+            let options = Self::march_options(module, rules, state, me, b, &mut alike)?;
             if options.is_empty() {
                 continue;
             }
