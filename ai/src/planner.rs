@@ -1326,16 +1326,17 @@ impl<'r> Alike<'r> {
             None => {
                 let d = match self.recall {
                     Some(recall) => {
-                        let at = *self.at.get_or_insert_with(|| view.state.fingerprint());
+                        let position = *self.at.get_or_insert_with(|| view.state.fingerprint());
                         let mover = match &key {
                             Some(k) => Mover::Alike(k.clone()),
                             None => Mover::Unit(u),
                         };
-                        match recall.destinations(at, &mover) {
+                        let at = (position, mover);
+                        match recall.destinations(&at) {
                             Some(d) => d,
                             None => {
                                 let d: Arc<[Destination]> = destinations(view, rules, u)?.into();
-                                recall.keep_destinations(at, mover, Arc::clone(&d));
+                                recall.keep_destinations(at, Arc::clone(&d));
                                 d
                             }
                         }
@@ -1354,8 +1355,7 @@ impl<'r> Alike<'r> {
 mod tests {
     use std::cell::Cell;
 
-    use muster_core::game::dice::Pcg32;
-    use muster_core::game::{Answer, Asker, Command, Dice, Event, apply, start};
+    use muster_core::game::{Answer, Asker, Command, Dice, Event, start};
     use muster_scripting::{Limits, ScriptRules};
 
     use super::*;
@@ -1418,7 +1418,7 @@ mod tests {
         let mut state = start(m, rules, sc, Vec::new(), Dice::seeded(3))
             .expect("starts")
             .0;
-        let mut chooser = Pcg32::new(3, 2);
+        let mut random = crate::player::player(crate::Level::Random, 3);
         let mut out = Vec::new();
         for i in 0..500 {
             if state.outcome.is_some() {
@@ -1427,10 +1427,9 @@ mod tests {
             if i % 25 == 0 {
                 out.push(state.clone());
             }
-            let legal = legal_actions(m, rules, &state).expect("legal actions");
-            let k = u32::try_from(legal.len()).expect("few");
-            let a = &legal[(chooser.between_one_and(k) - 1) as usize];
-            state = apply(m, rules, &state, a).expect("applies").0;
+            state = crate::player::step(random.as_mut(), m, rules, &state)
+                .expect("a random step")
+                .1;
         }
         out
     }

@@ -29,7 +29,7 @@ pub(crate) enum Mover {
 }
 
 /// A position's fingerprint and a piece of it.
-type Where = (u128, Mover);
+pub(crate) type Where = (u128, Mover);
 
 #[derive(Default)]
 pub(crate) struct Recall {
@@ -38,17 +38,12 @@ pub(crate) struct Recall {
 }
 
 impl Recall {
-    pub(crate) fn destinations(&self, at: u128, mover: &Mover) -> Option<Arc<[Destination]>> {
-        lock(&self.destinations).get(&(at, mover.clone())).cloned()
+    pub(crate) fn destinations(&self, at: &Where) -> Option<Arc<[Destination]>> {
+        lock(&self.destinations).get(at).cloned()
     }
 
-    pub(crate) fn keep_destinations(&self, at: u128, mover: Mover, found: Arc<[Destination]>) {
-        keep(
-            &mut lock(&self.destinations),
-            (at, mover),
-            found,
-            DESTINATIONS,
-        );
+    pub(crate) fn keep_destinations(&self, at: Where, found: Arc<[Destination]>) {
+        keep(&mut lock(&self.destinations), at, found, DESTINATIONS);
     }
 
     pub(crate) fn worth(&self, at: u128) -> Option<Arc<Vec<Vec<f64>>>> {

@@ -3,9 +3,9 @@
 //! invariants checked after every action, then replayed from its save.
 //!
 //! Players choose as `muster play` does (random sides share one chooser on PCG32 stream
-//! 2, a computer side is `muster_ai::player(level, muster_ai::side_seed(seed, side))`), so a failing game can
-//! be watched with `muster play mods/ahd --player SIDE=random|ai --seed N --options ...`
-//! (see [`command`]).
+//! 2, a computer side is `muster_ai::player(level, muster_ai::side_seed(seed, side))`),
+//! so a failing game can be watched with `muster play mods/ahd --player
+//! SIDE=random|ai --seed N --options ...` (see [`command`]).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
