@@ -35,8 +35,8 @@ use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, Script
 pub struct ScriptRules {
     sandbox: Sandbox,
     dice: Rc<RefCell<DiceSlot>>,
-    /// Puts the `game` view's Luau wrappers in place, on the first call (see [`WRAPPERS`]).
-    wrap: Option<GamePatch>,
+    /// Makes each `game` view (see [`Views`]).
+    views: Views,
     /// While `keep_logged` is on, the text of every `log` command the rules gave the
     /// engine since `take_logged`.
     logged: Option<Vec<String>>,
@@ -117,14 +117,14 @@ impl ScriptRules {
         let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
         let lua = sandbox.lua();
         lua.set_app_data(Rc::new(module.clone()));
-        let wrap = game_type(lua, module).map_err(|e| ScriptError::Load {
+        let views = game_type(lua, module).map_err(|e| ScriptError::Load {
             file: "(game view)".to_string(),
             message: e.to_string(),
         })?;
         Ok(Self {
             sandbox,
             dice: slot,
-            wrap: Some(wrap),
+            views,
             logged: None,
             trace: None,
             paths: PathTables::default(),
@@ -168,15 +168,14 @@ impl ScriptRules {
     ) -> Result<Vec<Offer>, RuleError> {
         const HOOK: &str = "offers";
         let state = GameRef::ref_cast(view.state);
-        let wrap = &mut self.wrap;
+        let views = &mut self.views;
         let (module, game_state) = (view.module, view.state);
         let offers = self
             .sandbox
             .list_with(
                 HOOK,
                 |lua, scope| {
-                    let game = scope.create_any_userdata_ref(state)?;
-                    finish_game_type(wrap)?;
+                    let game = views.open(scope, state)?;
                     let wanted = match wanted {
                         None => Value::Nil,
                         Some(w) => {
@@ -319,7 +318,7 @@ impl Rules for ScriptRules {
     ) -> Result<Vec<BoxId>, RuleError> {
         const HOOK: &str = "evacuations";
         let state = GameRef::ref_cast(view.state);
-        let wrap = &mut self.wrap;
+        let views = &mut self.views;
         let module = view.module;
         let boxes = module.board.boxes.len();
         let out = self
@@ -327,8 +326,7 @@ impl Rules for ScriptRules {
             .list_with(
                 HOOK,
                 |lua, scope| {
-                    let game = scope.create_any_userdata_ref(state)?;
-                    finish_game_type(wrap)?;
+                    let game = views.open(scope, state)?;
                     (game, side_name(module, side), withdrawal).into_lua_multi(lua)
                 },
                 |v| match v {
@@ -361,15 +359,14 @@ impl Rules for ScriptRules {
     fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
         const HOOK: &str = "victory_progress";
         let state = GameRef::ref_cast(view.state);
-        let wrap = &mut self.wrap;
+        let views = &mut self.views;
         let module = view.module;
         let out = self
             .sandbox
             .list_with(
                 HOOK,
                 |lua, scope| {
-                    let game = scope.create_any_userdata_ref(state)?;
-                    finish_game_type(wrap)?;
+                    let game = views.open(scope, state)?;
                     game.into_lua_multi(lua)
                 },
                 |v| match v {
@@ -386,13 +383,12 @@ impl Rules for ScriptRules {
         let hook = q.hook();
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
-        let wrap = &mut self.wrap;
+        let views = &mut self.views;
         let paths = &mut self.paths;
         let answer = self
             .sandbox
             .question_with(hook, |lua, scope| {
-                let game = scope.create_any_userdata_ref(state)?;
-                finish_game_type(wrap)?;
+                let game = views.open(scope, state)?;
                 question_args(lua, module, paths, game, &q)
             })
             .map_err(|e| rule_error(hook, e))?;
@@ -416,15 +412,14 @@ impl Rules for ScriptRules {
         let ScriptRules {
             sandbox,
             dice,
-            wrap,
+            views,
             trace,
             paths,
             ..
         } = self;
         sandbox
             .session(|session, scope| {
-                let game = scope.create_any_userdata_ref(state)?;
-                finish_game_type(wrap)?;
+                let game = views.open(scope, state)?;
                 let mut asker = SessionAsker {
                     session,
                     game,
@@ -448,11 +443,10 @@ impl Rules for ScriptRules {
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
         self.dice.borrow_mut().dice = Some(dice.clone());
-        let wrap = &mut self.wrap;
+        let views = &mut self.views;
         let paths = &mut self.paths;
         let result = self.sandbox.event_with(hook, |lua, scope| {
-            let game = scope.create_any_userdata_ref(state)?;
-            finish_game_type(wrap)?;
+            let game = views.open(scope, state)?;
             let unit = |u: UnitId| lua_index(u.index());
             match event {
                 Event::UnitMoved { unit: u, path } => {
@@ -1191,8 +1185,8 @@ fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
 /// integers (`true` then the items of a list, or an index into one of the id lists below)
 /// and the wrapper, which takes the method's place, builds the value. A long list comes
 /// from Rust as a ready table. Errors are the Rust method's own, raised through the wrapper.
-const WRAPPERS: &str = r#"
-local sides, types, classes, qualities = ...
+const WRAPPERS: &str = r##"
+local sides, types, classes, qualities, ids = ...
 local function list(first, ...)
 	if first == true then
 		return { ... }
@@ -1238,22 +1232,165 @@ local wrapped = {
 	unit_class = class,
 	unit_quality = quality,
 }
+-- The plain getters: they answer a number, a string, a boolean or nil, and take this
+-- many arguments. A view lives for one call or one session of questions, over a state
+-- that does not change meanwhile, so each answer is kept for the view that gave it and
+-- asked again it is given without crossing into Rust (a path search asks the same few
+-- things of the same boxes and unit for every path: each crossing cost more than the
+-- script's own work). Only the live view keeps answers: the engine puts each view it
+-- makes in `live[1]` before any script sees it, so a view kept past its call is never
+-- the live one and still fails. Lists are not kept (a script may change the table), nor
+-- `var` (any name is one, so its answers would be unbounded).
+local kept = {
+	active_side = 0, first_turn = 0, turn_year = 0, turn_month = 0, turn_label = 0,
+	last_turn_label = 0, step = 0, repetition = 0, scenario = 0, selected_box = 0,
+	battle_box = 0, battle_round = 0, battle_attacker = 0, battle_defender = 0,
+	battle_firing = 0, battle_by_relocation = 0,
+	unit_side = 1, unit_type = 1, unit_class = 1, unit_quality = 1, unit_box = 1,
+	unit_name = 1, unit_hits = 1, unit_place = 1, units_on_board_of = 1, controller = 1,
+	marker = 1, option = 1, attached_to = 1, unit_moves = 1, moved = 1, relocated = 1,
+	jumps = 1, fought = 1, placed_at = 1, entry_line = 1, entered_by_relocation = 1,
+	unit_flag = 2, enemy_in = 2, tally = 2, resource = 2, attribute = 2, markers = 2,
+	enemy_class_in = 3,
+}
+local live = { false }
+-- The last live view that read a kept answer, and its number: an answer is kept with
+-- the number of the view it is of, so a new view needs no tables cleared.
+local owner, view = nil, 0
+-- The table under `t[k]`, made on first use (room for every id: an id's answer is
+-- then found in the table's array part).
+local function under(t, k)
+	local u = t[k]
+	if u == nil then
+		u = table.create(ids)
+		t[k] = u
+	end
+	return u
+end
+-- A key is any argument but nil and NaN (which no table takes); a call with one of
+-- them, or from a view not live, goes to Rust, which answers or fails as before.
+local function keeping(arity, call)
+	if arity == 0 then
+		local at, kept_answer = 0, nil
+		return function(g)
+			if g ~= live[1] then
+				return call(g)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			if at == view then
+				return kept_answer
+			end
+			local v = call(g)
+			at, kept_answer = view, v
+			return v
+		end
+	elseif arity == 1 then
+		local at, answer = table.create(ids), table.create(ids)
+		return function(g, a)
+			if g ~= live[1] or a == nil or a ~= a then
+				return call(g, a)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			if at[a] == view then
+				return answer[a]
+			end
+			local v = call(g, a)
+			at[a], answer[a] = view, v
+			return v
+		end
+	elseif arity == 2 then
+		local at, answer = {}, {}
+		return function(g, a, b)
+			if g ~= live[1] or a == nil or a ~= a or b == nil or b ~= b then
+				return call(g, a, b)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			local at_b = at[b]
+			if at_b == nil then
+				at_b = table.create(ids)
+				at[b], answer[b] = at_b, table.create(ids)
+			elseif at_b[a] == view then
+				return answer[b][a]
+			end
+			local v = call(g, a, b)
+			at_b[a], answer[b][a] = view, v
+			return v
+		end
+	end
+	local at, answer = {}, {}
+	return function(g, a, b, c)
+		if g ~= live[1] or a == nil or a ~= a or b == nil or b ~= b or c == nil or c ~= c then
+			return call(g, a, b, c)
+		end
+		if g ~= owner then
+			owner, view = g, view + 1
+		end
+		local at_bc, answer_bc = under(under(at, c), b), under(under(answer, c), b)
+		if at_bc[a] == view then
+			return answer_bc[a]
+		end
+		local v = call(g, a, b, c)
+		at_bc[a], answer_bc[a] = view, v
+		return v
+	end
+end
 -- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
 -- (after a run cut short by the memory limit) gives the same result.
-return function(index, raws)
+local function patch(index, raws)
 	for name in wrapped do
 		if raws[name] == nil then
 			raws[name] = index[name]
 		end
 	end
-	for name, make in wrapped do
-		local raw = raws[name]
-		index[name] = function(...)
-			return make(raw(...))
+	for name in kept do
+		if raws[name] == nil then
+			raws[name] = index[name]
 		end
 	end
+	for name, raw in raws do
+		local make = wrapped[name]
+		local call = raw
+		if make then
+			call = function(...)
+				return make(raw(...))
+			end
+		end
+		local arity = kept[name]
+		index[name] = if arity then keeping(arity, call) else call
+	end
 end
-"#;
+return patch, live
+"##;
+
+/// The `game` views: registers their type once (see [`game_type`]) and makes each.
+struct Views {
+    /// Puts the Luau wrappers in place, on the first view made (see [`WRAPPERS`]).
+    patch: Option<GamePatch>,
+    /// The wrappers' `live` table: `[1]` is the view made last, the only one whose
+    /// answers they keep.
+    live: Table,
+}
+
+impl Views {
+    /// A `game` view over `state` for the scope's calls, the one the wrappers keep
+    /// answers for from now on.
+    fn open<'s, 'env>(
+        &mut self,
+        scope: &'s mlua::Scope<'s, 'env>,
+        state: &'env GameRef,
+    ) -> mlua::Result<AnyUserData> {
+        let game = scope.create_any_userdata_ref(state)?;
+        finish_game_type(&mut self.patch)?;
+        self.live.raw_set(1, &game)?;
+        Ok(game)
+    }
+}
 
 /// What puts the `game` view's Luau wrappers in place: mlua builds the view's metatable
 /// (adding the Rust methods to `index`) when the first view is made, so the patch runs
@@ -1272,7 +1409,7 @@ struct GamePatch {
 const GAME_SYNONYMS: &[(&str, &str)] = &[("kind", "type"), ("owner", "controller")];
 
 /// Registers the `game` view's type with the Lua state.
-fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
+fn game_type(lua: &Lua, module: &Module) -> mlua::Result<Views> {
     let ids = |names: Vec<&str>| lua.create_sequence_from(names);
     let sides = ids(module.sides.iter().map(|s| s.id.as_str()).collect())?;
     // `side_name`'s answer for a side the module does not have.
@@ -1285,10 +1422,13 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
         .iter()
         .map(|q| q.id.as_str())
         .collect())?;
-    let patch: Function = lua
-        .load(WRAPPERS)
-        .set_name("=game")
-        .call((sides, types, classes, qualities))?;
+    let (patch, live): (Function, Table) = lua.load(WRAPPERS).set_name("=game").call((
+        sides,
+        types,
+        classes,
+        qualities,
+        2 * module.board.boxes.len(),
+    ))?;
     let index = lua.create_table()?;
     // A misspelled method is an error with a suggestion, not a call of nil. (mlua adds the
     // Rust methods to `index` with raw sets, and the wrappers replace existing keys, so
@@ -1304,10 +1444,13 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<GamePatch> {
         add_methods(reg);
         reg.add_meta_field("__index", methods);
     })?;
-    Ok(GamePatch {
-        patch,
-        index,
-        raws: lua.create_table()?,
+    Ok(Views {
+        patch: Some(GamePatch {
+            patch,
+            index,
+            raws: lua.create_table()?,
+        }),
+        live,
     })
 }
 
@@ -1327,12 +1470,9 @@ fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
 pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
     let lua = Lua::new();
     lua.set_app_data(Rc::new(module.clone()));
-    let mut wrap = Some(game_type(&lua, module)?);
-    let index = wrap.as_ref().map(|p| p.index.clone());
-    lua.scope(|scope| {
-        let _game = scope.create_any_userdata_ref(GameRef::ref_cast(state))?;
-        finish_game_type(&mut wrap)
-    })?;
+    let mut views = game_type(&lua, module)?;
+    let index = views.patch.as_ref().map(|p| p.index.clone());
+    lua.scope(|scope| views.open(scope, GameRef::ref_cast(state)).map(drop))?;
     let mut names = match index {
         Some(t) => t
             .pairs::<String, Value>()

@@ -184,3 +184,79 @@ end, { id = "test.uses-kept" })
     let again = destinations(view, &mut rules, mover).expect("answers again");
     assert_eq!(again, destinations(view, &mut plain, mover).expect("plain"));
 }
+
+/// The `game` view keeps its getters' answers for the view that gave them (a view is
+/// over one state): a later view over another state reads that state, and a view kept
+/// past its call fails even through a getter kept with it.
+#[test]
+fn a_views_kept_answers_are_its_own() {
+    let (_dir, m, mut rules) = ahd_with(
+        r#"
+local kept, controller = nil, nil
+hooks.on("box_worth", function(game, side, box)
+	if kept == nil then
+		kept, controller = game, game.controller
+	end
+	return if pcall(controller, kept, box) then 1 else 0
+end, { id = "test.kept" })
+hooks.on("box_worth", function(game, side, box)
+	local first = game:controller(box)
+	-- Asked again in the same view: the kept answer, the same.
+	assert(game:controller(box) == first)
+	assert(game:enemy_in(box, side) == game:enemy_in(box, side))
+	return if first == side then 1 else 0
+end, { id = "test.reads" })
+"#,
+    );
+    let mut a = positions(&m, &mut rules, 1, 1).remove(0);
+    let union = m.find_side("union").expect("union");
+    let confederacy = m.find_side("confederate").expect("confederate");
+    let at = m.board.find("Washington").expect("Washington");
+    a.boxes[at.index()].controller = Some(union);
+    let mut b = a.clone();
+    b.boxes[at.index()].controller = Some(confederacy);
+    rules.set_trace(true);
+    let mut answers = |state: &GameState| {
+        let view = View { module: &m, state };
+        rules
+            .ask(view, Question::BoxWorth { side: union, at })
+            .expect("answers");
+        let trace = rules.take_trace();
+        let of = |id: &str| {
+            trace
+                .iter()
+                .flat_map(|t| &t.answers)
+                .find(|x| x.id.as_deref() == Some(id))
+                .map(|x| x.answer.clone())
+                .expect("answered")
+        };
+        (of("test.kept"), of("test.reads"))
+    };
+    // The first view is live when kept: its getter answers.
+    assert_eq!(answers(&a), ("1".into(), "1".into()));
+    // A later view, over a state where the Confederacy holds Washington, reads that;
+    // the kept view fails, though it was the last to read Washington's controller.
+    assert_eq!(answers(&b), ("0".into(), "0".into()));
+    assert_eq!(answers(&a), ("0".into(), "1".into()));
+    // In a session too: one view for many questions, each answer the state's.
+    let view = View {
+        module: &m,
+        state: &b,
+    };
+    let mut in_session = Vec::new();
+    rules
+        .ask_each(view, &mut |ask| {
+            for _ in 0..3 {
+                in_session.push(ask.ask_int(Question::BoxWorth { side: union, at })?);
+            }
+            Ok(())
+        })
+        .expect("session");
+    let one = rules
+        .ask(view, Question::BoxWorth { side: union, at })
+        .expect("answers");
+    assert!(
+        in_session.iter().all(|&x| x.map(Answer::Int) == Some(one)),
+        "{in_session:?} {one:?}"
+    );
+}
