@@ -234,95 +234,13 @@ impl SearchPlayer {
         Ok(out)
     }
 
-    /// Plays rollout `r` of candidate `c` for each `(c, r)` of `jobs`; each result is in
-    /// the slot of its job, whatever thread played it. Rollout `r` gets the same dice
-    /// whichever candidate it plays and whenever it is played.
-    fn rollouts(
-        &mut self,
-        module: &Module,
-        rules: &mut dyn Rules,
-        state: &GameState,
-        me: SideId,
-        candidates: &[Candidate],
-        jobs: &[(usize, usize)],
-    ) -> Vec<Result<f64, String>> {
-        let base = decision_seed(self.seed, state, module);
-        let total = jobs.len();
-        let dist = self.inner.distances(module);
-        let root = match knowledge::worth(module, rules, state) {
-            Ok(worth) => Root {
-                state,
-                me,
-                worth,
-                avoided: self.inner.avoided(state),
-                dist,
-                recall: Arc::clone(&self.recall),
-            },
-            Err(e) => return vec![Err(e.to_string()); total],
-        };
-        let one = |rules: &mut dyn Rules, i: usize| -> Result<f64, String> {
-            let (c, r) = jobs[i];
-            let seed = mix(base.wrapping_add(r as u64));
-            rollout(module, rules, &root, &candidates[c], seed).map_err(|e| e.to_string())
-        };
-        let threads = self.config.threads.clamp(1, total.max(1));
-        match &self.config.rules {
-            Some(factory) if threads > 1 => {
-                let results: Mutex<Vec<Option<Result<f64, String>>>> =
-                    Mutex::new(vec![None; total]);
-                let record = |i: usize, r: Result<f64, String>| {
-                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-                };
-                std::thread::scope(|scope| {
-                    for t in 1..threads {
-                        let factory = Arc::clone(factory);
-                        let (one, record) = (&one, &record);
-                        scope.spawn(move || match factory(module) {
-                            Ok(mut rules) => {
-                                for i in (t..total).step_by(threads) {
-                                    record(i, one(rules.as_mut(), i));
-                                }
-                            }
-                            Err(e) => {
-                                for i in (t..total).step_by(threads) {
-                                    record(i, Err(e.clone()));
-                                }
-                            }
-                        });
-                    }
-                    // This thread plays its share on rules of its own too, so the
-                    // caller's rules see nothing of the search.
-                    match factory(module) {
-                        Ok(mut rules) => {
-                            for i in (0..total).step_by(threads) {
-                                record(i, one(rules.as_mut(), i));
-                            }
-                        }
-                        Err(e) => {
-                            for i in (0..total).step_by(threads) {
-                                record(i, Err(e.clone()));
-                            }
-                        }
-                    }
-                });
-                results
-                    .into_inner()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .into_iter()
-                    .map(|r| r.unwrap_or_else(|| Err("a rollout was not played".into())))
-                    .collect()
-            }
-            Some(factory) => match factory(module) {
-                Ok(mut own) => (0..total).map(|i| one(own.as_mut(), i)).collect(),
-                Err(e) => vec![Err(e); total],
-            },
-            None => (0..total).map(|i| one(rules, i)).collect(),
-        }
-    }
-
     /// Each candidate's rollout values, `per` of them for the baseline and for every
     /// candidate still in the race at half time, fewer for those dropped then (see
-    /// [`hopeless`]): a candidate needs all `per` to be chosen.
+    /// [`hopeless`]): a candidate needs all `per` to be chosen. Rollout `r` gets the same
+    /// dice whichever candidate it plays, on whichever thread. Each thread loads its
+    /// rules once for both halves (a load is a few percent of a decision) and waits for
+    /// the others at half time; every thread then reads the same first halves, so all
+    /// agree on what is left to play.
     fn race(
         &mut self,
         module: &Module,
@@ -332,33 +250,116 @@ impl SearchPlayer {
         candidates: &[Candidate],
         per: usize,
     ) -> Result<Vec<Vec<f64>>, String> {
-        let half = per / 2;
-        let first = if half == 0 { per } else { half };
-        let mut values = vec![Vec::with_capacity(per); candidates.len()];
-        let mut jobs: Vec<(usize, usize)> = (0..candidates.len())
-            .flat_map(|c| (0..first).map(move |r| (c, r)))
+        let base = decision_seed(self.seed, state, module);
+        let dist = self.inner.distances(module);
+        let root = Root {
+            state,
+            me,
+            worth: knowledge::worth(module, rules, state).map_err(|e| e.to_string())?,
+            avoided: self.inner.avoided(state),
+            dist,
+            recall: Arc::clone(&self.recall),
+        };
+        let n = candidates.len();
+        let half = if per / 2 == 0 { per } else { per / 2 };
+        let first: Vec<(usize, usize)> = (0..n)
+            .flat_map(|c| (0..half).map(move |r| (c, r)))
             .collect();
-        let mut halves = 0;
-        while !jobs.is_empty() {
-            let results = self.rollouts(module, rules, state, me, candidates, &jobs);
-            for (&(c, _), r) in jobs.iter().zip(results) {
-                values[c].push(r?);
+        // Results by slot `c * per + r`.
+        let slots: Mutex<Vec<Option<Result<f64, String>>>> = Mutex::new(vec![None; n * per]);
+        let record = |(c, r): (usize, usize), v: Result<f64, String>| {
+            slots.lock().unwrap_or_else(|p| p.into_inner())[c * per + r] = Some(v);
+        };
+        // The second half: the baseline and the candidates still in, none after an error.
+        let second = || -> Vec<(usize, usize)> {
+            let done = slots.lock().unwrap_or_else(|p| p.into_inner());
+            let Some(firsts) = (0..n)
+                .map(|c| {
+                    (0..half)
+                        .map(|r| done[c * per + r].clone()?.ok())
+                        .collect::<Option<Vec<f64>>>()
+                })
+                .collect::<Option<Vec<_>>>()
+            else {
+                return Vec::new();
+            };
+            let alive: Vec<usize> = (1..n)
+                .filter(|&c| !hopeless(&firsts[c], &firsts[0]))
+                .collect();
+            if half == per || alive.is_empty() {
+                return Vec::new();
             }
-            halves += 1;
-            jobs.clear();
-            if halves == 1 && first < per {
-                let alive: Vec<usize> = (1..candidates.len())
-                    .filter(|&c| !hopeless(&values[c], &values[0]))
-                    .collect();
-                if !alive.is_empty() {
-                    jobs = std::iter::once(0)
-                        .chain(alive)
-                        .flat_map(|c| (first..per).map(move |r| (c, r)))
-                        .collect();
+            std::iter::once(0)
+                .chain(alive)
+                .flat_map(|c| (half..per).map(move |r| (c, r)))
+                .collect()
+        };
+        let one = |rules: &mut dyn Rules, (c, r): (usize, usize)| {
+            let seed = mix(base.wrapping_add(r as u64));
+            let v = rollout(module, rules, &root, &candidates[c], seed).map_err(|e| e.to_string());
+            record((c, r), v);
+        };
+        // Thread `t` of `threads` plays its share of both halves on `rules` (or fails
+        // them with the error that kept it from loading its own).
+        let play = |rules: Result<&mut dyn Rules, &String>,
+                    t: usize,
+                    threads: usize,
+                    half_time: &dyn Fn()| {
+            let share = |jobs: &[(usize, usize)], rules: &mut Result<&mut dyn Rules, &String>| {
+                for &job in jobs.iter().skip(t).step_by(threads) {
+                    match rules {
+                        Ok(rules) => one(&mut **rules, job),
+                        Err(e) => record(job, Err((*e).clone())),
+                    }
                 }
+            };
+            let mut rules = rules;
+            // Every thread reaches half time, even one whose first half panicked (a
+            // bug): the others would wait there for ever.
+            let first_half = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                share(&first, &mut rules);
+            }));
+            half_time();
+            if let Err(panic) = first_half {
+                std::panic::resume_unwind(panic);
             }
+            share(&second(), &mut rules);
+        };
+        let threads = self.config.threads.clamp(1, first.len().max(1));
+        match &self.config.rules {
+            Some(factory) if threads > 1 => {
+                let barrier = std::sync::Barrier::new(threads);
+                let half_time = || {
+                    barrier.wait();
+                };
+                std::thread::scope(|scope| {
+                    for t in 1..threads {
+                        let factory = Arc::clone(factory);
+                        let (play, half_time) = (&play, &half_time);
+                        scope.spawn(move || match factory(module) {
+                            Ok(mut rules) => play(Ok(rules.as_mut()), t, threads, half_time),
+                            Err(e) => play(Err(&e), t, threads, half_time),
+                        });
+                    }
+                    // This thread plays its share on rules of its own too, so the
+                    // caller's rules see nothing of the search.
+                    match factory(module) {
+                        Ok(mut rules) => play(Ok(rules.as_mut()), 0, threads, &half_time),
+                        Err(e) => play(Err(&e), 0, threads, &half_time),
+                    }
+                });
+            }
+            Some(factory) => match factory(module) {
+                Ok(mut own) => play(Ok(own.as_mut()), 0, 1, &|| ()),
+                Err(e) => play(Err(&e), 0, 1, &|| ()),
+            },
+            None => play(Ok(rules), 0, 1, &|| ()),
         }
-        Ok(values)
+        let slots = slots.into_inner().unwrap_or_else(|p| p.into_inner());
+        slots
+            .chunks(per)
+            .map(|chunk| chunk.iter().map_while(Clone::clone).collect())
+            .collect()
     }
 
     /// Chooses the march in front of `me` by rollouts: the sequence of actions to play.
