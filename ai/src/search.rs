@@ -456,7 +456,9 @@ impl Player for SearchPlayer {
 /// decisions of five traced games (strong Union against `ai`, seeds 3, 5, 6 and 7;
 /// strong Confederacy against `ai`, seed 4) playing every rollout never chose such a
 /// candidate, and dropping them (with every other candidate out, the baseline's second
-/// half is not played either) saved 29% of the rollouts.
+/// half is not played either) saved 29% of the rollouts. It is not exact: of 40 whole
+/// games (`muster balance`, seeds 61-100), 9 went otherwise, and the Union's wins in
+/// seeds 1-100 were 34, against 28 playing every rollout.
 fn hopeless(first: &[f64], base: &[f64]) -> bool {
     let n = first.len().max(1) as f64;
     let mean = first.iter().zip(base).map(|(v, b)| v - b).sum::<f64>() / n;
