@@ -313,15 +313,7 @@ impl Planner {
         if let Some(recall) = &self.recall {
             let key = (state.turn, state.player);
             if !matches!(&self.worth, Some((k, _)) if *k == key) {
-                let at = state.fingerprint();
-                let worth = match recall.worth(at) {
-                    Some(w) => w,
-                    None => {
-                        let w = Arc::new(crate::knowledge::worth(module, rules, state)?);
-                        recall.keep_worth(at, Arc::clone(&w));
-                        w
-                    }
-                };
+                let worth = recall.worth(module, rules, state)?;
                 self.worth = Some((key, worth.to_vec()));
             }
         }

@@ -12,9 +12,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use muster_core::game::Destination;
+use muster_core::Module;
 use muster_core::game::moves::MoverKey;
+use muster_core::game::{Destination, GameState, RuleError, Rules};
 use muster_core::ids::UnitId;
+
+use crate::knowledge;
 
 /// Entries a table holds before it is emptied: about a search decision's worth of
 /// positions (a piece's destinations are about a kilobyte).
@@ -46,12 +49,21 @@ impl Recall {
         keep(&mut lock(&self.destinations), at, found, DESTINATIONS);
     }
 
-    pub(crate) fn worth(&self, at: u128) -> Option<Arc<Vec<Vec<f64>>>> {
-        lock(&self.worth).get(&at).cloned()
-    }
-
-    pub(crate) fn keep_worth(&self, at: u128, worth: Arc<Vec<Vec<f64>>>) {
-        keep(&mut lock(&self.worth), at, worth, WORTHS);
+    /// Each box's worth to each side in `state` ([`knowledge::worth`]), asked of the
+    /// rules once per position.
+    pub(crate) fn worth(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Arc<Vec<Vec<f64>>>, RuleError> {
+        let at = state.fingerprint();
+        if let Some(w) = lock(&self.worth).get(&at) {
+            return Ok(Arc::clone(w));
+        }
+        let w = Arc::new(knowledge::worth(module, rules, state)?);
+        keep(&mut lock(&self.worth), at, Arc::clone(&w), WORTHS);
+        Ok(w)
     }
 }
 

@@ -255,7 +255,10 @@ impl SearchPlayer {
         let root = Root {
             state,
             me,
-            worth: knowledge::worth(module, rules, state).map_err(|e| e.to_string())?,
+            worth: self
+                .recall
+                .worth(module, rules, state)
+                .map_err(|e| e.to_string())?,
             avoided: self.inner.avoided(state),
             dist,
             recall: Arc::clone(&self.recall),
@@ -499,7 +502,7 @@ struct Root<'a> {
     state: &'a GameState,
     me: SideId,
     /// Each box's worth to each side, read here: every rollout is judged by it.
-    worth: Vec<Vec<f64>>,
+    worth: Arc<Vec<Vec<f64>>>,
     /// Boxes the player already avoids for the rest of the segment.
     avoided: Vec<BoxId>,
     /// The board's distances, for the rollouts' planners.

@@ -440,10 +440,7 @@ fn wrong(question: &Question<'_>, answer: Answer) -> RuleError {
 
 /// Asks a yes/no question.
 pub fn ask_bool(rules: &mut dyn Rules, view: View<'_>, q: Question<'_>) -> Result<bool, RuleError> {
-    match rules.ask(view, q)? {
-        Answer::Bool(b) => Ok(b),
-        other => Err(wrong(&q, other)),
-    }
+    (&mut OneByOne { rules, view } as &mut dyn Asker).ask_bool(q)
 }
 
 /// Asks for a number; `None` when no handler gave one (a `Min` with no handler).
@@ -452,11 +449,7 @@ pub fn ask_int(
     view: View<'_>,
     q: Question<'_>,
 ) -> Result<Option<i64>, RuleError> {
-    match rules.ask(view, q)? {
-        Answer::Int(n) => Ok(Some(n)),
-        Answer::None => Ok(None),
-        other => Err(wrong(&q, other)),
-    }
+    (&mut OneByOne { rules, view } as &mut dyn Asker).ask_int(q)
 }
 
 #[cfg(test)]
