@@ -105,9 +105,8 @@ enum Command {
         /// Give up after this many actions.
         #[arg(long, default_value_t = 1_000_000)]
         max_actions: usize,
-        /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
-        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
-        strong_budget: u32,
+        #[command(flatten)]
+        strong: StrongArgs,
         /// Threads a strong player searches on (1-64); its choices do not depend on it.
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
         search_threads: usize,
@@ -205,9 +204,8 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
-        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
-        strong_budget: u32,
+        #[command(flatten)]
+        strong: StrongArgs,
         /// Give up on a game after this many actions (it counts as unfinished).
         #[arg(long, default_value_t = 200_000)]
         max_actions: usize,
@@ -262,6 +260,38 @@ fn parse_player(s: &str) -> Result<(String, play::PlayerKind), String> {
 fn parse_level(s: &str) -> Result<muster_ai::Level, String> {
     muster_ai::Level::parse(s)
         .ok_or_else(|| format!("'{s}' is not a computer player: strong, ai, greedy or random"))
+}
+
+/// How a strong player searches: `--strong-budget` and `--strong-opening`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct StrongArgs {
+    /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
+    #[arg(long = "strong-budget", value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
+    budget: u32,
+    /// Turns from the scenario's start a strong player searches wider and deeper (three
+    /// times the rollouts, each a player turn longer): stronger, slower (0-1000; 0, the
+    /// default, for none).
+    #[arg(long = "strong-opening", value_name = "TURNS", default_value_t = 0, value_parser = parse_opening)]
+    opening: u32,
+}
+
+impl StrongArgs {
+    fn level(self) -> muster_ai::Level {
+        muster_ai::Level::Strong {
+            budget: self.budget,
+            opening: self.opening,
+        }
+    }
+}
+
+fn parse_opening(s: &str) -> Result<u32, String> {
+    let n: u64 = s.trim().parse().map_err(|_| {
+        format!(
+            "'{s}' is not a number of turns (0-{})",
+            muster_ai::search::MAX_OPENING
+        )
+    })?;
+    muster_ai::search::check_opening(n)
 }
 
 fn parse_budget(s: &str) -> Result<u32, String> {
@@ -327,8 +357,8 @@ enum PbemCommand {
         /// Seed of a random computer player's choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
-        strong_budget: u32,
+        #[command(flatten)]
+        strong: StrongArgs,
     },
     /// Check every file of the game in DIR from the start; name the first bad file or
     /// action.
@@ -388,13 +418,13 @@ fn main() -> ExitCode {
             rules_log,
             resume,
             max_actions,
-            strong_budget,
+            strong,
             search_threads,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
             play::run(play::Options {
-                strong_budget,
+                strong: strong.level(),
                 search_threads,
                 module,
                 mods,
@@ -460,7 +490,7 @@ fn main() -> ExitCode {
             module,
             mods,
             seed,
-            strong_budget,
+            strong,
         }) => pbem::play(pbem::Play {
             dir,
             side,
@@ -468,7 +498,7 @@ fn main() -> ExitCode {
             module,
             mods,
             seed,
-            strong_budget,
+            strong: strong.level(),
         }),
         Command::Pbem(PbemCommand::Verify { dir, module, mods }) => {
             pbem::verify(&dir, module.as_deref(), &mods)
@@ -495,13 +525,13 @@ fn main() -> ExitCode {
             csv,
             json,
             max_actions,
-            strong_budget,
+            strong,
         } => {
             player.extend(union.map(|k| ("union".to_string(), k)));
             player.extend(confederate.map(|k| ("confederate".to_string(), k)));
             for (_, level) in &mut player {
-                if let muster_ai::Level::Strong { budget } = level {
-                    *budget = strong_budget;
+                if let muster_ai::Level::Strong { .. } = level {
+                    *level = strong.level();
                 }
             }
             balance::run_cli(balance::Options {

@@ -137,7 +137,8 @@ pub struct Play {
     pub module: Option<PathBuf>,
     pub mods: Vec<PathBuf>,
     pub seed: u64,
-    pub strong_budget: u32,
+    /// How a `strong` player searches (a [`muster_ai::Level::Strong`]).
+    pub strong: muster_ai::Level,
 }
 
 pub fn play(o: Play) -> Result<ExitCode> {
@@ -180,9 +181,7 @@ pub fn play(o: Play) -> Result<ExitCode> {
         PlayerKind::Greedy => Some(muster_ai::player(muster_ai::Level::Greedy, o.seed)),
         PlayerKind::Ai => Some(muster_ai::player(muster_ai::Level::Ai, o.seed)),
         PlayerKind::Strong => Some(muster_ai::player_with(
-            muster_ai::Level::Strong {
-                budget: o.strong_budget,
-            },
+            o.strong,
             o.seed,
             1,
             Some(crate::play::search_rules()),

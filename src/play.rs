@@ -23,7 +23,7 @@ pub enum PlayerKind {
     /// The default computer player.
     Ai,
     /// The search player: the default one with each march chosen by rollouts
-    /// (`--strong-budget`).
+    /// (`--strong-budget`, `--strong-opening`).
     Strong,
 }
 
@@ -44,8 +44,8 @@ pub struct Options {
     pub quiet: bool,
     /// With `quiet`, still print the lines the rules log.
     pub rules_log: bool,
-    /// Rollouts per march decision of a `strong` player.
-    pub strong_budget: u32,
+    /// How a `strong` player searches (a [`muster_ai::Level::Strong`]).
+    pub strong: muster_ai::Level,
     /// Threads a `strong` player searches on.
     pub search_threads: usize,
     /// Go on with a saved game (its scenario, options, seed, end and actions) on the
@@ -145,9 +145,7 @@ pub fn run(o: Options) -> Result<()> {
             )),
             // Its rollouts run on rules of their own, so they log nothing here.
             PlayerKind::Strong => Some(muster_ai::player_with(
-                muster_ai::Level::Strong {
-                    budget: o.strong_budget,
-                },
+                o.strong,
                 muster_ai::side_seed(seed, i),
                 o.search_threads,
                 Some(search_rules()),

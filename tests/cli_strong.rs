@@ -44,6 +44,17 @@ fn a_budget_of_zero_or_absurd_size_is_refused_with_a_reason() {
         "0",
     ]);
     assert!(text(&out.stderr).contains("not a number of search threads (1-64)"));
+    for (opening, says) in [
+        ("5000", "too long (at most 1000; 0 for none)"),
+        ("six", "not a number of turns (0-1000)"),
+    ] {
+        let opening = format!("--strong-opening={opening}");
+        let out = muster(&["balance", "mods/ahd", "--union", "strong", &opening]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{opening}: {err}");
+        assert!(err.contains("--strong-opening"), "{err}");
+        assert!(err.contains(says), "{opening}: {err}");
+    }
 }
 
 /// Both commands play a short game with the strong player on a small budget.
@@ -97,8 +108,20 @@ fn play_and_balance_offer_the_strong_player() {
 /// and a balance game could not be found again.
 #[test]
 fn a_balance_game_is_played_again_by_play_with_its_seed() {
-    let cases: [&[&str]; 2] = [
+    let cases: [&[&str]; 3] = [
         &["--union", "random", "--confederate", "random"],
+        &[
+            "--union",
+            "strong",
+            "--strong-budget",
+            "2",
+            "--strong-opening",
+            "1",
+            "--confederate",
+            "ai",
+            "--end",
+            "08/1861",
+        ],
         &[
             "--union",
             "strong",

@@ -20,9 +20,14 @@ pub enum Level {
     /// The default: plans each march as a whole, weighs battles by their odds, keeps
     /// garrisons where the enemy threatens, retreats and reinforces.
     Ai,
-    /// The `ai` planner with each march chosen among a few by `budget` rollouts (see
+    /// The `ai` planner with each march chosen among a few by `budget` rollouts, the
+    /// first `opening` turns of the scenario searched wider and deeper (see
     /// `search.rs`).
-    Strong { budget: u32 },
+    Strong {
+        budget: u32,
+        #[serde(default)]
+        opening: u32,
+    },
 }
 
 impl Level {
@@ -35,14 +40,20 @@ impl Level {
         }
     }
 
+    /// The strong player at the default budget, without an opening.
+    pub fn strong() -> Level {
+        Level::Strong {
+            budget: crate::search::DEFAULT_BUDGET,
+            opening: 0,
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Level> {
         match s {
             "random" => Some(Level::Random),
             "greedy" => Some(Level::Greedy),
             "ai" => Some(Level::Ai),
-            "strong" => Some(Level::Strong {
-                budget: crate::search::DEFAULT_BUDGET,
-            }),
+            "strong" => Some(Level::strong()),
             _ => None,
         }
     }
@@ -91,7 +102,13 @@ pub fn player(level: Level, seed: u64) -> Box<dyn Player> {
         Level::Random => Box::new(RandomPlayer::new(seed)),
         Level::Greedy => Box::new(Planner::new(Style::greedy())),
         Level::Ai => Box::new(Planner::new(Style::ai())),
-        Level::Strong { budget } => Box::new(SearchPlayer::new(SearchConfig::new(budget), seed)),
+        Level::Strong { budget, opening } => Box::new(SearchPlayer::new(
+            SearchConfig {
+                opening,
+                ..SearchConfig::new(budget)
+            },
+            seed,
+        )),
     }
 }
 
@@ -104,11 +121,12 @@ pub fn player_with(
     rules: Option<RulesFactory>,
 ) -> Box<dyn Player> {
     match level {
-        Level::Strong { budget } => Box::new(SearchPlayer::new(
+        Level::Strong { budget, opening } => Box::new(SearchPlayer::new(
             SearchConfig {
                 budget,
                 threads: threads.max(1),
                 rules,
+                opening,
             },
             seed,
         )),

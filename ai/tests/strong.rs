@@ -28,9 +28,9 @@ fn factory() -> RulesFactory {
     })
 }
 
-/// The first `n` actions a strong player with this budget and thread count takes from
-/// the 1861 Campaign's start (the Union's first marches).
-fn opening(n: usize, budget: u32, threads: usize) -> Vec<Action> {
+/// The first `n` actions a strong player with this budget, thread count and opening
+/// takes from the 1861 Campaign's start (the Union's first marches).
+fn first_actions(n: usize, budget: u32, threads: usize, opening: u32) -> Vec<Action> {
     let (m, mut rules) = ahd();
     let (mut state, _) = start(
         &m,
@@ -45,6 +45,7 @@ fn opening(n: usize, budget: u32, threads: usize) -> Vec<Action> {
             budget,
             threads,
             rules: Some(factory()),
+            opening,
         },
         9,
     );
@@ -62,13 +63,17 @@ fn opening(n: usize, budget: u32, threads: usize) -> Vec<Action> {
 /// come from its index, never from the thread that played it).
 #[test]
 fn strong_choices_are_reproducible_and_independent_of_threads() {
-    let one = opening(8, 6, 1);
+    let one = first_actions(8, 6, 1, 0);
     assert!(
         one.iter().any(|a| matches!(a, Action::Select { .. })),
         "{one:?}"
     );
-    assert_eq!(one, opening(8, 6, 1));
-    assert_eq!(one, opening(8, 6, 2));
+    assert_eq!(one, first_actions(8, 6, 1, 0));
+    assert_eq!(one, first_actions(8, 6, 2, 0));
+    // And searched wider and deeper in the opening (three times the rollouts, each
+    // a player turn longer), the same again.
+    let deep = first_actions(8, 2, 1, 1);
+    assert_eq!(deep, first_actions(8, 2, 2, 1));
 }
 
 /// A position in a Confederate Movement segment of 08/1861, with these `<place>`
@@ -108,7 +113,13 @@ fn strong_takes_an_empty_washington_with_a_lone_raider() {
         r#"<place box="St. Louis" units="4 Vi"/>"#,
         r#"<place box="Manassas Junction" units="1 Vi"/><place box="Nashville" units="2 Vi"/>"#,
     );
-    let mut strong = player(Level::Strong { budget: 6 }, 3);
+    let mut strong = player(
+        Level::Strong {
+            budget: 6,
+            opening: 0,
+        },
+        3,
+    );
     let mut log = Vec::new();
     for _ in 0..40 {
         if state.outcome.is_some() {
@@ -189,9 +200,9 @@ end)
     for threads in [1, 2] {
         let mut strong = SearchPlayer::new(
             SearchConfig {
-                budget: 3,
                 threads,
                 rules: Some(factory()),
+                ..SearchConfig::new(3)
             },
             1,
         );
@@ -312,7 +323,13 @@ fn strong_union_stops_a_raid_that_would_lose_by_the_army_maximum() {
         &m,
         &mut rules,
         state,
-        &mut *player(Level::Strong { budget: 8 }, 1),
+        &mut *player(
+            Level::Strong {
+                budget: 8,
+                opening: 0,
+            },
+            1,
+        ),
         &mut *player(Level::Ai, 2),
     );
     assert!(!confederacy_wins(&after), "{}", log.join("\n"));
@@ -409,7 +426,13 @@ fn strong_union_far_ahead_takes_the_last_key_city() {
     union.push_str(r#"<place box="Washington" units="6 Vi, 6 Ci"/>"#);
     let confederate = r#"<place box="Selma" units="1 Mi"/>"#;
     let state = union_movement(&m, &mut rules, &union, confederate);
-    let mut strong = player(Level::Strong { budget: 24 }, 1);
+    let mut strong = player(
+        Level::Strong {
+            budget: 24,
+            opening: 0,
+        },
+        1,
+    );
     let (after, log) = play_two_player_turns(
         &m,
         &mut rules,

@@ -150,12 +150,7 @@ fn computers_play_to_the_engines_own_result() {
 #[test]
 fn the_apps_strong_player_plays_as_the_clis() {
     let module = ahd();
-    let levels = [
-        Level::Strong {
-            budget: muster_ai::search::DEFAULT_BUDGET,
-        },
-        Level::Ai,
-    ];
+    let levels = [Level::strong(), Level::Ai];
     let mut g = game(
         "1861",
         [

@@ -75,13 +75,35 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
     h.get_by_role_and_label(Role::ComboBox, "Confederacy")
         .click();
     h.run();
-    for level in ["Human", "Random", "Greedy", "AI", "Strong"] {
+    for level in [
+        "Human",
+        "Random",
+        "Greedy",
+        "AI",
+        "Strong",
+        "Strong, deep opening",
+    ] {
         assert!(h.query_by_label(level).is_some(), "'{level}' is offered");
     }
     h.get_by_label("Strong").click();
     h.run();
-    h.get_by_label("Cancel").click();
+    // The deep opening is the strong player searching the first six turns wider and
+    // deeper, as `muster play --strong-opening 6` does.
+    h.get_by_role_and_label(Role::ComboBox, "Confederacy")
+        .click();
     h.run();
+    h.get_by_label("Strong, deep opening").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    let session = h.state().play().session().expect("a game");
+    assert_eq!(
+        session.players()[1],
+        PlayerKind::Computer(muster_ai::Level::Strong {
+            budget: muster_ai::search::DEFAULT_BUDGET,
+            opening: 6,
+        })
+    );
     h.get_by_label("Home").click();
     h.run();
     h.get_by_label("Edit the module").click();

@@ -30,13 +30,19 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// The choices offered in the new-game dialog, in order.
-    pub const ALL: [PlayerKind; 5] = [
+    pub const ALL: [PlayerKind; 6] = [
         PlayerKind::Human,
         PlayerKind::Computer(Level::Random),
         PlayerKind::Computer(Level::Greedy),
         PlayerKind::Computer(Level::Ai),
         PlayerKind::Computer(Level::Strong {
             budget: muster_ai::search::DEFAULT_BUDGET,
+            opening: 0,
+        }),
+        // Stronger and slower in the first turns (`muster play --strong-opening`).
+        PlayerKind::Computer(Level::Strong {
+            budget: muster_ai::search::DEFAULT_BUDGET,
+            opening: muster_ai::search::DEEP_OPENING,
         }),
     ];
 
@@ -46,7 +52,8 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Random) => "Random",
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
-            PlayerKind::Computer(Level::Strong { .. }) => "Strong",
+            PlayerKind::Computer(Level::Strong { opening: 0, .. }) => "Strong",
+            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deep opening",
             PlayerKind::ByFile => "By file",
         }
     }
