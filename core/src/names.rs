@@ -1,13 +1,13 @@
 //! Case-insensitive name lookup with "did you mean" for misspellings.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::suggest;
 
 /// Maps names (and aliases) to indices; names are compared without case.
 #[derive(Clone, Debug, Default)]
 pub struct NameIndex {
-    map: HashMap<String, usize>,
+    map: FxHashMap<String, usize>,
     names: Vec<String>,
 }
 

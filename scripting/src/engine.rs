@@ -7,7 +7,6 @@
 //! question is pure, so rolling in one is an error.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -23,6 +22,7 @@ use muster_core::game::{
 };
 use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
+use rustc_hash::FxHashMap;
 
 use muster_core::suggest::did_you_mean;
 
@@ -238,9 +238,9 @@ struct GameRef(GameState);
 #[derive(Default)]
 struct PathTables {
     /// One table per step (a line and the box it leads to), built on first use.
-    steps: HashMap<Step, Table>,
+    steps: FxHashMap<Step, Table>,
     /// Paths met so far, up to [`PathTables::KEPT`] (then forgotten all at once).
-    paths: HashMap<Path, Table>,
+    paths: FxHashMap<Path, Table>,
     /// The field names, made Lua strings once.
     keys: Option<[mlua::LuaString; 4]>,
 }

@@ -2,11 +2,11 @@
 //! answers of several handlers combine into one.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use mlua::{Function, Lua, Table, Value};
 use muster_core::suggest::did_you_mean;
+use rustc_hash::FxHashMap;
 
 use crate::error::ScriptError;
 use crate::stdlib::{at_caller, caller};
@@ -146,7 +146,7 @@ const MAX_NAME: usize = 64;
 #[derive(Default)]
 pub(crate) struct Hooks {
     pub list: Vec<Hook>,
-    index: HashMap<&'static str, usize>,
+    index: FxHashMap<&'static str, usize>,
 }
 
 impl Hooks {
