@@ -285,23 +285,27 @@ impl StrongArgs {
 }
 
 fn parse_opening(s: &str) -> Result<u32, String> {
-    let n: u64 = s.trim().parse().map_err(|_| {
-        format!(
-            "'{s}' is not a number of turns (0-{})",
-            muster_ai::search::MAX_OPENING
-        )
-    })?;
-    muster_ai::search::check_opening(n)
+    let range = format!("0-{}", muster_ai::search::MAX_OPENING);
+    parse_count(s, "turns", &range, muster_ai::search::check_opening)
 }
 
 fn parse_budget(s: &str) -> Result<u32, String> {
-    let n: u64 = s.trim().parse().map_err(|_| {
-        format!(
-            "'{s}' is not a number of rollouts (1-{})",
-            muster_ai::search::MAX_BUDGET
-        )
-    })?;
-    muster_ai::search::check_budget(n)
+    let range = format!("1-{}", muster_ai::search::MAX_BUDGET);
+    parse_count(s, "rollouts", &range, muster_ai::search::check_budget)
+}
+
+/// A count given by a person, `check`ed: "'x' is not a number of `what` (`range`)".
+fn parse_count(
+    s: &str,
+    what: &str,
+    range: &str,
+    check: fn(u64) -> Result<u32, String>,
+) -> Result<u32, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of {what} ({range})"))?;
+    check(n)
 }
 
 fn parse_search_threads(s: &str) -> Result<usize, String> {
