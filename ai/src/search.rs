@@ -16,7 +16,8 @@
 //!
 //! In the opening (the scenario's first [`SearchConfig::opening`] turns, none unless
 //! asked) each decision plays three times the rollouts, each a player turn longer: the
-//! first turns decide most games, and what a march there costs often shows only then.
+//! first turns decide most games, and what a march there costs often shows only in the
+//! enemy's second reply.
 //!
 //! Everything is generic: the candidates are marches over the engine's actions, and a
 //! rollout's end is judged from the game's outcome, each side's tallies (the module's,
@@ -59,12 +60,13 @@ pub const MAX_BUDGET: u32 = 2_000;
 /// deep, 7; three deep, 2 (the `ai` planners' play that far out is more noise than
 /// news).
 const HORIZON: u32 = 2;
-/// In the opening ([`SearchConfig::opening`]), rollouts run a player turn further, and
-/// each decision plays this many times the budget: a march's cost in the first turns
-/// often shows only in the enemy's second reply (a lone militia's even-odds attack,
-/// lost, opens a city to a raid the turn after), and its difference is one lost game in
-/// a few rollouts, which the confidence bound needs more of to see.
+/// In the opening ([`SearchConfig::opening`]), rollouts run a player turn further: a
+/// march's cost in the first turns often shows only in the enemy's second reply (a lone
+/// militia's even-odds attack, lost, opens a city to a raid the turn after).
 const OPENING_HORIZON: u32 = 3;
+/// And each decision plays this many times the budget: the difference such a march
+/// makes is one lost game in a few rollouts, which the confidence bound needs more
+/// rollouts to see.
 const OPENING_BUDGET: u32 = 3;
 /// The most opening turns the command line accepts (more is the whole game).
 pub const MAX_OPENING: u32 = 1_000;
