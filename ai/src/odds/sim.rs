@@ -27,8 +27,7 @@
 //! Keys are packed into a few machine words (a situation too big to pack is simply not
 //! cached: asked or announced afresh, which is slower, never wrong).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use muster_core::Module;
 use muster_core::game::battle::Stage;
@@ -43,33 +42,10 @@ use super::setup::{Phase, Setup, gone_to};
 use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
 use crate::battle::{Pressure, better, hit_chance, score, worth};
 
-/// FxHash (rustc's): a multiply and a rotate per word; the keys are a few words.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    /// The product's high bits depend on every bit of the key, its low bits only on
-    /// the key's low bits; hashbrown picks buckets by the low bits, so they are rotated
-    /// down (as rustc-hash 2 does). Without it, keys alike in their low fields (side,
-    /// table, count) pile into a few buckets.
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// FxHash (rustc-hash 2): a multiply and a rotate per word; the keys are a few words,
+/// and its finish rotates the high bits down, so keys alike in their low fields (side,
+/// table, count) do not pile into a few buckets.
+type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// A cache key of up to `64 * N` bits.
 #[derive(Clone, Copy, PartialEq, Eq)]
