@@ -41,7 +41,7 @@ impl Level {
     }
 
     /// The strong player at the default budget, without an opening.
-    pub fn strong() -> Level {
+    pub const fn strong() -> Level {
         Level::Strong {
             budget: crate::search::DEFAULT_BUDGET,
             opening: 0,

@@ -35,10 +35,7 @@ impl PlayerKind {
         PlayerKind::Computer(Level::Random),
         PlayerKind::Computer(Level::Greedy),
         PlayerKind::Computer(Level::Ai),
-        PlayerKind::Computer(Level::Strong {
-            budget: muster_ai::search::DEFAULT_BUDGET,
-            opening: 0,
-        }),
+        PlayerKind::Computer(Level::strong()),
         // Stronger and slower in the first turns (`muster play --strong-opening`).
         PlayerKind::Computer(Level::Strong {
             budget: muster_ai::search::DEFAULT_BUDGET,
