@@ -125,7 +125,8 @@ pub struct Picture {
     pub worth: Vec<Vec<f64>>,
     /// Each side's force in each box.
     pub force: Vec<Vec<Force>>,
-    /// Whether each side's pieces in the box are dug in (the rules' `dug_in` hint).
+    /// Whether each side's pieces in the box are dug in (the rules' `dug_in` hint), for
+    /// the enemies' sides only (mine all false).
     pub entrenched: Vec<Vec<bool>>,
 }
 
@@ -159,8 +160,9 @@ impl Picture {
         }
         if rules.answers("dug_in") {
             let view = View { module, state };
+            // Only the enemies': the planner weighs entrenchment where it attacks.
             rules.ask_each(view, &mut |ask| {
-                for side in module.side_ids() {
+                for side in module.side_ids().filter(|&s| s != me) {
                     for at in module.board.box_ids() {
                         if !force[side.index()][at.index()].is_empty() {
                             entrenched[side.index()][at.index()] =

@@ -16,7 +16,7 @@ use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
 use muster_core::game::moves::{
-    Destination, MoverKey, destinations, max_path, mover_key, ready_units,
+    Destination, MoverKey, destinations, destinations_reading, max_path, mover_key, ready_units,
 };
 use muster_core::game::offer::offers;
 use muster_core::game::rules::ask_int;
@@ -27,7 +27,7 @@ use muster_core::ids::{BoxId, SideId, UnitId};
 
 use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
 use crate::player::{AiError, Player};
-use crate::recall::{Mover, Recall};
+use crate::recall::{Mover, Recall, Where};
 
 /// What distinguishes the levels.
 #[derive(Clone, Copy, Debug)]
@@ -1320,11 +1320,7 @@ impl<'r> Alike<'r> {
                         let at = (position, mover);
                         match recall.destinations(&at) {
                             Some(d) => d,
-                            None => {
-                                let d: Arc<[Destination]> = destinations(view, rules, u)?.into();
-                                recall.keep_destinations(at, Arc::clone(&d));
-                                d
-                            }
+                            None => read_destinations(recall, view, rules, u, at)?,
                         }
                     }
                     None => destinations(view, rules, u)?.into(),
@@ -1337,11 +1333,39 @@ impl<'r> Alike<'r> {
     }
 }
 
+/// `u`'s destinations in the position `at` names: found in another position where what
+/// their search read answers the same, or searched for (and kept both ways).
+fn read_destinations(
+    recall: &Recall,
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    u: UnitId,
+    at: Where,
+) -> Result<Arc<[Destination]>, RuleError> {
+    let from = match view.state.unit(u).place {
+        Place::Board(b) => Some((at.1.clone(), b, max_path(view.module, view.state))),
+        _ => None,
+    };
+    if let Some(from) = &from
+        && let Some(d) = recall.destinations_read(view.module, view.state, from)
+    {
+        recall.keep_destinations(at, Arc::clone(&d));
+        return Ok(d);
+    }
+    let (found, reads) = destinations_reading(view, rules, u)?;
+    let d: Arc<[Destination]> = found.into();
+    if let (Some(from), Some(reads)) = (from, reads) {
+        recall.keep_destinations_read(from, reads, Arc::clone(&d));
+    }
+    recall.keep_destinations(at, Arc::clone(&d));
+    Ok(d)
+}
+
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
 
-    use muster_core::game::{Answer, Asker, Command, Dice, Event, start};
+    use muster_core::game::{Answer, Asker, Command, Dice, Event, Reads, start};
     use muster_scripting::{Limits, ScriptRules};
 
     use super::*;
@@ -1366,6 +1390,16 @@ mod tests {
             let asked = &self.asked;
             self.rules
                 .ask_each(view, &mut |ask| each(&mut CountingAsker { ask, asked }))
+        }
+
+        fn ask_each_reading(
+            &mut self,
+            view: View<'_>,
+            each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+        ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+            let asked = &self.asked;
+            self.rules
+                .ask_each_reading(view, &mut |ask| each(&mut CountingAsker { ask, asked }))
         }
 
         fn notify(
@@ -1474,6 +1508,48 @@ mod tests {
             )
             .expect("asked");
         assert!(rules.asked.get() > 0);
+    }
+
+    /// Positions one after another (a random game's moves change the board here and
+    /// there): most pieces' destinations are recalled by what their search read, and
+    /// each is the rules' own.
+    #[test]
+    fn destinations_recalled_by_what_they_read_are_the_rules_own() {
+        let (m, mut rules) = ahd();
+        let recall = Recall::default();
+        let sc = m.scenario("1861").expect("1861");
+        let mut state = start(&m, &mut rules, sc, Vec::new(), Dice::seeded(4))
+            .expect("starts")
+            .0;
+        let mut random = crate::player::player(crate::Level::Random, 4);
+        let (mut recalled, mut searched) = (0, 0);
+        for _ in 0..150 {
+            let view = View {
+                module: &m,
+                state: &state,
+            };
+            for (u, _) in on_board(&state) {
+                rules.asked.set(0);
+                let found = Alike::new(Some(&recall))
+                    .destinations(view, &mut rules, u)
+                    .expect("found")
+                    .to_vec();
+                if rules.asked.get() == 0 {
+                    recalled += 1;
+                } else {
+                    searched += 1;
+                }
+                let own = destinations(view, &mut rules, u).expect("the rules' own");
+                assert_eq!(found, own, "unit {u:?}, turn {:?}", state.turn);
+            }
+            state = crate::player::step(random.as_mut(), &m, &mut rules, &state)
+                .expect("a random step")
+                .1;
+        }
+        assert!(
+            recalled > 4 * searched,
+            "{recalled} recalled, {searched} searched"
+        );
     }
 
     /// What [`Planner::needs`] relies on to skip enemies far from every decisive box: no

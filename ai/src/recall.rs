@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use muster_core::Module;
 use muster_core::game::moves::MoverKey;
-use muster_core::game::{Destination, GameState, RuleError, Rules};
-use muster_core::ids::UnitId;
+use muster_core::game::{Destination, GameState, Reads, RuleError, Rules};
+use muster_core::ids::{BoxId, UnitId};
+use rustc_hash::FxHashMap;
 
 use crate::knowledge;
 
@@ -23,6 +24,10 @@ use crate::knowledge;
 /// positions (a piece's destinations are about a kilobyte).
 const DESTINATIONS: usize = 40_000;
 const WORTHS: usize = 4_000;
+/// Pieces and boxes with destinations kept by what they read, and how many for each
+/// (the latest: a check costs about a read per box the search reached).
+const READ: usize = 20_000;
+const READ_EACH: usize = 4;
 
 /// Which piece destinations were found for: alike pieces ([`MoverKey`]) share them.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -34,10 +39,24 @@ pub(crate) enum Mover {
 /// A position's fingerprint and a piece of it.
 pub(crate) type Where = (u128, Mover);
 
+/// A piece, the box it searches from and the search's bound ([`max_path`]): what the
+/// engine's path search reads of the position itself.
+///
+/// [`max_path`]: muster_core::game::moves::max_path
+pub(crate) type From = (Mover, BoxId, usize);
+
+/// Destinations found, and what the rules read to find them.
+type Found = (Arc<dyn Reads>, Arc<[Destination]>);
+
 #[derive(Default)]
 pub(crate) struct Recall {
-    destinations: Mutex<HashMap<Where, Arc<[Destination]>>>,
-    worth: Mutex<HashMap<u128, Arc<Vec<Vec<f64>>>>>,
+    destinations: Mutex<FxHashMap<Where, Arc<[Destination]>>>,
+    /// Destinations by what their search read ([`Rules::ask_each_reading`]): a piece's
+    /// destinations depend on the boxes near it, so most positions a search meets
+    /// again only there (a march across the map) give the same, which the position's
+    /// fingerprint cannot tell. The latest few for each piece and box.
+    read: Mutex<FxHashMap<From, Vec<Found>>>,
+    worth: Mutex<FxHashMap<u128, Arc<Vec<Vec<f64>>>>>,
 }
 
 impl Recall {
@@ -47,6 +66,40 @@ impl Recall {
 
     pub(crate) fn keep_destinations(&self, at: Where, found: Arc<[Destination]>) {
         keep(&mut lock(&self.destinations), at, found, DESTINATIONS);
+    }
+
+    /// Destinations found for `from` in another position where everything their search
+    /// read gives the same answer in `state`.
+    pub(crate) fn destinations_read(
+        &self,
+        module: &Module,
+        state: &GameState,
+        from: &From,
+    ) -> Option<Arc<[Destination]>> {
+        // Checked outside the lock: a check reads the position, and other threads wait.
+        let found = lock(&self.read).get(from)?.clone();
+        found
+            .into_iter()
+            .rev()
+            .find(|(reads, _)| reads.hold(module, state))
+            .map(|(_, d)| d)
+    }
+
+    pub(crate) fn keep_destinations_read(
+        &self,
+        from: From,
+        reads: Arc<dyn Reads>,
+        found: Arc<[Destination]>,
+    ) {
+        let mut table = lock(&self.read);
+        if table.len() >= READ && !table.contains_key(&from) {
+            table.clear();
+        }
+        let kept = table.entry(from).or_default();
+        if kept.len() >= READ_EACH {
+            kept.remove(0);
+        }
+        kept.push((reads, found));
     }
 
     /// Each box's worth to each side in `state` ([`knowledge::worth`]), asked of the
@@ -72,7 +125,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn keep<K: std::hash::Hash + Eq, V>(table: &mut HashMap<K, V>, key: K, value: V, cap: usize) {
+fn keep<K: std::hash::Hash + Eq, V, S: std::hash::BuildHasher>(
+    table: &mut HashMap<K, V, S>,
+    key: K,
+    value: V,
+    cap: usize,
+) {
     if table.len() >= cap {
         table.clear();
     }

@@ -11,16 +11,16 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{
-    AnyUserData, Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields,
-    UserDataMethods, Value,
+    AnyUserData, FromLuaMulti, Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table,
+    UserDataFields, UserDataMethods, Value,
 };
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
 use muster_core::game::{
-    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError,
-    Rules, Step, View, Wanted,
+    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, Reads,
+    RuleError, Rules, Step, View, Wanted,
 };
-use muster_core::ids::{BoxId, SideId, UnitId};
+use muster_core::ids::{BoxId, ClassId, SideId, UnitId, UnitTypeId};
 use ref_cast::RefCast;
 use rustc_hash::FxHashMap;
 
@@ -28,6 +28,7 @@ use muster_core::suggest::did_you_mean;
 
 use crate::args::Call;
 use crate::defs::{box_id, lua_index, rust_index};
+use crate::reading::{Ask, Reading, Said, side_index, spoil};
 use crate::stdlib::refuse_unknown;
 use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue, Session};
 
@@ -117,6 +118,7 @@ impl ScriptRules {
         let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
         let lua = sandbox.lua();
         lua.set_app_data(Rc::new(module.clone()));
+        lua.set_app_data(Reading::default());
         let views = game_type(lua, module).map_err(|e| ScriptError::Load {
             file: "(game view)".to_string(),
             message: e.to_string(),
@@ -234,7 +236,9 @@ struct GameRef(GameState);
 /// kept between calls: a path search asks up to three questions of each path, the
 /// same paths come up again in every search from a box, and paths share their steps,
 /// so building them anew was a third of a computer player's time. They are read-only,
-/// so no handler changes what the next one sees.
+/// so no handler changes what the next one sees. And the names of sides and unit types
+/// questions are asked about, made Lua strings once (each made from Rust is a protected
+/// call: 5% of a computer player's time went to `may_place`'s and `dug_in`'s).
 #[derive(Default)]
 struct PathTables {
     /// One table per step (a line and the box it leads to), built on first use.
@@ -243,9 +247,43 @@ struct PathTables {
     paths: FxHashMap<Path, Table>,
     /// The field names, made Lua strings once.
     keys: Option<[mlua::LuaString; 4]>,
+    /// Side ids, then unit type ids, by index; made on first use.
+    names: Option<Names>,
 }
 
+/// Side ids and unit type ids, by index.
+type Names = (Vec<mlua::LuaString>, Vec<mlua::LuaString>);
+
 impl PathTables {
+    /// The names of `module`'s sides and unit types, as Lua strings.
+    fn names(&mut self, lua: &Lua, module: &Module) -> mlua::Result<&Names> {
+        if self.names.is_none() {
+            let sides = module.sides.iter().map(|s| lua.create_string(&s.id));
+            let types = module.units.types.iter().map(|t| lua.create_string(&t.id));
+            self.names = Some((
+                sides.collect::<mlua::Result<_>>()?,
+                types.collect::<mlua::Result<_>>()?,
+            ));
+        }
+        Ok(self.names.get_or_insert_default())
+    }
+
+    /// `side`'s id as a Lua string (`"?"` for one the module lacks, as [`side_name`]).
+    fn side(&mut self, lua: &Lua, module: &Module, side: SideId) -> mlua::Result<Value> {
+        match self.names(lua, module)?.0.get(side.index()) {
+            Some(s) => Ok(Value::String(s.clone())),
+            None => side_name(module, side).into_lua(lua),
+        }
+    }
+
+    /// A unit type's id as a Lua string.
+    fn unit_type(&mut self, lua: &Lua, module: &Module, kind: UnitTypeId) -> mlua::Result<Value> {
+        match self.names(lua, module)?.1.get(kind.index()) {
+            Some(s) => Ok(Value::String(s.clone())),
+            None => module.units.get(kind).id.as_str().into_lua(lua),
+        }
+    }
+
     /// Enough for every path of three lines or fewer from the boxes a player searches
     /// in a turn, at a few hundred bytes of the scripts' heap each.
     const KEPT: usize = 8192;
@@ -433,6 +471,26 @@ impl Rules for ScriptRules {
             .map_err(|e| rule_error("game view", e))?
     }
 
+    fn ask_each_reading(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+        let start = |lua: &Lua| {
+            if let Some(r) = lua.app_data_ref::<Reading>() {
+                r.start();
+            }
+        };
+        start(self.sandbox.lua());
+        let asked = self.ask_each(view, each);
+        let reads = self
+            .sandbox
+            .lua()
+            .app_data_ref::<Reading>()
+            .and_then(|r| r.finish());
+        asked.map(|()| reads)
+    }
+
     fn notify(
         &mut self,
         view: View<'_>,
@@ -531,20 +589,20 @@ fn question_args(
             side,
             to,
             withdrawal,
-        } => (game, side_name(module, side), boxn(to), withdrawal).into_lua_multi(lua),
+        } => (game, paths.side(lua, module, side)?, boxn(to), withdrawal).into_lua_multi(lua),
         Question::MayTarget { shooter, target }
         | Question::ShotModifier { shooter, target }
         | Question::AbsorbsHit { shooter, target } => {
             (game, unit(shooter), unit(target)).into_lua_multi(lua)
         }
         Question::MayPlace { kind, at } => {
-            (game, module.units.get(kind).id.as_str(), boxn(at)).into_lua_multi(lua)
+            (game, paths.unit_type(lua, module, kind)?, boxn(at)).into_lua_multi(lua)
         }
         Question::OfferWorth { offer } => {
             (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
         }
         Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
-            (game, side_name(module, side), boxn(at)).into_lua_multi(lua)
+            (game, paths.side(lua, module, side)?, boxn(at)).into_lua_multi(lua)
         }
     }
 }
@@ -1506,53 +1564,63 @@ fn spread_some(lua: &Lua, ids: Option<Vec<i64>>) -> mlua::Result<MultiValue> {
     }
 }
 
-/// A side for the `side` wrapper: its 1-based index, 0 (`"?"`) for one the module lacks.
-fn side_index(module: &Module, side: SideId) -> i64 {
-    if side.index() < module.sides.len() {
-        lua_index(side.index())
-    } else {
-        0
-    }
+/// `ask`'s answer in `state`, noted when the session is read ([`crate::reading`]).
+fn read(lua: &Lua, state: &GameState, ask: Ask) -> mlua::Result<Said> {
+    let module = module_of(lua)?;
+    Ok(crate::reading::read(lua, &module, state, ask))
+}
+
+/// Adds a method of the `game` view that is not an [`Ask`]: a read session that calls it
+/// tells nothing ([`reading`](crate::reading)).
+fn untraced<M, A, R, F>(m: &mut M, name: &str, method: F)
+where
+    M: UserDataMethods<GameRef>,
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+    F: Fn(&Lua, &GameRef, A) -> mlua::Result<R> + 'static,
+{
+    m.add_method(name, move |lua, g, args| {
+        spoil(lua);
+        method(lua, g, args)
+    });
 }
 
 /// The `game` view's methods (the Rust side; see [`WRAPPERS`] for those wrapped in Luau).
+///
+/// The plain getters that are [`Ask`]s answer through [`read`], which notes what a read
+/// session reads; every other method goes through [`untraced`], which spoils it.
 fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     // Arguments are taken as plain values and checked by `Call`, whose errors name the
     // call as written and the script line (see `args.rs`).
     // Wrapped: an index into the side, type, class or quality ids.
     m.add_method("unit_side", |lua, g, u: Value| {
-        let module = module_of(lua)?;
         let u = Call::new(lua, "unit_side", [u]).unit(0, &g.0)?;
-        Ok(side_index(&module, g.0.unit(u).side))
+        read(lua, &g.0, Ask::UnitSide(u))
     });
     m.add_method("unit_type", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_type", [u]).unit(0, &g.0)?;
-        Ok(lua_index(g.0.unit(u).kind.index()))
+        read(lua, &g.0, Ask::UnitType(u))
     });
     m.add_method("unit_class", |lua, g, u: Value| {
-        let module = module_of(lua)?;
         let u = Call::new(lua, "unit_class", [u]).unit(0, &g.0)?;
-        let t = module.units.get(g.0.unit(u).kind);
-        Ok(t.class.map(|c| lua_index(c.index())))
+        read(lua, &g.0, Ask::UnitClass(u))
     });
     m.add_method("unit_quality", |lua, g, u: Value| {
-        let module = module_of(lua)?;
         let u = Call::new(lua, "unit_quality", [u]).unit(0, &g.0)?;
-        let t = module.units.get(g.0.unit(u).kind);
-        Ok(t.quality.map(|q| lua_index(q.index())))
+        read(lua, &g.0, Ask::UnitQuality(u))
     });
     m.add_method("unit_box", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_box", [u]).unit(0, &g.0)?;
-        Ok(on_board(&g.0, u).map(|b| lua_index(b.index())))
+        read(lua, &g.0, Ask::UnitBox(u))
     });
-    m.add_method("unit_name", |lua, g, u: Value| {
+    untraced(m, "unit_name", |lua, g, u: Value| {
         let module = module_of(lua)?;
         let u = Call::new(lua, "unit_name", [u]).unit(0, &g.0)?;
         Ok(muster_core::game::describe::unit(&module, &g.0, u))
     });
     m.add_method("unit_hits", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_hits", [u]).unit(0, &g.0)?;
-        Ok(g.0.unit(u).hits)
+        read(lua, &g.0, Ask::UnitHits(u))
     });
     m.add_method("unit_flag", |lua, g, (u, name): (Value, Value)| {
         let module = module_of(lua)?;
@@ -1565,22 +1633,22 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
                 format!("no flag '{name}'; {}", module.units.flag_help(&name)),
             )
         })?;
-        Ok(g.0.unit(u).flags.has(flag))
+        read(lua, &g.0, Ask::UnitFlag(u, flag))
     });
     // Wrapped: a list.
-    m.add_method("units_at", |lua, g, b: Value| {
+    untraced(m, "units_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
         let at = Call::new(lua, "units_at", [b]).boxn(0, &module)?;
         spread(lua, ids(g.0.units_at(at)))
     });
-    m.add_method("units_on_board", |lua, g, ()| {
+    untraced(m, "units_on_board", |lua, g, ()| {
         spread(
             lua,
             ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())),
         )
     });
     // Wrapped: a list. Every piece of a type, wherever it is (a general waiting in stock).
-    m.add_method("pieces", |lua, g, kind: Value| {
+    untraced(m, "pieces", |lua, g, kind: Value| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "pieces", [kind]);
         let name = call.text(0)?;
@@ -1596,7 +1664,7 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         )
     });
     // Where a piece is: "board", "pool", "stock" or "set_aside".
-    m.add_method("unit_place", |lua, g, u: Value| {
+    untraced(m, "unit_place", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_place", [u]).unit(0, &g.0)?;
         Ok(match g.0.unit(u).place {
             Place::Board(_) => "board",
@@ -1608,26 +1676,23 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     m.add_method("units_on_board_of", |lua, g, side: Value| {
         let module = module_of(lua)?;
         let side = Call::new(lua, "units_on_board_of", [side]).side(0, &module)?;
-        Ok(g.0
-            .unit_ids()
-            .filter(|&u| g.0.unit(u).side == side && on_board(&g.0, u).is_some())
-            .count())
+        read(lua, &g.0, Ask::UnitsOnBoardOf(side))
     });
     m.add_method("controller", |lua, g, b: Value| {
         let module = module_of(lua)?;
         let at = Call::new(lua, "controller", [b]).boxn(0, &module)?;
-        Ok(g.0.controller(at).map(|s| side_index(&module, s)))
+        read(lua, &g.0, Ask::Controller(at))
     });
     m.add_method("marker", |lua, g, b: Value| {
         let module = module_of(lua)?;
         let at = Call::new(lua, "marker", [b]).boxn(0, &module)?;
-        Ok(g.0.boxes[at.index()].marker)
+        read(lua, &g.0, Ask::Marker(at))
     });
     m.add_method("enemy_in", |lua, g, (b, side): (Value, Value)| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "enemy_in", [b, side]);
         let (at, side) = (call.boxn(0, &module)?, call.side(1, &module)?);
-        Ok(g.0.units_at(at).any(|u| g.0.unit(u).side != side))
+        read(lua, &g.0, Ask::EnemyIn(at, side))
     });
     m.add_method(
         "enemy_class_in",
@@ -1642,15 +1707,9 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
                 classes.iter().map(|c| c.id.as_str()),
                 |id| classes.iter().position(|c| c.id == id),
             )?;
-            Ok(g.0.units_at(at).any(|u| {
-                let unit = g.0.unit(u);
-                unit.side != side
-                    && module
-                        .units
-                        .get(unit.kind)
-                        .class
-                        .is_some_and(|c| c.index() == class)
-            }))
+            let class = ClassId::from_index(class)
+                .ok_or_else(|| mlua::Error::runtime("internal: a class id out of range"))?;
+            read(lua, &g.0, Ask::EnemyClassIn(at, side, class))
         },
     );
     m.add_method("tally", |lua, g, (id, side): (Value, Value)| {
@@ -1668,12 +1727,9 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             None => g.0.active_side(&module),
             Some(_) => call.side(1, &module)?,
         };
-        Ok(g.0.tally(&module, tally, side))
+        read(lua, &g.0, Ask::Tally(tally, side))
     });
-    m.add_method("active_side", |lua, g, ()| {
-        let module = module_of(lua)?;
-        Ok(side_index(&module, g.0.active_side(&module)))
-    });
+    m.add_method("active_side", |lua, g, ()| read(lua, &g.0, Ask::ActiveSide));
     m.add_method("resource", |lua, g, (id, side): (Value, Value)| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "resource", [id, side]);
@@ -1688,27 +1744,23 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             Some(_) => call.side(1, &module)?,
             None => g.0.active_side(&module),
         };
-        Ok(g.0.resource(side, r))
+        read(lua, &g.0, Ask::Resource(r, side))
     });
-    m.add_method("step", |lua, g, ()| {
+    untraced(m, "step", |lua, g, ()| {
         let module = module_of(lua)?;
         Ok(g.0.current_step(&module).map(|s| s.id.clone()))
     });
     // Which repetition of a repeated step this is (`repeat="2"`: 1, then 2).
-    m.add_method("repetition", |_, g, ()| Ok(i64::from(g.0.repeat) + 1));
-    m.add_method("first_turn", |_, g, ()| Ok(g.0.turn == g.0.first_turn));
-    m.add_method("turn_label", |lua, g, ()| {
+    m.add_method("repetition", |lua, g, ()| read(lua, &g.0, Ask::Repetition));
+    m.add_method("first_turn", |lua, g, ()| read(lua, &g.0, Ask::FirstTurn));
+    untraced(m, "turn_label", |lua, g, ()| {
         Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
     });
-    m.add_method("last_turn_label", |lua, g, ()| {
+    untraced(m, "last_turn_label", |lua, g, ()| {
         Ok(module_of(lua)?.calendar.turn(g.0.end).label.clone())
     });
-    m.add_method("turn_year", |lua, g, ()| {
-        Ok(module_of(lua)?.calendar.turn(g.0.turn).year)
-    });
-    m.add_method("turn_month", |lua, g, ()| {
-        Ok(module_of(lua)?.calendar.turn(g.0.turn).first_month)
-    });
+    m.add_method("turn_year", |lua, g, ()| read(lua, &g.0, Ask::TurnYear));
+    m.add_method("turn_month", |lua, g, ()| read(lua, &g.0, Ask::TurnMonth));
     m.add_method("option", |lua, g, id: Value| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "option", [id]);
@@ -1719,13 +1771,13 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
                 .unwrap_or_default();
             call.fail(0, format!("no optional rule '{id}'{hint}"))
         })?;
-        Ok(g.0.has_option(o))
+        read(lua, &g.0, Ask::Option(o))
     });
     m.add_method("var", |lua, g, name: Value| {
         let name = Call::new(lua, "var", [name]).text(0)?;
-        Ok(g.0.var(&name))
+        read(lua, &g.0, Ask::Var(name.into()))
     });
-    m.add_method("attribute", |lua, g, (u, name): (Value, Value)| {
+    untraced(m, "attribute", |lua, g, (u, name): (Value, Value)| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "attribute", [u, name]);
         let u = call.unit(0, &g.0)?;
@@ -1739,7 +1791,7 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         })?;
         Ok(g.0.attribute(&module, u, a))
     });
-    m.add_method("markers", |lua, g, (b, name): (Value, Value)| {
+    untraced(m, "markers", |lua, g, (b, name): (Value, Value)| {
         let module = module_of(lua)?;
         let call = Call::new(lua, "markers", [b, name]);
         let at = call.boxn(0, &module)?;
@@ -1755,59 +1807,52 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     });
     m.add_method("attached_to", |lua, g, u: Value| {
         let u = Call::new(lua, "attached_to", [u]).unit(0, &g.0)?;
-        Ok(g.0.unit(u).attached_to.map(|c| lua_index(c.index())))
+        read(lua, &g.0, Ask::AttachedTo(u))
     });
-    m.add_method("attached", |lua, g, u: Value| {
+    untraced(m, "attached", |lua, g, u: Value| {
         let u = Call::new(lua, "attached", [u]).unit(0, &g.0)?;
         spread(lua, ids(g.0.attached(u)))
     });
-    m.add_method("selected_box", |_, g, ()| {
+    untraced(m, "selected_box", |_, g, ()| {
         Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
     });
-    m.add_method("ready_units", |lua, g, ()| {
+    untraced(m, "ready_units", |lua, g, ()| {
         let ready = selection(&g.0).map_or_else(Vec::new, |a| ids(a.ready.iter().copied()));
         spread(lua, ready)
     });
     m.add_method("unit_moves", |lua, g, u: Value| {
         let u = Call::new(lua, "unit_moves", [u]).unit(0, &g.0)?;
-        Ok(g.0.units[u.index()].moves)
+        read(lua, &g.0, Ask::UnitMoves(u))
     });
     m.add_method("moved", |lua, g, u: Value| {
         let u = Call::new(lua, "moved", [u]).unit(0, &g.0)?;
-        Ok(g.0.turn_log.moves.iter().any(|m| m.unit == u))
+        read(lua, &g.0, Ask::Moved(u))
     });
     // Moved off the lines this player turn (`move_piece`: AHD's moves by sea).
     m.add_method("relocated", |lua, g, u: Value| {
         let u = Call::new(lua, "relocated", [u]).unit(0, &g.0)?;
-        Ok(g.0
-            .turn_log
-            .moves
-            .iter()
-            .any(|m| m.unit == u && m.relocated_to.is_some()))
+        read(lua, &g.0, Ask::Relocated(u))
     });
     m.add_method("jumps", |lua, g, u: Value| {
         let u = Call::new(lua, "jumps", [u]).unit(0, &g.0)?;
-        Ok(g.0
-            .turn_log
-            .moves
-            .iter()
-            .filter(|m| m.unit == u && m.jump)
-            .count())
+        read(lua, &g.0, Ask::Jumps(u))
     });
     m.add_method("fought", |lua, g, u: Value| {
         let u = Call::new(lua, "fought", [u]).unit(0, &g.0)?;
-        Ok(g.0.turn_log.fought.contains(&u))
+        read(lua, &g.0, Ask::Fought(u))
     });
     m.add_method("placed_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
         let at = Call::new(lua, "placed_at", [b]).boxn(0, &module)?;
-        Ok(g.0.turn_log.placed.iter().filter(|&&r| r == at).count())
+        read(lua, &g.0, Ask::PlacedAt(at))
     });
     // The battle under way (all nil when there is none).
-    m.add_method("battle_box", |_, g, ()| {
+    untraced(m, "battle_box", |_, g, ()| {
         Ok(battle(&g.0).map(|b| lua_index(b.at.index())))
     });
-    m.add_method("battle_round", |_, g, ()| Ok(battle(&g.0).map(|b| b.round)));
+    untraced(m, "battle_round", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| b.round))
+    });
     for (name, pick) in [
         (
             "battle_attacker",
@@ -1816,12 +1861,12 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         ("battle_defender", |b| b.defender),
         ("battle_firing", |b| b.firing),
     ] {
-        m.add_method(name, move |lua, g, ()| {
+        untraced(m, name, move |lua, g, ()| {
             let module = module_of(lua)?;
             Ok(battle(&g.0).map(|b| side_index(&module, pick(b))))
         });
     }
-    m.add_method("battle_units", |lua, g, side: Value| {
+    untraced(m, "battle_units", |lua, g, side: Value| {
         let module = module_of(lua)?;
         let side = Call::new(lua, "battle_units", [side]).side(0, &module)?;
         let list = battle(&g.0).map(|b| {
@@ -1834,11 +1879,11 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         });
         spread_some(lua, list)
     });
-    m.add_method("entry_line", |lua, g, u: Value| {
+    untraced(m, "entry_line", |lua, g, u: Value| {
         let u = Call::new(lua, "entry_line", [u]).unit(0, &g.0)?;
         Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
     });
-    m.add_method("battle_entered_from", |lua, g, ()| {
+    untraced(m, "battle_entered_from", |lua, g, ()| {
         let list = battle(&g.0).map(|b| {
             b.entered_from
                 .iter()
@@ -1850,17 +1895,17 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     // Whether an attacker entered the battle box by sea, eliminated ones included
     // (nil when no battle is under way).
     // Some attacker entered the battle's box by a move off the lines.
-    m.add_method("battle_by_relocation", |_, g, ()| {
+    untraced(m, "battle_by_relocation", |_, g, ()| {
         Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
     });
-    m.add_method("scenario", |_, g, ()| Ok(g.0.scenario.clone()));
+    untraced(m, "scenario", |_, g, ()| Ok(g.0.scenario.clone()));
     // Entered the battle's box by a move off the lines.
-    m.add_method("entered_by_relocation", |lua, g, u: Value| {
+    untraced(m, "entered_by_relocation", |lua, g, u: Value| {
         let u = Call::new(lua, "entered_by_relocation", [u]).unit(0, &g.0)?;
         Ok(matches!(entry(&g.0, u), Some(None)))
     });
     // Wrapped: `true` then shooter and target of each shot, or (when long) the table.
-    m.add_method("shots", |lua, g, ()| {
+    untraced(m, "shots", |lua, g, ()| {
         let shots = battle(&g.0).map_or(&[][..], |b| &b.shots[..]);
         if shots.len() * 2 <= MAX_SPREAD {
             return Ok(std::iter::once(Value::Boolean(true))
@@ -1898,4 +1943,75 @@ fn selection(state: &GameState) -> Option<&muster_core::game::moves::SelectedBox
 
 fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {
     state.combat.as_ref()?.battle.as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every method of the `game` view either notes what it read or spoils a read
+    /// session: one that did neither would let a computer player reuse answers it cannot
+    /// check ([`Rules::ask_each_reading`]).
+    #[test]
+    fn every_view_method_notes_its_reads_or_spoils_the_session() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("1861").expect("1861");
+        let state = GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).expect("set up");
+        let lua = Lua::new();
+        lua.set_app_data(Rc::new(m.clone()));
+        lua.set_app_data(Reading::default());
+        let mut views = game_type(&lua, &m).expect("the view's type");
+        let call: Function = lua
+            .load("return function(g, name, ...) return g[name](g, ...) end")
+            .eval()
+            .expect("a caller");
+        // Arguments that fit AHD's methods: units, boxes, sides, classes and its names.
+        let tries: Vec<Vec<Value>> = {
+            let s = |x: &str| Value::String(lua.create_string(x).expect("a string"));
+            let i = Value::Integer;
+            vec![
+                vec![],
+                vec![i(1)],
+                vec![i(1), i(1)],
+                vec![i(1), s("union")],
+                vec![s("union")],
+                vec![i(1), s("union"), s("cavalry")],
+                vec![s("army-maximum"), s("union")],
+                vec![s("marches"), s("union")],
+                vec![s("kentucky-violated")],
+                vec![i(1), s("entrenched")],
+                vec![s("Mi")],
+                vec![s("crack-infantry")],
+            ]
+        };
+        let names = view_methods(&m, &state).expect("the methods");
+        assert!(names.len() > 40, "{names:?}");
+        let mut silent = Vec::new();
+        for name in &names {
+            let mut told = false;
+            for args in &tries {
+                let reading = lua.app_data_ref::<Reading>().expect("reading");
+                reading.start();
+                drop(reading);
+                let ok = lua
+                    .scope(|scope| {
+                        let g = views.open(scope, GameRef::ref_cast(&state))?;
+                        let mut all =
+                            vec![Value::UserData(g), Value::String(lua.create_string(name)?)];
+                        all.extend(args.iter().cloned());
+                        call.call::<MultiValue>(MultiValue::from_vec(all))
+                    })
+                    .is_ok();
+                let reading = lua.app_data_ref::<Reading>().expect("reading");
+                let (noted, spoiled) = reading.peek();
+                reading.finish();
+                told |= spoiled || (ok && noted > 0);
+            }
+            if !told {
+                silent.push(name.clone());
+            }
+        }
+        assert!(silent.is_empty(), "neither noted nor spoiled: {silent:?}");
+    }
 }

@@ -104,6 +104,7 @@ mod defs;
 mod engine;
 mod error;
 mod hooks;
+mod reading;
 mod require;
 mod sandbox;
 mod stdlib;

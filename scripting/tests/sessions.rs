@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use muster_core::game::dice::Pcg32;
+use muster_core::game::moves::destinations_reading;
 use muster_core::game::{
-    Answer, Dice, Event, GameState, Place, Question, RuleError, Rules, View, apply, destinations,
-    legal_actions, start,
+    Answer, Dice, Event, GameState, Place, Question, Reads, RuleError, Rules, View, apply,
+    destinations, legal_actions, start,
 };
 use muster_core::ids::UnitId;
 use muster_core::{Module, load_module};
@@ -251,4 +252,133 @@ end, { id = "test.kept" })
         })
         .expect("session");
     assert_eq!(in_session, vec![Some(0); 3]);
+}
+
+/// A piece's destinations, what their search read, and where it searched from.
+type Searched = (
+    UnitId,
+    Place,
+    Vec<muster_core::game::Destination>,
+    std::sync::Arc<dyn Reads>,
+);
+
+/// `Rules::ask_each_reading`: where every read of a search answers the same, the search
+/// finds the same destinations. Checked against the search itself in the positions that
+/// follow each (a random game's next moves change the board here and there).
+#[test]
+fn where_what_a_search_read_answers_the_same_it_finds_the_same() {
+    let (m, mut rules) = ahd();
+    let states = positions(&m, &mut rules, 400, 4);
+    assert!(states.len() >= 60, "{} positions", states.len());
+    let mut searched: Vec<Vec<Searched>> = Vec::new();
+    for state in &states {
+        let view = View { module: &m, state };
+        let mut here = Vec::new();
+        for u in on_board(state) {
+            let (found, reads) = destinations_reading(view, &mut rules, u).expect("search");
+            let reads = reads.expect("AHD's movement questions read only plain getters");
+            assert!(
+                reads.hold(&m, state),
+                "what was read holds where it was read"
+            );
+            here.push((u, state.unit(u).place, found, reads));
+        }
+        searched.push(here);
+    }
+    let (mut held, mut failed) = (0, 0);
+    for (i, state) in states.iter().enumerate() {
+        let view = View { module: &m, state };
+        for earlier in searched[i.saturating_sub(5)..i].iter().flatten() {
+            let (u, place, found, reads) = earlier;
+            if state.unit(*u).place != *place {
+                continue;
+            }
+            if reads.hold(&m, state) {
+                held += 1;
+                let again = destinations(view, &mut rules, *u).expect("search");
+                assert_eq!(&again, found, "unit {u:?} at turn {:?}", state.turn);
+            } else {
+                failed += 1;
+            }
+        }
+    }
+    // Both happen: most pieces' surroundings stay as they were, some change.
+    assert!(held > 1000 && failed > 50, "{held} held, {failed} failed");
+}
+
+/// A change to a thing read fails the check: a piece that has moved by sea (AHD 4.6)
+/// makes no other move, which the search read as `relocated`.
+#[test]
+fn a_change_to_what_was_read_fails_the_check() {
+    let (m, mut rules) = ahd();
+    let state = positions(&m, &mut rules, 1, 1).remove(0);
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    let u = on_board(&state)
+        .into_iter()
+        .find(|&u| {
+            !destinations(view, &mut rules, u)
+                .expect("search")
+                .is_empty()
+        })
+        .expect("a piece that may move");
+    let (_, reads) = destinations_reading(view, &mut rules, u).expect("search");
+    let reads = reads.expect("read");
+    let mut moved = state.clone();
+    let Place::Board(at) = state.unit(u).place else {
+        panic!("on the board")
+    };
+    moved
+        .turn_log
+        .moves
+        .push(muster_core::game::moves::MoveRecord {
+            unit: u,
+            path: muster_core::game::Path {
+                from: at,
+                steps: Vec::new(),
+            },
+            jump: false,
+            relocated_to: Some(at),
+        });
+    assert!(reads.hold(&m, &state));
+    assert!(!reads.hold(&m, &moved));
+    let view = View {
+        module: &m,
+        state: &moved,
+    };
+    assert!(
+        destinations(view, &mut rules, u)
+            .expect("search")
+            .is_empty()
+    );
+}
+
+/// A question that reads a list (which cannot be checked again) makes the session tell
+/// nothing; the answers are as before. And rules that cannot tell (the trait's default)
+/// tell nothing either.
+#[test]
+fn a_search_that_reads_a_list_tells_nothing() {
+    let (_dir, m, mut rules) = ahd_with(
+        r#"
+hooks.on("may_enter", function(game, unit, path)
+	return #game:units_at(path.from) >= 0
+end, { id = "test.lists" })
+"#,
+    );
+    let (_, mut plain) = ahd();
+    let state = positions(&m, &mut plain, 1, 1).remove(0);
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    for u in on_board(&state) {
+        let (found, reads) = destinations_reading(view, &mut rules, u).expect("search");
+        assert!(reads.is_none());
+        assert_eq!(found, destinations(view, &mut plain, u).expect("search"));
+        let (_, reads) =
+            destinations_reading(view, &mut OneByOne(&mut plain), u).expect("one by one");
+        assert!(reads.is_none());
+    }
 }

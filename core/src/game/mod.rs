@@ -23,6 +23,6 @@ pub use flow::{apply, decider, legal_actions, set_end, start};
 pub use history::History;
 pub use moves::{Destination, Path, Step, destinations};
 pub use offer::Offer;
-pub use rules::{Answer, Asker, Combine, Event, Question, RuleError, Rules, View, Wanted};
+pub use rules::{Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, View, Wanted};
 pub use save::{Save, SaveError};
 pub use state::{BoxState, GameState, Outcome, Place, Unit};

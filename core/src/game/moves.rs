@@ -1,11 +1,13 @@
 //! Marches: the paths a unit may take from its box, found by a search that asks the
 //! rules about each path and prunes where they say no.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{Asker, Event, Question, RuleError, Rules, View, ask_bool, ask_int};
+use super::rules::{Asker, Event, Question, Reads, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -118,8 +120,23 @@ pub fn destinations(
     rules: &mut dyn Rules,
     unit: UnitId,
 ) -> Result<Vec<Destination>, RuleError> {
+    destinations_reading(view, rules, unit).map(|(found, _)| found)
+}
+
+/// What a session of questions read, when the rules can tell ([`Rules::ask_each_reading`]).
+pub type ReadsOf = Arc<dyn Reads>;
+
+/// [`destinations`], and what the rules' questions read to find them
+/// ([`Rules::ask_each_reading`]): where each read answers the same, so do they, for a
+/// unit in the same box and a `move` step with the same [`max_path`] (what the search
+/// itself reads).
+pub fn destinations_reading(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    unit: UnitId,
+) -> Result<(Vec<Destination>, Option<ReadsOf>), RuleError> {
     let Place::Board(from) = view.state.unit(unit).place else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     };
     let mut found = Vec::new();
     let mut path = Path {
@@ -127,7 +144,7 @@ pub fn destinations(
         steps: Vec::new(),
     };
     let bound = max_path(view.module, view.state);
-    rules.ask_each(view, &mut |ask| {
+    let reads = rules.ask_each_reading(view, &mut |ask| {
         search(view, ask, unit, bound, &mut path, &mut found)
     })?;
     found.sort_by_key(|d: &Destination| (d.path.steps.len(), d.jump));
@@ -140,7 +157,7 @@ pub fn destinations(
             kept.push(d);
         }
     }
-    Ok(kept)
+    Ok((kept, reads))
 }
 
 fn search(

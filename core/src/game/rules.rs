@@ -4,6 +4,8 @@
 //! a [`View`] and never change the game. Events return [`Command`]s that the engine
 //! checks and applies.
 
+use std::sync::Arc;
+
 use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
@@ -323,6 +325,20 @@ pub trait Rules {
     ) -> Result<(), RuleError> {
         each(&mut OneByOne { rules: self, view })
     }
+    /// Like [`Rules::ask_each`], and also tells what the questions read of the position,
+    /// when the rules can: asked again where every read gives the same answer, the same
+    /// questions answer the same (they are pure), so a computer player may reuse their
+    /// answers in positions the whole state's fingerprint tells apart (a piece's
+    /// destinations depend on the boxes near it, not on a march across the map). `None`
+    /// by default: the rules cannot tell.
+    fn ask_each_reading(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+        self.ask_each(view, each)?;
+        Ok(None)
+    }
     /// Reacts to an event with commands. Die rolls come from `dice`, the game's own
     /// (taken out of the state for the call, and put back after), so they replay.
     fn notify(
@@ -385,6 +401,14 @@ pub trait Rules {
         let _ = wanted;
         self.offers(view, step)
     }
+}
+
+/// What the questions of one [`Rules::ask_each_reading`] read of a position: each
+/// thing read and the answer it gave. Self-contained (it needs no rules to check), so
+/// a search shares it between threads.
+pub trait Reads: Send + Sync {
+    /// Whether every read gives, in `state`, the answer it gave.
+    fn hold(&self, module: &Module, state: &GameState) -> bool;
 }
 
 /// Questions about one position, asked in a row ([`Rules::ask_each`]).
