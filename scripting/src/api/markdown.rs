@@ -58,7 +58,10 @@ pub fn reference() -> String {
     out.push_str(
         "## Hooks\n\n\
          Every handler gets the `game` view first, then the hook's arguments. A **question** \
-         is pure (no dice, no commands): its handlers' answers combine by its rule. An \
+         is pure (no dice, no commands): its handlers' answers combine by its rule, and \
+         depend only on its arguments, `defs` and what it reads through `game` (a \
+         computer player reuses the answers to a search's questions wherever everything \
+         they read answers the same; keep no state between calls). An \
          **event** returns nil or a list of [commands](#commands); it may roll dice \
          (`math.random`). The *handler type* is the name `docs/muster.d.luau` gives the \
          handler's signature.\n\n",
