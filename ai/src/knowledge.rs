@@ -3,7 +3,7 @@
 //! module's data and its `box_worth` hint hook; none of it is a rule.
 
 use muster_core::Module;
-use muster_core::game::{GameState, Place, Question, RuleError, Rules, View};
+use muster_core::game::{GameState, Place, Question, RuleError, Rules, SharedReads, View};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 
 /// Boxes apart along any lines (unreachable: `u8::MAX`).
@@ -221,9 +221,18 @@ pub(crate) fn worth(
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Vec<f64>>, RuleError> {
+    worth_reading(module, rules, state).map(|(w, _)| w)
+}
+
+/// [`worth`], and what the hint read to give it ([`Rules::ask_each_reading`]).
+pub(crate) fn worth_reading(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<(Vec<Vec<f64>>, Option<SharedReads>), RuleError> {
     let view = View { module, state };
     let mut out = Vec::new();
-    rules.ask_each(view, &mut |ask| {
+    let reads = rules.ask_each_reading(view, &mut |ask| {
         for side in module.side_ids() {
             let mut per_box = Vec::with_capacity(module.board.boxes.len());
             for at in module.board.box_ids() {
@@ -234,7 +243,7 @@ pub(crate) fn worth(
         }
         Ok(())
     })?;
-    Ok(out)
+    Ok((out, reads))
 }
 
 #[cfg(test)]

@@ -1365,7 +1365,7 @@ fn read_destinations(
 mod tests {
     use std::cell::Cell;
 
-    use muster_core::game::{Answer, Asker, Command, Dice, Event, Reads, start};
+    use muster_core::game::{Answer, Asker, Command, Dice, Event, SharedReads, start};
     use muster_scripting::{Limits, ScriptRules};
 
     use super::*;
@@ -1396,7 +1396,7 @@ mod tests {
             &mut self,
             view: View<'_>,
             each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
-        ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+        ) -> Result<Option<SharedReads>, RuleError> {
             let asked = &self.asked;
             self.rules
                 .ask_each_reading(view, &mut |ask| each(&mut CountingAsker { ask, asked }))
@@ -1550,6 +1550,38 @@ mod tests {
             recalled > 4 * searched,
             "{recalled} recalled, {searched} searched"
         );
+    }
+
+    /// Boxes' worths recalled by what the hint read (AHD's: the army maxima and who holds
+    /// the recruiting cities) are the rules' own, and most positions of a game reuse one.
+    #[test]
+    fn worths_recalled_by_what_they_read_are_the_rules_own() {
+        let (m, mut rules) = ahd();
+        let recall = Recall::default();
+        let sc = m.scenario("1861").expect("1861");
+        let mut state = start(&m, &mut rules, sc, Vec::new(), Dice::seeded(6))
+            .expect("starts")
+            .0;
+        let mut random = crate::player::player(crate::Level::Random, 6);
+        let (mut recalled, mut asked) = (0, 0);
+        for _ in 0..300 {
+            if state.outcome.is_some() {
+                break;
+            }
+            rules.asked.set(0);
+            let w = recall.worth(&m, &mut rules, &state).expect("worth");
+            if rules.asked.get() == 0 {
+                recalled += 1;
+            } else {
+                asked += 1;
+            }
+            let own = crate::knowledge::worth(&m, &mut rules, &state).expect("the rules' own");
+            assert_eq!(*w, own, "turn {:?}", state.turn);
+            state = crate::player::step(random.as_mut(), &m, &mut rules, &state)
+                .expect("a random step")
+                .1;
+        }
+        assert!(recalled > 2 * asked, "{recalled} recalled, {asked} asked");
     }
 
     /// What [`Planner::needs`] relies on to skip enemies far from every decisive box: no

@@ -9,12 +9,12 @@
 //! Shared by the rollouts of every thread: an answer is the same whoever found it, so
 //! the search stays deterministic. Each table is emptied when it fills, to bound memory.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use muster_core::Module;
 use muster_core::game::moves::MoverKey;
-use muster_core::game::{Destination, GameState, Reads, RuleError, Rules};
+use muster_core::game::{Destination, GameState, RuleError, Rules, SharedReads};
 use muster_core::ids::{BoxId, UnitId};
 use rustc_hash::FxHashMap;
 
@@ -28,6 +28,8 @@ const WORTHS: usize = 4_000;
 /// (the latest: a check costs about a read per box the search reached).
 const READ: usize = 20_000;
 const READ_EACH: usize = 4;
+/// Worths kept by what they read: the latest few.
+const WORTHS_READ: usize = 8;
 
 /// Which piece destinations were found for: alike pieces ([`MoverKey`]) share them.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -46,7 +48,10 @@ pub(crate) type Where = (u128, Mover);
 pub(crate) type From = (Mover, BoxId, usize);
 
 /// Destinations found, and what the rules read to find them.
-type Found = (Arc<dyn Reads>, Arc<[Destination]>);
+type Found = (SharedReads, Arc<[Destination]>);
+
+/// Each box's worth to each side ([`knowledge::worth`]).
+type Worths = Arc<Vec<Vec<f64>>>;
 
 #[derive(Default)]
 pub(crate) struct Recall {
@@ -56,7 +61,10 @@ pub(crate) struct Recall {
     /// again only there (a march across the map) give the same, which the position's
     /// fingerprint cannot tell. The latest few for each piece and box.
     read: Mutex<FxHashMap<From, Vec<Found>>>,
-    worth: Mutex<FxHashMap<u128, Arc<Vec<Vec<f64>>>>>,
+    worth: Mutex<FxHashMap<u128, Worths>>,
+    /// The latest worths with what the hint read to give them (AHD's: the army maxima
+    /// and who holds the recruiting cities, which most marches leave as they were).
+    worth_read: Mutex<VecDeque<(SharedReads, Worths)>>,
 }
 
 impl Recall {
@@ -88,7 +96,7 @@ impl Recall {
     pub(crate) fn keep_destinations_read(
         &self,
         from: From,
-        reads: Arc<dyn Reads>,
+        reads: SharedReads,
         found: Arc<[Destination]>,
     ) {
         let mut table = lock(&self.read);
@@ -109,12 +117,32 @@ impl Recall {
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
-    ) -> Result<Arc<Vec<Vec<f64>>>, RuleError> {
+    ) -> Result<Worths, RuleError> {
         let at = state.fingerprint();
         if let Some(w) = lock(&self.worth).get(&at) {
             return Ok(Arc::clone(w));
         }
-        let w = Arc::new(knowledge::worth(module, rules, state)?);
+        let latest: Vec<_> = lock(&self.worth_read).iter().cloned().collect();
+        let read = latest
+            .into_iter()
+            .rev()
+            .find(|(reads, _)| reads.hold(module, state))
+            .map(|(_, w)| w);
+        let w = match read {
+            Some(w) => w,
+            None => {
+                let (w, reads) = knowledge::worth_reading(module, rules, state)?;
+                let w = Arc::new(w);
+                if let Some(reads) = reads {
+                    let mut latest = lock(&self.worth_read);
+                    if latest.len() >= WORTHS_READ {
+                        latest.pop_front();
+                    }
+                    latest.push_back((reads, Arc::clone(&w)));
+                }
+                w
+            }
+        };
         keep(&mut lock(&self.worth), at, Arc::clone(&w), WORTHS);
         Ok(w)
     }

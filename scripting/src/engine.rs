@@ -17,8 +17,8 @@ use mlua::{
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
 use muster_core::game::{
-    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, Reads,
-    RuleError, Rules, Step, View, Wanted,
+    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Place, Question, RuleError,
+    Rules, SharedReads, Step, View, Wanted,
 };
 use muster_core::ids::{BoxId, ClassId, SideId, UnitId, UnitTypeId};
 use ref_cast::RefCast;
@@ -475,7 +475,7 @@ impl Rules for ScriptRules {
         &mut self,
         view: View<'_>,
         each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
-    ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+    ) -> Result<Option<SharedReads>, RuleError> {
         let start = |lua: &Lua| {
             if let Some(r) = lua.app_data_ref::<Reading>() {
                 r.start();

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use mlua::{IntoLua, Lua, Value};
 use muster_core::Module;
-use muster_core::game::{GameState, Place, Reads};
+use muster_core::game::{GameState, Place, Reads, SharedReads};
 use muster_core::ids::{BoxId, ClassId, FlagId, OptionId, ResourceId, SideId, TallyId, UnitId};
 
 use crate::defs::lua_index;
@@ -168,7 +168,7 @@ impl Reading {
     }
 
     /// Stops, and gives what was read, unless something read was not an [`Ask`].
-    pub(crate) fn finish(&self) -> Option<Arc<dyn Reads>> {
+    pub(crate) fn finish(&self) -> Option<SharedReads> {
         self.on.set(false);
         let log = std::mem::take(&mut *self.log.borrow_mut());
         if self.spoiled.get() {

@@ -6,7 +6,7 @@ use std::path::Path;
 use muster_core::game::dice::Pcg32;
 use muster_core::game::moves::destinations_reading;
 use muster_core::game::{
-    Answer, Dice, Event, GameState, Place, Question, Reads, RuleError, Rules, View, apply,
+    Answer, Dice, Event, GameState, Place, Question, RuleError, Rules, SharedReads, View, apply,
     destinations, legal_actions, start,
 };
 use muster_core::ids::UnitId;
@@ -259,7 +259,7 @@ type Searched = (
     UnitId,
     Place,
     Vec<muster_core::game::Destination>,
-    std::sync::Arc<dyn Reads>,
+    SharedReads,
 );
 
 /// `Rules::ask_each_reading`: where every read of a search answers the same, the search

@@ -23,6 +23,8 @@ pub use flow::{apply, decider, legal_actions, set_end, start};
 pub use history::History;
 pub use moves::{Destination, Path, Step, destinations};
 pub use offer::Offer;
-pub use rules::{Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, View, Wanted};
+pub use rules::{
+    Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
+};
 pub use save::{Save, SaveError};
 pub use state::{BoxState, GameState, Outcome, Place, Unit};

@@ -1,13 +1,13 @@
 //! Marches: the paths a unit may take from its box, found by a search that asks the
 //! rules about each path and prunes where they say no.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{Asker, Event, Question, Reads, RuleError, Rules, View, ask_bool, ask_int};
+use super::rules::{
+    Asker, Event, Question, RuleError, Rules, SharedReads, View, ask_bool, ask_int,
+};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -123,9 +123,6 @@ pub fn destinations(
     destinations_reading(view, rules, unit).map(|(found, _)| found)
 }
 
-/// What a session of questions read, when the rules can tell ([`Rules::ask_each_reading`]).
-pub type ReadsOf = Arc<dyn Reads>;
-
 /// [`destinations`], and what the rules' questions read to find them
 /// ([`Rules::ask_each_reading`]): where each read answers the same, so do they, for a
 /// unit in the same box and a `move` step with the same [`max_path`] (what the search
@@ -134,7 +131,7 @@ pub fn destinations_reading(
     view: View<'_>,
     rules: &mut dyn Rules,
     unit: UnitId,
-) -> Result<(Vec<Destination>, Option<ReadsOf>), RuleError> {
+) -> Result<(Vec<Destination>, Option<SharedReads>), RuleError> {
     let Place::Board(from) = view.state.unit(unit).place else {
         return Ok((Vec::new(), None));
     };

@@ -335,7 +335,7 @@ pub trait Rules {
         &mut self,
         view: View<'_>,
         each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
-    ) -> Result<Option<Arc<dyn Reads>>, RuleError> {
+    ) -> Result<Option<SharedReads>, RuleError> {
         self.ask_each(view, each)?;
         Ok(None)
     }
@@ -410,6 +410,9 @@ pub trait Reads: Send + Sync {
     /// Whether every read gives, in `state`, the answer it gave.
     fn hold(&self, module: &Module, state: &GameState) -> bool;
 }
+
+/// [`Reads`] as the rules give them, shared.
+pub type SharedReads = Arc<dyn Reads>;
 
 /// Questions about one position, asked in a row ([`Rules::ask_each`]).
 pub trait Asker {
