@@ -180,26 +180,28 @@ pub fn decider(state: &GameState) -> Option<SideId> {
 pub fn pending(module: &Module, state: &GameState) -> Vec<BoxId> {
     let side = state.active_side(module);
     let done = state.combat.as_ref().map_or(&[][..], |c| &c.fought_at[..]);
+    // Which boxes hold the side's pieces and which an enemy's, in one pass over the
+    // pieces (asked after every action: a pass per box was 3% of a search's time).
+    let n = module.board.boxes.len();
+    let (mut mine, mut theirs) = (vec![false; n], vec![false; n]);
+    for u in state.unit_ids() {
+        let unit = state.unit(u);
+        // Pieces that do not fight (generals) neither start nor join a battle.
+        if let Place::Board(b) = unit.place
+            && module.units.get(unit.kind).combatant
+        {
+            let at = if unit.side == side {
+                &mut mine
+            } else {
+                &mut theirs
+            };
+            at[b.index()] = true;
+        }
+    }
     module
         .board
         .box_ids()
-        .filter(|b| !done.contains(b))
-        .filter(|&b| {
-            // Pieces that do not fight (generals) neither start nor join a battle.
-            let mut here = state
-                .units_at(b)
-                .filter(|&u| module.units.get(state.unit(u).kind).combatant)
-                .map(|u| state.unit(u).side);
-            let (mut mine, mut theirs) = (false, false);
-            for s in here.by_ref() {
-                if s == side {
-                    mine = true
-                } else {
-                    theirs = true
-                }
-            }
-            mine && theirs
-        })
+        .filter(|b| mine[b.index()] && theirs[b.index()] && !done.contains(b))
         .collect()
 }
 
