@@ -177,10 +177,12 @@ impl GameState {
     /// A 128-bit hash of everything but the dice. Questions are pure and see no dice
     /// ([`Rules::ask`](super::rules::Rules::ask)), so states with equal fingerprints get
     /// equal answers: a computer player remembers answers by it across the positions
-    /// its search revisits. Two hashes under different salts, so a collision is as
+    /// its search revisits. SipHash's 128-bit output, in one pass (two 64-bit passes
+    /// under different salts took twice as long, 5% of a search), so a collision is as
     /// likely as guessing 128 bits. Not stable across builds: never store it.
     pub fn fingerprint(&self) -> u128 {
-        use std::hash::{DefaultHasher, Hash, Hasher};
+        use siphasher::sip128::{Hasher128, SipHasher13};
+        use std::hash::Hash;
         // Named in full, so a new field must be placed here or knowingly left out.
         let GameState {
             turn,
@@ -204,15 +206,11 @@ impl GameState {
             markers,
             numbered,
         } = self;
-        let hash = |salt: u8| {
-            let mut h = DefaultHasher::new();
-            salt.hash(&mut h);
-            (turn, player, step, repeat, resources, units, boxes).hash(&mut h);
-            (options, end, first_turn, scenario, vars, moving, turn_log).hash(&mut h);
-            (combat, outcome, attributes, markers, numbered).hash(&mut h);
-            h.finish()
-        };
-        (u128::from(hash(0)) << 64) | u128::from(hash(1))
+        let mut h = SipHasher13::new();
+        (turn, player, step, repeat, resources, units, boxes).hash(&mut h);
+        (options, end, first_turn, scenario, vars, moving, turn_log).hash(&mut h);
+        (combat, outcome, attributes, markers, numbered).hash(&mut h);
+        h.finish128().as_u128()
     }
 
     /// The position at the start of `scenario`: every piece of the counter mix is
