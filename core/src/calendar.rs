@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::diag::Pos;
 use crate::format::{Procedure, Words};
-use crate::ids::{ResourceId, SideId, TurnId};
+use crate::ids::{BoxValueId, ResourceId, SideId, TurnId};
 
 /// One game turn: a month or a span of months of one year.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -50,6 +50,9 @@ pub struct Step {
     /// `battles`: the most rounds a battle lasts before it ends undecided (`None`: as
     /// many as it takes).
     pub max_rounds: Option<u8>,
+    /// `place`: the box value a box must have for the side placing (`None`: any box);
+    /// `may_place` is asked only of those.
+    pub place_in: Option<BoxValueId>,
     /// Who decides in a turn-end step.
     pub side: Option<SideId>,
     #[serde(skip)]

@@ -535,6 +535,11 @@ pub struct Step {
     /// winner (default: no limit; a round in which neither side can hit ends it anyway).
     #[serde(rename = "max-rounds")]
     pub max_rounds: Option<Spanned<u8>>,
+    /// `place` only: a box value; pieces are placed only in boxes with some of it for
+    /// the side placing (AHD: recruits only in a city of the recruiter's colour, 7.0).
+    /// Default: any box the rules' `may_place` allows.
+    #[serde(rename = "place-in")]
+    pub place_in: Option<Name>,
     /// For a `<turn-end>` step: the side that decides in it (default: the first to play).
     pub side: Option<Name>,
 }

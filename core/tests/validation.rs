@@ -1700,3 +1700,36 @@ fn duplicate_or_spaced_tag() {
     assert!(got[0].contains("duplicate tag 'Port'"), "{got:?}");
     assert!(got[1].contains("tag 'a b' has a space in it"), "{got:?}");
 }
+
+#[test]
+fn place_in_belongs_to_place_steps_and_names_a_box_value() {
+    let on_move = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="move" spends="moves""#,
+        r#"procedure="move" spends="moves" place-in="recruit""#,
+    )]);
+    assert_eq!(
+        on_move,
+        ["calendar.xml:6:83: error: place-in is for procedure=\"place\" steps"]
+    );
+    let unknown = diagnostics(&[(
+        "calendar.xml",
+        r#"<step id="combat""#,
+        r#"<step id="levy" name="Levy" procedure="place" spends="moves" place-in="recrut"/>
+    <step id="combat""#,
+    )]);
+    assert_eq!(
+        unknown,
+        ["calendar.xml:7:76: error: unknown box value 'recrut'; did you mean 'recruit'?"]
+    );
+    let fine = TempModule::mini();
+    fine.edit(
+        "calendar.xml",
+        r#"<step id="combat""#,
+        r#"<step id="levy" name="Levy" procedure="place" spends="moves" place-in="recruit"/>
+    <step id="combat""#,
+    );
+    let m = fine.load().expect("loads");
+    let levy = &m.calendar.steps[1];
+    assert_eq!(levy.place_in, m.board.find_value("recruit"));
+}

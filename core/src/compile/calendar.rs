@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::calendar::{self, Calendar, Step};
 use crate::diag::Pos;
 use crate::format::{self, Procedure};
-use crate::ids::{ResourceId, SideId, TurnId};
+use crate::ids::{BoxValueId, ResourceId, SideId, TurnId};
 use crate::names::NameIndex;
 
 pub(super) fn calendar(
@@ -13,6 +13,7 @@ pub(super) fn calendar(
     sides: &NameIndex,
     side_count: usize,
     resources: &NameIndex,
+    values: &NameIndex,
     module_pos: Pos,
 ) -> Calendar {
     let Some(c) = raw else {
@@ -96,7 +97,7 @@ pub(super) fn calendar(
                 continue;
             }
             all.push(s.pos);
-            if let Some(step) = step(cx, s, sides, resources) {
+            if let Some(step) = step(cx, s, sides, resources, values) {
                 list.push(step);
             }
         }
@@ -128,6 +129,7 @@ fn step(
     s: &format::Step,
     sides: &NameIndex,
     resources: &NameIndex,
+    values: &NameIndex,
 ) -> Option<Step> {
     let procedure = s.procedure.value;
     let spends = match &s.spends {
@@ -220,6 +222,24 @@ fn step(
         }
         Some(m) => Some(m.value),
     };
+    let place_in = match &s.place_in {
+        None => None,
+        Some(v) if procedure != Procedure::Place => {
+            cx.error(v.pos, "place-in is for procedure=\"place\" steps", None);
+            return None;
+        }
+        Some(v) => {
+            let found = values.get(v).and_then(BoxValueId::from_index);
+            if found.is_none() {
+                let hint = values
+                    .hint(v)
+                    .or_else(|| Some("declare it in the map as <box-value id=.../>".into()));
+                cx.error(v.pos, format!("unknown box value '{}'", v.value), hint);
+                return None;
+            }
+            found
+        }
+    };
     let side = match &s.side {
         None => None,
         Some(n) => {
@@ -240,6 +260,7 @@ fn step(
         repeat,
         max_path,
         max_rounds,
+        place_in,
         side,
         pos: s.pos,
     })

@@ -91,6 +91,7 @@ pub(crate) fn module(
         &side_names,
         sides.len(),
         &resource_names,
+        &board.value_names,
         manifest.pos,
     );
     let options = options(&mut cx, &parts.options, &side_names);

@@ -5,8 +5,17 @@ use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
+use crate::ids::{BoxId, SideId};
 use crate::module::Module;
 use crate::unit::Flags;
+
+/// Whether the step under way lets `side` place in `at` at all: the box has the
+/// step's `place-in` value for the side (AHD: a recruitment city of its colour, 7.0).
+/// Only those boxes are asked about.
+fn placeable(module: &Module, state: &GameState, side: SideId, at: BoxId) -> bool {
+    let value = state.current_step(module).and_then(|s| s.place_in);
+    value.is_none_or(|v| module.board.get(at).value(v, side) > 0)
+}
 
 pub fn legal(
     module: &Module,
@@ -23,6 +32,9 @@ pub fn legal(
                     continue;
                 }
                 for at in module.board.box_ids() {
+                    if !placeable(module, state, side, at) {
+                        continue;
+                    }
                     if ask.ask_bool(Question::MayPlace { kind, at })? {
                         out.push(Action::Place { kind, at });
                     }
@@ -62,6 +74,13 @@ pub(crate) fn apply(
     }) else {
         return Err(illegal("no piece of that type in the pool"));
     };
+    if !placeable(module, state, side, *at) {
+        let value = state.current_step(module).and_then(|s| s.place_in);
+        let name = value.map_or("", |v| module.board.values[v.index()].name.as_str());
+        return Err(illegal(format!(
+            "this step places pieces only in boxes with a {name} for the side placing (place-in)"
+        )));
+    }
     if !ask_bool(
         rules,
         View { module, state },
