@@ -2,9 +2,13 @@
 //! is worth to each side, and where the armies stand. All of it is read from the
 //! module's data and its `box_worth` hint hook; none of it is a rule.
 
+use std::sync::Arc;
+
 use muster_core::Module;
 use muster_core::game::{GameState, Place, Question, RuleError, Rules, SharedReads, View};
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
+
+use crate::recall::Recall;
 
 /// Boxes apart along any lines (unreachable: `u8::MAX`).
 pub struct Distances {
@@ -127,16 +131,17 @@ pub struct Picture {
     pub force: Vec<Vec<Force>>,
     /// Whether each side's pieces in the box are dug in (the rules' `dug_in` hint), for
     /// the enemies' sides only (mine all false).
-    pub entrenched: Vec<Vec<bool>>,
+    pub entrenched: Arc<Vec<Vec<bool>>>,
 }
 
 impl Picture {
-    pub fn new(
+    pub(crate) fn new(
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
         me: SideId,
         worth_cache: &mut WorthCache,
+        recall: Option<&Recall>,
     ) -> Result<Picture, RuleError> {
         let key = (state.turn, state.player);
         let worth = match worth_cache {
@@ -150,7 +155,6 @@ impl Picture {
         let n = module.board.boxes.len();
         let sides = module.sides.len();
         let mut force = vec![vec![Force::default(); n]; sides];
-        let mut entrenched = vec![vec![false; n]; sides];
         for u in state.unit_ids() {
             let unit = state.unit(u);
             if let Place::Board(b) = unit.place {
@@ -158,21 +162,10 @@ impl Picture {
                 force[s][b.index()] = force[s][b.index()].plus(unit_force(module, state, u, 0.0));
             }
         }
-        if rules.answers("dug_in") {
-            let view = View { module, state };
-            // Only the enemies': the planner weighs entrenchment where it attacks.
-            rules.ask_each(view, &mut |ask| {
-                for side in module.side_ids().filter(|&s| s != me) {
-                    for at in module.board.box_ids() {
-                        if !force[side.index()][at.index()].is_empty() {
-                            entrenched[side.index()][at.index()] =
-                                ask.ask_bool(Question::DugIn { side, at })?;
-                        }
-                    }
-                }
-                Ok(())
-            })?;
-        }
+        let entrenched = match recall {
+            Some(r) => r.dug_in(module, rules, state, me, &force)?,
+            None => Arc::new(dug_in(module, rules, state, me, &force)?.0),
+        };
         Ok(Picture {
             me,
             worth,
@@ -213,6 +206,36 @@ impl Picture {
             None => mine,
         }
     }
+}
+
+/// Whether the enemies of `me` are dug in, in each box where they have pieces (`force`):
+/// the rules' `dug_in` hint, false without one. Only the enemies': the planner weighs
+/// entrenchment where it attacks. And what the hint read ([`Rules::ask_each_reading`]).
+pub(crate) fn dug_in(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    me: SideId,
+    force: &[Vec<Force>],
+) -> Result<(Vec<Vec<bool>>, Option<SharedReads>), RuleError> {
+    let n = module.board.boxes.len();
+    let mut entrenched = vec![vec![false; n]; module.sides.len()];
+    if !rules.answers("dug_in") {
+        return Ok((entrenched, None));
+    }
+    let view = View { module, state };
+    let reads = rules.ask_each_reading(view, &mut |ask| {
+        for side in module.side_ids().filter(|&s| s != me) {
+            for at in module.board.box_ids() {
+                if !force[side.index()][at.index()].is_empty() {
+                    entrenched[side.index()][at.index()] =
+                        ask.ask_bool(Question::DugIn { side, at })?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok((entrenched, reads))
 }
 
 /// Each box's worth to each side: its box values plus the rules' `box_worth` hint.

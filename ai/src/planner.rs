@@ -309,7 +309,8 @@ impl Planner {
                 self.worth = Some((key, worth.to_vec()));
             }
         }
-        Picture::new(module, rules, state, me, &mut self.worth)
+        let recall = self.recall.clone();
+        Picture::new(module, rules, state, me, &mut self.worth, recall.as_deref())
     }
 
     /// The board's distances, built on first use.
@@ -1582,6 +1583,49 @@ mod tests {
                 .1;
         }
         assert!(recalled > 2 * asked, "{recalled} recalled, {asked} asked");
+    }
+
+    /// The enemies' entrenchment recalled by what the hint read (AHD's: who is in each
+    /// enemy box, and their flags) is the rules' own, and most positions reuse one.
+    #[test]
+    fn entrenchment_recalled_by_what_it_read_is_the_rules_own() {
+        let (m, mut rules) = ahd();
+        let recall = Recall::default();
+        let sc = m.scenario("1861").expect("1861");
+        let mut state = start(&m, &mut rules, sc, Vec::new(), Dice::seeded(7))
+            .expect("starts")
+            .0;
+        let mut ai = crate::player::player(crate::Level::Ai, 7);
+        let (mut recalled, mut asked, mut dug) = (0, 0, 0);
+        for _ in 0..600 {
+            if state.outcome.is_some() {
+                break;
+            }
+            let me = muster_core::game::decider(&m, &state);
+            let force = Picture::new(&m, &mut rules, &state, me, &mut None, None)
+                .expect("picture")
+                .force;
+            rules.asked.set(0);
+            let d = recall
+                .dug_in(&m, &mut rules, &state, me, &force)
+                .expect("recalled");
+            if rules.asked.get() == 0 {
+                recalled += 1;
+            } else {
+                asked += 1;
+            }
+            let own = crate::knowledge::dug_in(&m, &mut rules, &state, me, &force)
+                .expect("the rules' own")
+                .0;
+            assert_eq!(*d, own, "turn {:?}", state.turn);
+            dug += own.iter().flatten().filter(|&&e| e).count();
+            state = crate::player::step(ai.as_mut(), &m, &mut rules, &state)
+                .expect("a step")
+                .1;
+        }
+        assert!(recalled > asked, "{recalled} recalled, {asked} asked");
+        // The comparison saw pieces dug in (AHD 4.3), not only none.
+        assert!(dug > 0);
     }
 
     /// What [`Planner::needs`] relies on to skip enemies far from every decisive box: no

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use muster_core::Module;
 use muster_core::game::moves::MoverKey;
 use muster_core::game::{Destination, GameState, RuleError, Rules, SharedReads};
-use muster_core::ids::{BoxId, UnitId};
+use muster_core::ids::{BoxId, SideId, UnitId};
 use rustc_hash::FxHashMap;
 
 use crate::knowledge;
@@ -30,6 +30,8 @@ const READ: usize = 20_000;
 const READ_EACH: usize = 4;
 /// Worths kept by what they read: the latest few.
 const WORTHS_READ: usize = 8;
+/// Entrenchment maps kept by what they read: the latest few.
+const DUG_IN_READ: usize = 8;
 
 /// Which piece destinations were found for: alike pieces ([`MoverKey`]) share them.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -65,7 +67,14 @@ pub(crate) struct Recall {
     /// The latest worths with what the hint read to give them (AHD's: the army maxima
     /// and who holds the recruiting cities, which most marches leave as they were).
     worth_read: Mutex<VecDeque<(SharedReads, Worths)>>,
+    /// The latest enemies' entrenchment each side's planner read ([`knowledge::dug_in`]),
+    /// with what the hint read (AHD's: who is in each enemy box and their flags, which
+    /// a side's own marches mostly leave as they were).
+    dug_in_read: Mutex<VecDeque<(SideId, SharedReads, DugIn)>>,
 }
+
+/// Whether each side is dug in, in each box ([`knowledge::dug_in`]).
+type DugIn = Arc<Vec<Vec<bool>>>;
 
 impl Recall {
     pub(crate) fn destinations(&self, at: &Where) -> Option<Arc<[Destination]>> {
@@ -108,6 +117,36 @@ impl Recall {
             kept.remove(0);
         }
         kept.push((reads, found));
+    }
+
+    /// Whether the enemies of `me` are dug in ([`knowledge::dug_in`]), from an earlier
+    /// position where what the hint read answers the same, or asked.
+    pub(crate) fn dug_in(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+        force: &[Vec<knowledge::Force>],
+    ) -> Result<DugIn, RuleError> {
+        let latest: Vec<_> = lock(&self.dug_in_read).iter().cloned().collect();
+        let read = latest
+            .into_iter()
+            .rev()
+            .find(|(side, reads, _)| *side == me && reads.hold(module, state));
+        if let Some((_, _, d)) = read {
+            return Ok(d);
+        }
+        let (d, reads) = knowledge::dug_in(module, rules, state, me, force)?;
+        let d = Arc::new(d);
+        if let Some(reads) = reads {
+            let mut latest = lock(&self.dug_in_read);
+            if latest.len() >= DUG_IN_READ {
+                latest.pop_front();
+            }
+            latest.push_back((me, reads, Arc::clone(&d)));
+        }
+        Ok(d)
     }
 
     /// Each box's worth to each side in `state` ([`knowledge::worth`]), asked of the

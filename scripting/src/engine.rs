@@ -1636,10 +1636,13 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         read(lua, &g.0, Ask::UnitFlag(u, flag))
     });
     // Wrapped: a list.
-    untraced(m, "units_at", |lua, g, b: Value| {
+    m.add_method("units_at", |lua, g, b: Value| {
         let module = module_of(lua)?;
         let at = Call::new(lua, "units_at", [b]).boxn(0, &module)?;
-        spread(lua, ids(g.0.units_at(at)))
+        match read(lua, &g.0, Ask::UnitsAt(at))? {
+            Said::List(ids) => spread(lua, ids),
+            other => other.into_lua_multi(lua),
+        }
     });
     untraced(m, "units_on_board", |lua, g, ()| {
         spread(

@@ -3,7 +3,7 @@
 //! The `game` view's plain getters are data here: an [`Ask`] names one read, and
 //! [`Ask::answer`] is the one place its answer is computed, for the script and for the
 //! check that a later position gives the same. While a session is read, each answer the
-//! view gives is noted; a getter that is not an [`Ask`] (lists, names) spoils the
+//! view gives is noted; a getter that is not an [`Ask`] (most lists, names) spoils the
 //! session, which then tells nothing. Answers the Luau wrappers keep for the view are
 //! still noted once: a view is new for every session, so each thing read crosses into
 //! Rust at least once (see `WRAPPERS`).
@@ -39,6 +39,7 @@ pub(crate) enum Ask {
     Controller(BoxId),
     Marker(BoxId),
     PlacedAt(BoxId),
+    UnitsAt(BoxId),
     EnemyIn(BoxId, SideId),
     EnemyClassIn(BoxId, SideId, ClassId),
     UnitsOnBoardOf(SideId),
@@ -53,12 +54,13 @@ pub(crate) enum Ask {
     Repetition,
 }
 
-/// A plain getter's answer, as the script gets it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A getter's answer, as the script gets it (a list as its 1-based ids).
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Said {
     Nil,
     Bool(bool),
     Int(i64),
+    List(Vec<i64>),
 }
 
 impl IntoLua for Said {
@@ -67,6 +69,11 @@ impl IntoLua for Said {
             Said::Nil => Value::Nil,
             Said::Bool(b) => Value::Boolean(b),
             Said::Int(i) => Value::Integer(i),
+            Said::List(_) => {
+                return Err(mlua::Error::runtime(
+                    "internal: a list answer is spread by its method",
+                ));
+            }
         })
     }
 }
@@ -126,6 +133,9 @@ impl Ask {
             Ask::PlacedAt(b) => {
                 int(state.turn_log.placed.iter().filter(|&&r| r == b).count() as i64)
             }
+            Ask::UnitsAt(b) => {
+                Said::List(state.units_at(b).map(|u| lua_index(u.index())).collect())
+            }
             Ask::EnemyIn(b, side) => {
                 Said::Bool(state.units_at(b).any(|u| state.unit(u).side != side))
             }
@@ -177,9 +187,9 @@ impl Reading {
         Some(Arc::new(Read(log)))
     }
 
-    fn note(&self, ask: Ask, said: Said) {
+    fn note(&self, ask: Ask, said: &Said) {
         if self.on.get() {
-            self.log.borrow_mut().push((ask, said));
+            self.log.borrow_mut().push((ask, said.clone()));
         }
     }
 
@@ -201,7 +211,7 @@ impl Reading {
 pub(crate) fn read(lua: &Lua, module: &Module, state: &GameState, ask: Ask) -> Said {
     let said = ask.answer(module, state);
     if let Some(reading) = lua.app_data_ref::<Reading>() {
-        reading.note(ask, said);
+        reading.note(ask, &said);
     }
     said
 }

@@ -363,7 +363,7 @@ fn a_search_that_reads_a_list_tells_nothing() {
     let (_dir, m, mut rules) = ahd_with(
         r#"
 hooks.on("may_enter", function(game, unit, path)
-	return #game:units_at(path.from) >= 0
+	return #game:units_on_board() >= 0
 end, { id = "test.lists" })
 "#,
     );
