@@ -10,18 +10,8 @@ use muster_core::game::{Action, Dice, apply, legal_actions, start};
 use muster_core::load_module;
 use muster_scripting::{Limits, ScriptRules};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
-}
+mod common;
+use common::copy_dir;
 
 #[test]
 fn place_in_lists_what_the_rules_alone_allow_and_refuses_other_boxes() {
