@@ -75,24 +75,17 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
     h.get_by_role_and_label(Role::ComboBox, "Confederacy")
         .click();
     h.run();
-    for level in [
-        "Human",
-        "Random",
-        "Greedy",
-        "AI",
-        "Strong",
-        "Strong, deep opening",
-    ] {
+    for level in ["Human", "Random", "Greedy", "AI", "Strong", "Strong, deep"] {
         assert!(h.query_by_label(level).is_some(), "'{level}' is offered");
     }
     h.get_by_label("Strong").click();
     h.run();
-    // The deep opening is the strong player searching the first six turns wider and
-    // deeper, as `muster play --strong-opening 6` does.
+    // "Strong, deep" is the strong player searching every turn wider and deeper, as
+    // `muster play --strong-opening 1000` does.
     h.get_by_role_and_label(Role::ComboBox, "Confederacy")
         .click();
     h.run();
-    h.get_by_label("Strong, deep opening").click();
+    h.get_by_label("Strong, deep").click();
     h.run();
     h.get_by_label("Start").click();
     h.run();
@@ -101,7 +94,7 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
         session.players()[1],
         PlayerKind::Computer(muster_ai::Level::Strong {
             budget: muster_ai::search::DEFAULT_BUDGET,
-            opening: 6,
+            opening: muster_ai::search::MAX_OPENING,
         })
     );
     h.get_by_label("Home").click();

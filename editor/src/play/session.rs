@@ -36,7 +36,8 @@ impl PlayerKind {
         PlayerKind::Computer(Level::Greedy),
         PlayerKind::Computer(Level::Ai),
         PlayerKind::Computer(Level::strong()),
-        // Stronger and slower in the first turns (`muster play --strong-opening`).
+        // Stronger and slower: every turn searched as the opening is (`muster play
+        // --strong-opening 1000`).
         PlayerKind::Computer(Level::Strong {
             budget: muster_ai::search::DEFAULT_BUDGET,
             opening: muster_ai::search::DEEP_OPENING,
@@ -50,7 +51,7 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
             PlayerKind::Computer(Level::Strong { opening: 0, .. }) => "Strong",
-            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deep opening",
+            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deep",
             PlayerKind::ByFile => "By file",
         }
     }
