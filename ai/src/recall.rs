@@ -66,11 +66,36 @@ pub(crate) struct Recall {
     worth: Mutex<FxHashMap<u128, Worths>>,
     /// The latest worths with what the hint read to give them (AHD's: the army maxima
     /// and who holds the recruiting cities, which most marches leave as they were).
-    worth_read: Mutex<VecDeque<(SharedReads, Worths)>>,
+    worth_read: Latest<Worths>,
     /// The latest enemies' entrenchment each side's planner read ([`knowledge::dug_in`]),
     /// with what the hint read (AHD's: who is in each enemy box and their flags, which
     /// a side's own marches mostly leave as they were).
-    dug_in_read: Mutex<VecDeque<(SideId, SharedReads, DugIn)>>,
+    dug_in_read: Latest<(SideId, DugIn)>,
+}
+
+/// The latest few answers, each with what it read, the oldest forgotten first.
+#[derive(Default)]
+struct Latest<T>(Mutex<VecDeque<(SharedReads, T)>>);
+
+impl<T: Clone> Latest<T> {
+    /// The latest answer `wanted` accepts whose reads hold in `state`. Checked outside
+    /// the lock: a check reads the position, and other threads wait.
+    fn find(&self, module: &Module, state: &GameState, wanted: impl Fn(&T) -> bool) -> Option<T> {
+        let latest: Vec<_> = lock(&self.0).iter().cloned().collect();
+        latest
+            .into_iter()
+            .rev()
+            .find(|(reads, t)| wanted(t) && reads.hold(module, state))
+            .map(|(_, t)| t)
+    }
+
+    fn keep(&self, reads: SharedReads, t: T, cap: usize) {
+        let mut latest = lock(&self.0);
+        if latest.len() >= cap {
+            latest.pop_front();
+        }
+        latest.push_back((reads, t));
+    }
 }
 
 /// Whether each side is dug in, in each box ([`knowledge::dug_in`]).
@@ -129,22 +154,17 @@ impl Recall {
         me: SideId,
         force: &[Vec<knowledge::Force>],
     ) -> Result<DugIn, RuleError> {
-        let latest: Vec<_> = lock(&self.dug_in_read).iter().cloned().collect();
-        let read = latest
-            .into_iter()
-            .rev()
-            .find(|(side, reads, _)| *side == me && reads.hold(module, state));
-        if let Some((_, _, d)) = read {
+        if let Some((_, d)) = self
+            .dug_in_read
+            .find(module, state, |(side, _)| *side == me)
+        {
             return Ok(d);
         }
         let (d, reads) = knowledge::dug_in(module, rules, state, me, force)?;
         let d = Arc::new(d);
         if let Some(reads) = reads {
-            let mut latest = lock(&self.dug_in_read);
-            if latest.len() >= DUG_IN_READ {
-                latest.pop_front();
-            }
-            latest.push_back((me, reads, Arc::clone(&d)));
+            self.dug_in_read
+                .keep(reads, (me, Arc::clone(&d)), DUG_IN_READ);
         }
         Ok(d)
     }
@@ -161,23 +181,13 @@ impl Recall {
         if let Some(w) = lock(&self.worth).get(&at) {
             return Ok(Arc::clone(w));
         }
-        let latest: Vec<_> = lock(&self.worth_read).iter().cloned().collect();
-        let read = latest
-            .into_iter()
-            .rev()
-            .find(|(reads, _)| reads.hold(module, state))
-            .map(|(_, w)| w);
-        let w = match read {
+        let w = match self.worth_read.find(module, state, |_| true) {
             Some(w) => w,
             None => {
                 let (w, reads) = knowledge::worth_reading(module, rules, state)?;
                 let w = Arc::new(w);
                 if let Some(reads) = reads {
-                    let mut latest = lock(&self.worth_read);
-                    if latest.len() >= WORTHS_READ {
-                        latest.pop_front();
-                    }
-                    latest.push_back((reads, Arc::clone(&w)));
+                    self.worth_read.keep(reads, Arc::clone(&w), WORTHS_READ);
                 }
                 w
             }

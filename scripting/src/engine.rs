@@ -476,12 +476,9 @@ impl Rules for ScriptRules {
         view: View<'_>,
         each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
     ) -> Result<Option<SharedReads>, RuleError> {
-        let start = |lua: &Lua| {
-            if let Some(r) = lua.app_data_ref::<Reading>() {
-                r.start();
-            }
-        };
-        start(self.sandbox.lua());
+        if let Some(r) = self.sandbox.lua().app_data_ref::<Reading>() {
+            r.start();
+        }
         let asked = self.ask_each(view, each);
         let reads = self
             .sandbox
