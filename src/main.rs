@@ -269,8 +269,8 @@ struct StrongArgs {
     #[arg(long = "strong-budget", value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
     budget: u32,
     /// Turns from the scenario's start a strong player searches wider and deeper (three
-    /// times the rollouts, each a player turn longer): stronger, slower (0-1000; 0, the
-    /// default, for none).
+    /// times the rollouts, each a player turn longer): several times slower, and not
+    /// measured to play stronger than the default (0-1000; 0, the default, for none).
     #[arg(long = "strong-opening", value_name = "TURNS", default_value_t = 0, value_parser = parse_opening)]
     opening: u32,
 }

@@ -8,16 +8,15 @@
 //! the planner would only play it next, and the search would compare the same marches
 //! in another order. Each candidate is played out on several dice: its actions, the rest
 //! of the segment and the player turn, then every side on to the start of the player's
-//! second player turn from here with `ai` planners (searching fewer boxes, to be
-//! cheap), so a march is judged by what the enemy does in reply and in the player turn
-//! after (a raid on the city it left takes two: to come next to it, then to take it). The
+//! third player turn from here with `ai` planners (searching fewer boxes, to be
+//! cheap), so a march is judged by what the enemy does in reply and in the two player
+//! turns after (a raid on the city it left takes two: to come next to it, then to take
+//! it; a lost attack shows in the enemy's second reply). The
 //! candidate whose end positions [`evaluate_from`] judges best, surely enough, is
 //! played (see [`choose`]); every other decision is the planner's.
 //!
 //! In the opening (the scenario's first [`SearchConfig::opening`] turns, none unless
-//! asked) each decision plays three times the rollouts, each a player turn longer: the
-//! first turns decide most games, and what a march there costs often shows only in the
-//! enemy's second reply.
+//! asked) each decision plays three times the rollouts, each a player turn longer.
 //!
 //! Everything is generic: the candidates are marches over the engine's actions, and a
 //! rollout's end is judged from the game's outcome, each side's tallies (the module's,
@@ -48,33 +47,29 @@ use crate::recall::Recall;
 /// most marches are among the first few, and rollouts must be cheap.
 const ROLLOUT_CANDIDATES: usize = 4;
 
-/// Rollouts per march decision when none is given, shared among the candidates.
-pub const DEFAULT_BUDGET: u32 = 24;
+/// Rollouts per march decision when none is given, shared among the candidates. With
+/// [`HORIZON`] three, AHD's Union against `ai` in 1861 won 66 of 100 games where 24
+/// rollouts two player turns deep won 34, at a mean of 1.95 s a player turn on one core
+/// of the 2-core machine against 0.49 s (the README's figures).
+pub const DEFAULT_BUDGET: u32 = 72;
 /// The most rollouts per march decision the command line accepts: beyond this a
 /// player turn would take minutes.
 pub const MAX_BUDGET: u32 = 2_000;
 /// A rollout runs until the start of this many of the player's own player turns: the
-/// second, so the enemy's reply and then its next strike are both seen (raids take two
-/// player turns: to come next to a city, then to take it). One player turn deep, the
-/// enemy's next strike went unseen: as Union against `ai`, seeds 1-20, no win; two
-/// deep, 7; three deep, 2 (the `ai` planners' play that far out is more noise than
-/// news).
-const HORIZON: u32 = 2;
-/// In the opening ([`SearchConfig::opening`]), rollouts run a player turn further: a
-/// march's cost in the first turns often shows only in the enemy's second reply (a lone
-/// militia's even-odds attack, lost, opens a city to a raid the turn after).
-const OPENING_HORIZON: u32 = 3;
-/// And each decision plays this many times the budget: the difference such a march
-/// makes is one lost game in a few rollouts, which the confidence bound needs more
-/// rollouts to see.
+/// third, so the enemy's reply, its next strike and the reply to that are all seen
+/// (raids take two player turns: to come next to a city, then to take it; and a march's
+/// cost often shows only in the enemy's second reply, as when a lone militia's
+/// even-odds attack, lost, opens a city to a raid the turn after). As Union against
+/// `ai`, seeds 1-20 at 24 rollouts: one player turn deep, no win; two, 7; three, 2 (too
+/// few rollouts for the noise of the `ai` planners' play that far out). At 72
+/// rollouts, three deep won 24 of seeds 1-30 where two deep at 24 won 13.
+const HORIZON: u32 = 3;
+/// In the opening ([`SearchConfig::opening`]), rollouts run a player turn further.
+const OPENING_HORIZON: u32 = HORIZON + 1;
+/// And each decision plays this many times the budget.
 const OPENING_BUDGET: u32 = 3;
 /// The most opening turns the command line accepts (more is the whole game).
 pub const MAX_OPENING: u32 = 1_000;
-/// The opening the app offers ("Strong, deep"): the whole game. As AHD's Union against
-/// `ai` in 1861 it won 66 of 100 games where the default won 34 (six turns of it won
-/// 46), at a mean of 1.95 s a player turn on one core against the default's 0.49 s
-/// (the README's figures); the app searches on every core.
-pub const DEEP_OPENING: u32 = MAX_OPENING;
 /// A rollout gives up after this many actions (a stuck game, or a module whose player
 /// turns are very long); its position is judged as it stands.
 const MAX_ROLLOUT_ACTIONS: usize = 3_000;
@@ -116,10 +111,12 @@ pub struct SearchConfig {
     /// Rules for the rollouts. Without it, rollouts use the rules the player is given
     /// (one thread), so whatever those rules log includes the rollouts.
     pub rules: Option<RulesFactory>,
-    /// Turns from the scenario's start searched wider and deeper: [`OPENING_BUDGET`]
-    /// times the budget, rollouts [`OPENING_HORIZON`] player turns long. 0: none. As
-    /// AHD's Union against `ai` in 1861, six turns won 46 of 100 games against 34, at
-    /// 2.3 times the time of a game (the README's figures).
+    /// Turns from the scenario's start searched wider and deeper still:
+    /// [`OPENING_BUDGET`] times the budget, rollouts [`OPENING_HORIZON`] player turns
+    /// long. 0 (the default): none. When the default was 24 rollouts two deep, this
+    /// opening (then three deep) over the whole game is what became the default; over
+    /// the current default it costs three times the time or more, and its strength is
+    /// not measured.
     pub opening: u32,
 }
 

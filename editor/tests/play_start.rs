@@ -75,17 +75,12 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
     h.get_by_role_and_label(Role::ComboBox, "Confederacy")
         .click();
     h.run();
-    for level in ["Human", "Random", "Greedy", "AI", "Strong", "Strong, deep"] {
+    for level in ["Human", "Random", "Greedy", "AI", "Strong"] {
         assert!(h.query_by_label(level).is_some(), "'{level}' is offered");
     }
+    // The deeper opening is a command-line setting only: the default is deep already.
+    assert!(h.query_by_label("Strong, deeper opening").is_none());
     h.get_by_label("Strong").click();
-    h.run();
-    // "Strong, deep" is the strong player searching every turn wider and deeper, as
-    // `muster play --strong-opening 1000` does.
-    h.get_by_role_and_label(Role::ComboBox, "Confederacy")
-        .click();
-    h.run();
-    h.get_by_label("Strong, deep").click();
     h.run();
     h.get_by_label("Start").click();
     h.run();
@@ -94,7 +89,7 @@ fn the_start_screen_offers_the_ways_in_and_every_level() {
         session.players()[1],
         PlayerKind::Computer(muster_ai::Level::Strong {
             budget: muster_ai::search::DEFAULT_BUDGET,
-            opening: muster_ai::search::MAX_OPENING,
+            opening: 0,
         })
     );
     h.get_by_label("Home").click();

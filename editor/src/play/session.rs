@@ -30,18 +30,12 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// The choices offered in the new-game dialog, in order.
-    pub const ALL: [PlayerKind; 6] = [
+    pub const ALL: [PlayerKind; 5] = [
         PlayerKind::Human,
         PlayerKind::Computer(Level::Random),
         PlayerKind::Computer(Level::Greedy),
         PlayerKind::Computer(Level::Ai),
         PlayerKind::Computer(Level::strong()),
-        // Stronger and slower: every turn searched as the opening is (`muster play
-        // --strong-opening 1000`).
-        PlayerKind::Computer(Level::Strong {
-            budget: muster_ai::search::DEFAULT_BUDGET,
-            opening: muster_ai::search::DEEP_OPENING,
-        }),
     ];
 
     pub fn label(self) -> &'static str {
@@ -51,7 +45,8 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
             PlayerKind::Computer(Level::Strong { opening: 0, .. }) => "Strong",
-            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deep",
+            // Only from a saved game begun with `--strong-opening`.
+            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deeper opening",
             PlayerKind::ByFile => "By file",
         }
     }
