@@ -48,9 +48,10 @@ use crate::recall::Recall;
 const ROLLOUT_CANDIDATES: usize = 4;
 
 /// Rollouts per march decision when none is given, shared among the candidates. With
-/// [`HORIZON`] three, AHD's Union against `ai` in 1861 won 66 of 100 games where 24
-/// rollouts two player turns deep won 34, at a mean of 1.95 s a player turn on one core
-/// of the 2-core machine against 0.49 s (the README's figures).
+/// `HORIZON` three, AHD's Union against `ai` in 1861 won 66 of 100 games where 24
+/// rollouts two player turns deep won 34, at four times the time: a mean of 1.95 s a
+/// player turn on one core against 0.49 s, or 2.94 s on a machine 1.65 times slower
+/// (the README's figures).
 pub const DEFAULT_BUDGET: u32 = 72;
 /// The most rollouts per march decision the command line accepts: beyond this a
 /// player turn would take minutes.
