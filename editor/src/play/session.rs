@@ -44,9 +44,7 @@ impl PlayerKind {
             PlayerKind::Computer(Level::Random) => "Random",
             PlayerKind::Computer(Level::Greedy) => "Greedy",
             PlayerKind::Computer(Level::Ai) => "AI",
-            PlayerKind::Computer(Level::Strong { opening: 0, .. }) => "Strong",
-            // Only from a saved game begun with `--strong-opening`.
-            PlayerKind::Computer(Level::Strong { .. }) => "Strong, deeper opening",
+            PlayerKind::Computer(Level::Strong { .. }) => "Strong",
             PlayerKind::ByFile => "By file",
         }
     }
