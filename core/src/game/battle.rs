@@ -286,6 +286,50 @@ pub fn legal(
     Ok(out)
 }
 
+/// Whether [`legal`] lists `action` in the battle `b` under way, asking no more than it
+/// must. A target is the common case (every shot of every round names one): the rules'
+/// yes to it is enough, and only a no needs the whole list (which holds every enemy
+/// when the rules allow none, 5.1). Questions are pure, so this agrees with `legal`
+/// (tested over random games).
+fn allows(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    b: &Battle,
+    action: &Action,
+) -> Result<bool, RuleError> {
+    let view = View { module, state };
+    match (b.stage, action) {
+        (Stage::Target, Action::Target { shooter, target }) => {
+            if b.unassigned().next() != Some(*shooter)
+                || !b.own(b.enemy_of(b.firing)).contains(target)
+            {
+                return Ok(false);
+            }
+            if ask_bool(
+                rules,
+                view,
+                Question::MayTarget {
+                    shooter: *shooter,
+                    target: *target,
+                },
+            )? {
+                return Ok(true);
+            }
+            Ok(targets(view, rules, b, *shooter)?.contains(target))
+        }
+        (Stage::Target, _) => Ok(false),
+        // Passing is always open at the other stages (a retreat or a reinforcement is
+        // never forced): the most common answer needs no question at all.
+        (_, Action::Pass) => Ok(true),
+        (Stage::Upgrade, Action::Upgrade { unit }) => {
+            Ok(b.own(b.winner.unwrap_or(b.attacker)).contains(unit)
+                && upgrade::can_upgrade(view, rules, *unit)?)
+        }
+        _ => Ok(legal(module, rules, state)?.contains(action)),
+    }
+}
+
 /// Boxes a side may retreat (or withdraw) to: adjacent along a line, as the rules allow
 /// (`RetreatTo`); then any other box the rules name (`evacuations`: AHD's evacuation
 /// by sea), in id order.
@@ -297,22 +341,22 @@ fn retreat_options(
 ) -> Result<Vec<BoxId>, RuleError> {
     let withdrawal = b.stage == Stage::Withdraw;
     let mut out = Vec::new();
-    for &(to, _) in view.module.board.neighbours(b.at) {
-        if out.contains(&to) {
-            continue;
-        }
-        if ask_bool(
-            rules,
-            view,
-            Question::RetreatTo {
+    // One session for all the neighbours: the rules' view is opened once.
+    rules.ask_each(view, &mut |ask| {
+        for &(to, _) in view.module.board.neighbours(b.at) {
+            if out.contains(&to) {
+                continue;
+            }
+            if ask.ask_bool(Question::RetreatTo {
                 side,
                 to,
                 withdrawal,
-            },
-        )? {
-            out.push(to);
+            })? {
+                out.push(to);
+            }
         }
-    }
+        Ok(())
+    })?;
     let board = &view.module.board;
     let mut far = rules.evacuations(view, side, withdrawal)?;
     far.sort_unstable();
@@ -395,8 +439,7 @@ pub(crate) fn apply(
         }
         return start_battle(module, rules, state, *at);
     };
-    let legal_now = legal(module, rules, state)?;
-    if !legal_now.contains(action) {
+    if !allows(module, rules, state, &b, action)? {
         return Err(illegal(format!(
             "{action:?} is not possible in this battle now"
         )));

@@ -5,9 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{
-    Asker, Event, Question, RuleError, Rules, SharedReads, View, ask_bool, ask_int,
-};
+use super::rules::{Asker, Event, Question, RuleError, Rules, SharedReads, View};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
@@ -248,16 +246,20 @@ pub fn ready_units(
     side: SideId,
 ) -> Result<Vec<UnitId>, RuleError> {
     let mut ready = Vec::new();
-    for u in view.state.units_at(at) {
-        let unit = view.state.unit(u);
-        if unit.side != side {
-            continue;
+    // One session for the box's pieces: the rules' view is opened once.
+    rules.ask_each(view, &mut |ask| {
+        for u in view.state.units_at(at) {
+            let unit = view.state.unit(u);
+            if unit.side != side {
+                continue;
+            }
+            let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
+            if limit.is_none_or(|l| i64::from(unit.moves) < l) {
+                ready.push(u);
+            }
         }
-        let limit = ask_int(rules, view, Question::MoveLimit { unit: u })?;
-        if limit.is_none_or(|l| i64::from(unit.moves) < l) {
-            ready.push(u);
-        }
-    }
+        Ok(())
+    })?;
     Ok(ready)
 }
 
@@ -378,12 +380,19 @@ pub(crate) fn apply(
                 ));
             }
             let view = View { module, state };
-            if !ask_bool(rules, view, Question::MayEnter { unit: *unit, path })?
-                || !ask_bool(rules, view, Question::MayStop { unit: *unit, path })?
-            {
+            // The move's questions in one session: the rules' view is opened once.
+            let mut jump = None;
+            rules.ask_each(view, &mut |ask| {
+                if ask.ask_bool(Question::MayEnter { unit: *unit, path })?
+                    && ask.ask_bool(Question::MayStop { unit: *unit, path })?
+                {
+                    jump = Some(ask.ask_bool(Question::IsJump { unit: *unit, path })?);
+                }
+                Ok(())
+            })?;
+            let Some(jump) = jump else {
                 return Err(illegal("the rules do not allow that move"));
-            }
-            let jump = ask_bool(rules, view, Question::IsJump { unit: *unit, path })?;
+            };
             let u = &mut state.units[unit.index()];
             u.place = Place::Board(path.to());
             u.flags = Flags::NONE;
