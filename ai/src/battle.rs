@@ -20,7 +20,6 @@ use std::str::FromStr;
 
 use muster_core::Module;
 use muster_core::game::battle::Battle;
-use muster_core::game::rules::ask_int;
 use muster_core::game::{GameState, Question, RuleError, Rules, View};
 use muster_core::ids::UnitId;
 use serde::{Deserialize, Serialize};
@@ -108,23 +107,28 @@ pub(crate) fn battle_of(state: &GameState) -> Option<&Battle> {
     state.combat.as_ref()?.battle.as_ref()
 }
 
-/// The roll `shooter` needs to hit `target` in the battle under way: its combat value
-/// plus the rules' `ShotModifier`, asked of `state` as it stands (whose part of the
-/// round it is included).
-pub(crate) fn shot_needs(
+/// The roll each of `shots` (shooter, target) needs to hit in the battle under way: the
+/// shooter's combat value plus the rules' `ShotModifier`, asked of `state` as it stands
+/// (whose part of the round it is included). Asked in one session of the rules
+/// ([`Rules::ask_each`]): a planner weighs many shots at once, and a session opens the
+/// rules' view of the position once for all of them.
+pub(crate) fn shots_need(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
-    shooter: UnitId,
-    target: UnitId,
-) -> Result<i64, RuleError> {
-    let modifier = ask_int(
-        rules,
-        View { module, state },
-        Question::ShotModifier { shooter, target },
-    )?
-    .unwrap_or(0);
-    Ok(i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier)
+    shots: &[(UnitId, UnitId)],
+) -> Result<Vec<i64>, RuleError> {
+    let mut out = Vec::with_capacity(shots.len());
+    rules.ask_each(View { module, state }, &mut |ask| {
+        for &(shooter, target) in shots {
+            let modifier = ask
+                .ask_int(Question::ShotModifier { shooter, target })?
+                .unwrap_or(0);
+            out.push(i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier);
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// The target a computer player names for `shooter` in the battle under way: the one of
@@ -145,19 +149,29 @@ pub fn choose_target(
     let Some(b) = battle_of(state) else {
         return Err(no_choice("there is no battle under way"));
     };
-    let needed =
-        |rules: &mut dyn Rules, s: UnitId, t: UnitId| shot_needs(module, rules, state, s, t);
+    // Every shot the scoring reads, in the order it reads them, asked at once.
+    let mut shots = Vec::new();
+    for &target in legal {
+        shots.extend(b.shots.iter().filter(|&&(_, t)| t == target));
+        shots.push((shooter, target));
+    }
+    let mut needs = shots_need(module, rules, state, &shots)?.into_iter();
+    let mut needed = || {
+        needs
+            .next()
+            .ok_or_else(|| no_choice("a shot's roll was not asked"))
+    };
     let mut best: Option<(UnitId, f64)> = None;
     for &target in legal {
         let unit = state.unit(target);
         let kind = module.units.get(unit.kind);
         let mut pressure = Pressure::new(kind.steps.saturating_sub(unit.hits));
-        for &(s, t) in &b.shots {
+        for &(_, t) in &b.shots {
             if t == target {
-                pressure.add_shot(hit_chance(needed(rules, s, t)?, module.dice));
+                pressure.add_shot(hit_chance(needed()?, module.dice));
             }
         }
-        let p = hit_chance(needed(rules, shooter, target)?, module.dice);
+        let p = hit_chance(needed()?, module.dice);
         let value = score(p, pressure.value(worth(kind.combat)));
         if better(value, best.map(|(_, s)| s)) {
             best = Some((target, value));

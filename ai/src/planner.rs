@@ -1155,12 +1155,16 @@ fn battle_fire(
         }
         _ => state,
     };
+    let shots: Vec<(UnitId, UnitId)> = shooters
+        .iter()
+        .flat_map(|&s| targets.iter().map(move |&t| (s, t)))
+        .collect();
+    let needs = crate::battle::shots_need(module, rules, state, &shots)?;
     let mut force = Force::default();
-    for &s in shooters {
+    for (i, &s) in shooters.iter().enumerate() {
         let mut chance = 0.0;
-        for &t in targets {
-            let needs = crate::battle::shot_needs(module, rules, state, s, t)?;
-            chance += crate::battle::hit_chance(needs, module.dice);
+        for &n in &needs[i * targets.len()..(i + 1) * targets.len()] {
+            chance += crate::battle::hit_chance(n, module.dice);
         }
         let f = unit_force(module, state, s, 0.0);
         force = force.plus(Force {
