@@ -8,7 +8,7 @@ use std::process::Command;
 use muster_ai::balance::{GameSetup, play_game};
 use muster_ai::{Level, player};
 use muster_core::Module;
-use muster_core::game::{Dice, legal_actions, start};
+use muster_core::game::{Dice, apply_unlogged, legal_actions, start};
 use muster_scripting::{Limits, ScriptRules};
 use serde_json::Value;
 
@@ -47,6 +47,29 @@ fn planners_only_take_legal_actions() {
             assert!(n < 20_000, "the Short Game should end");
         }
     }
+}
+
+/// The searches' rollouts apply actions without the log (`apply_unlogged`): the same
+/// game, action by action, as `apply` with its log, including the ends of recruitment
+/// steps with points left, whose log line alone asks for every decision left (7.0).
+#[test]
+fn an_unlogged_apply_plays_the_same_game() {
+    let (m, mut rules) = ahd();
+    let scenario = m.scenario("1861-short").unwrap();
+    let (mut state, _) = start(&m, &mut rules, scenario, Vec::new(), Dice::seeded(5)).unwrap();
+    let mut players = [player(Level::Ai, 5), player(Level::Random, 5)];
+    let (mut n, mut lost) = (0, 0);
+    while state.outcome.is_none() && n < 20_000 {
+        let side = muster_core::game::decider(&m, &state);
+        let action = players[side.index()].choose(&m, &mut rules, &state).unwrap();
+        let (logged, log) = muster_core::game::apply(&m, &mut rules, &state, &action).unwrap();
+        let unlogged = apply_unlogged(&m, &mut rules, &state, &action).unwrap();
+        assert_eq!(logged, unlogged, "action {n}: {action:?}");
+        lost += log.iter().filter(|l| l.contains("unused")).count();
+        state = logged;
+        n += 1;
+    }
+    assert!(lost > 0, "no step ended with its resource unused");
 }
 
 /// Same seed, same game: the planners are deterministic and the random player draws

@@ -35,12 +35,14 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use muster_core::Module;
-use muster_core::game::{Action, ActionError, Dice, GameState, Rules, View, apply, decider};
+use muster_core::game::{
+    Action, ActionError, Dice, GameState, Rules, View, apply_unlogged, decider,
+};
 use muster_core::ids::{BoxId, SideId};
 
 use crate::knowledge::{self, Distances, unit_force};
 use crate::planner::{Planner, Style};
-use crate::player::{AiError, Player, step};
+use crate::player::{AiError, Player, decide};
 use crate::recall::Recall;
 
 /// Candidate boxes the planners of a rollout search per march (the `ai` searches 12):
@@ -588,8 +590,8 @@ fn rollout(
     let mut s = state.clone();
     s.dice = Dice::seeded(seed);
     for a in candidate {
-        match apply(module, rules, &s, a) {
-            Ok((next, _)) => s = next,
+        match apply_unlogged(module, rules, &s, a) {
+            Ok(next) => s = next,
             Err(ActionError::Illegal(_)) => break,
             Err(e) => return Err(e.into()),
         }
@@ -627,7 +629,10 @@ fn rollout(
         let Some(p) = players.get_mut(side.index()) else {
             return Err(AiError::Stuck);
         };
-        let (_, next, _) = step(p, module, rules, &s)?;
+        // Nobody reads a rollout's log.
+        let (_, next) = decide(p, module, rules, &s, |rules, action| {
+            apply_unlogged(module, rules, &s, action)
+        })?;
         s = next;
         actions += 1;
     }

@@ -19,7 +19,7 @@ pub mod upgrade;
 pub use action::{Action, ActionError};
 pub use command::Command;
 pub use dice::Dice;
-pub use flow::{apply, decider, legal_actions, set_end, start};
+pub use flow::{apply, apply_unlogged, decider, legal_actions, set_end, start};
 pub use history::History;
 pub use moves::{Destination, Path, Step, destinations};
 pub use offer::Offer;
