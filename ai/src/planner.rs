@@ -914,12 +914,14 @@ impl Planner {
         state: &GameState,
         me: SideId,
     ) -> Result<Action, AiError> {
-        let legal = legal_actions(module, rules, state)?;
+        // The legal list is made only where a choice is read off it: most retreat and
+        // reinforcement decisions are a pass, always open, decided before any list.
         let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
-            return legal.into_iter().next().ok_or(AiError::Stuck);
+            return first_legal(module, rules, state);
         };
         match b.stage {
             Stage::Target => {
+                let legal = legal_actions(module, rules, state)?;
                 let Some(Action::Target { shooter, .. }) = legal.first() else {
                     return legal.into_iter().next().ok_or(AiError::Stuck);
                 };
@@ -934,7 +936,11 @@ impl Planner {
                 let target = crate::battle::choose_target(module, rules, state, shooter, &targets)?;
                 Ok(Action::Target { shooter, target })
             }
-            Stage::Upgrade => Ok(best_promotion(module, state, &legal)),
+            Stage::Upgrade => Ok(best_promotion(
+                module,
+                state,
+                &legal_actions(module, rules, state)?,
+            )),
             Stage::Withdraw | Stage::Retreat => {
                 if !self.style.battle_sense {
                     return Ok(Action::Pass);
@@ -980,7 +986,7 @@ impl Planner {
                 if stay < 0.0 {
                     let need = self.needs(module, rules, state, &pic)?;
                     let field = self.field(state, &pic, need);
-                    let retreat = legal
+                    let retreat = legal_actions(module, rules, state)?
                         .iter()
                         .filter_map(|a| match a {
                             Action::Retreat { to } => Some(*to),
@@ -1009,7 +1015,7 @@ impl Planner {
                 let field = self.field(state, &pic, need);
                 // Bring in the strongest unit whose box is not left open to the enemy.
                 let mut best: Option<(f64, UnitId)> = None;
-                for a in &legal {
+                for a in &legal_actions(module, rules, state)? {
                     let Action::Reinforce { unit } = a else {
                         continue;
                     };
