@@ -8,6 +8,11 @@ use std::process::ExitCode;
 
 use muster_editor::{Document, EditorApp, file_dialog};
 
+/// mimalloc, as the command line's: the strong computer player's search allocates and
+/// frees millions of small values.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
