@@ -51,9 +51,9 @@ const ROLLOUT_CANDIDATES: usize = 4;
 
 /// Rollouts per march decision when none is given, shared among the candidates. With
 /// `HORIZON` three, AHD's Union against `ai` in 1861 won 66 of 100 games where 24
-/// rollouts two player turns deep won 34, at four times the time: a mean of 1.95 s a
-/// player turn on one core against 0.49 s, or 2.94 s on a machine 1.65 times slower
-/// (the README's figures).
+/// rollouts two player turns deep won 34, at four times the work: a mean of 2.07 s a
+/// player turn on one core (2026-11-28, after the rules, engine and allocator were
+/// made 26% cheaper in instructions; the README's figures).
 pub const DEFAULT_BUDGET: u32 = 72;
 /// The most rollouts per march decision the command line accepts: beyond this a
 /// player turn would take minutes.
