@@ -61,7 +61,9 @@ fn an_unlogged_apply_plays_the_same_game() {
     let (mut n, mut lost) = (0, 0);
     while state.outcome.is_none() && n < 20_000 {
         let side = muster_core::game::decider(&m, &state);
-        let action = players[side.index()].choose(&m, &mut rules, &state).unwrap();
+        let action = players[side.index()]
+            .choose(&m, &mut rules, &state)
+            .unwrap();
         let (logged, log) = muster_core::game::apply(&m, &mut rules, &state, &action).unwrap();
         let unlogged = apply_unlogged(&m, &mut rules, &state, &action).unwrap();
         assert_eq!(logged, unlogged, "action {n}: {action:?}");
