@@ -479,6 +479,8 @@ pub fn enter_step(
         state,
         Event::StepStarted { step: &step.id },
     )?);
+    // Always the full log here, even under `apply_unlogged`: a step that ends as it
+    // starts has had no decision, so whatever it leaves unused is cheap to list.
     if state.outcome.is_none() && step_done(module, rules, state)? {
         log.extend(end_step(module, rules, state, Log::Full)?);
     }
