@@ -1,10 +1,12 @@
 //! Resource limits and the per-call instruction budget enforced by Luau's interrupt.
 
 use std::cell::{Cell, RefCell};
+use std::ffi::{c_int, c_void};
 use std::rc::Rc;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use mlua::{Lua, VmState};
+use mlua::{Lua, VmState, ffi};
 
 use crate::stdlib::caller;
 
@@ -91,9 +93,41 @@ impl Meter {
     }
 
     /// Installs the interrupt that charges this meter.
-    pub fn install(self: &Rc<Self>, lua: &Lua) {
+    ///
+    /// mlua's interrupt wraps every call in its error and panic guards, which cost a
+    /// twelfth of a search's instructions for what is mostly `used += 1`. So the meter
+    /// is charged by [`count`], a bare Luau interrupt, and mlua's (which runs
+    /// [`Meter::tick`] and raises the error) is called only for the interrupts `tick`
+    /// must see: the clock checks, the one past the budget, and any on a coroutine.
+    pub fn install(self: &Rc<Self>, lua: &Lua) -> mlua::Result<()> {
         let meter = Rc::clone(self);
         lua.set_interrupt(move |lua| meter.tick(lua));
+        let this = Rc::as_ptr(self).cast_mut().cast::<c_void>();
+        // SAFETY: `exec_raw` hands over the running state. The callbacks are the
+        // global state's, only changed here while no Lua code runs. The thread data of
+        // the main thread is set to this meter, which outlives every interrupt: the
+        // closure just set holds an `Rc` of it until the `Lua` is closed, and mlua
+        // clears the interrupt before closing. Nothing else uses the thread data.
+        unsafe {
+            lua.exec_raw::<()>((), |state| {
+                let callbacks = ffi::lua_callbacks(state);
+                if let Some(slow) = (*callbacks).interrupt {
+                    SLOW.get_or_init(|| slow);
+                    ffi::lua_setthreaddata(ffi::lua_mainthread(state), this);
+                    (*callbacks).interrupt = Some(count);
+                }
+            })
+        }
+    }
+
+    /// Charges one interrupt if `tick` need not see it; says whether it did.
+    fn count(&self) -> bool {
+        let used = self.used.get() + 1;
+        if used > self.limit || used.is_multiple_of(CLOCK_EVERY) || self.spent.get().is_some() {
+            return false;
+        }
+        self.used.set(used);
+        true
     }
 
     fn tick(&self, lua: &Lua) -> mlua::Result<VmState> {
@@ -130,6 +164,28 @@ impl Meter {
                 false
             }
         }
+    }
+}
+
+/// mlua's interrupt procedure (one function for every `Lua`), kept by the first
+/// [`Meter::install`].
+static SLOW: OnceLock<unsafe extern "C-unwind" fn(*mut ffi::lua_State, c_int)> = OnceLock::new();
+
+/// The Luau interrupt: charges the meter in the thread data, else hands over to mlua's.
+/// Garbage-collector interrupts are ignored, as mlua ignores them.
+unsafe extern "C-unwind" fn count(state: *mut ffi::lua_State, gc: c_int) {
+    if gc >= 0 {
+        return;
+    }
+    // SAFETY: the thread data is null or the meter `install` put there, alive while
+    // this interrupt is set; a coroutine's thread data is null.
+    let meter = unsafe { ffi::lua_getthreaddata(state).cast::<Meter>().as_ref() };
+    if meter.is_some_and(Meter::count) {
+        return;
+    }
+    if let Some(slow) = SLOW.get() {
+        // SAFETY: mlua's own interrupt, called as Luau would call it.
+        unsafe { slow(state, gc) }
     }
 }
 

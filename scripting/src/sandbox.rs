@@ -125,7 +125,7 @@ impl Sandbox {
             modules.add_root(&lua, dir, *module_id, env)?;
         }
         lua.sandbox(true).map_err(fail)?;
-        meter.install(&lua);
+        meter.install(&lua).map_err(fail)?;
 
         for (root, (_, entry, _)) in entries.iter().enumerate() {
             meter.reset();

@@ -567,3 +567,34 @@ fn symlink_out_of_the_folder_is_refused() {
         "{err}"
     );
 }
+
+/// Whether `body` runs to its end under a budget of `budget` interrupts.
+fn runs_within(body: &str, budget: u64) -> bool {
+    let mut sb = armed_with(body, Limits { budget, ..limits() });
+    match sb.question("attack", ()) {
+        Ok(_) => true,
+        Err(e) => {
+            assert_budget(&e);
+            false
+        }
+    }
+}
+
+/// The budget charges every interrupt, on the main thread and in a coroutine alike
+/// (they are charged by different paths), past the clock checks every 1,024: with 3,000,
+/// a loop of 2,999 passes runs (a pass each, and the call) and one more pass stops it.
+/// The coroutine's creation and call take three.
+#[test]
+fn the_budget_is_counted_exactly() {
+    let main = "for i = 1, N do end\nreturn true";
+    let coroutine = "coroutine.wrap(function() for i = 1, N do end end)()\nreturn true";
+    for (body, last) in [(main, 2999), (coroutine, 2996)] {
+        let passes = |n: u32| body.replace('N', &n.to_string());
+        assert!(runs_within(&passes(last), 3000), "{}", passes(last));
+        assert!(
+            !runs_within(&passes(last + 1), 3000),
+            "{}",
+            passes(last + 1)
+        );
+    }
+}
