@@ -143,7 +143,8 @@ pub fn run(o: Options) -> Result<()> {
                 muster_ai::Level::Ai,
                 muster_ai::side_seed(seed, i),
             )),
-            // Its rollouts run on rules of their own, so they log nothing here.
+            // Its rollouts look ahead (on threads beyond the first, on rules of their
+            // own), so they log nothing here.
             PlayerKind::Strong => Some(muster_ai::player_with(
                 o.strong,
                 muster_ai::side_seed(seed, i),

@@ -44,6 +44,16 @@ pub struct ScriptRules {
     /// While tracing (`set_trace`), each question asked and its handlers' answers.
     trace: Option<Vec<RuleTrace>>,
     paths: PathTables,
+    /// What the game kept while a look ahead runs ([`Rules::look_ahead`]).
+    kept: Option<Kept>,
+}
+
+/// What [`ScriptRules`] had kept for the game when a look ahead began: given back, and
+/// whatever the look ahead logged, traced or printed dropped, when it ends.
+struct Kept {
+    logged: Option<Vec<String>>,
+    trace: Option<Vec<RuleTrace>>,
+    output: crate::stdlib::Output,
 }
 
 /// A question the engine asked while tracing, with what each handler answered.
@@ -130,6 +140,7 @@ impl ScriptRules {
             logged: None,
             trace: None,
             paths: PathTables::default(),
+            kept: None,
         })
     }
 
@@ -334,6 +345,27 @@ impl PathTables {
 }
 
 impl Rules for ScriptRules {
+    fn look_ahead(&mut self, on: bool) {
+        if on && self.kept.is_none() {
+            let trace = self.trace.take();
+            if trace.is_some() {
+                self.sandbox.set_trace(false);
+            }
+            self.kept = Some(Kept {
+                logged: self.logged.take(),
+                trace,
+                output: self.sandbox.set_aside_output(),
+            });
+        } else if !on && let Some(kept) = self.kept.take() {
+            self.logged = kept.logged;
+            if kept.trace.is_some() {
+                self.sandbox.set_trace(true);
+            }
+            self.trace = kept.trace;
+            self.sandbox.restore_output(kept.output);
+        }
+    }
+
     fn answers(&self, hook: &str) -> bool {
         self.sandbox.handler_count(hook) > 0
     }

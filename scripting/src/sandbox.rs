@@ -308,6 +308,17 @@ impl Sandbox {
         self.output.borrow_mut().take()
     }
 
+    /// Everything scripts printed and nobody took yet, set aside (printing starts
+    /// afresh) for [`Sandbox::restore_output`].
+    pub(crate) fn set_aside_output(&mut self) -> Output {
+        std::mem::take(&mut *self.output.borrow_mut())
+    }
+
+    /// Puts back output set aside, dropping what was printed since.
+    pub(crate) fn restore_output(&mut self, output: Output) {
+        *self.output.borrow_mut() = output;
+    }
+
     /// The Lua state, to build arguments (tables, strings). Do not run code with it: only
     /// hook calls are metered.
     pub fn lua(&self) -> &Lua {

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use muster_core::game::rules::Rules;
 use muster_core::game::{Action, ActionError, Dice, GameState, apply, legal_actions, start};
 use muster_core::{Module, load_module};
 use muster_scripting::{Limits, ScriptRules};
@@ -274,4 +275,51 @@ end, { id = "house.bad" })
     let e = rules.victory_progress(view).unwrap_err().to_string();
     assert!(e.contains("victory_progress"), "{e}");
     assert!(e.contains("no side 'unoin'; did you mean 'union'?"), "{e}");
+}
+
+/// A computer player's look ahead on the game's own rules (`Rules::look_ahead`): what
+/// the game kept before it (lines logged, printed, traced) is there after it, and what
+/// the look ahead made is gone.
+#[test]
+fn a_look_ahead_leaves_the_games_log_print_and_trace_as_they_were() {
+    let house = format!(
+        "{LEVY}\nhooks.on(\"offer_taken\", function(game, offer) print(`took {{offer.id}}`) return nil end)\n"
+    );
+    let game_part = |rules: &mut ScriptRules, m: &Module, g: &GameState| {
+        rules.keep_logged(true);
+        rules.set_trace(true);
+        let take = levy(&legal_actions(m, rules, g).unwrap()).unwrap();
+        apply(m, rules, g, &take).unwrap().0
+    };
+    let (_dir, m, mut rules, g) = with_house_rule(&house);
+    let g1 = game_part(&mut rules, &m, &g);
+    rules.look_ahead(true);
+    let take = levy(&legal_actions(&m, &mut rules, &g1).unwrap()).unwrap();
+    let (_, log) = apply(&m, &mut rules, &g1, &take).unwrap();
+    assert_eq!(
+        log,
+        ["levy raised in Washington for 1 march"],
+        "the engine's own log of a look ahead's action is its caller's to keep or drop"
+    );
+    rules.look_ahead(false);
+    assert_eq!(
+        rules.take_logged(),
+        ["levy raised in Washington for 1 march"]
+    );
+    assert_eq!(rules.take_output(), ["took levy"]);
+    let traced = rules.take_trace();
+    assert!(!traced.is_empty(), "the game's questions were traced");
+
+    // The same game part without a look ahead traces the same.
+    let (_dir2, m2, mut alone, g) = with_house_rule(&house);
+    game_part(&mut alone, &m2, &g);
+    assert_eq!(traced, alone.take_trace());
+    // Keeping goes on after the look ahead.
+    let take = levy(&legal_actions(&m, &mut rules, &g1).unwrap()).unwrap();
+    apply(&m, &mut rules, &g1, &take).unwrap();
+    assert_eq!(
+        rules.take_logged(),
+        ["levy raised in Washington for 1 march"]
+    );
+    assert_eq!(rules.take_output(), ["took levy"]);
 }

@@ -389,6 +389,12 @@ pub trait Rules {
         let _ = view;
         Ok(Vec::new())
     }
+    /// Whether the engine only looks ahead for a while (a computer player's rollouts, on
+    /// the game's own rules): what the rules log, print or trace then is not the game's,
+    /// and is dropped when it ends. Nothing by default.
+    fn look_ahead(&mut self, on: bool) {
+        let _ = on;
+    }
     /// The offers when one is being taken, with `wanted` naming it: rules may list only
     /// those that match (the engine still checks id, piece and box), so taking one of
     /// many offers does not cost listing them all. All of them by default.
