@@ -150,7 +150,12 @@ static FADE: std::sync::LazyLock<[f64; 9]> =
 /// Per-box figures computed once per decision: the enemy threat and the potential.
 struct Field {
     threat: Vec<Force>,
-    potential: Vec<f64>,
+    /// The boxes that pull, for [`Planner::potential`].
+    pulls: Vec<(BoxId, Pull)>,
+    /// Each box's potential, summed when first asked: a decision reads only the boxes
+    /// its pieces stand in and may reach, and summing every box was a thirteenth of a
+    /// search.
+    potential: Vec<std::cell::OnceCell<f64>>,
     /// Garrison steps a decisive box of mine needs against the enemy's reach; 0 for
     /// other boxes.
     need: Vec<f64>,
@@ -342,23 +347,8 @@ impl Planner {
 
     /// Pull of a box on my units: the worth of the boxes I do not hold, fading with
     /// distance, plus (defending) my threatened boxes' need for a garrison.
-    fn potential(&self, pulls: &[(BoxId, Pull)], at: BoxId) -> f64 {
-        let dist = self.dist();
-        let fades: &[f64; 9] = &FADE;
-        let mut p = 0.0;
-        for &(from, pull) in pulls {
-            let d = dist.get(at, from);
-            if d == u8::MAX || d > 8 {
-                continue;
-            }
-            let fade = fades[usize::from(d)];
-            p += match pull {
-                Pull::Capture(value) => value * fade,
-                Pull::Short { worth, short, need } => worth * fade * short / need,
-                Pull::Hold { worth, lose } => worth * fade * lose,
-            };
-        }
-        p
+    fn potential(&self, field: &Field, at: BoxId) -> f64 {
+        *field.potential[at.index()].get_or_init(|| pull_on(&field.pulls, self.dist(), at))
     }
 
     /// The boxes that pull (see [`Planner::potential`]), in order, with what each pulls
@@ -410,14 +400,12 @@ impl Planner {
         let threat = (0..n).map(|i| self.threat(pic, BoxId(i as u16))).collect();
         let mut field = Field {
             threat,
-            potential: Vec::new(),
+            pulls: Vec::new(),
+            potential: vec![std::cell::OnceCell::new(); n],
             need: guard.need,
             sources: guard.sources,
         };
-        let pulls = self.pulls(state, pic, &field);
-        field.potential = (0..n)
-            .map(|i| self.potential(&pulls, BoxId(i as u16)))
-            .collect();
+        field.pulls = self.pulls(state, pic, &field);
         field
     }
 
@@ -491,7 +479,7 @@ impl Planner {
         };
         let need_here = field.need[at.index()];
         let mut staying = pic.own_force(at);
-        let pot_here = field.potential[at.index()];
+        let pot_here = self.potential(field, at);
         // What leaving the box empty gives up, when I stand in it without holding it.
         let pending = if self.style.keep_captures {
             pic.capture_value(state, at)
@@ -530,7 +518,7 @@ impl Planner {
                         } else {
                             0.0
                         };
-                        let mut v = capture + (field.potential[to.index()] - pot_here) * 0.3;
+                        let mut v = capture + (self.potential(field, to) - pot_here) * 0.3;
                         let need = field.need[to.index()];
                         if need > 0.0 && to != at {
                             // Garrisoning a decisive box that is short.
@@ -737,7 +725,7 @@ impl Planner {
                 best = best.max(help / f64::from(d));
             }
         }
-        best + field.potential[at.index()] * 0.01 + mine.steps * 0.01
+        best + self.potential(field, at) * 0.01 + mine.steps * 0.01
     }
 
     fn movement(
@@ -1063,9 +1051,9 @@ impl Planner {
                         let short = field.need[at.index()] - pic.own_force(*at).steps;
                         need.max(0.0) * pic.worth[me.index()][at.index()].max(1.0) * 0.5
                             + short.max(0.0) * pic.worth[me.index()][at.index()]
-                            + field.potential[at.index()] * 0.1
+                            + self.potential(&field, *at) * 0.1
                     } else {
-                        field.potential[at.index()] * 0.1
+                        self.potential(&field, *at) * 0.1
                     };
                     unit_value * 10.0 + place
                 }
@@ -1179,6 +1167,25 @@ fn battle_fire(
         });
     }
     Ok(force)
+}
+
+/// The sum [`Planner::potential`] gives `at`, fading each pull with its distance.
+fn pull_on(pulls: &[(BoxId, Pull)], dist: &Distances, at: BoxId) -> f64 {
+    let fades: &[f64; 9] = &FADE;
+    let mut p = 0.0;
+    for &(from, pull) in pulls {
+        let d = dist.get(at, from);
+        if d == u8::MAX || d > 8 {
+            continue;
+        }
+        let fade = fades[usize::from(d)];
+        p += match pull {
+            Pull::Capture(value) => value * fade,
+            Pull::Short { worth, short, need } => worth * fade * short / need,
+            Pull::Hold { worth, lose } => worth * fade * lose,
+        };
+    }
+    p
 }
 
 /// The chance a box garrisoned by `mine` holds against `threat` attacking it (the
