@@ -94,8 +94,8 @@ impl Meter {
 
     /// Installs the interrupt that charges this meter.
     ///
-    /// mlua's interrupt wraps every call in its error and panic guards, which cost a
-    /// twelfth of a search's instructions for what is mostly `used += 1`. So the meter
+    /// mlua's interrupt wraps every call in its error and panic guards, which cost 9%
+    /// of a search's instructions for what is mostly `used += 1`. So the meter
     /// is charged by [`count`], a bare Luau interrupt, and mlua's (which runs
     /// [`Meter::tick`] and raises the error) is called only for the interrupts `tick`
     /// must see: the clock checks, the one past the budget, and any on a coroutine.
