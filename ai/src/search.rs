@@ -415,9 +415,9 @@ impl SearchPlayer {
             }
             // On one thread the rollouts run on the caller's rules, looking ahead (what
             // they log is not the game's): loading rules of its own for each decision
-            // cost a strong game a thirtieth of its work (a tenth with native code), and
-            // rules answer alike whatever they answered before (the app's worker and
-            // `muster balance` always shared them).
+            // cost a strong game a thirtieth of its work, and rules answer alike
+            // whatever they answered before (the app's worker and `muster balance`
+            // always shared them).
             _ => {
                 rules.look_ahead(true);
                 play(Ok(&mut *rules), 0, 1, &|| ());
