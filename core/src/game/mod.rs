@@ -27,4 +27,4 @@ pub use rules::{
     Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
 };
 pub use save::{Save, SaveError};
-pub use state::{BoxState, GameState, Outcome, Place, Unit};
+pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

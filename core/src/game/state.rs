@@ -2,6 +2,7 @@
 //! definitions, never copies of them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +108,7 @@ pub struct GameState {
     pub scenario: String,
     /// Named counters the rules keep (e.g. whether a border state was entered).
     #[serde(default)]
-    pub vars: BTreeMap<String, i64>,
+    pub vars: Vars,
     /// The Movement segment under way, if any.
     #[serde(default)]
     #[serde(alias = "march")]
@@ -262,7 +263,7 @@ impl GameState {
             end: scenario.end,
             first_turn: scenario.start,
             scenario: scenario.id.clone(),
-            vars: BTreeMap::new(),
+            vars: Vars::default(),
             moving: None,
             turn_log: TurnLog::default(),
             combat: None,
@@ -499,7 +500,7 @@ impl GameState {
     }
 
     pub fn var(&self, name: &str) -> i64 {
-        self.vars.get(name).copied().unwrap_or(0)
+        self.vars.get(name).unwrap_or(0)
     }
 
     /// Pieces of one side and type in each place.
@@ -573,5 +574,93 @@ impl GameState {
             }
         }
         Ok(())
+    }
+}
+
+/// The named counters of a state ([`GameState::vars`]), shared between the copies of a
+/// state until one of them sets a counter: AHD keeps one per box it tells held, and
+/// copying them with every action was 2% of a search's instructions, and more of its
+/// time (an allocation each). Reads, equality, hash and the saved form are the map's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Vars(Arc<BTreeMap<String, i64>>);
+
+impl Vars {
+    pub fn get(&self, name: &str) -> Option<i64> {
+        self.0.get(name).copied()
+    }
+
+    /// Sets `name` (a copy shared with other states is made first, unless it holds
+    /// `value` already).
+    pub fn insert(&mut self, name: String, value: i64) {
+        if self.get(&name) != Some(value) {
+            Arc::make_mut(&mut self.0).insert(name, value);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        if !self.0.is_empty() {
+            self.0 = Arc::default();
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, i64)> + '_ {
+        self.0.iter().map(|(k, &v)| (k.as_str(), v))
+    }
+}
+
+impl Serialize for Vars {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Vars {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        BTreeMap::deserialize(d).map(|m| Vars(Arc::new(m)))
+    }
+}
+
+#[cfg(test)]
+mod vars {
+    use std::collections::BTreeMap;
+    use std::hash::{Hash, Hasher};
+
+    use super::Vars;
+
+    fn hash(v: &impl Hash) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        v.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn a_copy_is_set_apart_from_its_original() {
+        let mut a = Vars::default();
+        a.insert("held:1".into(), 1);
+        let mut b = a.clone();
+        b.insert("held:1".into(), 0);
+        b.insert("held:2".into(), 1);
+        assert_eq!(a.get("held:1"), Some(1));
+        assert_eq!(a.get("held:2"), None);
+        assert_eq!(b.get("held:1"), Some(0));
+        b.clear();
+        assert_eq!(b, Vars::default());
+        assert_eq!(a.iter().collect::<Vec<_>>(), [("held:1", 1)]);
+    }
+
+    /// Saves and fingerprints are the plain map's, as before the counters were shared.
+    #[test]
+    fn saved_and_hashed_as_the_map() {
+        let mut v = Vars::default();
+        let mut m = BTreeMap::new();
+        for (k, x) in [("b", 2), ("a", -1)] {
+            v.insert(k.into(), x);
+            m.insert(k.to_string(), x);
+        }
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(json, serde_json::to_string(&m).unwrap());
+        assert_eq!(json, r#"{"a":-1,"b":2}"#);
+        assert_eq!(serde_json::from_str::<Vars>(&json).unwrap(), v);
+        assert_eq!(hash(&v), hash(&m));
     }
 }
