@@ -38,7 +38,7 @@ use muster_core::game::dice::Pcg32;
 use muster_core::game::moves::mover_key;
 use muster_core::game::save::{Save, SavedScenario};
 use muster_core::game::{
-    Action, Dice, GameState, Path, Place, Step, apply, describe, legal_actions, start,
+    Action, Dice, GameState, Path, Place, Step, apply, describe, legal_actions, placing, start,
 };
 use muster_core::ids::{BoxId, LineId, SideId, UnitId, UnitTypeId};
 use muster_scripting::{Limits, ScriptRules};
@@ -1297,6 +1297,42 @@ fn same_set(
     }
 }
 
+/// The placements a computer player finds one by one (the engine's candidates, each
+/// asked about alone) are the legal list's, in its order: the `ai` asks only about its
+/// best, and must choose what it would choose from the whole list.
+fn check_placements(
+    g: &mut Game<'_>,
+    step: usize,
+    rules: &mut ScriptRules,
+    state: &GameState,
+    legal: &[Action],
+) {
+    let m = &g.ahd.m;
+    if g.ahd.step(state) != Procedure::Place {
+        return;
+    }
+    let mut one_by_one = Vec::new();
+    for c in placing::candidates(m, state) {
+        match placing::allowed(m, rules, state, c) {
+            Ok(true) => one_by_one.push(Action::Place { kind: c.0, at: c.1 }),
+            Ok(false) => {}
+            Err(e) => return g.flag(step, "7.0: the rules answer may_place", e.to_string()),
+        }
+    }
+    let listed: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Place { .. }))
+        .cloned()
+        .collect();
+    if one_by_one != listed {
+        g.flag(
+            step,
+            "7.0: the placements asked about one by one are the legal list's",
+            format!("one by one {one_by_one:?}, listed {listed:?}"),
+        );
+    }
+}
+
 fn check_legal(g: &mut Game<'_>, step: usize, state: &GameState, legal: &[Action], track: &Track) {
     let ahd = g.ahd;
     let ws = Where::new(ahd, state);
@@ -2020,6 +2056,7 @@ fn play(ahd: &Ahd, rules: &mut ScriptRules, scenario: usize, seed: u64) -> (Play
             break Err(format!("stuck: {why}"));
         }
         check_legal(&mut g, step, &state, &legal, &track);
+        check_placements(&mut g, step, rules, &state, &legal);
         let unchanged = state.clone();
         for probe in illegal_probes(ahd, &state, &legal, &mut prober) {
             if apply(m, rules, &state, &probe).is_ok() {

@@ -8,6 +8,7 @@
 //! with distance). The best march is then played move by move from the plan. Battles,
 //! promotions and recruits are chosen from the legal list by a score.
 
+use std::cmp::Ordering;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -19,11 +20,12 @@ use muster_core::game::moves::{
     Destination, MoverKey, destinations, destinations_reading, max_path, mover_key, ready_units,
 };
 use muster_core::game::offer::offers;
+use muster_core::game::placing;
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
     Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
 };
-use muster_core::ids::{BoxId, SideId, UnitId};
+use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 
 use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
 use crate::player::{AiError, Player};
@@ -1035,28 +1037,47 @@ impl Planner {
         state: &GameState,
         me: SideId,
     ) -> Result<Action, AiError> {
-        let legal = legal_actions(module, rules, state)?;
         let pic = self.picture(module, rules, state, me)?;
         let need = self.needs(module, rules, state, &pic)?;
         let field = self.field(state, &pic, need);
+        let score = |kind: UnitTypeId, at: BoxId| {
+            let t = module.units.get(kind);
+            let unit_value = f64::from(t.combat) * f64::from(t.steps);
+            let place = if self.style.defend {
+                let threat = field.threat[at.index()];
+                let need = threat.steps - pic.own_force(at).steps;
+                let short = field.need[at.index()] - pic.own_force(at).steps;
+                need.max(0.0) * pic.worth[me.index()][at.index()].max(1.0) * 0.5
+                    + short.max(0.0) * pic.worth[me.index()][at.index()]
+                    + self.potential(&field, at) * 0.1
+            } else {
+                self.potential(&field, at) * 0.1
+            };
+            unit_value * 10.0 + place
+        };
+        // The best placement the rules allow, found by asking about the placements
+        // from the best down (a step's every placement asked about, before each
+        // recruit, was a seventh of a search's work). What the whole list below would
+        // choose: every other action scores 0 and comes after the placements, so a
+        // placement scoring 0 or more is chosen, the first of the best in the list's
+        // order (a stable sort keeps it).
+        let mut ranked: Vec<(f64, (UnitTypeId, BoxId))> = placing::candidates(module, state)
+            .into_iter()
+            .map(|c| (score(c.0, c.1), c))
+            .collect();
+        if ranked.iter().all(|(s, _)| !s.is_nan()) {
+            ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
+            for &(_, c) in ranked.iter().take_while(|(s, _)| *s >= 0.0) {
+                if placing::allowed(module, rules, state, c)? {
+                    return Ok(Action::Place { kind: c.0, at: c.1 });
+                }
+            }
+        }
+        let legal = legal_actions(module, rules, state)?;
         let mut best: Option<(f64, &Action)> = None;
         for a in &legal {
             let score = match a {
-                Action::Place { kind, at } => {
-                    let t = module.units.get(*kind);
-                    let unit_value = f64::from(t.combat) * f64::from(t.steps);
-                    let place = if self.style.defend {
-                        let threat = field.threat[at.index()];
-                        let need = threat.steps - pic.own_force(*at).steps;
-                        let short = field.need[at.index()] - pic.own_force(*at).steps;
-                        need.max(0.0) * pic.worth[me.index()][at.index()].max(1.0) * 0.5
-                            + short.max(0.0) * pic.worth[me.index()][at.index()]
-                            + self.potential(&field, *at) * 0.1
-                    } else {
-                        self.potential(&field, *at) * 0.1
-                    };
-                    unit_value * 10.0 + place
-                }
+                Action::Place { kind, at } => score(*kind, *at),
                 _ => 0.0,
             };
             if best.is_none_or(|(v, _)| score > v) {

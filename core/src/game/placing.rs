@@ -5,7 +5,7 @@ use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
-use crate::ids::{BoxId, SideId};
+use crate::ids::{BoxId, SideId, UnitTypeId};
 use crate::module::Module;
 use crate::unit::Flags;
 
@@ -17,27 +17,58 @@ fn placeable(module: &Module, state: &GameState, side: SideId, at: BoxId) -> boo
     value.is_none_or(|v| module.board.get(at).value(v, side) > 0)
 }
 
+/// The placements the step under way would ask the rules about (`may_place`), in the
+/// order [`legal`] lists the ones allowed: each unit type with a piece of the moving
+/// side in the pool, in each box the step lets it place in ([`placeable`]). None once
+/// the step's resource is spent. A computer player ranks these, then asks only about
+/// its best ([`allowed`]): `legal` asks about every one.
+pub fn candidates(module: &Module, state: &GameState) -> Vec<(UnitTypeId, BoxId)> {
+    let mut out = Vec::new();
+    if state.step_left(module) <= 0 {
+        return out;
+    }
+    let side = state.active_side(module);
+    for kind in module.units.ids() {
+        if state.count(side, kind, |p| p == Place::Pool) == 0 {
+            continue;
+        }
+        for at in module.board.box_ids() {
+            if placeable(module, state, side, at) {
+                out.push((kind, at));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the rules allow one of the [`candidates`]: the one question [`legal`] asks
+/// of each.
+pub fn allowed(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    (kind, at): (UnitTypeId, BoxId),
+) -> Result<bool, RuleError> {
+    ask_bool(
+        rules,
+        View { module, state },
+        Question::MayPlace { kind, at },
+    )
+}
+
 pub fn legal(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
     let mut out = Vec::new();
-    if state.step_left(module) > 0 {
-        let side = state.active_side(module);
+    let candidates = candidates(module, state);
+    if !candidates.is_empty() {
         let view = View { module, state };
         rules.ask_each(view, &mut |ask| {
-            for kind in module.units.ids() {
-                if state.count(side, kind, |p| p == Place::Pool) == 0 {
-                    continue;
-                }
-                for at in module.board.box_ids() {
-                    if !placeable(module, state, side, at) {
-                        continue;
-                    }
-                    if ask.ask_bool(Question::MayPlace { kind, at })? {
-                        out.push(Action::Place { kind, at });
-                    }
+            for &(kind, at) in &candidates {
+                if ask.ask_bool(Question::MayPlace { kind, at })? {
+                    out.push(Action::Place { kind, at });
                 }
             }
             Ok(())
