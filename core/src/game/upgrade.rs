@@ -15,19 +15,21 @@ use crate::unit::Flags;
 /// a piece left in stock (`promotes-to`), it was not upgraded this player turn, and the
 /// rules agree.
 pub fn can_upgrade(view: View<'_>, rules: &mut dyn Rules, unit: UnitId) -> Result<bool, RuleError> {
+    Ok(upgradable(view, unit) && ask_bool(rules, view, Question::MayUpgrade { unit })?)
+}
+
+/// [`can_upgrade`] before the rules are asked.
+fn upgradable(view: View<'_>, unit: UnitId) -> bool {
     let state = view.state;
     let u = state.unit(unit);
     if !matches!(u.place, Place::Board(_)) || state.turn_log.upgraded.contains(&unit) {
-        return Ok(false);
+        return false;
     }
     let Some(to) = view.module.units.get(u.kind).promotes_to else {
-        return Ok(false);
+        return false;
     };
     // The counter mix is a hard limit (11.6): no piece left, no promotion.
-    if state.count(u.side, to, |p| p == Place::Stock) == 0 {
-        return Ok(false);
-    }
-    ask_bool(rules, view, Question::MayUpgrade { unit })
+    state.count(u.side, to, |p| p == Place::Stock) > 0
 }
 
 /// Swaps `unit` for a stock piece of the type it upgrades to.
@@ -107,10 +109,20 @@ pub fn legal(
     if state.step_left(module) > 0 {
         let side = state.active_side(module);
         let view = View { module, state };
-        for unit in state.unit_ids() {
-            if state.unit(unit).side == side && can_upgrade(view, rules, unit)? {
-                out.push(Action::Upgrade { unit });
-            }
+        let asked: Vec<UnitId> = state
+            .unit_ids()
+            .filter(|&u| state.unit(u).side == side && upgradable(view, u))
+            .collect();
+        // One session for the step's questions: the rules see the position once.
+        if !asked.is_empty() {
+            rules.ask_each(view, &mut |ask| {
+                for &unit in &asked {
+                    if ask.ask_bool(Question::MayUpgrade { unit })? {
+                        out.push(Action::Upgrade { unit });
+                    }
+                }
+                Ok(())
+            })?;
         }
     }
     out.push(Action::EndStep);
