@@ -224,18 +224,47 @@ pub(crate) fn dug_in(
         return Ok((entrenched, None));
     }
     let view = View { module, state };
+    let asked = enemies_in(module, me, force);
     let reads = rules.ask_each_reading(view, &mut |ask| {
-        for side in module.side_ids().filter(|&s| s != me) {
-            for at in module.board.box_ids() {
-                if !force[side.index()][at.index()].is_empty() {
-                    entrenched[side.index()][at.index()] =
-                        ask.ask_bool(Question::DugIn { side, at })?;
-                }
-            }
+        for &(side, at) in &asked {
+            entrenched[side.index()][at.index()] = ask.ask_bool(Question::DugIn { side, at })?;
         }
         Ok(())
     })?;
     Ok((entrenched, reads))
+}
+
+/// The boxes [`dug_in`] asks about: each enemy side's, where it has pieces.
+pub(crate) fn enemies_in(
+    module: &Module,
+    me: SideId,
+    force: &[Vec<Force>],
+) -> Vec<(SideId, BoxId)> {
+    let mut out = Vec::new();
+    for side in module.side_ids().filter(|&s| s != me) {
+        for at in module.board.box_ids() {
+            if !force[side.index()][at.index()].is_empty() {
+                out.push((side, at));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `side` is dug in at `at`, asked alone, and what the hint read to tell.
+pub(crate) fn dug_in_at(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    side: SideId,
+    at: BoxId,
+) -> Result<(bool, Option<SharedReads>), RuleError> {
+    let mut dug = false;
+    let reads = rules.ask_each_reading(View { module, state }, &mut |ask| {
+        dug = ask.ask_bool(Question::DugIn { side, at })?;
+        Ok(())
+    })?;
+    Ok((dug, reads))
 }
 
 /// Each box's worth to each side: its box values plus the rules' `box_worth` hint.

@@ -1623,8 +1623,8 @@ mod tests {
         assert!(recalled > 2 * asked, "{recalled} recalled, {asked} asked");
     }
 
-    /// The enemies' entrenchment recalled by what the hint read (AHD's: who is in each
-    /// enemy box, and their flags) is the rules' own, and most positions reuse one.
+    /// The enemies' entrenchment recalled box by box by what the hint read (AHD's: who is
+    /// in the box, and their flags) is the rules' own, and most answers are recalled.
     #[test]
     fn entrenchment_recalled_by_what_it_read_is_the_rules_own() {
         let (m, mut rules) = ahd();
@@ -1634,7 +1634,8 @@ mod tests {
             .expect("starts")
             .0;
         let mut ai = crate::player::player(crate::Level::Ai, 7);
-        let (mut recalled, mut asked, mut dug) = (0, 0, 0);
+        // Questions: those the recall asked, and those the rules' own map asks.
+        let (mut asked, mut all, mut dug) = (0, 0, 0);
         for _ in 0..600 {
             if state.outcome.is_some() {
                 break;
@@ -1647,21 +1648,20 @@ mod tests {
             let d = recall
                 .dug_in(&m, &mut rules, &state, me, &force)
                 .expect("recalled");
-            if rules.asked.get() == 0 {
-                recalled += 1;
-            } else {
-                asked += 1;
-            }
+            asked += rules.asked.get();
+            rules.asked.set(0);
             let own = crate::knowledge::dug_in(&m, &mut rules, &state, me, &force)
                 .expect("the rules' own")
                 .0;
+            all += rules.asked.get();
             assert_eq!(*d, own, "turn {:?}", state.turn);
             dug += own.iter().flatten().filter(|&&e| e).count();
             state = crate::player::step(ai.as_mut(), &m, &mut rules, &state)
                 .expect("a step")
                 .1;
         }
-        assert!(recalled > asked, "{recalled} recalled, {asked} asked");
+        // Box by box, most answers are recalled: a step changes a box or two.
+        assert!(asked * 10 < all, "{asked} of {all} questions asked");
         // The comparison saw pieces dug in (AHD 4.3), not only none.
         assert!(dug > 0);
     }

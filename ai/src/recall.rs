@@ -30,8 +30,8 @@ const READ: usize = 20_000;
 const READ_EACH: usize = 4;
 /// Worths kept by what they read: the latest few.
 const WORTHS_READ: usize = 8;
-/// Entrenchment maps kept by what they read: the latest few.
-const DUG_IN_READ: usize = 8;
+/// Entrenchment answers kept by what they read, for each side and box: the latest few.
+const DUG_IN_READ: usize = 4;
 
 /// Which piece destinations were found for: alike pieces ([`MoverKey`]) share them.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -67,10 +67,11 @@ pub(crate) struct Recall {
     /// The latest worths with what the hint read to give them (AHD's: the army maxima
     /// and who holds the recruiting cities, which most marches leave as they were).
     worth_read: Latest<Worths>,
-    /// The latest enemies' entrenchment each side's planner read ([`knowledge::dug_in`]),
-    /// with what the hint read (AHD's: who is in each enemy box and their flags, which
-    /// a side's own marches mostly leave as they were).
-    dug_in_read: Latest<(SideId, DugIn)>,
+    /// Whether a side is dug in, in a box ([`knowledge::dug_in`]), with what the hint
+    /// read to tell (AHD's: who is in the box and their flags): the latest few for each
+    /// side and box. Kept box by box, since a march changes the pieces of a box or two
+    /// and every other box's answer still holds.
+    dug_in_read: Mutex<FxHashMap<(SideId, BoxId), Vec<(SharedReads, bool)>>>,
 }
 
 /// The latest few answers, each with what it read, the oldest forgotten first.
@@ -144,8 +145,8 @@ impl Recall {
         kept.push((reads, found));
     }
 
-    /// Whether the enemies of `me` are dug in ([`knowledge::dug_in`]), from an earlier
-    /// position where what the hint read answers the same, or asked.
+    /// Whether the enemies of `me` are dug in ([`knowledge::dug_in`]): in each box, from
+    /// an earlier position where what the hint read of it answers the same, or asked.
     pub(crate) fn dug_in(
         &self,
         module: &Module,
@@ -154,19 +155,42 @@ impl Recall {
         me: SideId,
         force: &[Vec<knowledge::Force>],
     ) -> Result<DugIn, RuleError> {
-        if let Some((_, d)) = self
-            .dug_in_read
-            .find(module, state, |(side, _)| *side == me)
-        {
-            return Ok(d);
+        let mut entrenched = vec![vec![false; module.board.boxes.len()]; module.sides.len()];
+        if !rules.answers("dug_in") {
+            return Ok(Arc::new(entrenched));
         }
-        let (d, reads) = knowledge::dug_in(module, rules, state, me, force)?;
-        let d = Arc::new(d);
-        if let Some(reads) = reads {
-            self.dug_in_read
-                .keep(reads, (me, Arc::clone(&d)), DUG_IN_READ);
+        let asked = knowledge::enemies_in(module, me, force);
+        // Checked outside the lock: a check reads the position, and other threads wait.
+        let kept: Vec<Vec<(SharedReads, bool)>> = {
+            let table = lock(&self.dug_in_read);
+            asked
+                .iter()
+                .map(|key| table.get(key).cloned().unwrap_or_default())
+                .collect()
+        };
+        for (&(side, at), kept) in asked.iter().zip(kept) {
+            let recalled = kept
+                .into_iter()
+                .rev()
+                .find(|(reads, _)| reads.hold(module, state));
+            entrenched[side.index()][at.index()] = match recalled {
+                Some((_, dug)) => dug,
+                None => {
+                    let (dug, reads) = knowledge::dug_in_at(module, rules, state, side, at)?;
+                    if let Some(reads) = reads {
+                        // At most a key per side and box: the table never grows past that.
+                        let mut table = lock(&self.dug_in_read);
+                        let latest = table.entry((side, at)).or_default();
+                        if latest.len() >= DUG_IN_READ {
+                            latest.remove(0);
+                        }
+                        latest.push((reads, dug));
+                    }
+                    dug
+                }
+            };
         }
-        Ok(d)
+        Ok(Arc::new(entrenched))
     }
 
     /// Each box's worth to each side in `state` ([`knowledge::worth`]), asked of the
