@@ -160,6 +160,20 @@ impl Ask {
     }
 }
 
+impl Ask {
+    /// Whether the view answers `said` in `state`: [`Ask::answer`] compared, without
+    /// making the list of a box's pieces (recall checks ask it of many boxes).
+    fn gives(&self, module: &Module, state: &GameState, said: &Said) -> bool {
+        match (self, said) {
+            (Ask::UnitsAt(b), Said::List(ids)) => state
+                .units_at(*b)
+                .map(|u| lua_index(u.index()))
+                .eq(ids.iter().copied()),
+            _ => self.answer(module, state) == *said,
+        }
+    }
+}
+
 /// The reads of the session under way, when it is read (kept in the Lua state's app
 /// data, where the view's methods find it).
 #[derive(Default)]
@@ -230,6 +244,6 @@ impl Reads for Read {
     fn hold(&self, module: &Module, state: &GameState) -> bool {
         self.0
             .iter()
-            .all(|(ask, said)| ask.answer(module, state) == *said)
+            .all(|(ask, said)| ask.gives(module, state, said))
     }
 }

@@ -382,3 +382,58 @@ end, { id = "test.lists" })
         assert!(reads.is_none());
     }
 }
+
+/// What a `dug_in` question read of a box (AHD's: the pieces in it, 5.31) holds while
+/// the box keeps its pieces, and fails once a piece enters or leaves it, wherever that
+/// piece sits in the box's list: the check compares the list without making it.
+#[test]
+fn a_box_s_pieces_read_hold_only_while_they_stay() {
+    let (m, mut rules) = ahd();
+    let state = positions(&m, &mut rules, 1, 1).remove(0);
+    let units = on_board(&state);
+    let at = |u: UnitId| match state.unit(u).place {
+        Place::Board(b) => b,
+        _ => unreachable!("on the board"),
+    };
+    // A box with two pieces or more, and a piece elsewhere.
+    let crowded = units
+        .iter()
+        .map(|&u| at(u))
+        .find(|&b| units.iter().filter(|&&u| at(u) == b).count() >= 2)
+        .expect("a box with two pieces");
+    let here: Vec<UnitId> = units.iter().copied().filter(|&u| at(u) == crowded).collect();
+    let away = *units
+        .iter()
+        .find(|&&u| at(u) != crowded)
+        .expect("a piece elsewhere");
+    let side = state.unit(here[0]).side;
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    let reads = rules
+        .ask_each_reading(view, &mut |ask| {
+            ask.ask_bool(Question::DugIn { side, at: crowded })?;
+            Ok(())
+        })
+        .expect("asked")
+        .expect("dug_in reads only plain getters");
+    assert!(reads.hold(&m, &state), "holds where it was read");
+    let moved = |u: UnitId, to: Place| {
+        let mut s = state.clone();
+        s.units[u.index()].place = to;
+        s
+    };
+    // In: a piece from elsewhere (a longer list). Out: the first or the last piece of
+    // the box (a shorter one, differing at its start or its end).
+    assert!(!reads.hold(&m, &moved(away, Place::Board(crowded))));
+    assert!(!reads.hold(&m, &moved(here[0], Place::Board(at(away)))));
+    assert!(!reads.hold(&m, &moved(*here.last().expect("pieces"), Place::Board(at(away)))));
+    // A piece moving elsewhere on the board leaves the box's read as it was.
+    let elsewhere = units
+        .iter()
+        .map(|&u| at(u))
+        .find(|&b| b != crowded && b != at(away))
+        .expect("a third box");
+    assert!(reads.hold(&m, &moved(away, Place::Board(elsewhere))));
+}

@@ -378,8 +378,14 @@ impl GameState {
 
     /// The units in a box, in id order.
     pub fn units_at(&self, at: BoxId) -> impl Iterator<Item = UnitId> + '_ {
-        self.unit_ids()
-            .filter(move |&u| self.unit(u).place == Place::Board(at))
+        // Over the pieces themselves, an id made only for those in the box: computer
+        // players' recall checks what the rules read of boxes, a scan of every piece each.
+        let here = Place::Board(at);
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| u.place == here)
+            .filter_map(|(i, _)| UnitId::from_index(i))
     }
 
     /// Whose player turn it is (in a turn-end step, the side the step names, else the
