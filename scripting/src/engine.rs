@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use mlua::{
     AnyUserData, FromLuaMulti, Function, IntoLua, IntoLuaMulti, Lua, MultiValue, Table,
-    UserDataFields, UserDataMethods, Value,
+    UserDataFields, UserDataMethods, Value, ffi,
 };
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
@@ -28,7 +28,7 @@ use muster_core::suggest::did_you_mean;
 
 use crate::args::Call;
 use crate::defs::{box_id, lua_index, rust_index};
-use crate::reading::{Ask, Reading, Said, side_index, spoil};
+use crate::reading::{Ask, Lent, Said, side_index, spoil};
 use crate::stdlib::refuse_unknown;
 use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue, Session};
 
@@ -127,8 +127,7 @@ impl ScriptRules {
         });
         let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
         let lua = sandbox.lua();
-        lua.set_app_data(Rc::new(module.clone()));
-        lua.set_app_data(Reading::default());
+        lua.set_app_data(Lent::new(module));
         let views = game_type(lua, module).map_err(|e| ScriptError::Load {
             file: "(game view)".to_string(),
             message: e.to_string(),
@@ -508,15 +507,15 @@ impl Rules for ScriptRules {
         view: View<'_>,
         each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
     ) -> Result<Option<SharedReads>, RuleError> {
-        if let Some(r) = self.sandbox.lua().app_data_ref::<Reading>() {
-            r.start();
+        if let Some(lent) = self.sandbox.lua().app_data_ref::<Lent>() {
+            lent.reading.start();
         }
         let asked = self.ask_each(view, each);
         let reads = self
             .sandbox
             .lua()
-            .app_data_ref::<Reading>()
-            .and_then(|r| r.finish());
+            .app_data_ref::<Lent>()
+            .and_then(|lent| lent.reading.finish());
         asked.map(|()| reads)
     }
 
@@ -1249,8 +1248,8 @@ fn command(
 }
 
 fn module_of(lua: &Lua) -> mlua::Result<Rc<Module>> {
-    lua.app_data_ref::<Rc<Module>>()
-        .map(|m| Rc::clone(&m))
+    lua.app_data_ref::<Lent>()
+        .map(|lent| Rc::clone(&lent.module))
         .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))
 }
 
@@ -1457,6 +1456,8 @@ return patch, live
 
 /// The `game` views: registers their type once (see [`game_type`]) and makes each.
 struct Views {
+    /// The Lua state the views are made in (for [`set_live`]).
+    lua: Lua,
     /// Puts the Luau wrappers in place, on the first view made (see [`WRAPPERS`]).
     patch: Option<GamePatch>,
     /// The wrappers' `live` table: `[1]` is the view made last, the only one whose
@@ -1474,9 +1475,36 @@ impl Views {
     ) -> mlua::Result<AnyUserData> {
         let game = scope.create_any_userdata_ref(state)?;
         finish_game_type(&mut self.patch)?;
-        self.live.raw_set(1, &game)?;
+        set_live(&self.lua, &self.live, &game)?;
         Ok(game)
     }
+}
+
+/// `live[1] = game`. `Table::raw_set` makes each store a protected call under a memory
+/// limit (in case it allocates), and a view is opened for every question session and
+/// event: those calls were 3% of a search's instructions. This store cannot allocate:
+/// the wrappers made `live` as `{ false }`, so index 1 is in its array part, which a
+/// store to an index already there never resizes.
+fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: two stack slots are made sure of before the two pushes (as mlua does
+        // before its own), and the stack is left as found. `lua_rawseti` stores into the
+        // array part without allocating, so no Lua error is raised outside a protected
+        // call; the GC barrier it runs allocates nothing.
+        unsafe {
+            if ffi::lua_checkstack(state, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            let top = ffi::lua_gettop(state);
+            let pushed = raw.push(live).and_then(|()| raw.push(game));
+            if pushed.is_ok() {
+                ffi::lua_rawseti(state, -2, 1);
+            }
+            ffi::lua_settop(state, top);
+            pushed
+        }
+    })
 }
 
 /// What puts the `game` view's Luau wrappers in place: mlua builds the view's metatable
@@ -1532,6 +1560,7 @@ fn game_type(lua: &Lua, module: &Module) -> mlua::Result<Views> {
         reg.add_meta_field("__index", methods);
     })?;
     Ok(Views {
+        lua: lua.clone(),
         patch: Some(GamePatch {
             patch,
             index,
@@ -1556,7 +1585,7 @@ fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
 /// reference is checked against them (`scripting/tests/api.rs`).
 pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
     let lua = Lua::new();
-    lua.set_app_data(Rc::new(module.clone()));
+    lua.set_app_data(Lent::new(module));
     let mut views = game_type(&lua, module)?;
     let index = views.patch.as_ref().map(|p| p.index.clone());
     lua.scope(|scope| views.open(scope, GameRef::ref_cast(state)).map(drop))?;
@@ -1595,8 +1624,10 @@ fn spread_some(lua: &Lua, ids: Option<Vec<i64>>) -> mlua::Result<MultiValue> {
 
 /// `ask`'s answer in `state`, noted when the session is read ([`crate::reading`]).
 fn read(lua: &Lua, state: &GameState, ask: Ask) -> mlua::Result<Said> {
-    let module = module_of(lua)?;
-    Ok(crate::reading::read(lua, &module, state, ask))
+    let lent = lua
+        .app_data_ref::<Lent>()
+        .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))?;
+    Ok(lent.read(state, ask))
 }
 
 /// Adds a method of the `game` view that is not an [`Ask`]: a read session that calls it
@@ -1991,8 +2022,7 @@ mod tests {
         let sc = m.scenario("1861").expect("1861");
         let state = GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).expect("set up");
         let lua = Lua::new();
-        lua.set_app_data(Rc::new(m.clone()));
-        lua.set_app_data(Reading::default());
+        lua.set_app_data(Lent::new(&m));
         let mut views = game_type(&lua, &m).expect("the view's type");
         let call: Function = lua
             .load("return function(g, name, ...) return g[name](g, ...) end")
@@ -2023,9 +2053,9 @@ mod tests {
         for name in &names {
             let mut told = false;
             for args in &tries {
-                let reading = lua.app_data_ref::<Reading>().expect("reading");
-                reading.start();
-                drop(reading);
+                let lent = lua.app_data_ref::<Lent>().expect("lent");
+                lent.reading.start();
+                drop(lent);
                 let ok = lua
                     .scope(|scope| {
                         let g = views.open(scope, GameRef::ref_cast(&state))?;
@@ -2035,9 +2065,9 @@ mod tests {
                         call.call::<MultiValue>(MultiValue::from_vec(all))
                     })
                     .is_ok();
-                let reading = lua.app_data_ref::<Reading>().expect("reading");
-                let (noted, spoiled) = reading.peek();
-                reading.finish();
+                let lent = lua.app_data_ref::<Lent>().expect("lent");
+                let (noted, spoiled) = lent.reading.peek();
+                lent.reading.finish();
                 told |= spoiled || (ok && noted > 0);
             }
             if !told {

@@ -11,6 +11,7 @@
 //! [`Rules::ask_each_reading`]: muster_core::game::Rules::ask_each_reading
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{IntoLua, Lua, Value};
@@ -221,19 +222,34 @@ impl Reading {
     }
 }
 
-/// `ask`'s answer in `state`, noted when the session is read.
-pub(crate) fn read(lua: &Lua, module: &Module, state: &GameState, ask: Ask) -> Said {
-    let said = ask.answer(module, state);
-    if let Some(reading) = lua.app_data_ref::<Reading>() {
-        reading.note(ask, &said);
+/// What the Lua state lends the `game` view's methods (its app data): the module they
+/// answer about and the reads of the session under way. One value, so a getter finds
+/// both with one look-up (two were a few percent of a search's instructions).
+pub(crate) struct Lent {
+    pub(crate) module: Rc<Module>,
+    pub(crate) reading: Reading,
+}
+
+impl Lent {
+    pub(crate) fn new(module: &Module) -> Lent {
+        Lent {
+            module: Rc::new(module.clone()),
+            reading: Reading::default(),
+        }
     }
-    said
+
+    /// `ask`'s answer in `state`, noted when the session is read.
+    pub(crate) fn read(&self, state: &GameState, ask: Ask) -> Said {
+        let said = ask.answer(&self.module, state);
+        self.reading.note(ask, &said);
+        said
+    }
 }
 
 /// Marks the session under way as one that read what cannot be checked.
 pub(crate) fn spoil(lua: &Lua) {
-    if let Some(reading) = lua.app_data_ref::<Reading>() {
-        reading.spoil();
+    if let Some(lent) = lua.app_data_ref::<Lent>() {
+        lent.reading.spoil();
     }
 }
 

@@ -401,7 +401,11 @@ fn a_box_s_pieces_read_hold_only_while_they_stay() {
         .map(|&u| at(u))
         .find(|&b| units.iter().filter(|&&u| at(u) == b).count() >= 2)
         .expect("a box with two pieces");
-    let here: Vec<UnitId> = units.iter().copied().filter(|&u| at(u) == crowded).collect();
+    let here: Vec<UnitId> = units
+        .iter()
+        .copied()
+        .filter(|&u| at(u) == crowded)
+        .collect();
     let away = *units
         .iter()
         .find(|&&u| at(u) != crowded)
@@ -428,7 +432,10 @@ fn a_box_s_pieces_read_hold_only_while_they_stay() {
     // the box (a shorter one, differing at its start or its end).
     assert!(!reads.hold(&m, &moved(away, Place::Board(crowded))));
     assert!(!reads.hold(&m, &moved(here[0], Place::Board(at(away)))));
-    assert!(!reads.hold(&m, &moved(*here.last().expect("pieces"), Place::Board(at(away)))));
+    assert!(!reads.hold(
+        &m,
+        &moved(*here.last().expect("pieces"), Place::Board(at(away)))
+    ));
     // A piece moving elsewhere on the board leaves the box's read as it was.
     let elsewhere = units
         .iter()
