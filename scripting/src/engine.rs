@@ -1290,15 +1290,6 @@ local function shot_list(first, ...)
 	end
 	return shots
 end
-local function named(names)
-	return function(i)
-		if i == nil then
-			return nil
-		end
-		return names[i]
-	end
-end
-local side, unit_type, class, quality = named(sides), named(types), named(classes), named(qualities)
 local wrapped = {
 	units_at = list,
 	units_on_board = list,
@@ -1308,16 +1299,26 @@ local wrapped = {
 	battle_units = list,
 	battle_entered_from = list,
 	shots = shot_list,
-	unit_side = side,
-	controller = side,
-	active_side = side,
-	battle_attacker = side,
-	battle_defender = side,
-	battle_firing = side,
-	unit_type = unit_type,
-	unit_class = class,
-	unit_quality = quality,
 }
+-- Methods whose Rust answer is an index into one of the module's lists of ids (or nil).
+local named = {
+	unit_side = sides,
+	controller = sides,
+	active_side = sides,
+	battle_attacker = sides,
+	battle_defender = sides,
+	battle_firing = sides,
+	unit_type = types,
+	unit_class = classes,
+	unit_quality = qualities,
+}
+-- The id a named method's Rust answer stands for.
+local function id_of(names, i)
+	if i == nil then
+		return nil
+	end
+	return names[i]
+end
 -- The plain getters: they answer a number, a string, a boolean or nil, and take this
 -- many arguments. A view lives for one call or one session of questions, over a state
 -- that does not change meanwhile, so each answer is kept for the view that gave it and
@@ -1355,7 +1356,10 @@ local function under(t, k)
 end
 -- A key is any argument but nil and NaN (which no table takes); a call with one of
 -- them, or from a view not live, goes to Rust, which answers or fails as before.
-local function keeping(arity, call)
+-- `call` is the method as the script sees it; `raw` and `names` are its Rust method and
+-- the ids its answer indexes (or nil), for the first asking in a live view: named there
+-- without another function call (each call of a wrapper costs as much as a look-up).
+local function keeping(arity, call, raw, names)
 	if arity == 0 then
 		local at, kept_answer = 0, nil
 		return function(g)
@@ -1368,7 +1372,15 @@ local function keeping(arity, call)
 			if at == view then
 				return kept_answer
 			end
-			local v = call(g)
+			local v
+			if names then
+				v = raw(g)
+				if v ~= nil then
+					v = names[v]
+				end
+			else
+				v = call(g)
+			end
 			at, kept_answer = view, v
 			return v
 		end
@@ -1384,7 +1396,15 @@ local function keeping(arity, call)
 			if at[a] == view then
 				return answer[a]
 			end
-			local v = call(g, a)
+			local v
+			if names then
+				v = raw(g, a)
+				if v ~= nil then
+					v = names[v]
+				end
+			else
+				v = call(g, a)
+			end
 			at[a], answer[a] = view, v
 			return v
 		end
@@ -1429,26 +1449,27 @@ end
 -- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
 -- (after a run cut short by the memory limit) gives the same result.
 local function patch(index, raws)
-	for name in wrapped do
-		if raws[name] == nil then
-			raws[name] = index[name]
-		end
-	end
-	for name in kept do
-		if raws[name] == nil then
-			raws[name] = index[name]
+	for _, names in { wrapped, named, kept } do
+		for name in names do
+			if raws[name] == nil then
+				raws[name] = index[name]
+			end
 		end
 	end
 	for name, raw in raws do
-		local make = wrapped[name]
+		local make, names = wrapped[name], named[name]
 		local call = raw
 		if make then
 			call = function(...)
 				return make(raw(...))
 			end
+		elseif names then
+			call = function(...)
+				return id_of(names, raw(...))
+			end
 		end
 		local arity = kept[name]
-		index[name] = if arity then keeping(arity, call) else call
+		index[name] = if arity then keeping(arity, call, raw, names) else call
 	end
 end
 return patch, live
