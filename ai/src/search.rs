@@ -51,10 +51,10 @@ const ROLLOUT_CANDIDATES: usize = 4;
 
 /// Rollouts per march decision when none is given, shared among the candidates. With
 /// `HORIZON` three, AHD's Union against `ai` in 1861 won 66 of 100 games where 24
-/// rollouts two player turns deep won 34, at four times the work: a mean of 1.73 s to
-/// 2.10 s a player turn on one core (2026-11-28, with the game alone on the machine,
-/// after the rules, engine, allocator and script budget were made 38% cheaper in
-/// instructions; the README's figures).
+/// rollouts two player turns deep won 34, at four times the work: a mean of 1.33 s to
+/// 1.52 s a Union player turn on one core (2026-11-28, with the game alone on the
+/// machine, after the rules, engine, allocator, script budget and planner were made 53%
+/// cheaper in instructions; the README's figures).
 pub const DEFAULT_BUDGET: u32 = 72;
 /// The most rollouts per march decision the command line accepts: beyond this a
 /// player turn would take minutes.
