@@ -71,7 +71,7 @@ pub(crate) struct Recall {
     /// read to tell (AHD's: who is in the box and their flags): the latest few for each
     /// side and box. Kept box by box, since a march changes the pieces of a box or two
     /// and every other box's answer still holds.
-    dug_in_read: Mutex<FxHashMap<(SideId, BoxId), Vec<(SharedReads, bool)>>>,
+    dug_in_read: Mutex<FxHashMap<(SideId, BoxId), Vec<Dug>>>,
 }
 
 /// The latest few answers, each with what it read, the oldest forgotten first.
@@ -101,6 +101,9 @@ impl<T: Clone> Latest<T> {
 
 /// Whether each side is dug in, in each box ([`knowledge::dug_in`]).
 type DugIn = Arc<Vec<Vec<bool>>>;
+
+/// Whether a side is dug in, in a box, and what the hint read to tell.
+type Dug = (SharedReads, bool);
 
 impl Recall {
     pub(crate) fn destinations(&self, at: &Where) -> Option<Arc<[Destination]>> {
@@ -161,7 +164,7 @@ impl Recall {
         }
         let asked = knowledge::enemies_in(module, me, force);
         // Checked outside the lock: a check reads the position, and other threads wait.
-        let kept: Vec<Vec<(SharedReads, bool)>> = {
+        let kept: Vec<Vec<Dug>> = {
             let table = lock(&self.dug_in_read);
             asked
                 .iter()
