@@ -164,7 +164,7 @@ impl Picture {
         }
         let entrenched = match recall {
             Some(r) => r.dug_in(module, rules, state, me, &force)?,
-            None => Arc::new(dug_in(module, rules, state, me, &force)?.0),
+            None => Arc::new(dug_in(module, rules, state, me, &force)?),
         };
         Ok(Picture {
             me,
@@ -210,28 +210,28 @@ impl Picture {
 
 /// Whether the enemies of `me` are dug in, in each box where they have pieces (`force`):
 /// the rules' `dug_in` hint, false without one. Only the enemies': the planner weighs
-/// entrenchment where it attacks. And what the hint read ([`Rules::ask_each_reading`]).
+/// entrenchment where it attacks. (A search recalls it box by box instead, with
+/// [`dug_in_at`]'s reads: `Recall::dug_in`.)
 pub(crate) fn dug_in(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
     me: SideId,
     force: &[Vec<Force>],
-) -> Result<(Vec<Vec<bool>>, Option<SharedReads>), RuleError> {
+) -> Result<Vec<Vec<bool>>, RuleError> {
     let n = module.board.boxes.len();
     let mut entrenched = vec![vec![false; n]; module.sides.len()];
     if !rules.answers("dug_in") {
-        return Ok((entrenched, None));
+        return Ok(entrenched);
     }
-    let view = View { module, state };
     let asked = enemies_in(module, me, force);
-    let reads = rules.ask_each_reading(view, &mut |ask| {
+    rules.ask_each(View { module, state }, &mut |ask| {
         for &(side, at) in &asked {
             entrenched[side.index()][at.index()] = ask.ask_bool(Question::DugIn { side, at })?;
         }
         Ok(())
     })?;
-    Ok((entrenched, reads))
+    Ok(entrenched)
 }
 
 /// The boxes [`dug_in`] asks about: each enemy side's, where it has pieces.

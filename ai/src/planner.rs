@@ -1651,8 +1651,7 @@ mod tests {
             asked += rules.asked.get();
             rules.asked.set(0);
             let own = crate::knowledge::dug_in(&m, &mut rules, &state, me, &force)
-                .expect("the rules' own")
-                .0;
+                .expect("the rules' own");
             all += rules.asked.get();
             assert_eq!(*d, own, "turn {:?}", state.turn);
             dug += own.iter().flatten().filter(|&&e| e).count();

@@ -159,9 +159,7 @@ impl Ask {
             Ask::Repetition => int(i64::from(state.repeat) + 1),
         }
     }
-}
 
-impl Ask {
     /// Whether the view answers `said` in `state`: [`Ask::answer`] compared, without
     /// making the list of a box's pieces (recall checks ask it of many boxes).
     fn gives(&self, module: &Module, state: &GameState, said: &Said) -> bool {
