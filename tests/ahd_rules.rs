@@ -20,6 +20,7 @@ fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
         unit: Some(unit),
         at,
         label: String::new(),
+        seat: None,
     }
 }
 
@@ -38,12 +39,17 @@ fn recover(unit: UnitId) -> Action {
 fn unlabelled(a: &Action) -> Action {
     match a {
         Action::Take {
-            offer, unit, at, ..
+            offer,
+            unit,
+            at,
+            seat,
+            ..
         } => Action::Take {
             offer: offer.clone(),
             unit: *unit,
             at: *at,
             label: String::new(),
+            seat: *seat,
         },
         other => other.clone(),
     }

@@ -1225,6 +1225,7 @@ fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
         unit: Some(unit),
         at,
         label: String::new(),
+        seat: None,
     }
 }
 
@@ -1253,12 +1254,17 @@ fn sea_move(a: &Action) -> Option<(UnitId, BoxId)> {
 fn unlabelled(a: &Action) -> Action {
     match a {
         Action::Take {
-            offer, unit, at, ..
+            offer,
+            unit,
+            at,
+            seat,
+            ..
         } => Action::Take {
             offer: offer.clone(),
             unit: *unit,
             at: *at,
             label: String::new(),
+            seat: *seat,
         },
         other => other.clone(),
     }

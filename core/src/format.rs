@@ -95,6 +95,45 @@ pub struct Sides {
     /// Numbers each side's boxes add up to (AHD's army maximum).
     #[serde(default)]
     pub tally: Vec<Tally>,
+    /// The players at the table; none declared means one seat per side, named after it.
+    #[serde(default)]
+    pub seat: Vec<Seat>,
+}
+
+/// `<seat id name side? enemies? near? range?>`: a player. A seat with a `side`
+/// decides for that side (several seats may share one); a seat without one is a
+/// referee. What it sees of pieces not of its side is `enemies` (default `full`), or
+/// `near` within `range` lines of a box holding its side's pieces; the rules' `sees`
+/// hook may say otherwise piece by piece.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seat {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: String,
+    pub side: Option<Name>,
+    pub enemies: Option<Spanned<Sight>>,
+    pub near: Option<Spanned<Sight>>,
+    pub range: Option<u8>,
+}
+
+/// How much of a piece a seat sees, from nothing to everything; each level shows what
+/// the one before it shows and more.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Sight {
+    /// Not shown at all.
+    None,
+    /// Shown as a piece in its box (counted), side and type hidden.
+    Presence,
+    /// Its side shown, its type and strength hidden (a block seen from behind).
+    Side,
+    /// Everything: type, strength, flags, attributes, number.
+    #[default]
+    Full,
 }
 
 /// `<tally id name sums>`: for each side, the sum of a box value (`sums`, a

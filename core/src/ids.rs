@@ -23,6 +23,8 @@ macro_rules! id {
 
 id!(/// A side (player).
     SideId(u8));
+id!(/// A seat at the table: a player of a side, or a referee who belongs to none.
+    SeatId(u8));
 id!(/// A box of the map.
     BoxId(u16));
 id!(/// A line joining two boxes.

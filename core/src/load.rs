@@ -38,6 +38,7 @@ pub(crate) struct Parts {
     pub tags: Vec<format::TagDef>,
     pub box_values: Vec<format::Named>,
     pub tallies: Vec<format::Tally>,
+    pub seats: Vec<format::Seat>,
     pub boxes: Vec<format::BoxDef>,
     pub lines: Vec<format::Line>,
     pub classes: Vec<format::Named>,
@@ -821,7 +822,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
         "sides" => {
             if let Some(s) = deserialize::<format::Sides>(&root, files, report) {
                 let (mut sides, mut resources) = (s.side.into_iter(), s.resource.into_iter());
-                let mut tallies = s.tally.into_iter();
+                let (mut tallies, mut seats) = (s.tally.into_iter(), s.seat.into_iter());
                 pair(
                     std::mem::take(&mut root.children),
                     &[],
@@ -832,6 +833,7 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                         "side" => sides.next().map(Value::Side),
                         "resource" => resources.next().map(Value::Resource),
                         "tally" => tallies.next().map(Value::Tally),
+                        "seat" => seats.next().map(Value::Seat),
                         _ => None,
                     },
                 );

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::board::Board;
 use crate::calendar::Calendar;
 use crate::diag::{Diagnostic, SourceFiles};
-use crate::ids::{OptionId, ScenarioId, SideId};
+use crate::ids::{OptionId, ScenarioId, SeatId, SideId};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 use crate::scenario::Scenario;
@@ -41,6 +41,26 @@ pub struct Tally {
     pub name: String,
     /// The box value it adds up.
     pub sums: crate::ids::BoxValueId,
+}
+
+/// A player at the table (`<seat>`): it decides for its side, or, with no side, is a
+/// referee. What it sees of pieces not of its side: `enemies`, or `near` within `range`
+/// lines of a box holding its side's pieces, unless the rules' `sees` hook answers.
+#[derive(Clone, Debug, Serialize)]
+pub struct Seat {
+    pub id: String,
+    pub name: String,
+    pub side: Option<SideId>,
+    pub enemies: crate::format::Sight,
+    pub near: crate::format::Sight,
+    pub range: u8,
+}
+
+impl Seat {
+    /// Whether this seat sees every piece fully unless the rules say otherwise.
+    pub fn sees_all(&self) -> bool {
+        self.enemies == crate::format::Sight::Full && self.near == crate::format::Sight::Full
+    }
 }
 
 /// A rules entry script: the folder its `require`s resolve in, and its path there.
@@ -91,6 +111,8 @@ pub struct Module {
     pub sides: Vec<Side>,
     pub resources: Vec<Resource>,
     pub tallies: Vec<Tally>,
+    /// The players; at least one for each side (one per side when none are declared).
+    pub seats: Vec<Seat>,
     pub board: Board,
     pub units: Units,
     pub calendar: Calendar,
@@ -106,6 +128,8 @@ pub struct Module {
     pub(crate) resource_names: NameIndex,
     #[serde(skip)]
     pub(crate) tally_names: NameIndex,
+    #[serde(skip)]
+    pub(crate) seat_names: NameIndex,
 }
 
 impl Module {
@@ -115,6 +139,39 @@ impl Module {
 
     pub fn side_ids(&self) -> impl Iterator<Item = SideId> + '_ {
         (0..self.sides.len()).filter_map(SideId::from_index)
+    }
+
+    pub fn seat(&self, id: SeatId) -> &Seat {
+        &self.seats[id.index()]
+    }
+
+    pub fn seat_ids(&self) -> impl Iterator<Item = SeatId> + '_ {
+        (0..self.seats.len()).filter_map(SeatId::from_index)
+    }
+
+    /// The seats of a side, in declaration order.
+    pub fn seats_of(&self, side: SideId) -> impl Iterator<Item = SeatId> + '_ {
+        self.seat_ids()
+            .filter(move |&s| self.seats[s.index()].side == Some(side))
+    }
+
+    /// A seat by id, ignoring case.
+    pub fn find_seat(&self, id: &str) -> Option<SeatId> {
+        self.seat_names.get(id).and_then(SeatId::from_index)
+    }
+
+    /// "Did you mean" for an unknown seat id, or the list of seats.
+    pub fn seat_hint(&self, id: &str) -> String {
+        self.seat_names.hint(id).unwrap_or_else(|| {
+            let all: Vec<&str> = self.seats.iter().map(|s| s.id.as_str()).collect();
+            format!("the seats are {}", all.join(", "))
+        })
+    }
+
+    /// Whether every seat sees everything unless the rules hide something: then a
+    /// seat's view of the game is the whole state.
+    pub fn all_open(&self) -> bool {
+        self.seats.iter().all(Seat::sees_all)
     }
 
     /// A resource by id, ignoring case.

@@ -21,6 +21,7 @@ pub(crate) enum ItemKind {
     Side,
     Resource,
     Tally,
+    Seat,
     LineKind,
     Tag,
     BoxValue,
@@ -39,10 +40,11 @@ pub(crate) enum ItemKind {
 }
 
 /// Every kind, in the order items are compiled (ids follow it within a kind).
-const KINDS: [ItemKind; 17] = [
+const KINDS: [ItemKind; 18] = [
     ItemKind::Side,
     ItemKind::Resource,
     ItemKind::Tally,
+    ItemKind::Seat,
     ItemKind::LineKind,
     ItemKind::Tag,
     ItemKind::BoxValue,
@@ -65,6 +67,7 @@ impl ItemKind {
             ItemKind::Side => "side",
             ItemKind::Resource => "resource",
             ItemKind::Tally => "tally",
+            ItemKind::Seat => "seat",
             ItemKind::LineKind => "line-kind",
             ItemKind::Tag => "tag",
             ItemKind::BoxValue => "box-value",
@@ -122,6 +125,7 @@ pub(crate) enum Value {
     Side(format::Side),
     Resource(format::Resource),
     Tally(format::Tally),
+    Seat(format::Seat),
     LineKind(format::LineKind),
     Tag(format::TagDef),
     Box(format::BoxDef),
@@ -401,6 +405,7 @@ impl Layer {
                     Some(Value::Side(v)) => parts.sides.push(v),
                     Some(Value::Resource(v)) => parts.resources.push(v),
                     Some(Value::Tally(v)) => parts.tallies.push(v),
+                    Some(Value::Seat(v)) => parts.seats.push(v),
                     Some(Value::LineKind(v)) => parts.kinds.push(v),
                     Some(Value::Tag(v)) => parts.tags.push(v),
                     Some(Value::Box(v)) => parts.boxes.push(v),
@@ -681,6 +686,7 @@ fn read_value(
         ItemKind::Side => Value::Side(read(el, files, report)?),
         ItemKind::Resource => Value::Resource(read(el, files, report)?),
         ItemKind::Tally => Value::Tally(read(el, files, report)?),
+        ItemKind::Seat => Value::Seat(read(el, files, report)?),
         ItemKind::LineKind => Value::LineKind(read(el, files, report)?),
         ItemKind::Tag => Value::Tag(read(el, files, report)?),
         ItemKind::Box => Value::Box(read(el, files, report)?),

@@ -103,6 +103,7 @@ impl Rules for Recorder {
                 unit: None,
                 at: None,
                 cost: vec![(moves, 1)],
+                seat: None,
             }]
         } else {
             Vec::new()

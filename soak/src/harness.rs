@@ -422,6 +422,7 @@ fn arbitrary(module: &Module, state: &GameState, bytes: &mut Bytes<'_>) -> Actio
                 unit: u,
                 at: has_at.then(|| at(bytes)),
                 label: String::new(),
+                seat: None,
             }
         }
         _ => Action::EndStep,

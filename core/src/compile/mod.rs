@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use crate::board::Board;
 use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
-use crate::format::{self, Manifest, OnOff};
-use crate::ids::{ResourceId, SideId, TallyId};
+use crate::format::{self, Manifest, OnOff, Sight};
+use crate::ids::{ResourceId, SeatId, SideId, TallyId};
 use crate::load::Parts;
-use crate::module::{Module, Resource, Side, Tally};
+use crate::module::{Module, Resource, Seat, Side, Tally};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 
@@ -81,6 +81,7 @@ pub(crate) fn module(
             Some("include a file with a <sides> root".into()),
         );
     }
+    let (seats, seat_names) = seats(&mut cx, &parts.seats, &sides, &side_names);
     let (resources, resource_names) = resources(&mut cx, &parts.resources);
     let board = board::board(&mut cx, &parts, &side_names, manifest.pos);
     let (tallies, tally_names) = tallies(&mut cx, &parts.tallies, &board);
@@ -111,6 +112,7 @@ pub(crate) fn module(
         sides,
         resources,
         tallies,
+        seats,
         board,
         units,
         calendar,
@@ -121,6 +123,7 @@ pub(crate) fn module(
         side_names,
         resource_names,
         tally_names,
+        seat_names,
     };
     let scenarios = scenario::scenarios(&mut cx, &module, &parts.scenarios);
     module.scenarios = scenarios;
@@ -132,6 +135,75 @@ pub(crate) fn module(
     module.warnings = report.diagnostics;
     module.files = files;
     Ok(module)
+}
+
+/// The seats: as declared, each side having at least one; one per side, named after
+/// it, when none are.
+fn seats(
+    cx: &mut Ctx<'_>,
+    raw: &[format::Seat],
+    sides: &[Side],
+    side_names: &NameIndex,
+) -> (Vec<Seat>, NameIndex) {
+    let mut seats = Vec::new();
+    let mut names = NameIndex::default();
+    if raw.is_empty() {
+        for side in sides {
+            let _ = names.insert(&side.id, seats.len());
+            seats.push(Seat {
+                id: side.id.clone(),
+                name: side.name.clone(),
+                side: SideId::from_index(seats.len()),
+                enemies: Sight::Full,
+                near: Sight::Full,
+                range: 0,
+            });
+        }
+        return (seats, names);
+    }
+    let mut positions = Vec::new();
+    for s in raw {
+        if SeatId::from_index(seats.len()).is_none() {
+            cx.error(s.pos, "too many seats (at most 256)", None);
+            break;
+        }
+        if let Err(first) = names.insert(&s.id, seats.len()) {
+            let hint = cx.first_at(positions[first]);
+            cx.error(s.id.pos, format!("duplicate seat '{}'", s.id.value), hint);
+            continue;
+        }
+        positions.push(s.id.pos);
+        let side = match &s.side {
+            Some(name) => match cx.side(side_names, name) {
+                Some(side) => Some(side),
+                None => continue,
+            },
+            None => None,
+        };
+        let enemies = s.enemies.as_ref().map_or(Sight::Full, |e| e.value);
+        seats.push(Seat {
+            id: s.id.value.clone(),
+            name: s.name.clone(),
+            side,
+            enemies,
+            near: s.near.as_ref().map_or(enemies, |n| n.value),
+            range: s.range.unwrap_or(0),
+        });
+    }
+    for (i, side) in sides.iter().enumerate() {
+        let id = SideId::from_index(i);
+        if !seats.iter().any(|s| s.side == id) {
+            cx.error(
+                raw[0].pos,
+                format!("no seat decides for side '{}'", side.id),
+                Some(format!(
+                    "add <seat id=\"{0}\" name=\"{1}\" side=\"{0}\"/>",
+                    side.id, side.name
+                )),
+            );
+        }
+    }
+    (seats, names)
 }
 
 fn sides(cx: &mut Ctx<'_>, raw: &[format::Side]) -> (Vec<Side>, NameIndex) {

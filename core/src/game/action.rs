@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::moves::Path;
 use super::rules::RuleError;
-use crate::ids::{BoxId, UnitId, UnitTypeId};
+use crate::ids::{BoxId, SeatId, UnitId, UnitTypeId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
@@ -35,12 +35,15 @@ pub enum Action {
     /// `place`: bring a piece of this type from the pool into this box.
     Place { kind: UnitTypeId, at: BoxId },
     /// Take a decision the rules offer now (see [`crate::game::offer`]): its id, the
-    /// piece and box it concerns, and its label as offered.
+    /// piece and box it concerns, its label as offered, and the seat it was addressed
+    /// to if any (see [`crate::game::seats`]).
     Take {
         offer: String,
         unit: Option<UnitId>,
         at: Option<BoxId>,
         label: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<SeatId>,
     },
     /// Finish the current step.
     EndStep,

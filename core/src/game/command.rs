@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::state::Place;
 use crate::ids::{
-    AttributeId, BoxId, FlagId, MarkerId, ResourceId, SideId, TurnId, UnitId, UnitTypeId,
+    AttributeId, BoxId, FlagId, MarkerId, ResourceId, SeatId, SideId, TurnId, UnitId, UnitTypeId,
 };
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,4 +89,9 @@ pub enum Command {
     },
     /// A line for the game log.
     Log { text: String },
+    /// The game waits for these seats (a response out of turn, losses chosen by the
+    /// side that takes them): until each has taken an offer addressed to it, only they
+    /// act. `sealed`: none sees another's choice before all have chosen; then all are
+    /// carried out together, in seat order.
+    WaitFor { seats: Vec<SeatId>, sealed: bool },
 }

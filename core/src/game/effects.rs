@@ -4,7 +4,7 @@ use super::action::{ActionError, illegal};
 use super::command::Command;
 use super::moves::{MoveRecord, Path};
 use super::state::{GameState, Outcome, Place};
-use crate::ids::{BoxId, ResourceId, SideId, UnitId};
+use crate::ids::{BoxId, ResourceId, SeatId, SideId, UnitId};
 use crate::module::Module;
 use crate::unit::Flags;
 
@@ -316,7 +316,34 @@ fn apply_command(
             }
         }
         Command::Log { text } => log.push(text),
+        Command::WaitFor { seats, sealed } => wait_for(module, state, seats, sealed)?,
     }
+    Ok(())
+}
+
+/// Opens a wait for some seats ([`super::seats`]); one at a time.
+fn wait_for(
+    module: &Module,
+    state: &mut GameState,
+    mut seats: Vec<SeatId>,
+    sealed: bool,
+) -> Result<(), ActionError> {
+    if !state.waiting.is_empty() {
+        return Err(illegal(format!(
+            "wait_for: the game already waits for {}",
+            super::seats::names(module, &state.waiting)
+        )));
+    }
+    if seats.iter().any(|s| s.index() >= module.seats.len()) {
+        return Err(illegal("wait_for names a seat the module does not have"));
+    }
+    seats.sort_unstable();
+    seats.dedup();
+    if seats.is_empty() {
+        return Err(illegal("wait_for names no seat"));
+    }
+    state.waiting = seats;
+    state.sealed = sealed.then(Vec::new);
     Ok(())
 }
 

@@ -63,9 +63,16 @@ pub fn procedure(module: &Module, state: &GameState) -> Option<Procedure> {
     state.current_step(module).map(|s| s.procedure)
 }
 
-/// The side that must decide now: the moving side, or in a battle whoever the battle
-/// waits for (the defender fires, retreats and reinforces too).
+/// The side that must decide now: the side of the first seat the rules wait for (see
+/// [`super::seats`]), else in a battle whoever the battle waits for (the defender
+/// fires, retreats and reinforces too), else the moving side.
 pub fn decider(module: &Module, state: &GameState) -> SideId {
+    if !state.waiting.is_empty()
+        && let Some(side) = super::seats::waiting(state)
+            .find_map(|s| module.seats.get(s.index()).and_then(|s| s.side))
+    {
+        return side;
+    }
     super::battle::decider(state).unwrap_or_else(|| state.active_side(module))
 }
 
@@ -78,6 +85,20 @@ pub fn legal_actions(
     let Some(procedure) = procedure(module, state) else {
         return Ok(Vec::new());
     };
+    if !state.waiting.is_empty() {
+        // Only the seats waited for act, each by taking an offer addressed to it.
+        let side = decider(module, state);
+        let waiting: Vec<_> = super::seats::waiting(state).collect();
+        return Ok(offer::offers(module, rules, state)?
+            .iter()
+            .filter(|o| {
+                o.seat.is_some_and(|s| {
+                    waiting.contains(&s) && module.seat(s).side.is_none_or(|x| x == side)
+                })
+            })
+            .map(Offer::action)
+            .collect());
+    }
     let mut actions = match procedure {
         Procedure::Move => {
             let mut actions = moves::legal(module, rules, state)?;
@@ -92,9 +113,12 @@ pub fn legal_actions(
         Procedure::Script => vec![Action::EndStep],
     };
     // The rules' offers come before the procedure's last word (ending the step or the
-    // selection), so that stays last.
+    // selection), so that stays last. Offers addressed to another side's seats are
+    // theirs ([`super::seats::legal_actions_for`]).
+    let side = decider(module, state);
     let taken: Vec<Action> = offer::offers(module, rules, state)?
         .iter()
+        .filter(|o| o.seat.is_none_or(|s| module.seat(s).side == Some(side)))
         .map(Offer::action)
         .collect();
     if !taken.is_empty() {
@@ -146,6 +170,13 @@ fn apply_as(
     let Some(procedure) = procedure(module, state) else {
         return Err(illegal("the game is over"));
     };
+    if !state.waiting.is_empty() && !matches!(action, Action::Take { .. }) {
+        let waiting: Vec<_> = super::seats::waiting(state).collect();
+        return Err(illegal(format!(
+            "the game waits for {} to answer",
+            super::seats::names(module, &waiting)
+        )));
+    }
     let mut next = state.clone();
     let mut log = match (procedure, action) {
         (_, Action::EndStep) => end_step(module, rules, &mut next, detail)?,
@@ -164,6 +195,9 @@ fn apply_as(
     while next.outcome.is_none() && step_done(module, rules, &next)? {
         log.extend(end_step(module, rules, &mut next, detail)?);
     }
+    if !next.waiting.is_empty() && next.outcome.is_none() {
+        super::seats::check_waits(module, rules, &next)?;
+    }
     next.number_pieces();
     Ok((next, log))
 }
@@ -175,6 +209,9 @@ fn step_done(
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<bool, ActionError> {
+    if !state.waiting.is_empty() {
+        return Ok(false);
+    }
     Ok(match procedure(module, state) {
         Some(Procedure::Battles) => battle::done(module, rules, state)?,
         Some(Procedure::Script) => offer::offers(module, rules, state)?.is_empty(),

@@ -13,6 +13,8 @@ pub mod offer;
 pub mod placing;
 pub mod rules;
 pub mod save;
+pub mod seats;
+pub mod sight;
 pub mod state;
 pub mod upgrade;
 
@@ -27,4 +29,6 @@ pub use rules::{
     Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
 };
 pub use save::{Save, SaveError};
+pub use seats::{apply_by, awaited, legal_actions_for};
+pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

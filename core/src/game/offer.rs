@@ -10,7 +10,7 @@ use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
 use super::rules::{Event, RuleError, Rules, View, Wanted};
 use super::state::GameState;
-use crate::ids::{BoxId, ResourceId, UnitId};
+use crate::ids::{BoxId, ResourceId, SeatId, SideId, UnitId};
 use crate::module::Module;
 
 /// One decision the rules offer now.
@@ -26,6 +26,10 @@ pub struct Offer {
     pub at: Option<BoxId>,
     /// What taking it costs the deciding side; each amount at least 0.
     pub cost: Vec<(ResourceId, i64)>,
+    /// The seat it is addressed to, if not the side on move's (a response out of
+    /// turn, a referee's entry); its side pays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatId>,
 }
 
 impl Offer {
@@ -36,28 +40,41 @@ impl Offer {
             unit: self.unit,
             at: self.at,
             label: self.label.clone(),
+            seat: self.seat,
         }
     }
 
     /// Whether `action` takes this offer: same id, piece and box (the label is for
     /// people and may change with the rules' wording).
-    fn taken_by(&self, action: &Action) -> bool {
-        matches!(action, Action::Take { offer, unit, at, .. }
-            if *offer == self.id && *unit == self.unit && *at == self.at)
+    pub(crate) fn taken_by(&self, action: &Action) -> bool {
+        matches!(action, Action::Take { offer, unit, at, seat, .. }
+            if *offer == self.id && *unit == self.unit && *at == self.at && *seat == self.seat)
+    }
+
+    /// The side that pays for it: its seat's, or the side on move's (a referee's
+    /// offers cost nothing, whatever they say).
+    pub fn payer(&self, module: &Module, state: &GameState) -> Option<SideId> {
+        match self.seat {
+            Some(seat) => module.seats.get(seat.index()).and_then(|s| s.side),
+            None => Some(state.active_side(module)),
+        }
     }
 
     /// Whether the deciding side can pay for it.
     fn affordable(&self, module: &Module, state: &GameState) -> bool {
-        let side = state.active_side(module);
+        let Some(side) = self.payer(module, state) else {
+            return true;
+        };
         self.cost.iter().all(|&(r, n)| state.resource(side, r) >= n)
     }
 }
 
 /// The id of the step whose offers are open now: none during a battle (its procedure
-/// owns every decision) or once the game is over.
+/// owns every decision, unless the rules wait for a seat's answer) or once the game is
+/// over.
 fn offering_step<'m>(module: &'m Module, state: &GameState) -> Option<&'m str> {
     let step = state.current_step(module)?;
-    if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
+    if state.waiting.is_empty() && state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
         return None;
     }
     Some(&step.id)
@@ -121,10 +138,56 @@ pub(crate) fn take(
             "that is not among the decisions the rules offer now",
         ));
     };
-    let side = state.active_side(module);
-    for &(r, n) in &offer.cost {
-        let left = state.resource(side, r);
-        state.set_resource(side, r, left - n);
+    if state.waiting.is_empty() {
+        return carry_out(module, rules, state, &offer);
     }
-    notify(module, rules, state, Event::OfferTaken { offer: &offer })
+    let Some(seat) = offer
+        .seat
+        .filter(|&s| super::seats::waiting(state).any(|w| w == s))
+    else {
+        let waiting: Vec<SeatId> = super::seats::waiting(state).collect();
+        return Err(illegal(format!(
+            "the game waits for {}",
+            super::seats::names(module, &waiting)
+        )));
+    };
+    let Some(sealed) = state.sealed.as_mut() else {
+        state.waiting.retain(|&s| s != seat);
+        return carry_out(module, rules, state, &offer);
+    };
+    // A sealed choice: kept unseen until every seat waited for has chosen, then all
+    // are carried out in seat order.
+    sealed.push(offer);
+    let mut log = vec![format!("{} has chosen", module.seat(seat).name)];
+    if super::seats::waiting(state).next().is_some() {
+        return Ok(log);
+    }
+    let mut chosen = state.sealed.take().unwrap_or_default();
+    chosen.sort_by_key(|o| o.seat);
+    state.waiting.clear();
+    for offer in &chosen {
+        log.push(format!(
+            "{} chose: {}",
+            offer.seat.map_or("", |s| module.seat(s).name.as_str()),
+            offer.label
+        ));
+        log.extend(carry_out(module, rules, state, offer)?);
+    }
+    Ok(log)
+}
+
+/// Pays for an offer and reports `offer_taken`, applying the rules' commands.
+fn carry_out(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    offer: &Offer,
+) -> Result<Vec<String>, ActionError> {
+    if let Some(side) = offer.payer(module, state) {
+        for &(r, n) in &offer.cost {
+            let left = state.resource(side, r);
+            state.set_resource(side, r, left - n);
+        }
+    }
+    notify(module, rules, state, Event::OfferTaken { offer })
 }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
+use crate::ids::{BoxId, SeatId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
 use super::command::Command;
@@ -131,6 +131,20 @@ pub enum Question<'a> {
     /// side that may take it, in the units of `BoxWorth`. Without a positive answer the
     /// computer players leave the offer alone.
     OfferWorth { offer: &'a Offer },
+    /// Does `seat` command `unit` (a piece of its side): may it move it, fight with it,
+    /// take the offers about it? Asked only for a side with several seats, or where the
+    /// rules answer it; a piece of another side is never commanded.
+    Commands { seat: SeatId, unit: UnitId },
+    /// How much of `unit` does `seat` see ([`crate::format::Sight`] as a number: 0
+    /// none, 1 presence, 2 side, 3 full)? `seen` is what the module's data says (the
+    /// seat's `enemies`, `near` and `range`). Asked only of seats that do not see
+    /// everything, or where the rules answer it; the least of the handlers' answers
+    /// counts, and a failing handler hides the piece.
+    Sees {
+        seat: SeatId,
+        unit: UnitId,
+        seen: crate::format::Sight,
+    },
 }
 
 impl Question<'_> {
@@ -152,6 +166,8 @@ impl Question<'_> {
             Question::BoxWorth { .. } => "box_worth",
             Question::OfferWorth { .. } => "offer_worth",
             Question::DugIn { .. } => "dug_in",
+            Question::Commands { .. } => "commands",
+            Question::Sees { .. } => "sees",
         }
     }
 
@@ -163,12 +179,13 @@ impl Question<'_> {
             | Question::MayReinforce { .. }
             | Question::MayTarget { .. }
             | Question::MayUpgrade { .. }
-            | Question::MayPlace { .. } => Combine::All,
+            | Question::MayPlace { .. }
+            | Question::Commands { .. } => Combine::All,
             Question::IsJump { .. }
             | Question::MayWithdraw
             | Question::AbsorbsHit { .. }
             | Question::DugIn { .. } => Combine::Any,
-            Question::MoveLimit { .. } => Combine::Min,
+            Question::MoveLimit { .. } | Question::Sees { .. } => Combine::Min,
             Question::ShotModifier { .. }
             | Question::BoxWorth { .. }
             | Question::OfferWorth { .. } => Combine::Sum,
@@ -194,6 +211,8 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("box_worth", Combine::Sum),
     ("offer_worth", Combine::Sum),
     ("dug_in", Combine::Any),
+    ("commands", Combine::All),
+    ("sees", Combine::Min),
     ("offers", Combine::Concat),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
@@ -502,6 +521,7 @@ mod tests {
             unit: None,
             at: None,
             cost: Vec::new(),
+            seat: None,
         };
         let all = [
             Question::MayEnter {
@@ -549,6 +569,15 @@ mod tests {
             Question::DugIn {
                 side: SideId(0),
                 at: BoxId(0),
+            },
+            Question::Commands {
+                seat: SeatId(0),
+                unit: u,
+            },
+            Question::Sees {
+                seat: SeatId(0),
+                unit: u,
+                seen: crate::format::Sight::Full,
             },
         ];
         // Every question but the lists `offers`, `evacuations` and `victory_progress`,

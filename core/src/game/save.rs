@@ -13,6 +13,7 @@ use super::dice::Dice;
 use super::flow::{StartError, apply, decider, set_end, start};
 use super::history::History;
 use super::rules::Rules;
+use super::sight::SEAT_VIEW;
 use super::state::GameState;
 use crate::diag::LoadError;
 use crate::ids::OptionId;
@@ -217,6 +218,10 @@ pub enum SaveError {
         from: u32,
         message: String,
     },
+    #[error(
+        "{path} is what one seat sees of a game (`muster view`), not a save: it cannot be replayed or played on; use the save of whoever holds the whole game"
+    )]
+    SeatView { path: String },
     #[error("{0}; replaying it could give another game")]
     Stack(String),
     #[error("the save was played with module '{saved}', not '{loaded}'")]
@@ -332,6 +337,13 @@ impl Save {
             column: e.column(),
             message: e.to_string(),
         };
+        #[derive(Deserialize)]
+        struct ViewHead {
+            view: String,
+        }
+        if serde_json::from_slice::<ViewHead>(&bytes).is_ok_and(|v| v.view == SEAT_VIEW) {
+            return Err(SaveError::SeatView { path: name });
+        }
         let head: Head = serde_json::from_slice(&bytes).map_err(corrupt)?;
         if head.format == SAVE_FORMAT {
             return serde_json::from_slice(&bytes).map_err(corrupt);

@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::battle::CombatSegment;
 use super::dice::Dice;
 use super::moves::{MoveRecord, MoveStep};
+use super::offer::Offer;
 use crate::calendar::Step;
 use crate::ids::{
-    AttributeId, BoxId, MarkerId, OptionId, ResourceId, SideId, TallyId, TurnId, UnitId, UnitTypeId,
+    AttributeId, BoxId, MarkerId, OptionId, ResourceId, SeatId, SideId, TallyId, TurnId, UnitId,
+    UnitTypeId,
 };
 use crate::module::Module;
 use crate::scenario::Scenario;
@@ -132,6 +134,14 @@ pub struct GameState {
     /// The last piece number given ([`Unit::number`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub numbered: u32,
+    /// Seats the rules are waiting for (a response, a sealed choice): while any are,
+    /// only they act, each by taking an offer addressed to it ([`super::seats`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<SeatId>,
+    /// While the rules wait for a sealed choice: the offers taken so far, each by its
+    /// seat, none applied until the last seat has chosen (then all in seat order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sealed: Option<Vec<Offer>>,
 }
 
 /// This player turn's record: cleared when a player turn starts.
@@ -206,11 +216,14 @@ impl GameState {
             attributes,
             markers,
             numbered,
+            waiting,
+            sealed,
         } = self;
         let mut h = SipHasher13::new();
         (turn, player, step, repeat, resources, units, boxes).hash(&mut h);
         (options, end, first_turn, scenario, vars, moving, turn_log).hash(&mut h);
         (combat, outcome, attributes, markers, numbered).hash(&mut h);
+        (waiting, sealed).hash(&mut h);
         h.finish128().as_u128()
     }
 
@@ -271,6 +284,8 @@ impl GameState {
             attributes: Vec::new(),
             markers: Vec::new(),
             numbered: 0,
+            waiting: Vec::new(),
+            sealed: None,
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {

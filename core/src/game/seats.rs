@@ -1,0 +1,303 @@
+//! Who decides. A module's seats are its players ([`crate::module::Seat`]): one per
+//! side unless it declares more, and referees who belong to no side. The game waits
+//! for the seats of the side whose decision it is ([`super::flow::decider`]), each
+//! acting on the pieces the rules say it commands (the `commands` question), and for
+//! any seat the rules address an offer to. The rules may also make the game wait for
+//! some seats only (a `wait_for` command: a response out of turn, losses chosen by
+//! the side that takes them, a sealed choice of several seats at once); then only they
+//! act, each by taking one offer addressed to it.
+//!
+//! [`legal_actions_for`] and [`apply_by`] are the seat-aware entry points. They add
+//! checks only: [`super::flow::legal_actions`] and [`super::flow::apply`] stay what
+//! they were for the side on move, so a module with one seat per side plays exactly
+//! as before.
+
+use super::action::{Action, ActionError, illegal};
+use super::flow::{self, decider};
+use super::offer::{self, Offer};
+use super::rules::{Question, RuleError, Rules, View};
+use super::state::{GameState, Place};
+use crate::ids::{SeatId, SideId, UnitId};
+use crate::module::Module;
+
+/// The hook that says which pieces a seat commands.
+pub const COMMANDS: &str = "commands";
+
+/// The seats the game waits for now, in seat order: those a `wait_for` named that have
+/// not chosen yet; otherwise the deciding side's seats and any seat an offer is
+/// addressed to. Empty once the game is over.
+pub fn awaited(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<SeatId>, RuleError> {
+    if state.outcome.is_some() {
+        return Ok(Vec::new());
+    }
+    if !state.waiting.is_empty() {
+        return Ok(waiting(state).collect());
+    }
+    let side = decider(module, state);
+    let mut seats: Vec<SeatId> = module.seats_of(side).collect();
+    for o in offer::offers(module, rules, state)? {
+        if let Some(seat) = o.seat {
+            seats.push(seat);
+        }
+    }
+    seats.sort_unstable();
+    seats.dedup();
+    Ok(seats)
+}
+
+pub fn waiting(state: &GameState) -> impl Iterator<Item = SeatId> + '_ {
+    state
+        .waiting
+        .iter()
+        .copied()
+        .filter(|&s| !state.sealed.iter().flatten().any(|o| o.seat == Some(s)))
+}
+
+/// Every action `seat` may take now: none unless the game waits for it.
+pub fn legal_actions_for(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+) -> Result<Vec<Action>, RuleError> {
+    if state.outcome.is_some() || seat.index() >= module.seats.len() {
+        return Ok(Vec::new());
+    }
+    if !state.waiting.is_empty() {
+        if !waiting(state).any(|s| s == seat) {
+            return Ok(Vec::new());
+        }
+        return Ok(addressed_to(module, rules, state, seat)?);
+    }
+    let side = module.seat(seat).side;
+    if side != Some(decider(module, state)) {
+        return addressed_to(module, rules, state, seat);
+    }
+    let side_offers = offer::offers(module, rules, state)?;
+    let all = flow::legal_actions(module, rules, state)?;
+    let mut mine = Vec::with_capacity(all.len());
+    let mut commands = Authority::new(module, rules, state, seat);
+    for action in all {
+        let keep = match &action {
+            Action::Take { .. } => {
+                let offer = side_offers.iter().find(|o| o.taken_by(&action));
+                match offer.and_then(|o| o.seat) {
+                    Some(to) => to == seat,
+                    None => match action_piece(&action) {
+                        Some(unit) => commands.commands(unit)?,
+                        None => true,
+                    },
+                }
+            }
+            Action::Select { at } => commands.any_in(*at)?,
+            _ => match action_piece(&action) {
+                Some(unit) => commands.commands(unit)?,
+                None => true,
+            },
+        };
+        if keep {
+            mine.push(action);
+        }
+    }
+    Ok(mine)
+}
+
+/// The offers addressed to `seat` now, as actions.
+fn addressed_to(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+) -> Result<Vec<Action>, RuleError> {
+    Ok(offer::offers(module, rules, state)?
+        .iter()
+        .filter(|o| o.seat == Some(seat))
+        .map(Offer::action)
+        .collect())
+}
+
+/// The piece an action is about, whose commander takes it.
+fn action_piece(action: &Action) -> Option<UnitId> {
+    match action {
+        Action::Move { unit, .. }
+        | Action::Reinforce { unit }
+        | Action::Upgrade { unit }
+        | Action::Take {
+            unit: Some(unit), ..
+        } => Some(*unit),
+        Action::Target { shooter, .. } => Some(*shooter),
+        _ => None,
+    }
+}
+
+/// Applies an action that `seat` takes: refused, with whom the game waits for, unless
+/// it is among [`legal_actions_for`] the seat now. The work is [`flow::apply`]'s.
+pub fn apply_by(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<(GameState, Vec<String>), ActionError> {
+    if seat.index() >= module.seats.len() {
+        return Err(illegal(format!("there is no seat {}", seat.0)));
+    }
+    let awaited = awaited(module, rules, state)?;
+    if !awaited.contains(&seat) {
+        return Err(illegal(format!(
+            "it is not {}'s decision: the game waits for {}",
+            module.seat(seat).name,
+            names(module, &awaited)
+        )));
+    }
+    let allowed = legal_actions_for(module, rules, state, seat)?;
+    if !allowed.iter().any(|a| same_decision(a, action)) {
+        return Err(illegal(format!(
+            "{} may not do that now ({} choices open to it)",
+            module.seat(seat).name,
+            allowed.len()
+        )));
+    }
+    flow::apply(module, rules, state, action)
+}
+
+/// Refuses a wait the rules cannot end: a seat waited for must be offered something.
+pub(crate) fn check_waits(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<(), RuleError> {
+    let offers = offer::offers(module, rules, state)?;
+    for seat in waiting(state) {
+        if !offers.iter().any(|o| o.seat == Some(seat)) {
+            return Err(RuleError {
+                hook: "offers".into(),
+                message: format!(
+                    "the rules wait for {} but offer it nothing to choose",
+                    module.seat(seat).name
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Seat names for a message: `Union, Confederacy`, or `nobody`.
+pub fn names(module: &Module, seats: &[SeatId]) -> String {
+    if seats.is_empty() {
+        return "nobody (the game is over)".into();
+    }
+    seats
+        .iter()
+        .map(|&s| module.seat(s).name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether two actions are the same decision: a `Take` is matched by offer, piece, box
+/// and seat (its label is for people), any other action exactly.
+fn same_decision(a: &Action, b: &Action) -> bool {
+    match (a, b) {
+        (
+            Action::Take {
+                offer: o1,
+                unit: u1,
+                at: a1,
+                seat: s1,
+                ..
+            },
+            Action::Take {
+                offer: o2,
+                unit: u2,
+                at: a2,
+                seat: s2,
+                ..
+            },
+        ) => o1 == o2 && u1 == u2 && a1 == a2 && s1 == s2,
+        _ => a == b,
+    }
+}
+
+/// Which pieces a seat commands: its side's, narrowed by the rules' `commands`
+/// question where they answer it. Not asked at all for a side with one seat and rules
+/// that do not answer it (every AHD game).
+struct Authority<'a> {
+    module: &'a Module,
+    rules: &'a mut dyn Rules,
+    state: &'a GameState,
+    seat: SeatId,
+    side: Option<SideId>,
+    ask: bool,
+}
+
+impl<'a> Authority<'a> {
+    fn new(
+        module: &'a Module,
+        rules: &'a mut dyn Rules,
+        state: &'a GameState,
+        seat: SeatId,
+    ) -> Self {
+        let side = module.seat(seat).side;
+        let shared = side.is_some_and(|s| module.seats_of(s).nth(1).is_some());
+        let ask = shared || rules.answers(COMMANDS);
+        Authority {
+            module,
+            rules,
+            state,
+            seat,
+            side,
+            ask,
+        }
+    }
+
+    fn commands(&mut self, unit: UnitId) -> Result<bool, RuleError> {
+        let Some(piece) = self.state.units.get(unit.index()) else {
+            return Ok(false);
+        };
+        if Some(piece.side) != self.side {
+            return Ok(false);
+        }
+        if !self.ask {
+            return Ok(true);
+        }
+        let view = View {
+            module: self.module,
+            state: self.state,
+        };
+        match self.rules.ask(
+            view,
+            Question::Commands {
+                seat: self.seat,
+                unit,
+            },
+        )? {
+            super::rules::Answer::Bool(b) => Ok(b),
+            other => Err(RuleError {
+                hook: COMMANDS.into(),
+                message: format!("answered {other:?} where yes or no was expected"),
+            }),
+        }
+    }
+
+    /// Whether the seat commands any piece of its side in `at`.
+    fn any_in(&mut self, at: crate::ids::BoxId) -> Result<bool, RuleError> {
+        let here: Vec<UnitId> = self
+            .state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.place == Place::Board(at) && Some(u.side) == self.side)
+            .filter_map(|(i, _)| UnitId::from_index(i))
+            .collect();
+        for unit in here {
+            if self.commands(unit)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
