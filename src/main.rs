@@ -18,6 +18,7 @@ mod play;
 mod rules;
 mod smoke;
 mod terminal;
+mod view;
 mod watch;
 
 use std::path::PathBuf;
@@ -139,6 +140,9 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "as_far_as_it_goes")]
         save: Option<PathBuf>,
     },
+    /// What one seat sees of a saved game: with hidden information, only what that
+    /// player may know.
+    View(view::ViewArgs),
     /// Play by file (e-mail): each player's turn is a small file for the other, with
     /// dice neither can choose or roll again (`docs/pbem.md`).
     #[command(subcommand)]
@@ -465,6 +469,7 @@ fn main() -> ExitCode {
             as_far_as_it_goes,
             save.as_deref(),
         ),
+        Command::View(args) => view::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Moves {
             module,
             mods,

@@ -891,7 +891,8 @@ impl Planner {
     /// Whether `state` asks its decider to choose a march (a box to activate, an offer or
     /// the end of the step) with marches left: the decisions the search player weighs.
     pub(crate) fn is_march_decision(module: &Module, state: &GameState) -> bool {
-        matches!(procedure(module, state), Some(Procedure::Move))
+        state.waiting.is_empty()
+            && matches!(procedure(module, state), Some(Procedure::Move))
             && state.combat.as_ref().is_none_or(|c| c.battle.is_none())
             && state.moving.as_ref().is_some_and(|m| m.active.is_none())
             && state.step_left(module) > 0
@@ -1095,6 +1096,18 @@ impl Planner {
     }
 }
 
+/// An answer the rules wait for (`wait_for`): of the offers addressed to the seat, the
+/// one the hints value most, else the first.
+fn answer(module: &Module, rules: &mut dyn Rules, state: &GameState) -> Result<Action, AiError> {
+    let legal = legal_actions(module, rules, state)?;
+    if let Some((_, hinted)) = hinted_offer(module, rules, state)?
+        && legal.contains(&hinted)
+    {
+        return Ok(hinted);
+    }
+    legal.into_iter().next().ok_or(AiError::Stuck)
+}
+
 /// The offer the rules' hints (`offer_worth`) value most, if one is worth taking. Costs
 /// nothing when no rule gives the hint (the offers are not even listed).
 pub(crate) fn hinted_offer(
@@ -1288,6 +1301,9 @@ impl Player for Planner {
         state: &GameState,
     ) -> Result<Action, AiError> {
         let me = muster_core::game::decider(module, state);
+        if !state.waiting.is_empty() {
+            return answer(module, rules, state);
+        }
         if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
             return self.battle(module, rules, state, me);
         }

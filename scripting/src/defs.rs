@@ -80,8 +80,10 @@ fn per_side<T: Copy + Default + IntoLua>(
 }
 
 /// The tables of `defs` (besides `module`), all empty when there is no module.
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 20] = [
     "sides",
+    "seats",
+    "seat_by_id",
     "side_by_id",
     "boxes",
     "box_by_name",
@@ -115,6 +117,7 @@ pub(crate) fn build(lua: &Lua, module: Option<&Module>) -> mlua::Result<Table> {
         }
     };
     add_lookups(lua, &t)?;
+    t.raw_set("sight", sight_levels(lua)?)?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", refuse_unknown(lua, "defs", "field", &[])?)?;
     meta.raw_set("__metatable", "locked")?;
@@ -188,6 +191,7 @@ fn strict_lookup(
 /// The tables of `defs` for `module`.
 fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
     let sides = sides(lua, m)?;
+    let seats = seats(lua, m)?;
     let kinds = kinds(lua, m)?;
     let units = unit_types(lua, m)?;
     let options = options(lua, m)?;
@@ -203,6 +207,8 @@ fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
         ),
         ("side_by_id", by_id(lua, &sides)?),
         ("sides", array(lua, sides)?),
+        ("seat_by_id", by_id(lua, &seats)?),
+        ("seats", array(lua, seats)?),
         ("boxes", array(lua, boxes(lua, m)?)?),
         ("box_by_name", box_by_name(lua, m)?),
         ("kind_by_id", by_id(lua, &kinds)?),
@@ -252,6 +258,34 @@ fn sides(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
                 "id" => side.id.as_str(),
                 "name" => side.name.as_str(),
                 "color" => side.color.as_deref(),
+            }))
+        })
+        .collect()
+}
+
+/// `defs.sight`: what a seat may see of a piece, as the numbers the `sees` hook takes
+/// and answers (ordered: more is more).
+fn sight_levels(lua: &Lua) -> mlua::Result<Table> {
+    let t = record!(lua, {
+        "none" => 0,
+        "presence" => 1,
+        "side" => 2,
+        "full" => 3,
+    });
+    t.set_readonly(true);
+    Ok(t)
+}
+
+fn seats(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
+    m.seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            Ok(record!(lua, {
+                "index" => lua_index(i),
+                "id" => seat.id.as_str(),
+                "name" => seat.name.as_str(),
+                "side" => seat.side.and_then(|s| side_id(m, s.index())),
             }))
         })
         .collect()

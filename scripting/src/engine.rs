@@ -632,6 +632,14 @@ fn question_args(
         Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
             (game, paths.side(lua, module, side)?, boxn(at)).into_lua_multi(lua)
         }
+        Question::Commands { seat, unit: u } => {
+            (game, module.seat(seat).id.as_str(), unit(u)).into_lua_multi(lua)
+        }
+        Question::Sees {
+            seat,
+            unit: u,
+            seen,
+        } => (game, module.seat(seat).id.as_str(), unit(u), seen as i64).into_lua_multi(lua),
     }
 }
 
@@ -736,6 +744,9 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
         }
         Question::OfferWorth { offer } => offer.label.clone(),
         Question::MayWithdraw => String::new(),
+        Question::Commands { seat, unit: u } | Question::Sees { seat, unit: u, .. } => {
+            format!("{} / {}", module.seat(*seat).name, unit(*u))
+        }
     };
     format!("{} {about}", q.hook())
 }
@@ -750,6 +761,9 @@ fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value>
     }
     if let Some(b) = offer.at {
         t.raw_set("box", lua_index(b.index()))?;
+    }
+    if let Some(s) = offer.seat {
+        t.raw_set("seat", module.seat(s).id.as_str())?;
     }
     let cost = lua.create_table()?;
     for &(r, n) in &offer.cost {
@@ -813,6 +827,7 @@ fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String>
     let mut label = None;
     let mut unit = None;
     let mut at = None;
+    let mut seat = None;
     let mut cost = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
@@ -857,6 +872,16 @@ fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String>
                 Value::Nil => {}
                 _ => return Err(bad("`box` must be a box number".into())),
             },
+            b"seat" => match v {
+                Value::String(s) => {
+                    let id = s.to_string_lossy();
+                    seat = Some(module.find_seat(&id).ok_or_else(|| {
+                        bad(format!("no seat '{id}'; {}", module.seat_hint(&id)))
+                    })?);
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`seat` must be a seat id".into())),
+            },
             b"cost" => match v {
                 Value::Table(c) => {
                     for pair in c.pairs::<Value, Value>() {
@@ -893,7 +918,7 @@ fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String>
                 let extra = key.to_string_lossy();
                 let hint = muster_core::suggest::did_you_mean(
                     &extra,
-                    ["id", "label", "unit", "box", "cost"],
+                    ["id", "label", "unit", "box", "cost", "seat"],
                 )
                 .map(|h| format!("; {h}"))
                 .unwrap_or_default();
@@ -910,6 +935,7 @@ fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String>
         unit,
         at,
         cost,
+        seat,
     })
 }
 
@@ -1219,6 +1245,26 @@ fn command(
         "log" => CoreCommand::Log {
             text: text("text")?,
         },
+        "wait_for" => {
+            let Some(ScriptValue::List(list)) = c.get("seats") else {
+                return Err(bad(format!(
+                    "needs 'seats', a list of seat ids, {}",
+                    got(&c, "seats")
+                )));
+            };
+            let mut seats = Vec::with_capacity(list.len());
+            for v in list {
+                let id = v.as_str().unwrap_or_default();
+                let seat = module
+                    .find_seat(id)
+                    .ok_or_else(|| bad(format!("no seat '{id}'; {}", module.seat_hint(id))))?;
+                seats.push(seat);
+            }
+            CoreCommand::WaitFor {
+                seats,
+                sealed: boolean("sealed", false)?,
+            }
+        }
         other => {
             const KINDS: &[&str] = &[
                 "set_resource",
@@ -1239,6 +1285,7 @@ fn command(
                 "set_last_turn",
                 "game_over",
                 "log",
+                "wait_for",
             ];
             let hint = did_you_mean(other, KINDS.iter().copied())
                 .unwrap_or_else(|| format!("commands are {}", KINDS.join(", ")));
@@ -1829,6 +1876,13 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             None => g.0.active_side(&module),
         };
         read(lua, &g.0, Ask::Resource(r, side))
+    });
+    untraced(m, "waiting", |lua, g, ()| {
+        let module = module_of(lua)?;
+        let ids: Vec<String> = muster_core::game::seats::waiting(&g.0)
+            .map(|s| module.seat(s).id.clone())
+            .collect();
+        Ok(ids)
     });
     untraced(m, "step", |lua, g, ()| {
         let module = module_of(lua)?;

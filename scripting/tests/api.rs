@@ -162,6 +162,7 @@ impl Probe {
             unit: Some(UnitId(0)),
             at: Some(BoxId(0)),
             cost: Vec::new(),
+            seat: None,
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [

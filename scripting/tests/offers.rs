@@ -117,6 +117,7 @@ fn an_offer_is_matched_without_its_label() {
         unit,
         at,
         label: "another wording".into(),
+        seat: None,
     };
     assert!(apply(&m, &mut rules, &g, &reworded).is_ok());
 }

@@ -223,6 +223,7 @@ end, { id = "test.kept" })
         unit: None,
         at: Some(at),
         cost: Vec::new(),
+        seat: None,
     };
     let mut worth = |state: &GameState| {
         let view = View { module: &m, state };

@@ -33,4 +33,5 @@ pub const COMMANDS: &[CommandDoc] = &[
     c("set_last_turn", &[p("turn", "string", "a turn label on the track (`03/1863`)")], "Moves the game's end."),
     c("game_over", &[p("winner", "SideId?", "nil: a draw"), p("reason", "string", "why, for the log")], "Ends the game."),
     c("log", &[p("text", "string", "the line")], "Writes a line in the game's log (shown as the rules' own)."),
+    c("wait_for", &[p("seats", "{ SeatId }", "the seats to wait for"), p("sealed", "boolean?", "true: none sees another's choice before all have chosen; then all are carried out together, in seat order")], "Makes the game wait for these seats: until each has taken an offer addressed to it (`seat` in `offers`), only they act. The rules must offer each something."),
 ];

@@ -9,6 +9,9 @@ pub const DEFS: &[Param] = &[
     p("module", "ModuleInfo", "the module's id, name and version"),
     p("sides", "{ Side }", "the sides, in play order"),
     p("side_by_id", "{ [string]: Side }", "the sides by id"),
+    p("seats", "{ Seat }", "the players at the table: one per side unless the module declares `<seat>`s"),
+    p("seat_by_id", "{ [string]: Seat }", "the seats by id"),
+    p("sight", "SightLevels", "what a seat may see of a piece, as numbers for `sees`: `none` 0, `presence` 1, `side` 2, `full` 3"),
     p("boxes", "{ Box }", "the boxes; `defs.boxes[n]` is box number n"),
     p("box_by_name", "{ [string]: BoxNum }", "box names and aliases, exactly as written, to box numbers; nil for a name the map lacks"),
     p("kinds", "{ LineKind }", "the line kinds"),
@@ -35,6 +38,8 @@ pub const DEFS: &[Param] = &[
 pub const RECORDS: &[RecordDoc] = &[
     RecordDoc { name: "ModuleInfo", seen_as: "defs.module", fields: &[p("id", "string", "the module's id"), p("name", "string", "its name"), p("version", "string", "its version")] },
     RecordDoc { name: "Side", seen_as: "defs.sides[i]", fields: &[p("index", "number", "its place in `defs.sides`"), p("id", "SideId", "its id"), p("name", "string", "its name"), p("color", "string?", "its colour")] },
+    RecordDoc { name: "Seat", seen_as: "defs.seats[i]", fields: &[p("index", "number", "its place in `defs.seats`"), p("id", "SeatId", "its id"), p("name", "string", "its name"), p("side", "SideId?", "the side it plays; nil for a referee")] },
+    RecordDoc { name: "SightLevels", seen_as: "defs.sight", fields: &[p("none", "number", "0: not shown"), p("presence", "number", "1: counted in its box"), p("side", "number", "2: its side shown"), p("full", "number", "3: everything")] },
     RecordDoc { name: "Box", seen_as: "defs.boxes[n]", fields: &[
         p("id", "BoxNum", "its number"), p("name", "string", "its name"), p("aliases", "{ string }", "other names"),
         p("owner", "SideId?", "the side it belongs to"), p("tags", "{ string }", "the box's tags"),
@@ -75,6 +80,7 @@ pub const RECORDS: &[RecordDoc] = &[
         p("id", "string", "required; what `offer_taken` is told"), p("label", "string?", "default: the id"),
         p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
         p("cost", "{ [string]: number }?", "amounts by resource id, each 0 or more (`{ marches = 1 }`)"),
+        p("seat", "SeatId?", "the seat it is addressed to, if not the side on move's: a response out of turn, an answer the game waits for (`wait_for`); its side pays"),
     ] },
     RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
     RecordDoc { name: "Progress", seen_as: "each item a `victory_progress` handler returns", fields: &[

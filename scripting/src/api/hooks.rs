@@ -11,16 +11,18 @@ pub enum Phase {
     Battle,
     Upgrade,
     Offers,
+    Seats,
     Hints,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 6] = [
+    pub const ALL: [Phase; 7] = [
         Phase::Turn,
         Phase::Movement,
         Phase::Battle,
         Phase::Upgrade,
         Phase::Offers,
+        Phase::Seats,
         Phase::Hints,
     ];
 
@@ -31,6 +33,7 @@ impl Phase {
             Phase::Battle => "Battles (`battles` steps)",
             Phase::Upgrade => "Upgrades and placement (`upgrade`, `place` steps)",
             Phase::Offers => "Offers: decisions the rules add",
+            Phase::Seats => "Seats: who commands and who sees",
             Phase::Hints => "Hints for computer players",
         }
     }
@@ -53,6 +56,7 @@ const WITHDRAWAL: Param = p(
     "true before round 1 (a withdrawal), false in a battle's later rounds",
 );
 const BOX: Param = p("box", "BoxNum", "the box");
+const SEAT: Param = p("seat", "SeatId", "the seat (a player; `defs.seats`)");
 
 const fn h(
     name: &'static str,
@@ -127,6 +131,9 @@ pub const HOOKS: &[HookDoc] = &[
     // Offers.
     h("offers", Phase::Offers, "What the side to act may do now besides the step's own decisions, at every decision outside a battle. `wanted` is nil when the engine lists them, `{ id, unit?, box? }` when it checks the one being taken (a handler may then list only what matches). Pure, like a question.", &[STEP, p("wanted", "Wanted?", "the offer being taken, or nil")]),
     h("offer_taken", Phase::Offers, "The deciding side took an offer (its cost is paid already): carry it out.", &[p("offer", "Offer", "the offer taken")]),
+    // Seats.
+    h("commands", Phase::Seats, "Whether the seat commands the piece (always one of its side's): may it move it, fight with it, take the offers about it? Asked only where a side has several seats, or where a handler is registered; a seat never commands another side's pieces.", &[SEAT, UNIT]),
+    h("sees", Phase::Seats, "How much of the piece the seat sees, as a `defs.sight` number (`none` 0, `presence` 1, `side` 2, `full` 3); nil keeps `seen`, what the module's data says (the seat's `enemies`, `near` and `range`). Asked only for a seat that does not see everything, or where a handler is registered. The least answer counts, and a handler that fails hides the piece (hidden information fails closed).", &[SEAT, UNIT, p("seen", "number", "what the data says, a `defs.sight` number")]),
     // Hints.
     h("box_worth", Phase::Hints, "A hint, never a rule: what controlling the box is worth to the side beyond its recruitment value.", &[SIDE, BOX]),
     h("dug_in", Phase::Hints, "A hint, never a rule: whether the side's pieces in the box are dug in (AHD: entrenched), so harder to beat than their numbers say; computer players count such a force as half as many steps again.", &[SIDE, BOX]),

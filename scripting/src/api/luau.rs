@@ -64,6 +64,7 @@ pub fn definitions() -> String {
          export type BoxNum = number\n\
          export type LineNum = number\n\
          export type SideId = string\n\
+         export type SeatId = string\n\
          export type UnitTypeId = string\n\n",
     );
     for r in RECORDS {

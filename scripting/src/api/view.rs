@@ -55,6 +55,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("active_side", NONE, "SideId", "The side to act."),
     m("resource", &[p("id", "string", "a resource id"), p("side", "SideId?", "default: the side to act")], "number", "A side's amount of a resource."),
     m("step", NONE, "string?", "The id of the step under way."),
+    m("waiting", NONE, "{ SeatId }", "The seats the rules wait for (`wait_for`) that have not answered yet; empty when the game waits for nobody in particular."),
     m("repetition", NONE, "number", "Which repetition of a repeated step this is (1 first)."),
     m("first_turn", NONE, "boolean", "Whether this is the scenario's first turn."),
     m("turn_label", NONE, "string", "This turn's label on the track (`04/1861`)."),

@@ -1,0 +1,128 @@
+//! `muster view`: what one seat sees of a saved game, in words or as JSON. The save is
+//! the whole game (whoever holds it holds everything); the view is what may be shown
+//! to, or sent to, that seat.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use clap::Args;
+use muster_core::Module;
+use muster_core::game::{Save, SeatView, seat_view};
+use muster_core::ids::SeatId;
+
+/// `muster view SAVE --seat SEAT [--json]`.
+#[derive(Args)]
+pub struct ViewArgs {
+    /// A saved game (`muster play --save`).
+    pub file: PathBuf,
+    /// Whose view: a seat id (one per side unless the module declares its seats).
+    #[arg(long)]
+    pub seat: String,
+    /// The module folder (default: mods/<module id of the save>).
+    #[arg(long)]
+    pub module: Option<PathBuf>,
+    /// A mod to lay on the module, as the game was played; repeat for several, lowest
+    /// first.
+    #[arg(long = "mod", value_name = "PATH")]
+    pub mods: Vec<PathBuf>,
+    /// Print the view as JSON (a piece whose type is hidden has `"type": null`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &ViewArgs) -> Result<()> {
+    let save = Save::read(&args.file)?;
+    let base = match save.module.stack.first() {
+        Some(base) if !args.mods.is_empty() => &base.id,
+        _ => &save.module.id,
+    };
+    let dir = args
+        .module
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("mods").join(base));
+    let (module, mut rules) = crate::rules::load(&dir, &args.mods)?;
+    let seat = seat(&module, &args.seat)?;
+    let (state, _) = save.replay(&module, &mut rules)?;
+    let (view, errors) = seat_view(&module, &mut rules, &state, seat);
+    // The rules' errors go to whoever runs this (the host), never into the view.
+    for e in &errors {
+        eprintln!("warning: a piece was hidden because a rule failed: {e}");
+    }
+    let out = &mut std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &view)?;
+        writeln!(out)?;
+    } else {
+        write_view(out, &view)?;
+    }
+    Ok(())
+}
+
+/// A seat named on the command line.
+pub fn seat(module: &Module, name: &str) -> Result<SeatId> {
+    module.find_seat(name).ok_or_else(|| {
+        anyhow!(
+            "no seat '{name}' in module '{}'; {}",
+            module.id,
+            module.seat_hint(name)
+        )
+    })
+}
+
+/// The view in words: the turn, then each box with something in it.
+pub fn write_view(out: &mut dyn Write, view: &SeatView) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} sees: turn {}{}",
+        view.seat,
+        view.turn,
+        view.player
+            .as_ref()
+            .map(|p| format!(", {p} to play"))
+            .unwrap_or_default()
+    )?;
+    if let Some(o) = &view.outcome {
+        writeln!(
+            out,
+            "game over: {} ({})",
+            o.winner.as_deref().unwrap_or("draw"),
+            o.reason
+        )?;
+    }
+    for b in &view.boxes {
+        if b.pieces.is_empty() && b.unseen == 0 {
+            continue;
+        }
+        let mut parts: Vec<String> = b
+            .pieces
+            .iter()
+            .map(|p| match (&p.kind, &p.side) {
+                (Some(kind), _) => format!(
+                    "{kind} #{}{}",
+                    p.number.unwrap_or_default(),
+                    p.side
+                        .as_ref()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default()
+                ),
+                (None, Some(side)) => format!("a {side} piece"),
+                (None, None) => "a piece".into(),
+            })
+            .collect();
+        if b.unseen > 0 {
+            parts.push(format!("{} unseen piece(s)", b.unseen));
+        }
+        writeln!(
+            out,
+            "  {}{}: {}",
+            b.name,
+            b.controller
+                .as_ref()
+                .map(|c| format!(" [{c}]"))
+                .unwrap_or_default(),
+            parts.join(", ")
+        )?;
+    }
+    Ok(())
+}
