@@ -148,6 +148,42 @@ impl Report {
     }
 }
 
+/// Where reading, overlaying and compiling a module report its problems: the report,
+/// with the files that name positions (reading a file adds it). One context, so every
+/// step says `cx.error(pos, message, hint)`.
+pub(crate) struct Ctx<'a> {
+    pub files: &'a mut SourceFiles,
+    pub report: &'a mut Report,
+}
+
+impl Ctx<'_> {
+    pub fn error(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
+        self.report
+            .push(self.files, Severity::Error, Some(pos), message.into(), hint);
+    }
+
+    /// An error no position points to (a folder or file that cannot be read).
+    pub fn error_unplaced(&mut self, message: impl Into<String>, hint: Option<String>) {
+        self.report
+            .push(self.files, Severity::Error, None, message.into(), hint);
+    }
+
+    pub fn warn(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
+        self.report.push(
+            self.files,
+            Severity::Warning,
+            Some(pos),
+            message.into(),
+            hint,
+        );
+    }
+
+    /// `first defined at file:line:col`, for duplicates.
+    pub fn first_at(&self, pos: Pos) -> Option<String> {
+        Some(format!("the first is at {}", self.files.locate(pos)))
+    }
+}
+
 /// A module or scenario that could not be loaded: every error found, not just the first.
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{}", render(.diagnostics))]

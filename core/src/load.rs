@@ -5,10 +5,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::compile;
-use crate::diag::{FileId, LoadError, Pos, Report, Severity, SourceFiles};
+use crate::diag::{Ctx, FileId, LoadError, Pos, Report, SourceFiles};
 use crate::format::{self, Manifest};
 use crate::module::{ENGINE_VERSION, Module, ScriptEntry, StackEntry};
-use crate::overlay::{CHANGE_ROOTS, Layer, Value};
+use crate::overlay::{CHANGE_ROOTS, ItemKind, Layer, Value};
 use crate::scenario::Scenario;
 use crate::suggest;
 use crate::xml::{self, de};
@@ -82,15 +82,19 @@ pub fn load_stack_with<P: AsRef<Path>>(
     let dir = base.as_ref();
     let mut files = SourceFiles::default();
     let mut report = Report::default();
+    let mut cx = Ctx {
+        files: &mut files,
+        report: &mut report,
+    };
     let mut seen = Vec::new();
-    let mut loaded = read_module(dir, overrides, &mut files, &mut report, &mut seen);
+    let mut loaded = read_module(&mut cx, dir, overrides, &mut seen);
     for m in mods {
         let Some(below) = loaded.as_mut() else { break };
-        if !stack_mod(below, m.as_ref(), overrides, &mut files, &mut report) {
+        if !stack_mod(&mut cx, below, m.as_ref(), overrides) {
             loaded = None;
         }
     }
-    let Some(loaded) = loaded.filter(|_| !report.has_errors()) else {
+    let Some(loaded) = loaded.filter(|_| !cx.report.has_errors()) else {
         return Err(LoadError {
             diagnostics: report.diagnostics,
         });
@@ -103,7 +107,7 @@ pub fn load_stack_with<P: AsRef<Path>>(
     } = loaded;
     let (entries, dirs): (Vec<StackEntry>, Vec<PathBuf>) = stack.into_iter().unzip();
     let top = dirs.last().cloned().unwrap_or_else(|| dir.to_path_buf());
-    let (parts, removals) = layer.into_parts(&files, &mut report);
+    let (parts, removals) = layer.into_parts(&mut cx);
     if report.has_errors() {
         // A patched item that does not read is left out: compiling would only add
         // errors about it being missing.
@@ -133,52 +137,56 @@ pub fn load_stack_with<P: AsRef<Path>>(
 pub fn load_scenario_file(module: &Module, path: &Path) -> Result<Scenario, LoadError> {
     let mut files = module.files.clone();
     let mut report = Report::default();
-    let parsed = read_xml(path, &Overrides::new(), &mut files, &mut report);
-    scenario_from(module, parsed, files, report)
+    let mut cx = Ctx {
+        files: &mut files,
+        report: &mut report,
+    };
+    let parsed = read_xml(&mut cx, path, &Overrides::new());
+    scenario_from(&mut cx, module, parsed).ok_or(LoadError {
+        diagnostics: report.diagnostics,
+    })
 }
 
 /// Loads a scenario from XML text (e.g. one embedded in a save), named `name` in errors.
 pub fn load_scenario_str(module: &Module, name: &str, text: &str) -> Result<Scenario, LoadError> {
     let mut files = module.files.clone();
     let mut report = Report::default();
-    let id = files.add(PathBuf::from(name));
+    let mut cx = Ctx {
+        files: &mut files,
+        report: &mut report,
+    };
+    let id = cx.files.add(PathBuf::from(name));
     let parsed = match xml::parse(id, text) {
         Ok(root) => Some((root, id)),
         Err(e) => {
-            report.push(&files, Severity::Error, Some(e.pos), e.message, None);
+            cx.error(e.pos, e.message, None);
             None
         }
     };
-    scenario_from(module, parsed, files, report)
+    scenario_from(&mut cx, module, parsed).ok_or(LoadError {
+        diagnostics: report.diagnostics,
+    })
 }
 
+/// The scenario in a parsed file, compiled; `None` if anything was reported.
 fn scenario_from(
+    cx: &mut Ctx<'_>,
     module: &Module,
     parsed: Option<(xml::Element, FileId)>,
-    files: SourceFiles,
-    mut report: Report,
-) -> Result<Scenario, LoadError> {
+) -> Option<Scenario> {
     let scenario = parsed.and_then(|(root, _)| {
         if root.name != "scenario" {
-            report.push(
-                &files,
-                Severity::Error,
-                Some(root.pos),
+            cx.error(
+                root.pos,
                 format!("expected a <scenario> file, found <{}>", root.name),
                 None,
             );
             return None;
         }
-        deserialize::<format::Scenario>(&root, &files, &mut report)
+        deserialize::<format::Scenario>(cx, &root)
     });
-    let compiled = scenario
-        .and_then(|raw| compile::scenario(module, &raw, &files, &mut report, &module.scenarios));
-    match compiled {
-        Some(s) if !report.has_errors() => Ok(s),
-        _ => Err(LoadError {
-            diagnostics: report.diagnostics,
-        }),
-    }
+    let compiled = scenario.and_then(|raw| compile::scenario(cx, module, &raw, &module.scenarios));
+    compiled.filter(|_| !cx.report.has_errors())
 }
 
 /// A module read with everything below it: the top's manifest, the ids below it
@@ -192,17 +200,16 @@ struct Loaded {
 
 /// Reads the module in `dir` and, first, the module it extends (by its `path`).
 fn read_module(
+    cx: &mut Ctx<'_>,
     dir: &Path,
     overrides: &Overrides,
-    files: &mut SourceFiles,
-    report: &mut Report,
     seen: &mut Vec<PathBuf>,
 ) -> Option<Loaded> {
-    let (manifest, mut own) = read_own(dir, overrides, files, report, seen)?;
+    let (manifest, mut own) = read_own(cx, dir, overrides, seen)?;
     let entry = stack_entry(&manifest, dir);
     let Some(ext) = &manifest.extends else {
-        own.refuse_changes(&manifest.id, files, report);
-        check_requires(&manifest, &[], files, report);
+        own.refuse_changes(cx, &manifest.id);
+        check_requires(cx, &manifest, &[]);
         return Some(Loaded {
             manifest,
             extends: Vec::new(),
@@ -218,34 +225,28 @@ fn read_module(
     let base_manifest = base_dir.join("module.xml");
     let canonical = base_manifest.canonicalize().unwrap_or(base_manifest);
     if seen.contains(&canonical) {
-        report.push(
-            files,
-            Severity::Error,
-            Some(ext.pos),
+        cx.error(
+            ext.pos,
             format!("module '{}' extends itself through '{rel}'", manifest.id),
             Some("remove the <extends> that closes the loop".into()),
         );
         return None;
     }
     if seen.len() > MAX_EXTENDS_DEPTH {
-        report.push(
-            files,
-            Severity::Error,
-            Some(ext.pos),
+        cx.error(
+            ext.pos,
             format!("more than {MAX_EXTENDS_DEPTH} modules extend one another"),
             None,
         );
         return None;
     }
-    let errors_before = report.diagnostics.len();
-    let Some(mut base) = read_module(&base_dir, overrides, files, report, seen) else {
-        if report.diagnostics.len() > errors_before {
+    let errors_before = cx.report.diagnostics.len();
+    let Some(mut base) = read_module(cx, &base_dir, overrides, seen) else {
+        if cx.report.diagnostics.len() > errors_before {
             return None; // the base's own errors say what is wrong
         }
-        report.push(
-            files,
-            Severity::Error,
-            Some(ext.module.pos),
+        cx.error(
+            ext.module.pos,
             format!(
                 "cannot load base module '{}' from '{}'",
                 ext.module.value,
@@ -256,10 +257,8 @@ fn read_module(
         return None;
     };
     if base.manifest.id != ext.module.value {
-        report.push(
-            files,
-            Severity::Error,
-            Some(ext.module.pos),
+        cx.error(
+            ext.module.pos,
             format!(
                 "folder '{}' holds module '{}', not '{}'",
                 base_dir.display(),
@@ -272,21 +271,15 @@ fn read_module(
             )),
         );
     }
-    lay_on(&mut base, manifest, own, entry, files, report);
+    lay_on(cx, &mut base, manifest, own, entry);
     Some(base)
 }
 
 /// Lays a module read from `dir` on a stack already loaded (`muster --mod`); its
 /// `<extends>` must name a module in the stack. False if it could not be read.
-fn stack_mod(
-    below: &mut Loaded,
-    dir: &Path,
-    overrides: &Overrides,
-    files: &mut SourceFiles,
-    report: &mut Report,
-) -> bool {
+fn stack_mod(cx: &mut Ctx<'_>, below: &mut Loaded, dir: &Path, overrides: &Overrides) -> bool {
     let mut seen = Vec::new();
-    let Some((manifest, mut own)) = read_own(dir, overrides, files, report, &mut seen) else {
+    let Some((manifest, mut own)) = read_own(cx, dir, overrides, &mut seen) else {
         return false;
     };
     let ids = || {
@@ -302,10 +295,8 @@ fn stack_mod(
         .iter()
         .find(|(e, _)| e.id.eq_ignore_ascii_case(&manifest.id))
     {
-        report.push(
-            files,
-            Severity::Error,
-            Some(manifest.pos),
+        cx.error(
+            manifest.pos,
             format!("module '{}' is already in the stack ({})", same.id, ids()),
             Some("give each mod once".into()),
         );
@@ -313,11 +304,9 @@ fn stack_mod(
     }
     match &manifest.extends {
         None => {
-            own.refuse_changes(&manifest.id, files, report);
-            report.push(
-                files,
-                Severity::Error,
-                Some(manifest.pos),
+            own.refuse_changes(cx, &manifest.id);
+            cx.error(
+                manifest.pos,
                 format!(
                     "module '{}' extends no module, so it cannot be stacked as a mod",
                     manifest.id
@@ -335,10 +324,8 @@ fn stack_mod(
                 .iter()
                 .any(|(e, _)| e.id.eq_ignore_ascii_case(&ext.module.value)) =>
         {
-            report.push(
-                files,
-                Severity::Error,
-                Some(ext.module.pos),
+            cx.error(
+                ext.module.pos,
                 format!(
                     "module '{}' extends '{}', which is not in the stack ({})",
                     manifest.id,
@@ -355,22 +342,21 @@ fn stack_mod(
         Some(_) => {}
     }
     let entry = stack_entry(&manifest, dir);
-    lay_on(below, manifest, own, entry, files, report);
+    lay_on(cx, below, manifest, own, entry);
     true
 }
 
 /// Lays one module's own items and changes on everything below it.
 fn lay_on(
+    cx: &mut Ctx<'_>,
     below: &mut Loaded,
     manifest: Manifest,
     own: Layer,
     entry: (StackEntry, PathBuf),
-    files: &SourceFiles,
-    report: &mut Report,
 ) {
     let entries: Vec<StackEntry> = below.stack.iter().map(|(e, _)| e.clone()).collect();
-    check_requires(&manifest, &entries, files, report);
-    below.layer.overlay(own, files, report);
+    check_requires(cx, &manifest, &entries);
+    below.layer.overlay(cx, own);
     let id = std::mem::replace(&mut below.manifest, manifest).id;
     below.extends.insert(0, id);
     below.stack.push(entry);
@@ -387,20 +373,13 @@ fn stack_entry(manifest: &Manifest, dir: &Path) -> (StackEntry, PathBuf) {
 }
 
 /// Checks each `<requires>` of a module against the modules loaded below it.
-fn check_requires(
-    manifest: &Manifest,
-    below: &[StackEntry],
-    files: &SourceFiles,
-    report: &mut Report,
-) {
+fn check_requires(cx: &mut Ctx<'_>, manifest: &Manifest, below: &[StackEntry]) {
     for r in &manifest.requires {
         let req = match semver::VersionReq::parse(&r.version.value) {
             Ok(req) => req,
             Err(e) => {
-                report.push(
-                    files,
-                    Severity::Error,
-                    Some(r.version.pos),
+                cx.error(
+                    r.version.pos,
                     format!("'{}' is not a version requirement: {e}", r.version.value),
                     Some("write e.g. version=\">=0.1, <0.2\"".into()),
                 );
@@ -417,10 +396,8 @@ fn check_requires(
                     format!("the modules below it are: {}", ids.join(", "))
                 })
             });
-            report.push(
-                files,
-                Severity::Error,
-                Some(r.module.pos),
+            cx.error(
+                r.module.pos,
                 format!(
                     "module '{}' requires module '{wanted}', which is not loaded below it",
                     manifest.id
@@ -431,39 +408,26 @@ fn check_requires(
         };
         match semver::Version::parse(&found.version) {
             Ok(v) if req.matches(&v) => {}
-            Ok(_) => report.push(
-                files,
-                Severity::Error,
-                Some(r.version.pos),
-                format!(
+            Ok(_) => cx.error(r.version.pos, format!(
                     "module '{}' requires {} {req}, but the {} loaded is version {}",
                     manifest.id, found.id, found.id, found.version
-                ),
-                Some(format!(
+                ), Some(format!(
                     "use a version of '{}' that matches, or change the requirement",
                     found.id
-                )),
-            ),
-            Err(_) => report.push(
-                files,
-                Severity::Error,
-                Some(r.version.pos),
-                format!(
+                ))),
+            Err(_) => cx.error(r.version.pos, format!(
                     "module '{}' requires {} {req}, but its version '{}' is not a version like 0.1.0",
                     manifest.id, found.id, found.version
-                ),
-                None,
-            ),
+                ), None),
         }
     }
 }
 
 /// Reads a module's manifest and its own files, not what it extends.
 fn read_own(
+    cx: &mut Ctx<'_>,
     dir: &Path,
     overrides: &Overrides,
-    files: &mut SourceFiles,
-    report: &mut Report,
     seen: &mut Vec<PathBuf>,
 ) -> Option<(Manifest, Layer)> {
     let path = dir.join("module.xml");
@@ -473,10 +437,7 @@ fn read_own(
         } else {
             "give the folder that holds the module's module.xml"
         };
-        report.push(
-            files,
-            Severity::Error,
-            None,
+        cx.error_unplaced(
             format!(
                 "no module at '{}': {} not found",
                 dir.display(),
@@ -487,12 +448,10 @@ fn read_own(
         return None;
     }
     seen.push(path.canonicalize().unwrap_or_else(|_| path.clone()));
-    let (root, _) = read_xml(&path, overrides, files, report)?;
+    let (root, _) = read_xml(cx, &path, overrides)?;
     if root.name != "module" {
-        report.push(
-            files,
-            Severity::Error,
-            Some(root.pos),
+        cx.error(
+            root.pos,
             format!(
                 "module.xml must have <module> as its root, not <{}>",
                 root.name
@@ -501,8 +460,8 @@ fn read_own(
         );
         return None;
     }
-    let manifest: Manifest = deserialize(&root, files, report)?;
-    check_engine(&manifest, files, report);
+    let manifest: Manifest = deserialize(cx, &root)?;
+    check_engine(cx, &manifest);
 
     let mut own = Layer::default();
     if let Some(rules) = &manifest.rules {
@@ -512,17 +471,13 @@ fn read_own(
                 dir: dir.to_path_buf(),
                 entry: rel.to_string_lossy().replace('\\', "/"),
             }),
-            Some(rel) => report.push(
-                files,
-                Severity::Error,
-                Some(rules.entry.pos),
+            Some(rel) => cx.error(
+                rules.entry.pos,
                 format!("rules entry '{}' does not exist", rules.entry.value),
                 sibling_hint(dir, &rel),
             ),
-            None => report.push(
-                files,
-                Severity::Error,
-                Some(rules.entry.pos),
+            None => cx.error(
+                rules.entry.pos,
                 format!(
                     "'{}' is not a path inside the module folder",
                     rules.entry.value
@@ -534,10 +489,8 @@ fn read_own(
     let mut included = HashSet::new();
     for inc in &manifest.include {
         let Some(rel) = inside_module(&inc.file.value) else {
-            report.push(
-                files,
-                Severity::Error,
-                Some(inc.file.pos),
+            cx.error(
+                inc.file.pos,
                 format!(
                     "'{}' is not a path inside the module folder",
                     inc.file.value
@@ -547,10 +500,8 @@ fn read_own(
             continue;
         };
         if !included.insert(rel.clone()) {
-            report.push(
-                files,
-                Severity::Error,
-                Some(inc.file.pos),
+            cx.error(
+                inc.file.pos,
                 format!("'{}' is included twice", inc.file.value),
                 Some("remove one <include>".into()),
             );
@@ -558,44 +509,38 @@ fn read_own(
         }
         let file = dir.join(&rel);
         if !file.is_file() && !overrides.contains_key(&file) {
-            report.push(
-                files,
-                Severity::Error,
-                Some(inc.file.pos),
+            cx.error(
+                inc.file.pos,
                 format!("included file '{}' does not exist", inc.file.value),
                 sibling_hint(dir, &rel),
             );
             continue;
         }
-        if let Some((root, _)) = read_xml(&file, overrides, files, report) {
-            add_file(root, files, report, &mut own);
+        if let Some((root, _)) = read_xml(cx, &file, overrides) {
+            add_file(cx, root, &mut own);
         }
     }
     if let Some(bg) = &own.map_background {
-        check_background(dir, bg, files, report);
+        check_background(cx, dir, bg);
     }
     if let Some(r) = own.map_backdrop_ref.take() {
-        own.map_backdrop = read_backdrop(dir, &r, overrides, files, report);
+        own.map_backdrop = read_backdrop(cx, dir, &r, overrides);
     }
     Some((manifest, own))
 }
 
 /// Reports a background image path that leaves the module or names no file.
-fn check_background(dir: &Path, bg: &format::Background, files: &SourceFiles, report: &mut Report) {
+fn check_background(cx: &mut Ctx<'_>, dir: &Path, bg: &format::Background) {
     let path = &bg.image;
     match inside_module(&path.value) {
         Some(rel) if dir.join(&rel).is_file() => {}
-        Some(rel) => report.push(
-            files,
-            Severity::Error,
-            Some(path.pos),
+        Some(rel) => cx.error(
+            path.pos,
             format!("background image '{}' does not exist", path.value),
             sibling_hint(dir, &rel),
         ),
-        None => report.push(
-            files,
-            Severity::Error,
-            Some(path.pos),
+        None => cx.error(
+            path.pos,
             format!("'{}' is not a path inside the module folder", path.value),
             Some("use a path relative to the module folder, without ..".into()),
         ),
@@ -605,18 +550,15 @@ fn check_background(dir: &Path, bg: &format::Background, files: &SourceFiles, re
 /// Reads the backdrop file `r` names (relative to the module folder `dir`); its errors
 /// are reported where they are, and a missing or broken file gives no backdrop.
 fn read_backdrop(
+    cx: &mut Ctx<'_>,
     dir: &Path,
     r: &format::BackdropRef,
     overrides: &Overrides,
-    files: &mut SourceFiles,
-    report: &mut Report,
 ) -> Option<format::Backdrop> {
     let path = &r.file;
     let Some(rel) = inside_module(&path.value) else {
-        report.push(
-            files,
-            Severity::Error,
-            Some(path.pos),
+        cx.error(
+            path.pos,
             format!("'{}' is not a path inside the module folder", path.value),
             Some("use a path relative to the module folder, without ..".into()),
         );
@@ -624,21 +566,17 @@ fn read_backdrop(
     };
     let file = dir.join(&rel);
     if !file.is_file() && !overrides.contains_key(&file) {
-        report.push(
-            files,
-            Severity::Error,
-            Some(path.pos),
+        cx.error(
+            path.pos,
             format!("backdrop file '{}' does not exist", path.value),
             sibling_hint(dir, &rel),
         );
         return None;
     }
-    let (root, _) = read_xml(&file, overrides, files, report)?;
+    let (root, _) = read_xml(cx, &file, overrides)?;
     if root.name != "backdrop" {
-        report.push(
-            files,
-            Severity::Error,
-            Some(root.pos),
+        cx.error(
+            root.pos,
             format!("a backdrop file's root is <backdrop>, not <{}>", root.name),
             Some(format!(
                 "'{}' is named by <backdrop file> in the map",
@@ -647,7 +585,7 @@ fn read_backdrop(
         );
         return None;
     }
-    deserialize(&root, files, report)
+    deserialize(cx, &root)
 }
 
 /// A relative path with no `..` (and without `.` parts), or `None`: where an include
@@ -678,17 +616,16 @@ fn sibling_hint(dir: &Path, rel: &Path) -> Option<String> {
 
 /// Reads and parses one XML file, registering it for positions.
 fn read_xml(
+    cx: &mut Ctx<'_>,
     path: &Path,
     overrides: &Overrides,
-    files: &mut SourceFiles,
-    report: &mut Report,
 ) -> Option<(xml::Element, FileId)> {
-    let id = files.add(path.to_path_buf());
+    let id = cx.files.add(path.to_path_buf());
     if let Some(text) = overrides.get(path) {
         return match xml::parse(id, text) {
             Ok(root) => Some((root, id)),
             Err(e) => {
-                report.push(files, Severity::Error, Some(e.pos), e.message, None);
+                cx.error(e.pos, e.message, None);
                 None
             }
         };
@@ -698,42 +635,34 @@ fn read_xml(
             Ok(t) => t,
             Err(e) => {
                 let (line, col) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
-                report.push(
-                    files,
-                    Severity::Error,
-                    Some(Pos {
+                cx.error(
+                    Pos {
                         file: id,
                         line,
                         col,
-                    }),
-                    "the file is not valid UTF-8".into(),
+                    },
+                    "the file is not valid UTF-8",
                     Some("save it as UTF-8".into()),
                 );
                 return None;
             }
         },
         Err(e) => {
-            report.push(
-                files,
-                Severity::Error,
-                None,
-                format!("cannot read {}: {e}", path.display()),
-                None,
-            );
+            cx.error_unplaced(format!("cannot read {}: {e}", path.display()), None);
             return None;
         }
     };
     match xml::parse(id, &text) {
         Ok(root) => Some((root, id)),
         Err(e) => {
-            report.push(files, Severity::Error, Some(e.pos), e.message, None);
+            cx.error(e.pos, e.message, None);
             None
         }
     }
 }
 
 /// The module's `engine="MAJOR.MINOR"` must match this engine's major and minor.
-fn check_engine(manifest: &Manifest, files: &SourceFiles, report: &mut Report) {
+fn check_engine(cx: &mut Ctx<'_>, manifest: &Manifest) {
     let mine: Vec<&str> = ENGINE_VERSION.split('.').take(2).collect();
     let wanted: Vec<&str> = manifest.engine.split('.').map(str::trim).collect();
     let parses = wanted.len() == 2 && wanted.iter().all(|p| p.parse::<u32>().is_ok());
@@ -759,13 +688,7 @@ fn check_engine(manifest: &Manifest, files: &SourceFiles, report: &mut Report) {
     } else {
         return;
     };
-    report.push(
-        files,
-        Severity::Error,
-        Some(manifest.engine.pos),
-        message,
-        hint,
-    );
+    cx.error(manifest.engine.pos, message, hint);
 }
 
 fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
@@ -782,21 +705,15 @@ fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
     )
 }
 
-fn deserialize<T: serde::de::DeserializeOwned>(
+/// Reads an element as `T`, reporting where it does not read.
+pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(
+    cx: &mut Ctx<'_>,
     root: &xml::Element,
-    files: &SourceFiles,
-    report: &mut Report,
 ) -> Option<T> {
     match de::from_element::<T>(root) {
         Ok(v) => Some(v),
         Err(e) => {
-            report.push(
-                files,
-                Severity::Error,
-                e.pos.or(Some(root.pos)),
-                e.message,
-                e.hint,
-            );
+            cx.error(e.pos.unwrap_or(root.pos), e.message, e.hint);
             None
         }
     }
@@ -804,13 +721,11 @@ fn deserialize<T: serde::de::DeserializeOwned>(
 
 /// Files the items of one included file by its root element, with its `<remove>` and
 /// `<patch>` changes.
-fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer: &mut Layer) {
-    let (mut root, changes) = layer.take_changes(root, files, report);
+fn add_file(cx: &mut Ctx<'_>, root: xml::Element, layer: &mut Layer) {
+    let (mut root, changes) = layer.take_changes(cx, root);
     if let Some(pos) = changes.filter(|_| !CHANGE_ROOTS.contains(&root.name.as_str())) {
-        report.push(
-            files,
-            Severity::Error,
-            Some(pos),
+        cx.error(
+            pos,
             format!("a <{}> file cannot hold <remove> or <patch>", root.name),
             Some(format!(
                 "write them at the top of a <{}> file",
@@ -820,27 +735,18 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
     }
     match root.name.as_str() {
         "sides" => {
-            if let Some(s) = deserialize::<format::Sides>(&root, files, report) {
-                let (mut sides, mut resources) = (s.side.into_iter(), s.resource.into_iter());
-                let (mut tallies, mut seats) = (s.tally.into_iter(), s.seat.into_iter());
-                pair(
-                    std::mem::take(&mut root.children),
-                    &[],
-                    layer,
-                    files,
-                    report,
-                    |name| match name {
-                        "side" => sides.next().map(Value::Side),
-                        "resource" => resources.next().map(Value::Resource),
-                        "tally" => tallies.next().map(Value::Tally),
-                        "seat" => seats.next().map(Value::Seat),
-                        _ => None,
-                    },
-                );
+            if let Some(s) = deserialize::<format::Sides>(cx, &root) {
+                let items = vec![
+                    read(ItemKind::Side, s.side, Value::Side),
+                    read(ItemKind::Resource, s.resource, Value::Resource),
+                    read(ItemKind::Tally, s.tally, Value::Tally),
+                    read(ItemKind::Seat, s.seat, Value::Seat),
+                ];
+                pair(cx, std::mem::take(&mut root.children), &[], layer, items);
             }
         }
         "map" => {
-            if let Some(m) = deserialize::<format::Map>(&root, files, report) {
+            if let Some(m) = deserialize::<format::Map>(cx, &root) {
                 if let (Some(w), Some(h)) = (m.width, m.height) {
                     layer.map_size = Some((w, h));
                 }
@@ -853,85 +759,52 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                 if m.backdrop.is_some() {
                     layer.map_backdrop_ref = m.backdrop;
                 }
-                let mut kinds = m.line_kind.into_iter();
-                let mut tags = m.tag.into_iter();
-                let mut box_values = m.box_value.into_iter();
-                let mut boxes = m.boxes.into_iter();
-                let mut lines = m.line.into_iter();
+                let items = vec![
+                    read(ItemKind::LineKind, m.line_kind, Value::LineKind),
+                    read(ItemKind::Tag, m.tag, Value::Tag),
+                    read(ItemKind::BoxValue, m.box_value, Value::Named),
+                    read(ItemKind::Box, m.boxes, Value::Box),
+                    read(ItemKind::Line, m.line, Value::Line),
+                ];
                 pair(
+                    cx,
                     std::mem::take(&mut root.children),
                     &["background", "backdrop"],
                     layer,
-                    files,
-                    report,
-                    |name| match name {
-                        "line-kind" => kinds.next().map(Value::LineKind),
-                        "tag" => tags.next().map(Value::Tag),
-                        "box-value" => box_values.next().map(Value::Named),
-                        "box" => boxes.next().map(Value::Box),
-                        "line" => lines.next().map(Value::Line),
-                        _ => None,
-                    },
+                    items,
                 );
             }
         }
         "units" => {
-            if let Some(u) = deserialize::<format::Units>(&root, files, report) {
-                let mut classes = u.class.into_iter();
-                let mut qualities = u.quality.into_iter();
-                let mut markers = u.marker.into_iter();
-                let mut flags = u.flag.into_iter();
-                let mut units = u.unit.into_iter();
-                pair(
-                    std::mem::take(&mut root.children),
-                    &[],
-                    layer,
-                    files,
-                    report,
-                    |name| match name {
-                        "class" => classes.next().map(Value::Named),
-                        "quality" => qualities.next().map(Value::Named),
-                        "marker" => markers.next().map(Value::Named),
-                        "flag" => flags.next().map(Value::Named),
-                        "unit" => units.next().map(Value::Unit),
-                        _ => None,
-                    },
-                );
+            if let Some(u) = deserialize::<format::Units>(cx, &root) {
+                let items = vec![
+                    read(ItemKind::Class, u.class, Value::Named),
+                    read(ItemKind::Quality, u.quality, Value::Named),
+                    read(ItemKind::Marker, u.marker, Value::Named),
+                    read(ItemKind::Flag, u.flag, Value::Named),
+                    read(ItemKind::Unit, u.unit, Value::Unit),
+                ];
+                pair(cx, std::mem::take(&mut root.children), &[], layer, items);
             }
         }
         "calendar" => {
-            if let Some(c) = deserialize::<format::Calendar>(&root, files, report) {
+            if let Some(c) = deserialize::<format::Calendar>(cx, &root) {
                 if let Some(first) = layer.calendar() {
-                    report.push(
-                        files,
-                        Severity::Error,
-                        Some(c.pos),
-                        "a second <calendar>; a module has one".into(),
-                        Some(format!("the first is at {}", files.locate(first.el.pos))),
-                    );
+                    let hint = cx.first_at(first.el.pos);
+                    cx.error(c.pos, "a second <calendar>; a module has one", hint);
                 } else {
                     layer.push(root, Value::Calendar(c));
                 }
             }
         }
         "options" => {
-            if let Some(o) = deserialize::<format::Options>(&root, files, report) {
-                let mut options = o.option.into_iter();
-                pair(
-                    std::mem::take(&mut root.children),
-                    &[],
-                    layer,
-                    files,
-                    report,
-                    |name| match name {
-                        "option" => options.next().map(Value::Option),
-                        _ => None,
-                    },
-                );
+            if let Some(o) = deserialize::<format::Options>(cx, &root) {
+                let items = vec![read(ItemKind::Option, o.option, Value::Option)];
+                pair(cx, std::mem::take(&mut root.children), &[], layer, items);
             }
         }
         "scenario" => {
-            if let Some(s) = deserialize::<format::Scenario>(&root, files, report) {
+            if let Some(s) = deserialize::<format::Scenario>(cx, &root) {
                 layer.push(root, Value::Scenario(s));
             }
         }
@@ -946,10 +819,8 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                     .map(|c| (c.pos, format!("<{}>", c.name)))
             });
             if let Some((pos, what)) = stray {
-                report.push(
-                    files,
-                    Severity::Error,
-                    Some(pos),
+                cx.error(
+                    pos,
                     format!("a <changes> file holds only <remove> and <patch>, not {what}"),
                     Some("put new items in the file of their kind (<map>, <units>, ...)".into()),
                 );
@@ -962,10 +833,8 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
                     FILE_KINDS.join(">, <")
                 ))
             });
-            report.push(
-                files,
-                Severity::Error,
-                Some(root.pos),
+            cx.error(
+                root.pos,
                 format!("unknown kind of module file <{other}>"),
                 hint,
             );
@@ -973,26 +842,39 @@ fn add_file(root: xml::Element, files: &SourceFiles, report: &mut Report, layer:
     }
 }
 
-/// Files each child element with the typed value read from it (in document order).
-/// A child neither filed nor in `settings` (read with its root, like the map's
-/// `<background>`) is reported, never dropped: a new element of the format must become
-/// an item kind (`overlay::ItemKind`) or a setting here.
+/// The items of one kind read with their file's root, in document order.
+type Read = (ItemKind, std::vec::IntoIter<Value>);
+
+/// `items` of `kind`, each made a [`Value`] by `value` (`Value::Side`).
+fn read<T>(kind: ItemKind, items: Vec<T>, value: fn(T) -> Value) -> Read {
+    (
+        kind,
+        items.into_iter().map(value).collect::<Vec<_>>().into_iter(),
+    )
+}
+
+/// Files each child element with the typed value read from it (in document order),
+/// matched by its [`ItemKind`]. A child neither filed nor in `settings` (read with its
+/// root, like the map's `<background>`) is reported, never dropped: a new element of
+/// the format must become an item kind or a setting here.
 fn pair(
+    cx: &mut Ctx<'_>,
     children: Vec<xml::Element>,
     settings: &[&str],
     layer: &mut Layer,
-    files: &SourceFiles,
-    report: &mut Report,
-    mut value: impl FnMut(&str) -> Option<Value>,
+    mut items: Vec<Read>,
 ) {
     for el in children {
-        match value(&el.name) {
+        let kind = ItemKind::from_element(&el.name);
+        let value = items
+            .iter_mut()
+            .find(|(k, _)| Some(*k) == kind)
+            .and_then(|(_, values)| values.next());
+        match value {
             Some(v) => layer.push(el, v),
             None if settings.contains(&el.name.as_str()) => {}
-            None => report.push(
-                files,
-                Severity::Error,
-                Some(el.pos),
+            None => cx.error(
+                el.pos,
                 format!("internal error: the loader does not file <{}>", el.name),
                 Some("report it: muster's loader misses this element".into()),
             ),

@@ -7,12 +7,12 @@
 //! the patch wrote it) and the element is read again. `<remove>` drops an item; removing
 //! or patching an item that is not there is an error with a "did you mean".
 
-use crate::diag::{Diagnostic, Location, Pos, Report, Severity, SourceFiles};
+use crate::diag::{Ctx, Diagnostic, Location, Pos};
 use crate::format;
-use crate::load::Parts;
+use crate::load::{Parts, deserialize};
 use crate::module::ScriptEntry;
 use crate::suggest;
-use crate::xml::{self, de};
+use crate::xml;
 
 /// The kinds of item a module defines; `<remove>` and `<patch>` name one by its
 /// element name and its key attributes.
@@ -39,50 +39,32 @@ pub(crate) enum ItemKind {
     Step,
 }
 
-/// Every kind, in the order items are compiled (ids follow it within a kind).
-const KINDS: [ItemKind; 18] = [
-    ItemKind::Side,
-    ItemKind::Resource,
-    ItemKind::Tally,
-    ItemKind::Seat,
-    ItemKind::LineKind,
-    ItemKind::Tag,
-    ItemKind::BoxValue,
-    ItemKind::Box,
-    ItemKind::Line,
-    ItemKind::Class,
-    ItemKind::Quality,
-    ItemKind::Marker,
-    ItemKind::Flag,
-    ItemKind::Unit,
-    ItemKind::Option,
-    ItemKind::Scenario,
-    ItemKind::Calendar,
-    ItemKind::Step,
+/// Every kind and the element that writes it, in the order items are compiled (ids
+/// follow it within a kind): the one table from element names to kinds.
+const KINDS: [(ItemKind, &str); 18] = [
+    (ItemKind::Side, "side"),
+    (ItemKind::Resource, "resource"),
+    (ItemKind::Tally, "tally"),
+    (ItemKind::Seat, "seat"),
+    (ItemKind::LineKind, "line-kind"),
+    (ItemKind::Tag, "tag"),
+    (ItemKind::BoxValue, "box-value"),
+    (ItemKind::Box, "box"),
+    (ItemKind::Line, "line"),
+    (ItemKind::Class, "class"),
+    (ItemKind::Quality, "quality"),
+    (ItemKind::Marker, "marker"),
+    (ItemKind::Flag, "flag"),
+    (ItemKind::Unit, "unit"),
+    (ItemKind::Option, "option"),
+    (ItemKind::Scenario, "scenario"),
+    (ItemKind::Calendar, "calendar"),
+    (ItemKind::Step, "step"),
 ];
 
 impl ItemKind {
     fn element(self) -> &'static str {
-        match self {
-            ItemKind::Side => "side",
-            ItemKind::Resource => "resource",
-            ItemKind::Tally => "tally",
-            ItemKind::Seat => "seat",
-            ItemKind::LineKind => "line-kind",
-            ItemKind::Tag => "tag",
-            ItemKind::BoxValue => "box-value",
-            ItemKind::Box => "box",
-            ItemKind::Line => "line",
-            ItemKind::Class => "class",
-            ItemKind::Quality => "quality",
-            ItemKind::Marker => "marker",
-            ItemKind::Flag => "flag",
-            ItemKind::Unit => "unit",
-            ItemKind::Option => "option",
-            ItemKind::Scenario => "scenario",
-            ItemKind::Calendar => "calendar",
-            ItemKind::Step => "step",
-        }
+        KINDS[self.slot()].1
     }
 
     /// How the compiler's messages name the kind (`unknown unit type 'Vi'`).
@@ -107,8 +89,11 @@ impl ItemKind {
         }
     }
 
-    fn from_element(name: &str) -> Option<ItemKind> {
-        KINDS.into_iter().find(|k| k.element() == name)
+    pub(crate) fn from_element(name: &str) -> Option<ItemKind> {
+        KINDS
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|&(kind, _)| kind)
     }
 
     fn slot(self) -> usize {
@@ -195,9 +180,8 @@ impl Layer {
     /// item by its key; returns the root without them and where the first one was.
     pub fn take_changes(
         &mut self,
+        cx: &mut Ctx<'_>,
         mut root: xml::Element,
-        files: &SourceFiles,
-        report: &mut Report,
     ) -> (xml::Element, Option<Pos>) {
         let mut first = None;
         let children = std::mem::take(&mut root.children);
@@ -217,10 +201,10 @@ impl Layer {
                     "write the item inside it, e.g. <{0}><box name=\"...\"/></{0}>",
                     child.name
                 );
-                report.push(files, Severity::Error, Some(a.pos), err, Some(hint));
+                cx.error(a.pos, err, Some(hint));
             }
             for el in child.children {
-                if let Some(change) = check_change(remove, el, files, report) {
+                if let Some(change) = check_change(cx, remove, el) {
                     self.changes.push(change);
                 }
             }
@@ -231,9 +215,9 @@ impl Layer {
     /// Lays `own` (a module's files) on this layer (the modules below it): its removals
     /// and patches first, in the order written, then its items, each replacing the item
     /// with its key or added after the others.
-    pub fn overlay(&mut self, mut own: Layer, files: &SourceFiles, report: &mut Report) {
+    pub fn overlay(&mut self, cx: &mut Ctx<'_>, mut own: Layer) {
         for change in std::mem::take(&mut own.changes) {
-            self.apply(change, files, report);
+            self.apply(cx, change);
         }
         self.scripts.append(&mut own.scripts);
         if own.map_size.is_some() {
@@ -254,12 +238,10 @@ impl Layer {
     }
 
     /// Reports changes in a module that extends nothing: there is nothing to change.
-    pub fn refuse_changes(&mut self, module: &str, files: &SourceFiles, report: &mut Report) {
+    pub fn refuse_changes(&mut self, cx: &mut Ctx<'_>, module: &str) {
         for change in self.changes.drain(..) {
-            report.push(
-                files,
-                Severity::Error,
-                Some(change.el.pos),
+            cx.error(
+                change.el.pos,
                 format!(
                     "module '{module}' extends no module, so there is no <{}> to {}",
                     change.kind.element(),
@@ -272,10 +254,10 @@ impl Layer {
         }
     }
 
-    fn apply(&mut self, change: Change, files: &SourceFiles, report: &mut Report) {
+    fn apply(&mut self, cx: &mut Ctx<'_>, change: Change) {
         let verb = if change.remove { "remove" } else { "patch" };
         if change.kind == ItemKind::Step {
-            return self.apply_to_step(change, files, report);
+            return self.apply_to_step(cx, change);
         }
         let kind = change.kind;
         let key = key_of(kind, &change.el);
@@ -286,15 +268,13 @@ impl Layer {
                 .removed
                 .iter()
                 .find(|(k, name, _)| *k == kind && *name == key)
-                .map(|(_, _, pos)| format!("it was removed at {}", files.locate(*pos)));
+                .map(|(_, _, pos)| format!("it was removed at {}", cx.files.locate(*pos)));
             let hint = earlier.or_else(|| {
                 let names: Vec<String> = items.iter().map(|it| shown_key(kind, &it.el)).collect();
                 suggest::did_you_mean(&shown, names.iter().map(String::as_str))
             });
-            report.push(
-                files,
-                Severity::Error,
-                Some(change.el.pos),
+            cx.error(
+                change.el.pos,
                 format!(
                     "no {} '{shown}' to {verb} in the modules below",
                     kind.word()
@@ -305,11 +285,9 @@ impl Layer {
         };
         if change.remove {
             if kind == ItemKind::Calendar {
-                report.push(
-                    files,
-                    Severity::Error,
-                    Some(change.el.pos),
-                    "the calendar cannot be removed; a module has one".into(),
+                cx.error(
+                    change.el.pos,
+                    "the calendar cannot be removed; a module has one",
                     Some("patch it, or write a <calendar> file to replace it".into()),
                 );
                 return;
@@ -319,20 +297,18 @@ impl Layer {
         } else {
             let item = &mut items[i];
             if let Err((pos, name)) = patch_element(&mut item.el, &change.el, kind.keys()) {
-                report_unset(kind, &item.el, pos, &name, files, report);
+                report_unset(cx, kind, &item.el, pos, &name);
             }
             item.value = None;
         }
     }
 
-    fn apply_to_step(&mut self, change: Change, files: &SourceFiles, report: &mut Report) {
+    fn apply_to_step(&mut self, cx: &mut Ctx<'_>, change: Change) {
         let verb = if change.remove { "remove" } else { "patch" };
         let key = key_of(ItemKind::Step, &change.el);
         let Some(calendar) = self.items[ItemKind::Calendar.slot()].first_mut() else {
-            report.push(
-                files,
-                Severity::Error,
-                Some(change.el.pos),
+            cx.error(
+                change.el.pos,
                 format!("no calendar below to {verb} a step of"),
                 None,
             );
@@ -355,7 +331,7 @@ impl Layer {
                     let step = &mut part.children[i];
                     if let Err((pos, name)) = patch_element(step, &change.el, ItemKind::Step.keys())
                     {
-                        report_unset(ItemKind::Step, step, pos, &name, files, report);
+                        report_unset(cx, ItemKind::Step, step, pos, &name);
                     }
                 }
                 calendar.value = None;
@@ -369,10 +345,8 @@ impl Layer {
             );
         }
         let shown = shown_key(ItemKind::Step, &change.el);
-        report.push(
-            files,
-            Severity::Error,
-            Some(change.el.pos),
+        cx.error(
+            change.el.pos,
             format!("no step '{shown}' to {verb} in the calendar below"),
             suggest::did_you_mean(&shown, ids.iter().map(String::as_str)),
         );
@@ -380,11 +354,11 @@ impl Layer {
 
     /// The merged items as the compiler's [`Parts`], reading again what was patched,
     /// and what was removed (to explain the compiler's errors).
-    pub fn into_parts(self, files: &SourceFiles, report: &mut Report) -> (Parts, Removals) {
+    pub fn into_parts(self, cx: &mut Ctx<'_>) -> (Parts, Removals) {
         let removals = Removals(
             self.removed
                 .iter()
-                .map(|(kind, key, pos)| (*kind, key.clone(), files.locate(*pos)))
+                .map(|(kind, key, pos)| (*kind, key.clone(), cx.files.locate(*pos)))
                 .collect(),
         );
         let mut parts = Parts {
@@ -395,11 +369,11 @@ impl Layer {
             map_backdrop: self.map_backdrop,
             ..Parts::default()
         };
-        for (kind, items) in KINDS.into_iter().zip(self.items) {
+        for ((kind, _), items) in KINDS.into_iter().zip(self.items) {
             for item in items {
                 let value = match item.value {
                     Some(v) => Some(v),
-                    None => read_value(kind, &item.el, files, report),
+                    None => read_value(cx, kind, &item.el),
                 };
                 match value {
                     Some(Value::Side(v)) => parts.sides.push(v),
@@ -461,48 +435,32 @@ impl Removals {
     }
 }
 
-fn report_unset(
-    kind: ItemKind,
-    el: &xml::Element,
-    pos: Pos,
-    name: &str,
-    files: &SourceFiles,
-    report: &mut Report,
-) {
+fn report_unset(cx: &mut Ctx<'_>, kind: ItemKind, el: &xml::Element, pos: Pos, name: &str) {
     let shown = shown_key(kind, el);
-    report.push(
-        files,
-        Severity::Error,
-        Some(pos),
+    cx.error(
+        pos,
         format!("{} '{shown}' has no '{name}' to unset", kind.word()),
         None,
     );
 }
 
 /// Checks one item written inside `<remove>`/`<patch>`.
-fn check_change(
-    remove: bool,
-    el: xml::Element,
-    files: &SourceFiles,
-    report: &mut Report,
-) -> Option<Change> {
+fn check_change(cx: &mut Ctx<'_>, remove: bool, el: xml::Element) -> Option<Change> {
     let verb = if remove { "remove" } else { "patch" };
     let Some(kind) = ItemKind::from_element(&el.name) else {
-        let names = KINDS.map(ItemKind::element);
+        let names = KINDS.map(|(_, name)| name);
         let hint = suggest::did_you_mean(&el.name, names.iter().copied())
             .or_else(|| Some(format!("name one of <{}>", names.join(">, <"))));
         let message = format!("<{verb}> cannot hold <{}>", el.name);
-        report.push(files, Severity::Error, Some(el.pos), message, hint);
+        cx.error(el.pos, message, hint);
         return None;
     };
     let mut ok = true;
     for key in kind.keys() {
         if !el.attrs.iter().any(|a| a.name == *key) {
             let keys = kind.keys().join("\", \"");
-            report.push(
-                files,
-                Severity::Error,
-                Some(el.pos),
+            cx.error(
+                el.pos,
                 format!("<{}> in <{verb}> is missing '{key}'", el.name),
                 Some(format!("a {} is named by \"{keys}\"", kind.word())),
             );
@@ -515,10 +473,8 @@ fn check_change(
         .find(|a| !kind.keys().contains(&a.name.as_str()));
     if remove {
         if let Some(a) = extra {
-            report.push(
-                files,
-                Severity::Error,
-                Some(a.pos),
+            cx.error(
+                a.pos,
                 format!(
                     "<remove> names a {} by its key; '{}' is not part of it",
                     kind.word(),
@@ -530,7 +486,7 @@ fn check_change(
         }
         if let Some(c) = el.children.first() {
             let message = format!("<remove> takes no <{}> inside <{}>", c.name, el.name);
-            report.push(files, Severity::Error, Some(c.pos), message, None);
+            cx.error(c.pos, message, None);
             ok = false;
         }
     } else if let Some((a, names)) = unset_names(&el) {
@@ -546,14 +502,12 @@ fn check_change(
                 None => "unset=\"\" lists no attribute".to_string(),
             };
             let hint = Some("unset lists the attributes to drop, e.g. unset=\"owner tags\"".into());
-            report.push(files, Severity::Error, Some(a.value_pos), message, hint);
+            cx.error(a.value_pos, message, hint);
             ok = false;
         }
     } else if extra.is_none() && el.children.is_empty() {
-        report.push(
-            files,
-            Severity::Error,
-            Some(el.pos),
+        cx.error(
+            el.pos,
             format!("this <patch> of a {} changes nothing", kind.word()),
             Some("write the attributes (or child elements) to change".into()),
         );
@@ -662,44 +616,25 @@ fn merge_by_key(base: &mut Vec<Item>, own: Vec<Item>) {
 }
 
 /// Reads a patched item's element into its typed value.
-fn read_value(
-    kind: ItemKind,
-    el: &xml::Element,
-    files: &SourceFiles,
-    report: &mut Report,
-) -> Option<Value> {
-    fn read<T: serde::de::DeserializeOwned>(
-        el: &xml::Element,
-        files: &SourceFiles,
-        report: &mut Report,
-    ) -> Option<T> {
-        match de::from_element::<T>(el) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                let pos = e.pos.or(Some(el.pos));
-                report.push(files, Severity::Error, pos, e.message, e.hint);
-                None
-            }
-        }
-    }
+fn read_value(cx: &mut Ctx<'_>, kind: ItemKind, el: &xml::Element) -> Option<Value> {
     Some(match kind {
-        ItemKind::Side => Value::Side(read(el, files, report)?),
-        ItemKind::Resource => Value::Resource(read(el, files, report)?),
-        ItemKind::Tally => Value::Tally(read(el, files, report)?),
-        ItemKind::Seat => Value::Seat(read(el, files, report)?),
-        ItemKind::LineKind => Value::LineKind(read(el, files, report)?),
-        ItemKind::Tag => Value::Tag(read(el, files, report)?),
-        ItemKind::Box => Value::Box(read(el, files, report)?),
-        ItemKind::Line => Value::Line(read(el, files, report)?),
+        ItemKind::Side => Value::Side(deserialize(cx, el)?),
+        ItemKind::Resource => Value::Resource(deserialize(cx, el)?),
+        ItemKind::Tally => Value::Tally(deserialize(cx, el)?),
+        ItemKind::Seat => Value::Seat(deserialize(cx, el)?),
+        ItemKind::LineKind => Value::LineKind(deserialize(cx, el)?),
+        ItemKind::Tag => Value::Tag(deserialize(cx, el)?),
+        ItemKind::Box => Value::Box(deserialize(cx, el)?),
+        ItemKind::Line => Value::Line(deserialize(cx, el)?),
         ItemKind::Class
         | ItemKind::Quality
         | ItemKind::Marker
         | ItemKind::Flag
-        | ItemKind::BoxValue => Value::Named(read(el, files, report)?),
-        ItemKind::Unit => Value::Unit(read(el, files, report)?),
-        ItemKind::Option => Value::Option(read(el, files, report)?),
-        ItemKind::Scenario => Value::Scenario(read(el, files, report)?),
-        ItemKind::Calendar | ItemKind::Step => Value::Calendar(read(el, files, report)?),
+        | ItemKind::BoxValue => Value::Named(deserialize(cx, el)?),
+        ItemKind::Unit => Value::Unit(deserialize(cx, el)?),
+        ItemKind::Option => Value::Option(deserialize(cx, el)?),
+        ItemKind::Scenario => Value::Scenario(deserialize(cx, el)?),
+        ItemKind::Calendar | ItemKind::Step => Value::Calendar(deserialize(cx, el)?),
     })
 }
 
@@ -709,7 +644,7 @@ mod tests {
 
     #[test]
     fn slots_follow_the_kinds_in_order() {
-        for (i, kind) in KINDS.into_iter().enumerate() {
+        for (i, (kind, _)) in KINDS.into_iter().enumerate() {
             assert_eq!(kind.slot(), i);
             assert_eq!(ItemKind::from_element(kind.element()), Some(kind));
         }

@@ -10,7 +10,7 @@ mod units;
 use std::path::PathBuf;
 
 use crate::board::Board;
-use crate::diag::{LoadError, Pos, Report, Severity, SourceFiles};
+use crate::diag::{LoadError, Report, SourceFiles};
 use crate::format::{self, Manifest, OnOff, Sight};
 use crate::ids::{ResourceId, SeatId, SideId, TallyId};
 use crate::load::Parts;
@@ -18,35 +18,10 @@ use crate::module::{Module, Resource, Seat, Side, Tally};
 use crate::names::NameIndex;
 use crate::options::OptionalRule;
 
+pub(crate) use crate::diag::Ctx;
 pub(crate) use scenario::scenario;
 
-/// The report being written, with the files to name positions.
-pub(crate) struct Ctx<'a> {
-    pub files: &'a SourceFiles,
-    pub report: &'a mut Report,
-}
-
 impl Ctx<'_> {
-    pub fn error(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
-        self.report
-            .push(self.files, Severity::Error, Some(pos), message.into(), hint);
-    }
-
-    pub fn warn(&mut self, pos: Pos, message: impl Into<String>, hint: Option<String>) {
-        self.report.push(
-            self.files,
-            Severity::Warning,
-            Some(pos),
-            message.into(),
-            hint,
-        );
-    }
-
-    /// `first defined at file:line:col`, for duplicates.
-    pub fn first_at(&self, pos: Pos) -> Option<String> {
-        Some(format!("the first is at {}", self.files.locate(pos)))
-    }
-
     /// Resolves a side id, reporting an unknown one.
     pub fn side(&mut self, sides: &NameIndex, name: &format::Name) -> Option<SideId> {
         let found = sides.get(name).and_then(SideId::from_index);
@@ -66,11 +41,11 @@ pub(crate) fn module(
     extends: Vec<String>,
     dir: PathBuf,
     parts: Parts,
-    files: SourceFiles,
+    mut files: SourceFiles,
     mut report: Report,
 ) -> Result<Module, LoadError> {
     let mut cx = Ctx {
-        files: &files,
+        files: &mut files,
         report: &mut report,
     };
     let (sides, side_names) = sides(&mut cx, &parts.sides);

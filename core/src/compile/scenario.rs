@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::Ctx;
-use crate::diag::{Pos, Report, SourceFiles};
+use crate::diag::Pos;
 use crate::format;
 use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
 use crate::module::Module;
@@ -50,14 +50,12 @@ pub(super) fn scenarios(
 
 /// Compiles one scenario read from its own file (not part of the module).
 pub(crate) fn scenario(
+    cx: &mut Ctx<'_>,
     module: &Module,
     raw: &format::Scenario,
-    files: &SourceFiles,
-    report: &mut Report,
     existing: &[Scenario],
 ) -> Option<Scenario> {
-    let mut cx = Ctx { files, report };
-    compile(&mut cx, module, raw, existing)
+    compile(cx, module, raw, existing)
 }
 
 fn compile(

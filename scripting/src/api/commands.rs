@@ -1,4 +1,4 @@
-//! The commands an event handler may return (`engine.rs`, `command`): each is checked,
+//! The commands an event handler may return (`engine/commands.rs`, `command`): each is checked,
 //! then applied in order; an invalid one fails the whole action and nothing changes.
 
 use super::{CommandDoc, Param, p};

@@ -1,4 +1,4 @@
-//! The `game` view's methods (`engine.rs`, `add_methods` and the Luau `WRAPPERS`), as a
+//! The `game` view's methods (`engine/view.rs`, `add_methods` and the Luau `WRAPPERS`), as a
 //! script calls them: `game:units_at(box)`.
 
 use super::{MethodDoc, Param, p};

@@ -1,0 +1,768 @@
+//! The engine's calls into the scripts: [`ScriptRules`] answers each question, event
+//! and list hook of [`Rules`] by calling the hook's handlers with a `game` view and the
+//! hook's arguments (path tables kept between calls), lends the dice to events, and
+//! keeps what the rules logged and, while tracing, each question and its answers.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mlua::{AnyUserData, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, Value};
+use muster_core::Module;
+use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
+use muster_core::game::{
+    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Question, RuleError, Rules,
+    SharedReads, Step, View, Wanted,
+};
+use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
+use ref_cast::RefCast;
+use rustc_hash::FxHashMap;
+
+use super::commands::{command, offer, progress};
+use super::view::{GameRef, Views, game_type};
+use crate::defs::{lua_index, rust_index};
+use crate::reading::Lent;
+use crate::{Answer, HookSpec, Limits, Rng, Sandbox, ScriptError, Session};
+
+/// A module's rules, loaded from its scripts.
+pub struct ScriptRules {
+    sandbox: Sandbox,
+    dice: Rc<RefCell<DiceSlot>>,
+    /// Makes each `game` view (see [`Views`]).
+    views: Views,
+    /// While `keep_logged` is on, the text of every `log` command the rules gave the
+    /// engine since `take_logged`.
+    logged: Option<Vec<String>>,
+    /// While tracing (`set_trace`), each question asked and its handlers' answers.
+    trace: Option<Vec<RuleTrace>>,
+    paths: PathTables,
+    /// What the game kept while a look ahead runs ([`Rules::look_ahead`]).
+    kept: Option<Kept>,
+}
+
+/// What [`ScriptRules`] had kept for the game when a look ahead began: given back, and
+/// whatever the look ahead logged, traced or printed dropped, when it ends.
+struct Kept {
+    logged: Option<Vec<String>>,
+    trace: Option<Vec<RuleTrace>>,
+    output: crate::stdlib::Output,
+}
+
+/// A question the engine asked while tracing, with what each handler answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleTrace {
+    /// The question's hook (`may_enter`).
+    pub hook: &'static str,
+    /// `may_enter Militia Infantry #3: Cairo -river-> St. Louis`.
+    pub question: String,
+    pub answers: Vec<crate::sandbox::Traced>,
+}
+
+impl RuleTrace {
+    /// The first handler that answered `answer` (`"no"` for who forbade a move).
+    pub fn first(&self, answer: &str) -> Option<&crate::sandbox::Traced> {
+        self.answers.iter().find(|t| t.answer == answer)
+    }
+}
+
+/// The game's dice, lent to `math.random` during an event.
+#[derive(Default)]
+struct DiceSlot {
+    dice: Option<Dice>,
+    /// Why a roll failed (no dice lent: a question rolled; or the fixed dice ran out).
+    error: Option<String>,
+}
+
+/// The hooks the engine calls, with their combine rules.
+pub fn catalogue() -> Vec<HookSpec> {
+    QUESTIONS
+        .iter()
+        .map(|&(name, c)| HookSpec::question(name, c))
+        .chain(EVENTS.iter().map(|&name| HookSpec::event(name)))
+        .collect()
+}
+
+/// Loads a fresh copy of a module's rules on each call: for a computer player's
+/// search threads (scripted rules cannot cross threads), whose rollouts then log
+/// nothing in the game's own rules.
+pub type Loader = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + Send + Sync>;
+
+/// A [`Loader`] of scripted rules with these limits.
+pub fn loader(limits: Limits) -> Loader {
+    Arc::new(move |module: &Module| {
+        ScriptRules::load(module, limits)
+            .map(|r| Box::new(r) as Box<dyn Rules>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+impl ScriptRules {
+    /// Loads the rule scripts of `module` (and of the modules it extends).
+    pub fn load(module: &Module, limits: Limits) -> Result<Self, ScriptError> {
+        let slot = Rc::new(RefCell::new(DiceSlot::default()));
+        let lent = Rc::clone(&slot);
+        let rng: Rng = Box::new(move |lo, hi| {
+            let mut slot = lent.borrow_mut();
+            let slot = &mut *slot;
+            let Some(dice) = slot.dice.as_mut() else {
+                slot.error =
+                    Some("math.random is for events: a question must not roll dice".into());
+                return lo;
+            };
+            match dice.roll(hi.saturating_sub(lo).saturating_add(1)) {
+                Ok(r) => lo + r - 1,
+                Err(e) => {
+                    slot.error = Some(e.to_string());
+                    lo
+                }
+            }
+        });
+        let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
+        let lua = sandbox.lua();
+        lua.set_app_data(Lent::new(module));
+        let views = game_type(lua, module).map_err(|e| ScriptError::Load {
+            file: "(game view)".to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(Self {
+            sandbox,
+            dice: slot,
+            views,
+            logged: None,
+            trace: None,
+            paths: PathTables::default(),
+            kept: None,
+        })
+    }
+
+    /// Starts or stops keeping the lines the rules log (`log` commands), so that a
+    /// player can tell them from the engine's (`muster play --rules-log`, the app's log
+    /// colours).
+    pub fn keep_logged(&mut self, on: bool) {
+        self.logged = on.then(Vec::new);
+    }
+
+    /// The lines the rules logged since the last call, while `keep_logged` is on. An
+    /// action that failed may have left some: take them before applying and read them
+    /// after a success.
+    pub fn take_logged(&mut self) -> Vec<String> {
+        self.logged.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Starts or stops recording each question the engine asks and every handler's
+    /// answer (`muster moves --trace`: which rule said no to a path).
+    pub fn set_trace(&mut self, on: bool) {
+        self.sandbox.set_trace(on);
+        self.trace = on.then(Vec::new);
+    }
+
+    /// The questions recorded since the last call.
+    pub fn take_trace(&mut self) -> Vec<RuleTrace> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The `offers` hook: `offers(game, step, wanted)`, where `wanted` is nil when the
+    /// engine lists what may be taken, or `{ id, unit?, box? }` when it checks the one
+    /// being taken (handlers may then list only what matches it).
+    fn list_offers(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+        wanted: Option<&Wanted<'_>>,
+    ) -> Result<Vec<Offer>, RuleError> {
+        const HOOK: &str = "offers";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let (module, game_state) = (view.module, view.state);
+        let offers = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    let wanted = match wanted {
+                        None => Value::Nil,
+                        Some(w) => {
+                            let t = lua.create_table_with_capacity(0, 3)?;
+                            t.raw_set("id", w.id)?;
+                            if let Some(u) = w.unit {
+                                t.raw_set("unit", lua_index(u.index()))?;
+                            }
+                            if let Some(b) = w.at {
+                                t.raw_set("box", lua_index(b.index()))?;
+                            }
+                            Value::Table(t)
+                        }
+                    };
+                    (game, step, wanted).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Table(t) => offer(module, game_state, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(offers)
+    }
+
+    /// What scripts printed since the last call.
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.sandbox.take_output()
+    }
+
+    fn dice_error(&self, hook: &str) -> Result<(), RuleError> {
+        match self.dice.borrow_mut().error.take() {
+            Some(message) => Err(RuleError {
+                hook: hook.into(),
+                message,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+fn rule_error(hook: &str, e: ScriptError) -> RuleError {
+    RuleError {
+        hook: hook.into(),
+        message: e.to_string(),
+    }
+}
+
+/// The path tables lent to hooks (`{ from = box, steps = { { line, to }, ... } }`),
+/// kept between calls: a path search asks up to three questions of each path, the
+/// same paths come up again in every search from a box, and paths share their steps,
+/// so building them anew was a third of a computer player's time. They are read-only,
+/// so no handler changes what the next one sees. And the names of sides and unit types
+/// questions are asked about, made Lua strings once (each made from Rust is a protected
+/// call: 5% of a computer player's time went to `may_place`'s and `dug_in`'s).
+#[derive(Default)]
+struct PathTables {
+    /// One table per step (a line and the box it leads to), built on first use.
+    steps: FxHashMap<Step, Table>,
+    /// Paths met so far, up to [`PathTables::KEPT`] (then forgotten all at once).
+    paths: FxHashMap<Path, Table>,
+    /// The field names, made Lua strings once.
+    keys: Option<[mlua::LuaString; 4]>,
+    /// Side ids, then unit type ids, by index; made on first use.
+    names: Option<Names>,
+}
+
+/// Side ids and unit type ids, by index.
+type Names = (Vec<mlua::LuaString>, Vec<mlua::LuaString>);
+
+impl PathTables {
+    /// The names of `module`'s sides and unit types, as Lua strings.
+    fn names(&mut self, lua: &Lua, module: &Module) -> mlua::Result<&Names> {
+        if self.names.is_none() {
+            let sides = module.sides.iter().map(|s| lua.create_string(&s.id));
+            let types = module.units.types.iter().map(|t| lua.create_string(&t.id));
+            self.names = Some((
+                sides.collect::<mlua::Result<_>>()?,
+                types.collect::<mlua::Result<_>>()?,
+            ));
+        }
+        Ok(self.names.get_or_insert_default())
+    }
+
+    /// `side`'s id as a Lua string (`"?"` for one the module lacks, as [`side_name`]).
+    fn side(&mut self, lua: &Lua, module: &Module, side: SideId) -> mlua::Result<Value> {
+        match self.names(lua, module)?.0.get(side.index()) {
+            Some(s) => Ok(Value::String(s.clone())),
+            None => side_name(module, side).into_lua(lua),
+        }
+    }
+
+    /// A unit type's id as a Lua string.
+    fn unit_type(&mut self, lua: &Lua, module: &Module, kind: UnitTypeId) -> mlua::Result<Value> {
+        match self.names(lua, module)?.1.get(kind.index()) {
+            Some(s) => Ok(Value::String(s.clone())),
+            None => module.units.get(kind).id.as_str().into_lua(lua),
+        }
+    }
+
+    /// Enough for every path of three lines or fewer from the boxes a player searches
+    /// in a turn, at a few hundred bytes of the scripts' heap each.
+    const KEPT: usize = 8192;
+
+    fn table(&mut self, lua: &Lua, path: &Path) -> mlua::Result<Value> {
+        if let Some(t) = self.paths.get(path) {
+            return Ok(Value::Table(t.clone()));
+        }
+        let [from, steps_key, line, to] = match &self.keys {
+            Some(k) => k.clone(),
+            None => {
+                let k = [
+                    lua.create_string("from")?,
+                    lua.create_string("steps")?,
+                    lua.create_string("line")?,
+                    lua.create_string("to")?,
+                ];
+                self.keys = Some(k.clone());
+                k
+            }
+        };
+        let steps = lua.create_table_with_capacity(path.steps.len(), 0)?;
+        for (i, s) in path.steps.iter().enumerate() {
+            let step = match self.steps.get(s) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = lua.create_table_with_capacity(0, 2)?;
+                    t.raw_set(&line, lua_index(s.line.index()))?;
+                    t.raw_set(&to, lua_index(s.to.index()))?;
+                    t.set_readonly(true);
+                    self.steps.insert(*s, t.clone());
+                    t
+                }
+            };
+            steps.raw_set(i + 1, step)?;
+        }
+        steps.set_readonly(true);
+        let t = lua.create_table_with_capacity(0, 2)?;
+        t.raw_set(&from, lua_index(path.from.index()))?;
+        t.raw_set(&steps_key, steps)?;
+        t.set_readonly(true);
+        if self.paths.len() >= Self::KEPT {
+            self.paths.clear();
+        }
+        self.paths.insert(path.clone(), t.clone());
+        Ok(Value::Table(t))
+    }
+}
+
+impl Rules for ScriptRules {
+    fn look_ahead(&mut self, on: bool) {
+        if on && self.kept.is_none() {
+            let trace = self.trace.take();
+            if trace.is_some() {
+                self.sandbox.set_trace(false);
+            }
+            self.kept = Some(Kept {
+                logged: self.logged.take(),
+                trace,
+                output: self.sandbox.set_aside_output(),
+            });
+        } else if !on && let Some(kept) = self.kept.take() {
+            self.logged = kept.logged;
+            if kept.trace.is_some() {
+                self.sandbox.set_trace(true);
+            }
+            self.trace = kept.trace;
+            self.sandbox.restore_output(kept.output);
+        }
+    }
+
+    fn answers(&self, hook: &str) -> bool {
+        self.sandbox.handler_count(hook) > 0
+    }
+
+    fn fixed(&self, hook: &str) -> bool {
+        self.sandbox.all_fixed(hook)
+    }
+
+    fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
+        self.list_offers(view, step, None)
+    }
+
+    /// The `evacuations` hook: `evacuations(game, side, withdrawal)` returns nil or a
+    /// list of box numbers.
+    fn evacuations(
+        &mut self,
+        view: View<'_>,
+        side: SideId,
+        withdrawal: bool,
+    ) -> Result<Vec<BoxId>, RuleError> {
+        const HOOK: &str = "evacuations";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let module = view.module;
+        let boxes = module.board.boxes.len();
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    (game, side_name(module, side), withdrawal).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Integer(n) => rust_index(*n)
+                        .and_then(BoxId::from_index)
+                        .filter(|b| b.index() < boxes)
+                        .ok_or_else(|| format!("{n} is not a box number (1-{boxes})")),
+                    other => Err(format!(
+                        "{}, not a box number",
+                        crate::value::describe(other)
+                    )),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
+    fn offers_for(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+        wanted: &Wanted<'_>,
+    ) -> Result<Vec<Offer>, RuleError> {
+        self.list_offers(view, step, Some(wanted))
+    }
+
+    /// The `victory_progress` hook: `victory_progress(game)` returns nil or a list of
+    /// `{ side, goal, have, need }`.
+    fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
+        const HOOK: &str = "victory_progress";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let module = view.module;
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    game.into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Table(t) => progress(module, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
+    fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
+        let hook = q.hook();
+        let state = GameRef::ref_cast(view.state);
+        let module = view.module;
+        let views = &mut self.views;
+        let paths = &mut self.paths;
+        let answer = self
+            .sandbox
+            .question_with(hook, |lua, scope| {
+                let game = views.open(scope, state)?;
+                question_args(lua, module, paths, game, &q)
+            })
+            .map_err(|e| rule_error(hook, e))?;
+        let sandbox = &mut self.sandbox;
+        answered(
+            &self.dice,
+            self.trace.as_mut(),
+            || sandbox.take_trace(),
+            view,
+            &q,
+            answer,
+        )
+    }
+
+    fn ask_each(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        let state = GameRef::ref_cast(view.state);
+        let ScriptRules {
+            sandbox,
+            dice,
+            views,
+            trace,
+            paths,
+            ..
+        } = self;
+        sandbox
+            .session(|session, scope| {
+                let game = views.open(scope, state)?;
+                let mut asker = SessionAsker {
+                    session,
+                    game,
+                    view,
+                    dice,
+                    paths,
+                    trace: trace.as_mut(),
+                };
+                Ok(each(&mut asker))
+            })
+            .map_err(|e| rule_error("game view", e))?
+    }
+
+    fn ask_each_reading(
+        &mut self,
+        view: View<'_>,
+        each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+    ) -> Result<Option<SharedReads>, RuleError> {
+        if let Some(lent) = self.sandbox.lua().app_data_ref::<Lent>() {
+            lent.reading.start();
+        }
+        let asked = self.ask_each(view, each);
+        let reads = self
+            .sandbox
+            .lua()
+            .app_data_ref::<Lent>()
+            .and_then(|lent| lent.reading.finish());
+        asked.map(|()| reads)
+    }
+
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        event: Event<'_>,
+    ) -> Result<Vec<CoreCommand>, RuleError> {
+        let hook = event.hook();
+        let state = GameRef::ref_cast(view.state);
+        let module = view.module;
+        self.dice.borrow_mut().dice = Some(dice.clone());
+        let views = &mut self.views;
+        let paths = &mut self.paths;
+        let result = self.sandbox.event_with(hook, |lua, scope| {
+            let game = views.open(scope, state)?;
+            let unit = |u: UnitId| lua_index(u.index());
+            match event {
+                Event::UnitMoved { unit: u, path } => {
+                    (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
+                }
+                Event::UnitRelocated { unit: u, from, to } => (
+                    game,
+                    unit(u),
+                    lua_index(from.index()),
+                    lua_index(to.index()),
+                )
+                    .into_lua_multi(lua),
+                Event::BattleStarted { at } | Event::BoxSelected { at } => {
+                    (game, lua_index(at.index())).into_lua_multi(lua)
+                }
+                Event::OfferTaken { offer } => {
+                    (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+                }
+                Event::HitAbsorbed { shooter, target } => {
+                    (game, unit(shooter), unit(target)).into_lua_multi(lua)
+                }
+                Event::UnitReinforced { unit: u, from } => {
+                    (game, unit(u), lua_index(from.index())).into_lua_multi(lua)
+                }
+                Event::BattleEnded { at, winner } => (
+                    game,
+                    lua_index(at.index()),
+                    winner.map(|w| side_name(module, w)),
+                )
+                    .into_lua_multi(lua),
+                Event::UnitUpgraded { unit: u }
+                | Event::UnitPlaced { unit: u }
+                | Event::UnitEliminated { unit: u } => (game, unit(u)).into_lua_multi(lua),
+                Event::StepStarted { step } | Event::StepEnded { step } => {
+                    (game, step).into_lua_multi(lua)
+                }
+                _ => game.into_lua_multi(lua),
+            }
+        });
+        let lent = self.dice.borrow_mut().dice.take();
+        if let Some(d) = lent {
+            *dice = d;
+        }
+        let commands = result.map_err(|e| rule_error(hook, e))?;
+        self.dice_error(hook)?;
+        let commands: Vec<CoreCommand> = commands
+            .into_iter()
+            .map(|c| command(module, view.state, hook, c))
+            .collect::<Result<_, _>>()?;
+        if let Some(logged) = self.logged.as_mut() {
+            for c in &commands {
+                if let CoreCommand::Log { text } = c {
+                    logged.push(text.clone());
+                }
+            }
+        }
+        Ok(commands)
+    }
+}
+
+/// The arguments of question `q`'s hook, after the `game` view.
+fn question_args(
+    lua: &Lua,
+    module: &Module,
+    paths: &mut PathTables,
+    game: AnyUserData,
+    q: &Question<'_>,
+) -> mlua::Result<MultiValue> {
+    let unit = |u: UnitId| lua_index(u.index());
+    let boxn = |b: BoxId| lua_index(b.index());
+    match *q {
+        Question::MayEnter { unit: u, path }
+        | Question::MayStop { unit: u, path }
+        | Question::IsJump { unit: u, path } => {
+            (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
+        }
+        Question::MoveLimit { unit: u }
+        | Question::MayReinforce { unit: u }
+        | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
+        Question::MayWithdraw => game.into_lua_multi(lua),
+        Question::RetreatTo {
+            side,
+            to,
+            withdrawal,
+        } => (game, paths.side(lua, module, side)?, boxn(to), withdrawal).into_lua_multi(lua),
+        Question::MayTarget { shooter, target }
+        | Question::ShotModifier { shooter, target }
+        | Question::AbsorbsHit { shooter, target } => {
+            (game, unit(shooter), unit(target)).into_lua_multi(lua)
+        }
+        Question::MayPlace { kind, at } => {
+            (game, paths.unit_type(lua, module, kind)?, boxn(at)).into_lua_multi(lua)
+        }
+        Question::OfferWorth { offer } => {
+            (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+        }
+        Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
+            (game, paths.side(lua, module, side)?, boxn(at)).into_lua_multi(lua)
+        }
+        Question::Commands { seat, unit: u } => {
+            (game, module.seat(seat).id.as_str(), unit(u)).into_lua_multi(lua)
+        }
+        Question::Sees {
+            seat,
+            unit: u,
+            seen,
+        } => (game, module.seat(seat).id.as_str(), unit(u), seen as i64).into_lua_multi(lua),
+    }
+}
+
+/// A question's answer for the engine, once its handlers ran: a die rolled in a
+/// question fails it, and a trace keeps the handlers' answers.
+fn answered(
+    dice: &RefCell<DiceSlot>,
+    trace: Option<&mut Vec<RuleTrace>>,
+    traced: impl FnOnce() -> Vec<crate::sandbox::Traced>,
+    view: View<'_>,
+    q: &Question<'_>,
+    answer: Answer,
+) -> Result<CoreAnswer, RuleError> {
+    let hook = q.hook();
+    if let Some(message) = dice.borrow_mut().error.take() {
+        return Err(RuleError {
+            hook: hook.into(),
+            message,
+        });
+    }
+    if let Some(trace) = trace {
+        trace.push(RuleTrace {
+            hook,
+            question: question_text(view.module, view.state, q),
+            answers: traced(),
+        });
+    }
+    Ok(match answer {
+        Answer::Bool(b) => CoreAnswer::Bool(b),
+        Answer::Int(i) => CoreAnswer::Int(i),
+        Answer::None => CoreAnswer::None,
+    })
+}
+
+/// Questions asked in one session ([`Rules::ask_each`]), sharing one `game` view.
+struct SessionAsker<'a, 's> {
+    session: &'a Session<'a>,
+    game: AnyUserData,
+    view: View<'s>,
+    dice: &'a RefCell<DiceSlot>,
+    paths: &'a mut PathTables,
+    trace: Option<&'a mut Vec<RuleTrace>>,
+}
+
+impl Asker for SessionAsker<'_, '_> {
+    fn ask(&mut self, q: Question<'_>) -> Result<CoreAnswer, RuleError> {
+        let hook = q.hook();
+        let session = self.session;
+        let (module, paths, game) = (self.view.module, &mut *self.paths, &self.game);
+        let answer = session
+            .question(hook, |lua| {
+                question_args(lua, module, paths, game.clone(), &q)
+            })
+            .map_err(|e| rule_error(hook, e))?;
+        answered(
+            self.dice,
+            self.trace.as_deref_mut(),
+            || session.take_trace(),
+            self.view,
+            &q,
+            answer,
+        )
+    }
+}
+
+/// A question in words, for traces: the hook and what it is about.
+fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String {
+    use muster_core::game::describe;
+    let unit = |u: UnitId| describe::unit(module, state, u);
+    let about = match q {
+        Question::MayEnter { unit: u, path }
+        | Question::MayStop { unit: u, path }
+        | Question::IsJump { unit: u, path } => {
+            format!("{}: {}", unit(*u), describe::path(module, path))
+        }
+        Question::MoveLimit { unit: u }
+        | Question::MayReinforce { unit: u }
+        | Question::MayUpgrade { unit: u } => unit(*u),
+        Question::MayTarget { shooter, target }
+        | Question::ShotModifier { shooter, target }
+        | Question::AbsorbsHit { shooter, target } => {
+            format!("{} at {}", unit(*shooter), unit(*target))
+        }
+        Question::RetreatTo { side, to, .. } => {
+            format!(
+                "{} to {}",
+                module.side(*side).name,
+                describe::place(module, *to)
+            )
+        }
+        Question::MayPlace { kind, at } => format!(
+            "{} in {}",
+            module.units.get(*kind).name,
+            describe::place(module, *at)
+        ),
+        Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
+            format!(
+                "{} for {}",
+                describe::place(module, *at),
+                module.side(*side).name
+            )
+        }
+        Question::OfferWorth { offer } => offer.label.clone(),
+        Question::MayWithdraw => String::new(),
+        Question::Commands { seat, unit: u } | Question::Sees { seat, unit: u, .. } => {
+            format!("{} / {}", module.seat(*seat).name, unit(*u))
+        }
+    };
+    format!("{} {about}", q.hook())
+}
+
+/// The table an `offer_taken` handler gets: `{ id, label, unit?, box? }`.
+fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value> {
+    let t = lua.create_table_with_capacity(0, 4)?;
+    t.raw_set("id", offer.id.as_str())?;
+    t.raw_set("label", offer.label.as_str())?;
+    if let Some(u) = offer.unit {
+        t.raw_set("unit", lua_index(u.index()))?;
+    }
+    if let Some(b) = offer.at {
+        t.raw_set("box", lua_index(b.index()))?;
+    }
+    if let Some(s) = offer.seat {
+        t.raw_set("seat", module.seat(s).id.as_str())?;
+    }
+    let cost = lua.create_table()?;
+    for &(r, n) in &offer.cost {
+        cost.raw_set(module.resource(r).id.as_str(), n)?;
+    }
+    t.raw_set("cost", cost)?;
+    t.into_lua(lua)
+}
+
+fn side_name(module: &Module, side: SideId) -> &str {
+    module
+        .sides
+        .get(side.index())
+        .map_or("?", |s| s.id.as_str())
+}

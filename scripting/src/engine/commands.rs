@@ -1,0 +1,528 @@
+//! What handlers return, checked and turned into the engine's values: an event's
+//! commands, the `offers` hook's offers and `victory_progress`'s items. Nothing a script
+//! returns reaches the engine unchecked; a refusal names the handler that returned the
+//! value (for commands), the field and the value given.
+
+use mlua::{Table, Value};
+use muster_core::Module;
+use muster_core::game::rules::Progress;
+use muster_core::game::{Command as CoreCommand, GameState, Offer, Place, RuleError};
+use muster_core::ids::{SideId, UnitId};
+use muster_core::suggest::did_you_mean;
+
+use crate::defs::{box_id, rust_index};
+use crate::{Command, ScriptValue};
+
+/// One item of `victory_progress`: `{ side, goal, have, need }`.
+pub(super) fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
+    let text = |key: &str| match t.raw_get::<Value>(key) {
+        Ok(Value::String(s)) => s
+            .to_str()
+            .map(|s| s.to_string())
+            .map_err(|_| format!("`{key}` is not UTF-8")),
+        _ => Err(format!("`{key}` must be a string")),
+    };
+    let number = |key: &str| match t.raw_get::<Value>(key) {
+        Ok(Value::Integer(n)) => Ok(n as f64),
+        Ok(Value::Number(n)) if n.is_finite() => Ok(n),
+        _ => Err(format!("`{key}` must be a number")),
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let known = matches!(&k, Value::String(s) if matches!(s.as_bytes().as_ref(), b"side" | b"goal" | b"have" | b"need"));
+        if !known {
+            return Err(format!(
+                "unknown field {}: an item is {{ side, goal, have, need }}",
+                crate::value::describe(&k)
+            ));
+        }
+    }
+    let side_id = text("side")?;
+    let side = module.find_side(&side_id).ok_or_else(|| {
+        format!(
+            "no side '{side_id}'{}",
+            did_you_mean(&side_id, module.sides.iter().map(|s| s.id.as_str()))
+                .map_or_else(String::new, |h| format!("; {h}"))
+        )
+    })?;
+    Ok(Progress {
+        side,
+        goal: text("goal")?,
+        have: number("have")?,
+        need: number("need")?,
+    })
+}
+
+/// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked, read
+/// straight from Lua (offers are listed at every decision, so no copy is made first).
+pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
+    let id = match t.raw_get::<Value>("id") {
+        Ok(Value::String(s)) if !s.as_bytes().is_empty() => s
+            .to_str()
+            .map(|s| s.to_string())
+            .map_err(|_| "an offer's `id` is not UTF-8".to_string())?,
+        _ => return Err("an offer needs an `id` string".into()),
+    };
+    let bad = |m: String| format!("offer '{id}': {m}");
+    let mut label = None;
+    let mut unit = None;
+    let mut at = None;
+    let mut seat = None;
+    let mut cost = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
+        let Value::String(key) = &k else {
+            return Err(bad(
+                "fields are named: { id = ..., label = ..., ... }".into()
+            ));
+        };
+        match key.as_bytes().as_ref() {
+            b"id" => {}
+            b"label" => match v {
+                Value::String(s) => {
+                    label = Some(
+                        s.to_str()
+                            .map_err(|_| bad("label is not UTF-8".into()))?
+                            .to_string(),
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`label` must be a string".into())),
+            },
+            b"unit" => match v {
+                Value::Integer(n) => {
+                    unit = Some(
+                        rust_index(n)
+                            .and_then(UnitId::from_index)
+                            .filter(|u| u.index() < state.units.len())
+                            .ok_or_else(|| bad(format!("no unit {n}")))?,
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`unit` must be a unit number".into())),
+            },
+            b"box" => match v {
+                Value::Integer(n) => {
+                    at = Some(
+                        box_id(n)
+                            .filter(|b| b.index() < module.board.boxes.len())
+                            .ok_or_else(|| bad(format!("no box {n}")))?,
+                    )
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`box` must be a box number".into())),
+            },
+            b"seat" => match v {
+                Value::String(s) => {
+                    let id = s.to_string_lossy();
+                    seat = Some(module.find_seat(&id).ok_or_else(|| {
+                        bad(format!("no seat '{id}'; {}", module.seat_hint(&id)))
+                    })?);
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`seat` must be a seat id".into())),
+            },
+            b"cost" => match v {
+                Value::Table(c) => {
+                    for pair in c.pairs::<Value, Value>() {
+                        let (name, n) = pair.map_err(|e| bad(e.to_string()))?;
+                        let name = match &name {
+                            Value::String(s) => s.to_string_lossy(),
+                            _ => {
+                                return Err(bad(
+                                    "`cost` must be a table like { marches = 1 }".into()
+                                ));
+                            }
+                        };
+                        let r = module.find_resource(&name).ok_or_else(|| {
+                            let hint = module
+                                .resource_hint(&name)
+                                .unwrap_or_else(|| "the module declares no such <resource>".into());
+                            bad(format!("no resource '{name}'; {hint}"))
+                        })?;
+                        match n {
+                            Value::Integer(n) if n >= 0 => cost.push((r, n)),
+                            other => {
+                                return Err(bad(format!(
+                                    "the cost in '{name}' must be a whole number 0 or more, not {}",
+                                    crate::value::describe(&other)
+                                )));
+                            }
+                        }
+                    }
+                }
+                Value::Nil => {}
+                _ => return Err(bad("`cost` must be a table like { marches = 1 }".into())),
+            },
+            _ => {
+                let extra = key.to_string_lossy();
+                let hint = muster_core::suggest::did_you_mean(
+                    &extra,
+                    ["id", "label", "unit", "box", "cost", "seat"],
+                )
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+                return Err(bad(format!("unknown field '{extra}'{hint}")));
+            }
+        }
+    }
+    // Pairs come in no set order: costs are kept in resource order, so an offer is the
+    // same whatever the table's layout.
+    cost.sort_unstable();
+    Ok(Offer {
+        label: label.unwrap_or_else(|| id.clone()),
+        id,
+        unit,
+        at,
+        cost,
+        seat,
+    })
+}
+
+/// A command field's value as the script wrote it, for messages.
+fn show_field(v: &ScriptValue) -> String {
+    match v {
+        ScriptValue::Nil => "nil".to_string(),
+        ScriptValue::Bool(b) => b.to_string(),
+        ScriptValue::Int(i) => i.to_string(),
+        ScriptValue::Float(x) => x.to_string(),
+        ScriptValue::Str(s) => {
+            let short: String = s.chars().take(40).collect();
+            let more = if short.len() < s.len() { "..." } else { "" };
+            format!("\"{short}{more}\"")
+        }
+        ScriptValue::List(_) | ScriptValue::Map(_) => "{...}".to_string(),
+    }
+}
+
+/// `got "Washington"`, or for a missing field `got nothing`, with the field the script
+/// may have meant it as (`{ kind = "set_control", bx = 3 }`: is 'bx' a misspelling?).
+fn got(c: &Command, field: &str) -> String {
+    match c.get(field) {
+        Some(v) => format!("got {}", show_field(v)),
+        None => match muster_core::suggest::closest(field, c.fields.keys().map(String::as_str)) {
+            Some(near) => format!("got nothing; is '{near}' a misspelling of '{field}'?"),
+            None => "got nothing".to_string(),
+        },
+    }
+}
+
+/// Turns a script's command table into an engine command, checking every field. A
+/// refusal names the handler that returned it (`file:line` where it is defined), the
+/// command, the field and the value given.
+pub(super) fn command(
+    module: &Module,
+    state: &GameState,
+    hook: &str,
+    c: Command,
+) -> Result<CoreCommand, RuleError> {
+    let fail = |message: String| RuleError {
+        hook: hook.into(),
+        message: format!("handler at {}: {message}", c.handler),
+    };
+    let bad = |message: String| fail(format!("command '{}': {message}", c.kind));
+    let int = |field: &str| {
+        c.get(field).and_then(ScriptValue::as_int).ok_or_else(|| {
+            bad(format!(
+                "needs a whole number '{field}', {}",
+                got(&c, field)
+            ))
+        })
+    };
+    let text = |field: &str| {
+        c.get(field)
+            .and_then(ScriptValue::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| bad(format!("needs a string '{field}', {}", got(&c, field))))
+    };
+    let side = |field: &str| -> Result<Option<SideId>, RuleError> {
+        match c.get(field) {
+            None | Some(ScriptValue::Nil) => Ok(None),
+            Some(v) => v
+                .as_str()
+                .and_then(|id| module.find_side(id))
+                .map(Some)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = module.sides.iter().map(|s| s.id.as_str()).collect();
+                    let hint = v
+                        .as_str()
+                        .and_then(|id| module.side_hint(id))
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                    bad(format!(
+                        "'{field}' must be a side id ({}) or nil, {}{hint}",
+                        ids.join(", "),
+                        got(&c, field)
+                    ))
+                }),
+        }
+    };
+    let unit = |field: &str| {
+        let n = int(field)?;
+        let count = state.units.len();
+        rust_index(n)
+            .and_then(UnitId::from_index)
+            .filter(|u| u.index() < count)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{field}' must be a unit number (1-{count}), got {n}"
+                ))
+            })
+    };
+    let boxn = |field: &str| {
+        let n = int(field)?;
+        let count = module.board.boxes.len();
+        box_id(n).filter(|b| b.index() < count).ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be a box number (1-{count}), got {n}"
+            ))
+        })
+    };
+    let unit_type = |field: &str| {
+        let id = text(field)?;
+        module.units.find(&id).ok_or_else(|| {
+            let hint = module
+                .units
+                .hint(&id)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            bad(format!("no unit type '{id}'{hint}"))
+        })
+    };
+    let place = |field: &str| match text(field)?.as_str() {
+        "pool" => Ok(Place::Pool),
+        "stock" => Ok(Place::Stock),
+        "set_aside" => Ok(Place::SetAside),
+        other => Err(bad(format!(
+            "'{field}' must be pool, stock or set_aside, not '{other}'"
+        ))),
+    };
+    let boolean = |field: &str, default: bool| match c.get(field) {
+        None | Some(ScriptValue::Nil) => Ok(default),
+        Some(v) => v.as_bool().ok_or_else(|| {
+            bad(format!(
+                "'{field}' must be true or false, {}",
+                got(&c, field)
+            ))
+        }),
+    };
+    Ok(match c.kind.as_str() {
+        "set_resource" | "add_resource" => {
+            let id = text("resource")?;
+            let resource = module.find_resource(&id).ok_or_else(|| {
+                let hint = module
+                    .resource_hint(&id)
+                    .unwrap_or_else(|| "the module declares no such <resource>".into());
+                bad(format!("no resource '{id}'; {hint}"))
+            })?;
+            // The side defaults to the one whose turn it is.
+            let side = side("side")?.unwrap_or_else(|| state.active_side(module));
+            if c.kind == "set_resource" {
+                CoreCommand::SetResource {
+                    side,
+                    resource,
+                    value: int("value")?,
+                }
+            } else {
+                CoreCommand::AddResource {
+                    side,
+                    resource,
+                    amount: int("amount")?,
+                }
+            }
+        }
+        "set_var" => CoreCommand::SetVar {
+            name: text("name")?,
+            value: int("value")?,
+        },
+        "set_control" => {
+            let at = boxn("box")?;
+            CoreCommand::SetControl {
+                at,
+                side: side("side")?,
+                marker: boolean("marker", false)?,
+            }
+        }
+        "transfer" => {
+            let kind = unit_type("unit")?;
+            let side = side("side")?.ok_or_else(|| bad("needs a side".into()))?;
+            let count = int("count")?;
+            CoreCommand::Transfer {
+                side,
+                kind,
+                count: u16::try_from(count).map_err(|_| bad(format!("bad count {count}")))?,
+                from: place("from")?,
+                to: place("to")?,
+            }
+        }
+        "set_flag" => {
+            let name = text("flag")?;
+            let flag = module.units.find_flag(&name).ok_or_else(|| {
+                bad(format!(
+                    "no flag '{name}'; {}",
+                    module.units.flag_help(&name)
+                ))
+            })?;
+            CoreCommand::SetFlag {
+                unit: unit("unit")?,
+                flag,
+                on: boolean("on", true)?,
+            }
+        }
+        "set_hits" => {
+            let hits = int("hits")?;
+            CoreCommand::SetHits {
+                unit: unit("unit")?,
+                hits: u8::try_from(hits).map_err(|_| bad(format!("bad hits {hits}")))?,
+            }
+        }
+        "move_piece" => {
+            let to = boxn("box")?;
+            CoreCommand::MovePiece {
+                unit: unit("unit")?,
+                to,
+            }
+        }
+        "use_piece" => {
+            let moves = int("moves")?;
+            CoreCommand::UsePiece {
+                unit: unit("unit")?,
+                moves: u8::try_from(moves).map_err(|_| bad(format!("bad moves {moves}")))?,
+            }
+        }
+        "place_piece" => {
+            let kind = unit_type("unit")?;
+            let at = boxn("box")?;
+            CoreCommand::PlacePiece {
+                side: side("side")?.unwrap_or_else(|| state.active_side(module)),
+                kind,
+                at,
+                from: match c.get("from") {
+                    None | Some(ScriptValue::Nil) => Place::Pool,
+                    _ => place("from")?,
+                },
+            }
+        }
+        "remove_piece" => {
+            let unit = unit("unit")?;
+            let to = match c.get("to") {
+                None | Some(ScriptValue::Nil) => {
+                    match module.units.get(state.units[unit.index()].kind).returns_to {
+                        muster_core::format::ReturnsTo::Pool => Place::Pool,
+                        muster_core::format::ReturnsTo::Stock => Place::Stock,
+                    }
+                }
+                _ => place("to")?,
+            };
+            CoreCommand::RemovePiece { unit, to }
+        }
+        "set_attribute" => {
+            let name = text("attribute")?;
+            let attribute = module.units.find_attribute(&name).ok_or_else(|| {
+                let hint = module
+                    .units
+                    .attribute_hint(&name)
+                    .unwrap_or_else(|| "no unit type declares such an <attribute>".into());
+                bad(format!("no attribute '{name}'; {hint}"))
+            })?;
+            CoreCommand::SetAttribute {
+                unit: unit("unit")?,
+                attribute,
+                value: int("value")?,
+            }
+        }
+        "add_markers" | "remove_markers" => {
+            let name = text("marker")?;
+            let marker = module.units.find_marker(&name).ok_or_else(|| {
+                let hint = module
+                    .units
+                    .marker_hint(&name)
+                    .unwrap_or_else(|| "the module declares no such <marker>".into());
+                bad(format!("no marker '{name}'; {hint}"))
+            })?;
+            let at = boxn("box")?;
+            let count = match c.get("count") {
+                None | Some(ScriptValue::Nil) => 1,
+                _ => int("count")?,
+            };
+            let count = i32::try_from(count).map_err(|_| bad(format!("bad count {count}")))?;
+            CoreCommand::AddMarkers {
+                at,
+                marker,
+                count: if c.kind == "remove_markers" {
+                    -count
+                } else {
+                    count
+                },
+            }
+        }
+        "attach" => CoreCommand::Attach {
+            unit: unit("unit")?,
+            to: match c.get("to") {
+                None | Some(ScriptValue::Nil) => None,
+                _ => Some(unit("to")?),
+            },
+        },
+        "set_last_turn" => {
+            let label = text("turn")?;
+            let turn = module
+                .calendar
+                .find(&label)
+                .ok_or_else(|| bad(format!("no turn '{label}' on the track")))?;
+            CoreCommand::SetLastTurn { turn }
+        }
+        "game_over" => CoreCommand::GameOver {
+            winner: side("winner")?,
+            reason: text("reason")?,
+        },
+        "log" => CoreCommand::Log {
+            text: text("text")?,
+        },
+        "wait_for" => {
+            let Some(ScriptValue::List(list)) = c.get("seats") else {
+                return Err(bad(format!(
+                    "needs 'seats', a list of seat ids, {}",
+                    got(&c, "seats")
+                )));
+            };
+            let mut seats = Vec::with_capacity(list.len());
+            for v in list {
+                let id = v.as_str().unwrap_or_default();
+                let seat = module
+                    .find_seat(id)
+                    .ok_or_else(|| bad(format!("no seat '{id}'; {}", module.seat_hint(id))))?;
+                seats.push(seat);
+            }
+            CoreCommand::WaitFor {
+                seats,
+                sealed: boolean("sealed", false)?,
+            }
+        }
+        other => {
+            const KINDS: &[&str] = &[
+                "set_resource",
+                "add_resource",
+                "set_var",
+                "set_control",
+                "transfer",
+                "set_flag",
+                "set_hits",
+                "move_piece",
+                "use_piece",
+                "place_piece",
+                "remove_piece",
+                "set_attribute",
+                "add_markers",
+                "remove_markers",
+                "attach",
+                "set_last_turn",
+                "game_over",
+                "log",
+                "wait_for",
+            ];
+            let hint = did_you_mean(other, KINDS.iter().copied())
+                .unwrap_or_else(|| format!("commands are {}", KINDS.join(", ")));
+            return Err(fail(format!("unknown command '{other}'; {hint}")));
+        }
+    })
+}

@@ -1,0 +1,888 @@
+//! The `game` view: the read-only methods scripts call on the state (the Rust side,
+//! whose arguments `args.rs` checks, and the Luau wrappers that build tables and keep
+//! answers), its type registered once per Lua state, and each view lent for one call
+//! or session of questions.
+
+use std::rc::Rc;
+
+use mlua::{
+    AnyUserData, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Table, UserDataFields,
+    UserDataMethods, Value, ffi,
+};
+use muster_core::Module;
+use muster_core::game::{GameState, Place};
+use muster_core::ids::{BoxId, ClassId, SideId, UnitId};
+use ref_cast::RefCast;
+
+use muster_core::suggest::did_you_mean;
+
+use crate::args::Call;
+use crate::defs::lua_index;
+use crate::reading::{Ask, Lent, Said, side_index, spoil};
+use crate::stdlib::refuse_unknown;
+
+/// The state as Lua sees it: a read-only view lent for one call.
+#[derive(RefCast)]
+#[repr(transparent)]
+pub(super) struct GameRef(GameState);
+
+fn module_of(lua: &Lua) -> mlua::Result<Rc<Module>> {
+    lua.app_data_ref::<Lent>()
+        .map(|lent| Rc::clone(&lent.module))
+        .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))
+}
+
+fn on_board(state: &GameState, u: UnitId) -> Option<BoxId> {
+    match state.unit(u).place {
+        Place::Board(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
+    units.map(|u| lua_index(u.index())).collect()
+}
+
+/// The Luau side of the `game` view. A table or string made from Rust costs one protected
+/// Lua call per allocation (the heap has a limit, and a memory error must not unwind
+/// through Rust frames), ~2,000 instructions each; made by Luau itself it costs none. So
+/// the methods that return tables or ids are wrapped: the Rust method returns plain
+/// integers (`true` then the items of a list, or an index into one of the id lists below)
+/// and the wrapper, which takes the method's place, builds the value. A long list comes
+/// from Rust as a ready table. Errors are the Rust method's own, raised through the wrapper.
+const WRAPPERS: &str = r##"
+local sides, types, classes, qualities, ids = ...
+local function list(first, ...)
+	if first == true then
+		return { ... }
+	end
+	return first
+end
+local function shot_list(first, ...)
+	if first ~= true then
+		return first
+	end
+	local flat = { ... }
+	local shots = {}
+	for i = 1, #flat, 2 do
+		shots[(i + 1) // 2] = { shooter = flat[i], target = flat[i + 1] }
+	end
+	return shots
+end
+local wrapped = {
+	units_at = list,
+	units_on_board = list,
+	pieces = list,
+	ready_units = list,
+	attached = list,
+	battle_units = list,
+	battle_entered_from = list,
+	shots = shot_list,
+}
+-- Methods whose Rust answer is an index into one of the module's lists of ids (or nil).
+local named = {
+	unit_side = sides,
+	controller = sides,
+	active_side = sides,
+	battle_attacker = sides,
+	battle_defender = sides,
+	battle_firing = sides,
+	unit_type = types,
+	unit_class = classes,
+	unit_quality = qualities,
+}
+-- The id a named method's Rust answer stands for.
+local function id_of(names, i)
+	if i == nil then
+		return nil
+	end
+	return names[i]
+end
+-- The plain getters: they answer a number, a string, a boolean or nil, and take this
+-- many arguments. A view lives for one call or one session of questions, over a state
+-- that does not change meanwhile, so each answer is kept for the view that gave it and
+-- asked again it is given without crossing into Rust (a path search asks the same few
+-- things of the same boxes and unit for every path: each crossing cost more than the
+-- script's own work). Only the live view keeps answers: the engine puts each view it
+-- makes in `live[1]` before any script sees it, so a view kept past its call is never
+-- the live one and still fails. Lists are not kept (a script may change the table), nor
+-- `var` (any name is one, so its answers would be unbounded).
+local kept = {
+	active_side = 0, first_turn = 0, turn_year = 0, turn_month = 0, turn_label = 0,
+	last_turn_label = 0, step = 0, repetition = 0, scenario = 0, selected_box = 0,
+	battle_box = 0, battle_round = 0, battle_attacker = 0, battle_defender = 0,
+	battle_firing = 0, battle_by_relocation = 0,
+	unit_side = 1, unit_type = 1, unit_class = 1, unit_quality = 1, unit_box = 1,
+	unit_name = 1, unit_hits = 1, unit_place = 1, units_on_board_of = 1, controller = 1,
+	marker = 1, option = 1, attached_to = 1, unit_moves = 1, moved = 1, relocated = 1,
+	jumps = 1, fought = 1, placed_at = 1, entry_line = 1, entered_by_relocation = 1,
+	unit_flag = 2, enemy_in = 2, tally = 2, resource = 2, attribute = 2, markers = 2,
+	enemy_class_in = 3,
+}
+local live = { false }
+-- The last live view that read a kept answer, and its number: an answer is kept with
+-- the number of the view it is of, so a new view needs no tables cleared.
+local owner, view = nil, 0
+-- The table under `t[k]`, made on first use (room for every id: an id's answer is
+-- then found in the table's array part).
+local function under(t, k)
+	local u = t[k]
+	if u == nil then
+		u = table.create(ids)
+		t[k] = u
+	end
+	return u
+end
+-- A key is any argument but nil and NaN (which no table takes); a call with one of
+-- them, or from a view not live, goes to Rust, which answers or fails as before.
+-- `call` is the method as the script sees it; `raw` and `names` are its Rust method and
+-- the ids its answer indexes (or nil), for the first asking in a live view: named there
+-- without another function call (each call of a wrapper costs as much as a look-up).
+local function keeping(arity, call, raw, names)
+	if arity == 0 then
+		local at, kept_answer = 0, nil
+		return function(g)
+			if g ~= live[1] then
+				return call(g)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			if at == view then
+				return kept_answer
+			end
+			local v
+			if names then
+				v = raw(g)
+				if v ~= nil then
+					v = names[v]
+				end
+			else
+				v = call(g)
+			end
+			at, kept_answer = view, v
+			return v
+		end
+	elseif arity == 1 then
+		local at, answer = table.create(ids), table.create(ids)
+		return function(g, a)
+			if g ~= live[1] or a == nil or a ~= a then
+				return call(g, a)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			if at[a] == view then
+				return answer[a]
+			end
+			local v
+			if names then
+				v = raw(g, a)
+				if v ~= nil then
+					v = names[v]
+				end
+			else
+				v = call(g, a)
+			end
+			at[a], answer[a] = view, v
+			return v
+		end
+	elseif arity == 2 then
+		local at, answer = {}, {}
+		return function(g, a, b)
+			if g ~= live[1] or a == nil or a ~= a or b == nil or b ~= b then
+				return call(g, a, b)
+			end
+			if g ~= owner then
+				owner, view = g, view + 1
+			end
+			local at_b = at[b]
+			if at_b == nil then
+				at_b = table.create(ids)
+				at[b], answer[b] = at_b, table.create(ids)
+			elseif at_b[a] == view then
+				return answer[b][a]
+			end
+			local v = call(g, a, b)
+			at_b[a], answer[b][a] = view, v
+			return v
+		end
+	end
+	local at, answer = {}, {}
+	return function(g, a, b, c)
+		if g ~= live[1] or a == nil or a ~= a or b == nil or b ~= b or c == nil or c ~= c then
+			return call(g, a, b, c)
+		end
+		if g ~= owner then
+			owner, view = g, view + 1
+		end
+		local at_bc, answer_bc = under(under(at, c), b), under(under(answer, c), b)
+		if at_bc[a] == view then
+			return answer_bc[a]
+		end
+		local v = call(g, a, b, c)
+		at_bc[a], answer_bc[a] = view, v
+		return v
+	end
+end
+-- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
+-- (after a run cut short by the memory limit) gives the same result.
+local function patch(index, raws)
+	for _, names in { wrapped, named, kept } do
+		for name in names do
+			if raws[name] == nil then
+				raws[name] = index[name]
+			end
+		end
+	end
+	for name, raw in raws do
+		local make, names = wrapped[name], named[name]
+		local call = raw
+		if make then
+			call = function(...)
+				return make(raw(...))
+			end
+		elseif names then
+			call = function(...)
+				return id_of(names, raw(...))
+			end
+		end
+		local arity = kept[name]
+		index[name] = if arity then keeping(arity, call, raw, names) else call
+	end
+end
+return patch, live
+"##;
+
+/// The `game` views: registers their type once (see [`game_type`]) and makes each.
+pub(super) struct Views {
+    /// The Lua state the views are made in (for [`set_live`]).
+    lua: Lua,
+    /// Puts the Luau wrappers in place, on the first view made (see [`WRAPPERS`]).
+    patch: Option<GamePatch>,
+    /// The wrappers' `live` table: `[1]` is the view made last, the only one whose
+    /// answers they keep.
+    live: Table,
+}
+
+impl Views {
+    /// A `game` view over `state` for the scope's calls, the one the wrappers keep
+    /// answers for from now on.
+    pub(super) fn open<'s, 'env>(
+        &mut self,
+        scope: &'s mlua::Scope<'s, 'env>,
+        state: &'env GameRef,
+    ) -> mlua::Result<AnyUserData> {
+        let game = scope.create_any_userdata_ref(state)?;
+        finish_game_type(&mut self.patch)?;
+        set_live(&self.lua, &self.live, &game)?;
+        Ok(game)
+    }
+}
+
+/// `live[1] = game`. `Table::raw_set` makes each store a protected call under a memory
+/// limit (in case it allocates), and a view is opened for every question session and
+/// event: those calls were 3% of a search's instructions. This store cannot allocate:
+/// the wrappers made `live` as `{ false }`, so index 1 is in its array part, which a
+/// store to an index already there never resizes.
+fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: two stack slots are made sure of before the two pushes (as mlua does
+        // before its own), and the stack is left as found. `lua_rawseti` stores into the
+        // array part without allocating, so no Lua error is raised outside a protected
+        // call; the GC barrier it runs allocates nothing.
+        unsafe {
+            if ffi::lua_checkstack(state, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            let top = ffi::lua_gettop(state);
+            let pushed = raw.push(live).and_then(|()| raw.push(game));
+            if pushed.is_ok() {
+                ffi::lua_rawseti(state, -2, 1);
+            }
+            ffi::lua_settop(state, top);
+            pushed
+        }
+    })
+}
+
+/// What puts the `game` view's Luau wrappers in place: mlua builds the view's metatable
+/// (adding the Rust methods to `index`) when the first view is made, so the patch runs
+/// then ([`finish_game_type`]).
+struct GamePatch {
+    patch: Function,
+    /// The view's methods table (its metatable's `__index`).
+    index: Table,
+    /// The Rust methods the wrappers call.
+    raws: Table,
+}
+
+/// Words a rule author may reach for instead of the view's: the engine's own code calls a
+/// unit's type its `kind`, so `game:unit_kind` is a likely guess that no edit distance
+/// would match to `unit_type`.
+const GAME_SYNONYMS: &[(&str, &str)] = &[("kind", "type"), ("owner", "controller")];
+
+/// Registers the `game` view's type with the Lua state.
+pub(super) fn game_type(lua: &Lua, module: &Module) -> mlua::Result<Views> {
+    let ids = |names: Vec<&str>| lua.create_sequence_from(names);
+    let sides = ids(module.sides.iter().map(|s| s.id.as_str()).collect())?;
+    // `side_name`'s answer for a side the module does not have.
+    sides.raw_set(0, "?")?;
+    let types = ids(module.units.types.iter().map(|t| t.id.as_str()).collect())?;
+    let classes = ids(module.units.classes.iter().map(|c| c.id.as_str()).collect())?;
+    let qualities = ids(module
+        .units
+        .qualities
+        .iter()
+        .map(|q| q.id.as_str())
+        .collect())?;
+    let (patch, live): (Function, Table) = lua.load(WRAPPERS).set_name("=game").call((
+        sides,
+        types,
+        classes,
+        qualities,
+        2 * module.board.boxes.len(),
+    ))?;
+    let index = lua.create_table()?;
+    // A misspelled method is an error with a suggestion, not a call of nil. (mlua adds the
+    // Rust methods to `index` with raw sets, and the wrappers replace existing keys, so
+    // neither meets this metamethod.)
+    let refuse = lua.create_table()?;
+    refuse.raw_set(
+        "__index",
+        refuse_unknown(lua, "game", "method", GAME_SYNONYMS)?,
+    )?;
+    index.set_metatable(Some(refuse))?;
+    let methods = index.clone();
+    lua.register_userdata_type::<GameRef>(move |reg| {
+        add_methods(reg);
+        reg.add_meta_field("__index", methods);
+    })?;
+    Ok(Views {
+        lua: lua.clone(),
+        patch: Some(GamePatch {
+            patch,
+            index,
+            raws: lua.create_table()?,
+        }),
+        live,
+    })
+}
+
+/// Puts the Luau wrappers in place once the first `game` view is made (call right after
+/// making each): done once, or again on the next call if it failed.
+fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
+    if let Some(p) = wrap {
+        p.patch.call::<()>((&p.index, &p.raws))?;
+        *wrap = None;
+    }
+    Ok(())
+}
+
+/// The names of the `game` view's methods as scripts see them (the Rust methods and
+/// their Luau wrappers), read off a view made in a fresh Lua state: the modder's
+/// reference is checked against them (`scripting/tests/api.rs`).
+pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
+    let lua = Lua::new();
+    lua.set_app_data(Lent::new(module));
+    let mut views = game_type(&lua, module)?;
+    let index = views.patch.as_ref().map(|p| p.index.clone());
+    lua.scope(|scope| views.open(scope, GameRef::ref_cast(state)).map(drop))?;
+    let mut names = match index {
+        Some(t) => t
+            .pairs::<String, Value>()
+            .map(|kv| kv.map(|(k, _)| k))
+            .collect::<mlua::Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    names.sort();
+    Ok(names)
+}
+
+/// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
+/// longer ones are built as a table in Rust.
+const MAX_SPREAD: usize = 200;
+
+/// A list of ids for the `list` wrapper: `true` then the ids, or (when long) a table.
+fn spread(lua: &Lua, ids: Vec<i64>) -> mlua::Result<MultiValue> {
+    if ids.len() > MAX_SPREAD {
+        return lua.create_sequence_from(ids)?.into_lua_multi(lua);
+    }
+    Ok(std::iter::once(Value::Boolean(true))
+        .chain(ids.into_iter().map(Value::Integer))
+        .collect())
+}
+
+/// `spread`, or nil for no list.
+fn spread_some(lua: &Lua, ids: Option<Vec<i64>>) -> mlua::Result<MultiValue> {
+    match ids {
+        Some(ids) => spread(lua, ids),
+        None => Value::Nil.into_lua_multi(lua),
+    }
+}
+
+/// `ask`'s answer in `state`, noted when the session is read ([`crate::reading`]).
+fn read(lua: &Lua, state: &GameState, ask: Ask) -> mlua::Result<Said> {
+    let lent = lua
+        .app_data_ref::<Lent>()
+        .ok_or_else(|| mlua::Error::runtime("internal: no module lent to the scripts"))?;
+    Ok(lent.read(state, ask))
+}
+
+/// Adds a method of the `game` view that is not an [`Ask`]: a read session that calls it
+/// tells nothing ([`reading`](crate::reading)).
+fn untraced<M, A, R, F>(m: &mut M, name: &str, method: F)
+where
+    M: UserDataMethods<GameRef>,
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+    F: Fn(&Lua, &GameRef, A) -> mlua::Result<R> + 'static,
+{
+    m.add_method(name, move |lua, g, args| {
+        spoil(lua);
+        method(lua, g, args)
+    });
+}
+
+/// The `game` view's methods (the Rust side; see [`WRAPPERS`] for those wrapped in Luau).
+///
+/// The plain getters that are [`Ask`]s answer through [`read`], which notes what a read
+/// session reads; every other method goes through [`untraced`], which spoils it.
+fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
+    // Arguments are taken as plain values and checked by `Call`, whose errors name the
+    // call as written and the script line (see `args.rs`).
+    // Wrapped: an index into the side, type, class or quality ids.
+    m.add_method("unit_side", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_side", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitSide(u))
+    });
+    m.add_method("unit_type", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_type", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitType(u))
+    });
+    m.add_method("unit_class", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_class", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitClass(u))
+    });
+    m.add_method("unit_quality", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_quality", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitQuality(u))
+    });
+    m.add_method("unit_box", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_box", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitBox(u))
+    });
+    untraced(m, "unit_name", |lua, g, u: Value| {
+        let module = module_of(lua)?;
+        let u = Call::new(lua, "unit_name", [u]).unit(0, &g.0)?;
+        Ok(muster_core::game::describe::unit(&module, &g.0, u))
+    });
+    m.add_method("unit_hits", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_hits", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitHits(u))
+    });
+    m.add_method("unit_flag", |lua, g, (u, name): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "unit_flag", [u, name]);
+        let u = call.unit(0, &g.0)?;
+        let name = call.text(1)?;
+        let flag = module.units.find_flag(&name).ok_or_else(|| {
+            call.fail(
+                1,
+                format!("no flag '{name}'; {}", module.units.flag_help(&name)),
+            )
+        })?;
+        read(lua, &g.0, Ask::UnitFlag(u, flag))
+    });
+    // Wrapped: a list.
+    m.add_method("units_at", |lua, g, b: Value| {
+        let module = module_of(lua)?;
+        let at = Call::new(lua, "units_at", [b]).boxn(0, &module)?;
+        match read(lua, &g.0, Ask::UnitsAt(at))? {
+            Said::List(ids) => spread(lua, ids),
+            other => other.into_lua_multi(lua),
+        }
+    });
+    untraced(m, "units_on_board", |lua, g, ()| {
+        spread(
+            lua,
+            ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())),
+        )
+    });
+    // Wrapped: a list. Every piece of a type, wherever it is (a general waiting in stock).
+    untraced(m, "pieces", |lua, g, kind: Value| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "pieces", [kind]);
+        let name = call.text(0)?;
+        let kind = module.units.find(&name).ok_or_else(|| {
+            let hint = did_you_mean(&name, module.units.types.iter().map(|t| t.id.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            call.fail(0, format!("no unit type '{name}'{hint}"))
+        })?;
+        spread(
+            lua,
+            ids(g.0.unit_ids().filter(|&u| g.0.unit(u).kind == kind)),
+        )
+    });
+    // Where a piece is: "board", "pool", "stock" or "set_aside".
+    untraced(m, "unit_place", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_place", [u]).unit(0, &g.0)?;
+        Ok(match g.0.unit(u).place {
+            Place::Board(_) => "board",
+            Place::Pool => "pool",
+            Place::Stock => "stock",
+            Place::SetAside => "set_aside",
+        })
+    });
+    m.add_method("units_on_board_of", |lua, g, side: Value| {
+        let module = module_of(lua)?;
+        let side = Call::new(lua, "units_on_board_of", [side]).side(0, &module)?;
+        read(lua, &g.0, Ask::UnitsOnBoardOf(side))
+    });
+    m.add_method("controller", |lua, g, b: Value| {
+        let module = module_of(lua)?;
+        let at = Call::new(lua, "controller", [b]).boxn(0, &module)?;
+        read(lua, &g.0, Ask::Controller(at))
+    });
+    m.add_method("marker", |lua, g, b: Value| {
+        let module = module_of(lua)?;
+        let at = Call::new(lua, "marker", [b]).boxn(0, &module)?;
+        read(lua, &g.0, Ask::Marker(at))
+    });
+    m.add_method("enemy_in", |lua, g, (b, side): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "enemy_in", [b, side]);
+        let (at, side) = (call.boxn(0, &module)?, call.side(1, &module)?);
+        read(lua, &g.0, Ask::EnemyIn(at, side))
+    });
+    m.add_method(
+        "enemy_class_in",
+        |lua, g, (b, side, class): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "enemy_class_in", [b, side, class]);
+            let (at, side) = (call.boxn(0, &module)?, call.side(1, &module)?);
+            let classes = &module.units.classes;
+            let class = call.name_in(
+                2,
+                "a unit class id",
+                classes.iter().map(|c| c.id.as_str()),
+                |id| classes.iter().position(|c| c.id == id),
+            )?;
+            let class = ClassId::from_index(class)
+                .ok_or_else(|| mlua::Error::runtime("internal: a class id out of range"))?;
+            read(lua, &g.0, Ask::EnemyClassIn(at, side, class))
+        },
+    );
+    m.add_method("tally", |lua, g, (id, side): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "tally", [id, side]);
+        let name = call.text(0)?;
+        let tally = module.find_tally(&name).ok_or_else(|| {
+            call.fail(
+                0,
+                format!("no tally '{name}'; {}", module.tally_help(&name)),
+            )
+        })?;
+        // The side defaults to the one whose turn it is.
+        let side = match call.opt_text(1)? {
+            None => g.0.active_side(&module),
+            Some(_) => call.side(1, &module)?,
+        };
+        read(lua, &g.0, Ask::Tally(tally, side))
+    });
+    m.add_method("active_side", |lua, g, ()| read(lua, &g.0, Ask::ActiveSide));
+    m.add_method("resource", |lua, g, (id, side): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "resource", [id, side]);
+        let id = call.text(0)?;
+        let r = module.find_resource(&id).ok_or_else(|| {
+            let hint = module
+                .resource_hint(&id)
+                .unwrap_or_else(|| "the module declares no such <resource>".into());
+            call.fail(0, format!("no resource '{id}'; {hint}"))
+        })?;
+        let side = match call.opt_text(1)? {
+            Some(_) => call.side(1, &module)?,
+            None => g.0.active_side(&module),
+        };
+        read(lua, &g.0, Ask::Resource(r, side))
+    });
+    untraced(m, "waiting", |lua, g, ()| {
+        let module = module_of(lua)?;
+        let ids: Vec<String> = muster_core::game::seats::waiting(&g.0)
+            .map(|s| module.seat(s).id.clone())
+            .collect();
+        Ok(ids)
+    });
+    untraced(m, "step", |lua, g, ()| {
+        let module = module_of(lua)?;
+        Ok(g.0.current_step(&module).map(|s| s.id.clone()))
+    });
+    // Which repetition of a repeated step this is (`repeat="2"`: 1, then 2).
+    m.add_method("repetition", |lua, g, ()| read(lua, &g.0, Ask::Repetition));
+    m.add_method("first_turn", |lua, g, ()| read(lua, &g.0, Ask::FirstTurn));
+    untraced(m, "turn_label", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.turn).label.clone())
+    });
+    untraced(m, "last_turn_label", |lua, g, ()| {
+        Ok(module_of(lua)?.calendar.turn(g.0.end).label.clone())
+    });
+    m.add_method("turn_year", |lua, g, ()| read(lua, &g.0, Ask::TurnYear));
+    m.add_method("turn_month", |lua, g, ()| read(lua, &g.0, Ask::TurnMonth));
+    m.add_method("option", |lua, g, id: Value| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "option", [id]);
+        let id = call.text(0)?;
+        let o = module.find_option(&id).ok_or_else(|| {
+            let hint = did_you_mean(&id, module.options.iter().map(|o| o.id.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            call.fail(0, format!("no optional rule '{id}'{hint}"))
+        })?;
+        read(lua, &g.0, Ask::Option(o))
+    });
+    m.add_method("var", |lua, g, name: Value| {
+        let name = Call::new(lua, "var", [name]).text(0)?;
+        read(lua, &g.0, Ask::Var(name.into()))
+    });
+    untraced(m, "attribute", |lua, g, (u, name): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "attribute", [u, name]);
+        let u = call.unit(0, &g.0)?;
+        let name = call.text(1)?;
+        let a = module.units.find_attribute(&name).ok_or_else(|| {
+            let hint = module
+                .units
+                .attribute_hint(&name)
+                .unwrap_or_else(|| "no unit type declares such an <attribute>".into());
+            call.fail(1, format!("no attribute '{name}'; {hint}"))
+        })?;
+        Ok(g.0.attribute(&module, u, a))
+    });
+    untraced(m, "markers", |lua, g, (b, name): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "markers", [b, name]);
+        let at = call.boxn(0, &module)?;
+        let name = call.text(1)?;
+        let id = module.units.find_marker(&name).ok_or_else(|| {
+            let hint = module
+                .units
+                .marker_hint(&name)
+                .unwrap_or_else(|| "the module declares no such <marker>".into());
+            call.fail(1, format!("no marker '{name}'; {hint}"))
+        })?;
+        Ok(g.0.markers_at(at, id))
+    });
+    m.add_method("attached_to", |lua, g, u: Value| {
+        let u = Call::new(lua, "attached_to", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::AttachedTo(u))
+    });
+    untraced(m, "attached", |lua, g, u: Value| {
+        let u = Call::new(lua, "attached", [u]).unit(0, &g.0)?;
+        spread(lua, ids(g.0.attached(u)))
+    });
+    untraced(m, "selected_box", |_, g, ()| {
+        Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
+    });
+    untraced(m, "ready_units", |lua, g, ()| {
+        let ready = selection(&g.0).map_or_else(Vec::new, |a| ids(a.ready.iter().copied()));
+        spread(lua, ready)
+    });
+    m.add_method("unit_moves", |lua, g, u: Value| {
+        let u = Call::new(lua, "unit_moves", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::UnitMoves(u))
+    });
+    m.add_method("moved", |lua, g, u: Value| {
+        let u = Call::new(lua, "moved", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::Moved(u))
+    });
+    // Moved off the lines this player turn (`move_piece`: AHD's moves by sea).
+    m.add_method("relocated", |lua, g, u: Value| {
+        let u = Call::new(lua, "relocated", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::Relocated(u))
+    });
+    m.add_method("jumps", |lua, g, u: Value| {
+        let u = Call::new(lua, "jumps", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::Jumps(u))
+    });
+    m.add_method("fought", |lua, g, u: Value| {
+        let u = Call::new(lua, "fought", [u]).unit(0, &g.0)?;
+        read(lua, &g.0, Ask::Fought(u))
+    });
+    m.add_method("placed_at", |lua, g, b: Value| {
+        let module = module_of(lua)?;
+        let at = Call::new(lua, "placed_at", [b]).boxn(0, &module)?;
+        read(lua, &g.0, Ask::PlacedAt(at))
+    });
+    // The battle under way (all nil when there is none).
+    untraced(m, "battle_box", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| lua_index(b.at.index())))
+    });
+    untraced(m, "battle_round", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| b.round))
+    });
+    for (name, pick) in [
+        (
+            "battle_attacker",
+            (|b| b.attacker) as fn(&muster_core::game::battle::Battle) -> SideId,
+        ),
+        ("battle_defender", |b| b.defender),
+        ("battle_firing", |b| b.firing),
+    ] {
+        untraced(m, name, move |lua, g, ()| {
+            let module = module_of(lua)?;
+            Ok(battle(&g.0).map(|b| side_index(&module, pick(b))))
+        });
+    }
+    untraced(m, "battle_units", |lua, g, side: Value| {
+        let module = module_of(lua)?;
+        let side = Call::new(lua, "battle_units", [side]).side(0, &module)?;
+        let list = battle(&g.0).map(|b| {
+            let list = if side == b.attacker {
+                &b.attackers
+            } else {
+                &b.defenders
+            };
+            ids(list.iter().copied())
+        });
+        spread_some(lua, list)
+    });
+    untraced(m, "entry_line", |lua, g, u: Value| {
+        let u = Call::new(lua, "entry_line", [u]).unit(0, &g.0)?;
+        Ok(entry(&g.0, u).flatten().map(|l| lua_index(l.index())))
+    });
+    untraced(m, "battle_entered_from", |lua, g, ()| {
+        let list = battle(&g.0).map(|b| {
+            b.entered_from
+                .iter()
+                .map(|x| lua_index(x.index()))
+                .collect::<Vec<_>>()
+        });
+        spread_some(lua, list)
+    });
+    // Whether an attacker entered the battle box by sea, eliminated ones included
+    // (nil when no battle is under way).
+    // Some attacker entered the battle's box by a move off the lines.
+    untraced(m, "battle_by_relocation", |_, g, ()| {
+        Ok(battle(&g.0).map(|b| b.entries.iter().any(|(_, e)| *e == Some(None))))
+    });
+    untraced(m, "scenario", |_, g, ()| Ok(g.0.scenario.clone()));
+    // Entered the battle's box by a move off the lines.
+    untraced(m, "entered_by_relocation", |lua, g, u: Value| {
+        let u = Call::new(lua, "entered_by_relocation", [u]).unit(0, &g.0)?;
+        Ok(matches!(entry(&g.0, u), Some(None)))
+    });
+    // Wrapped: `true` then shooter and target of each shot, or (when long) the table.
+    untraced(m, "shots", |lua, g, ()| {
+        let shots = battle(&g.0).map_or(&[][..], |b| &b.shots[..]);
+        if shots.len() * 2 <= MAX_SPREAD {
+            return Ok(std::iter::once(Value::Boolean(true))
+                .chain(
+                    shots
+                        .iter()
+                        .flat_map(|(s, tg)| [s, tg].map(|u| Value::Integer(lua_index(u.index())))),
+                )
+                .collect());
+        }
+        let t = lua.create_table()?;
+        for (i, (s, tg)) in shots.iter().enumerate() {
+            let shot = lua.create_table()?;
+            shot.raw_set("shooter", lua_index(s.index()))?;
+            shot.raw_set("target", lua_index(tg.index()))?;
+            t.raw_set(i + 1, shot)?;
+        }
+        t.into_lua_multi(lua)
+    });
+}
+
+/// How a unit entered the battle box: `Some(Some(line))`, by sea `Some(None)`, or `None`.
+fn entry(state: &GameState, u: UnitId) -> Option<Option<muster_core::ids::LineId>> {
+    battle(state)?
+        .entries
+        .iter()
+        .find(|(x, _)| *x == u)
+        .and_then(|(_, e)| *e)
+}
+
+/// The box selected in the `move` step under way, with its pieces still to move.
+fn selection(state: &GameState) -> Option<&muster_core::game::moves::SelectedBox> {
+    state.moving.as_ref().and_then(|m| m.active.as_ref())
+}
+
+fn battle(state: &GameState) -> Option<&muster_core::game::battle::Battle> {
+    state.combat.as_ref()?.battle.as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use muster_core::game::Dice;
+
+    use super::*;
+
+    /// Every method of the `game` view either notes what it read or spoils a read
+    /// session: one that did neither would let a computer player reuse answers it cannot
+    /// check ([`Rules::ask_each_reading`]).
+    #[test]
+    fn every_view_method_notes_its_reads_or_spoils_the_session() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("1861").expect("1861");
+        let state = GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).expect("set up");
+        let lua = Lua::new();
+        lua.set_app_data(Lent::new(&m));
+        let mut views = game_type(&lua, &m).expect("the view's type");
+        let call: Function = lua
+            .load("return function(g, name, ...) return g[name](g, ...) end")
+            .eval()
+            .expect("a caller");
+        // Arguments that fit AHD's methods: units, boxes, sides, classes and its names.
+        let tries: Vec<Vec<Value>> = {
+            let s = |x: &str| Value::String(lua.create_string(x).expect("a string"));
+            let i = Value::Integer;
+            vec![
+                vec![],
+                vec![i(1)],
+                vec![i(1), i(1)],
+                vec![i(1), s("union")],
+                vec![s("union")],
+                vec![i(1), s("union"), s("cavalry")],
+                vec![s("army-maximum"), s("union")],
+                vec![s("marches"), s("union")],
+                vec![s("kentucky-violated")],
+                vec![i(1), s("entrenched")],
+                vec![s("Mi")],
+                vec![s("crack-infantry")],
+            ]
+        };
+        let names = view_methods(&m, &state).expect("the methods");
+        assert!(names.len() > 40, "{names:?}");
+        let mut silent = Vec::new();
+        for name in &names {
+            let mut told = false;
+            for args in &tries {
+                let lent = lua.app_data_ref::<Lent>().expect("lent");
+                lent.reading.start();
+                drop(lent);
+                let ok = lua
+                    .scope(|scope| {
+                        let g = views.open(scope, GameRef::ref_cast(&state))?;
+                        let mut all =
+                            vec![Value::UserData(g), Value::String(lua.create_string(name)?)];
+                        all.extend(args.iter().cloned());
+                        call.call::<MultiValue>(MultiValue::from_vec(all))
+                    })
+                    .is_ok();
+                let lent = lua.app_data_ref::<Lent>().expect("lent");
+                let (noted, spoiled) = lent.reading.peek();
+                lent.reading.finish();
+                told |= spoiled || (ok && noted > 0);
+            }
+            if !told {
+                silent.push(name.clone());
+            }
+        }
+        assert!(silent.is_empty(), "neither noted nor spoiled: {silent:?}");
+    }
+}
