@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use muster_editor::{Document, EditorApp, file_dialog};
+use muster_editor::{Document, EditorApp, file_dialog, no_window};
 
 /// mimalloc, as the command line's: the strong computer player's search allocates and
 /// frees millions of small values.
@@ -16,7 +16,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+            // eframe's run loop logs the error it then returns, which is said below in
+            // words a player can act on.
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,eframe::native::run=off".into()),
         )
         .init();
     let mut edit = false;
@@ -63,7 +66,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("muster-editor: {e}");
+            match no_window::message(&e, &dir) {
+                Some(message) => eprintln!("{message}"),
+                None => eprintln!("muster-editor: {e}"),
+            }
             ExitCode::FAILURE
         }
     }
