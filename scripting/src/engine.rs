@@ -30,7 +30,9 @@ use crate::args::Call;
 use crate::defs::{box_id, lua_index, rust_index};
 use crate::reading::{Ask, Lent, Said, side_index, spoil};
 use crate::stdlib::refuse_unknown;
-use crate::{Answer, Command, HookSpec, Limits, Rng, Sandbox, ScriptError, ScriptValue, Session};
+use crate::{
+    Answer, HookSpec, Limits, Rng, Sandbox, ScriptCommand, ScriptError, ScriptValue, Session,
+};
 
 /// A module's rules, loaded from its scripts.
 pub struct ScriptRules {
@@ -938,7 +940,7 @@ fn show_field(v: &ScriptValue) -> String {
 
 /// `got "Washington"`, or for a missing field `got nothing`, with the field the script
 /// may have meant it as (`{ kind = "set_control", bx = 3 }`: is 'bx' a misspelling?).
-fn got(c: &Command, field: &str) -> String {
+fn got(c: &ScriptCommand, field: &str) -> String {
     match c.get(field) {
         Some(v) => format!("got {}", show_field(v)),
         None => match muster_core::suggest::closest(field, c.fields.keys().map(String::as_str)) {
@@ -955,7 +957,7 @@ fn command(
     module: &Module,
     state: &GameState,
     hook: &str,
-    c: Command,
+    c: ScriptCommand,
 ) -> Result<CoreCommand, RuleError> {
     let fail = |message: String| RuleError {
         hook: hook.into(),
