@@ -1,7 +1,7 @@
 //! `muster api`: writes the modder's reference (`luau-api.md`) and the Luau type
 //! definitions (`muster.d.luau`), both generated from `muster_scripting::api`.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
@@ -18,8 +18,17 @@ pub const REFERENCE: &str = "luau-api.md";
 /// The definitions' file name (what a mod's `.luaurc`-side settings point luau-lsp at).
 pub const DEFINITIONS: &str = "muster.d.luau";
 
-/// Writes both files into `out` (created if missing) and names them.
-pub fn run(out: &Path) -> Result<()> {
+// `muster api`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folder to write them in.
+    #[arg(long, value_name = "DIR", default_value = "docs")]
+    out: PathBuf,
+}
+
+/// Writes both files into `--out` (created if missing) and names them.
+pub fn run(a: &Args) -> Result<()> {
+    let out = a.out.as_path();
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the folder {}", out.display()))?;
     for (name, text) in files() {

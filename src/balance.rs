@@ -11,23 +11,66 @@ use muster_ai::balance::{GameResult, GameSetup, Summary, run, summarise};
 use muster_core::scenario;
 use muster_scripting::{Limits, ScriptRules};
 
-pub struct Options {
-    pub module: PathBuf,
-    /// Mods laid on the module, lowest first.
-    pub mods: Vec<PathBuf>,
-    pub scenario: Option<String>,
-    pub games: usize,
-    pub options: Vec<String>,
-    pub players: Vec<(String, Level)>,
-    pub seed: u64,
-    pub threads: usize,
-    pub end: Option<String>,
-    pub csv: Option<PathBuf>,
-    pub json: bool,
-    pub max_actions: usize,
+use crate::players::{StrongArgs, parse_level, parse_side_level};
+
+// `muster balance`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The module folder, e.g. mods/ahd.
+    module: PathBuf,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// How many games (game i uses seed SEED+i).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// A scenario id of the module or a scenario .xml file (default: the first).
+    #[arg(long, value_name = "ID|FILE")]
+    scenario: Option<String>,
+    /// Optional rules to use, by id or rule number, separated by commas.
+    #[arg(long, value_delimiter = ',')]
+    options: Vec<String>,
+    /// Who plays the side called union: ai (default), strong, greedy or random.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    union: Option<Level>,
+    /// Who plays the side called confederate: ai (default), strong, greedy or random.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    confederate: Option<Level>,
+    /// Who plays a side, for any module: SIDE=ai|strong|greedy|random.
+    #[arg(long, value_name = "SIDE=LEVEL", value_parser = parse_side_level)]
+    player: Vec<(String, Level)>,
+    /// The first game's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to play on (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// End each game after this turn instead of the scenario's last, e.g. 03/1863.
+    #[arg(long, value_name = "MM/YYYY")]
+    end: Option<String>,
+    /// Also write one line per game to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    strong: StrongArgs,
+    /// Give up on a game after this many actions (it counts as unfinished).
+    #[arg(long, default_value_t = 200_000)]
+    max_actions: usize,
 }
 
-pub fn run_cli(o: Options) -> Result<()> {
+pub fn run_cli(mut o: Args) -> Result<()> {
+    o.player.extend(o.union.map(|k| ("union".to_string(), k)));
+    o.player
+        .extend(o.confederate.map(|k| ("confederate".to_string(), k)));
+    for (_, level) in &mut o.player {
+        if let Level::Strong { .. } = level {
+            *level = o.strong.level();
+        }
+    }
     let module = muster_core::load_stack(&o.module, &o.mods).map_err(|e| anyhow!("{e}"))?;
     // Fail early, on the main thread, if the rules do not load.
     ScriptRules::load(&module, Limits::default()).map_err(|e| anyhow!("{e}"))?;
@@ -40,7 +83,7 @@ pub fn run_cli(o: Options) -> Result<()> {
     });
     let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
     let mut levels = vec![Level::Ai; module.sides.len()];
-    for (side, level) in &o.players {
+    for (side, level) in &o.player {
         levels[crate::rules::side(&module, side)?.index()] = *level;
     }
     let option_ids = crate::rules::options(&module, &o.options)?;

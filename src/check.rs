@@ -31,7 +31,41 @@ struct Smoke {
     errors: Vec<crate::smoke::Finding>,
 }
 
-pub fn run(
+// `muster check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The module folder (holding module.xml), e.g. mods/ahd.
+    module: PathBuf,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// Also check these scenarios: an id of the module or a scenario .xml file.
+    #[arg(long = "scenario", value_name = "ID|FILE")]
+    scenarios: Vec<String>,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Keep watching the module's files and check again on every save, rules
+    /// included.
+    #[arg(long, conflicts_with_all = ["json", "scenarios"])]
+    watch: bool,
+    /// Also play N short random games (every scenario in turn, half of them with
+    /// every optional rule) and report each rule error they hit, with a command
+    /// that plays the same game.
+    #[arg(long, value_name = "N", conflicts_with = "watch")]
+    smoke: Option<u32>,
+}
+
+/// Checks once and reports, or with `--watch` checks on every save.
+pub fn run(a: &Args) -> Result<ExitCode> {
+    if a.watch {
+        return crate::watch::run(&a.module, &a.mods).map(|()| ExitCode::SUCCESS);
+    }
+    check(&a.module, &a.mods, &a.scenarios, a.json, a.smoke)
+}
+
+fn check(
     dir: &Path,
     mods: &[PathBuf],
     scenario_args: &[String],

@@ -30,12 +30,17 @@ const CASE_TIME: Duration = Duration::from_secs(60);
 /// The test state's heap, games' rule states apart (those have the sandbox's own).
 const MEMORY: usize = 512 << 20;
 
-/// What `muster test` was asked to do.
-pub struct Options {
-    pub module: PathBuf,
-    pub mods: Vec<PathBuf>,
-    /// Run only the cases whose name (or file name) contains this, ignoring case.
-    pub filter: Option<String>,
+// What `muster test` was asked to do.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The module folder, e.g. mods/ahd, or a mod's (loaded on its base).
+    module: PathBuf,
+    /// A mod to lay on the module; its tests are the ones run (the last given).
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// Run only the tests whose name or file name contains TEXT (any case).
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
 }
 
 /// How a run went.
@@ -49,7 +54,7 @@ pub struct Summary {
 /// whole stack, printing each case and a summary line. Errors are for what stops the
 /// run as a whole (the module does not load, no test folder); failing cases are
 /// counted in the summary.
-pub fn run(o: &Options) -> Result<Summary> {
+pub fn run(o: &Args) -> Result<Summary> {
     let module = Rc::new(load_stack(&o.module, &o.mods).map_err(|e| anyhow!("{e}"))?);
     // Check the rules load once, so a broken script is one error, not one per case.
     ScriptRules::load(&module, Limits::default())

@@ -3,7 +3,7 @@
 //! `--trace`, also every path the rules refused and the handler that said no.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
 use muster_core::game::{Dice, GameState, View, describe, destinations};
@@ -49,15 +49,30 @@ struct Dest {
     jump: bool,
 }
 
-pub fn run(
-    dir: &Path,
-    mods: &[PathBuf],
-    scenario_arg: &str,
-    side: &str,
-    box_name: &str,
+// `muster moves`.
+#[derive(clap::Args)]
+pub struct Args {
+    module: PathBuf,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    #[arg(long, value_name = "ID|FILE")]
+    scenario: String,
+    #[arg(long)]
+    side: String,
+    #[arg(long = "box", value_name = "NAME")]
+    at: String,
+    #[arg(long)]
     json: bool,
+    /// Also list the paths the rules refused and which handler said no.
+    #[arg(long)]
     trace: bool,
-) -> Result<()> {
+}
+
+pub fn run(a: &Args) -> Result<()> {
+    let (dir, mods, scenario_arg) = (a.module.as_path(), &a.mods[..], a.scenario.as_str());
+    let (side, box_name, json, trace) = (a.side.as_str(), a.at.as_str(), a.json, a.trace);
     let (module, mut rules) = crate::rules::load(dir, mods)?;
     rules.set_trace(trace);
     let scenario = scenario::resolve(&module, scenario_arg).map_err(|e| anyhow!("{e}"))?;

@@ -187,8 +187,32 @@ fn relative(from: &Path, to: &Path) -> String {
     parts.join("/")
 }
 
+// `muster new-mod`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The mod's id and folder name, e.g. ahd-house.
+    name: String,
+    /// The module it extends: a folder name in --dir (ahd) or a module's path.
+    #[arg(long, value_name = "BASE")]
+    extends: String,
+    /// The folder to create it in (and to find the base in).
+    #[arg(long, value_name = "DIR", default_value = "mods")]
+    dir: PathBuf,
+}
+
+/// Creates the mod and says how to check it.
+pub fn run(a: &Args) -> Result<()> {
+    let folder = create(&a.name, &a.extends, &a.dir)?;
+    println!(
+        "created {}: check it with `muster check {}`",
+        folder.display(),
+        folder.display()
+    );
+    Ok(())
+}
+
 /// Creates the mod `name` in `dir`, extending `base`; returns its folder.
-pub fn run(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
+fn create(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
     check_name(name)?;
     let target = dir.join(name);
     if target.exists() {

@@ -13,7 +13,32 @@ use muster_core::pbem::Game;
 use muster_core::pbem::folder::Folder;
 use muster_scripting::ScriptRules;
 
-use crate::play::{Choice, PlayerKind, chosen_scenario, prompt};
+use crate::play::{Choice, chosen_scenario, prompt};
+use crate::players::{PlayerKind, StrongArgs};
+
+// `muster pbem`'s subcommands.
+#[derive(clap::Subcommand)]
+pub enum PbemSubcommand {
+    /// Start a game: writes file 0 into DIR, to send to the other player.
+    New(NewArgs),
+    /// Read the files in DIR (your own and those received), check them, and if the next
+    /// file is yours, play your stretch and write it.
+    Play(PlayArgs),
+    /// Check every file of the game in DIR from the start; name the first bad file or
+    /// action.
+    Verify(VerifyArgs),
+    /// Write the game in DIR as a save (for `muster replay` and the app).
+    Export(ExportArgs),
+}
+
+pub fn run(subcommand: PbemSubcommand) -> Result<ExitCode> {
+    match subcommand {
+        PbemSubcommand::New(a) => new(a),
+        PbemSubcommand::Play(a) => play(a),
+        PbemSubcommand::Verify(a) => verify(&a.dir, a.module.as_deref(), &a.mods),
+        PbemSubcommand::Export(a) => export(&a.dir, a.module.as_deref(), &a.mods, &a.save),
+    }
+}
 
 /// The game in `dir`, every file checked, on the module as loaded.
 fn read_game(
@@ -53,18 +78,28 @@ fn stretch_words(
         .collect()
 }
 
-/// `muster pbem new`.
-pub struct New {
-    pub module: PathBuf,
-    pub mods: Vec<PathBuf>,
-    pub scenario: Option<String>,
-    pub options: Vec<String>,
-    pub end: Option<String>,
-    pub side: String,
-    pub dir: PathBuf,
+// `muster pbem new`.
+#[derive(clap::Args)]
+pub struct NewArgs {
+    /// The module folder, e.g. mods/ahd.
+    module: PathBuf,
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    #[arg(long, value_name = "ID|FILE")]
+    scenario: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    options: Vec<String>,
+    #[arg(long, value_name = "MM/YYYY")]
+    end: Option<String>,
+    /// The side you play.
+    #[arg(long)]
+    side: String,
+    /// Your folder for this game (its files and your secrets).
+    #[arg(long)]
+    dir: PathBuf,
 }
 
-pub fn new(o: New) -> Result<ExitCode> {
+fn new(o: NewArgs) -> Result<ExitCode> {
     let (module, _rules) = crate::rules::load(&o.module, &o.mods)?;
     let me = crate::rules::side(&module, &o.side)?;
     if module.sides.len() != 2 {
@@ -129,19 +164,52 @@ pub fn new(o: New) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `muster pbem play`.
-pub struct Play {
-    pub dir: PathBuf,
-    pub side: String,
-    pub player: PlayerKind,
-    pub module: Option<PathBuf>,
-    pub mods: Vec<PathBuf>,
-    pub seed: u64,
-    /// How a `strong` player searches (a [`muster_ai::Level::Strong`]).
-    pub strong: muster_ai::Level,
+// `muster pbem play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    dir: PathBuf,
+    /// The side you play.
+    #[arg(long)]
+    side: String,
+    /// Who decides for you: human (at the prompt) or a computer player.
+    #[arg(long, value_name = "KIND", default_value = "human")]
+    player: PlayerKind,
+    /// The module folder (default: mods/<the game's module id>).
+    #[arg(long)]
+    module: Option<PathBuf>,
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// Seed of a random computer player's choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    strong: StrongArgs,
 }
 
-pub fn play(o: Play) -> Result<ExitCode> {
+// `muster pbem verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    dir: PathBuf,
+    #[arg(long)]
+    module: Option<PathBuf>,
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+}
+
+// `muster pbem export`.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    dir: PathBuf,
+    #[arg(long)]
+    module: Option<PathBuf>,
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// The save to write (a new file).
+    #[arg(long, value_name = "FILE")]
+    save: PathBuf,
+}
+
+fn play(o: PlayArgs) -> Result<ExitCode> {
     let (game, module, mut rules, last) = read_game(&o.dir, o.module.as_deref(), &o.mods)?;
     let out = &mut std::io::stdout().lock();
     let me = crate::rules::side(&module, &o.side)?;
@@ -175,18 +243,7 @@ pub fn play(o: Play) -> Result<ExitCode> {
     let folder = Folder::new(&o.dir);
     // The new secret is kept before the file that commits to it is written.
     let keys = folder.keys(&game, &side_id)?;
-    let mut computer = match o.player {
-        PlayerKind::Human => None,
-        PlayerKind::Random => Some(muster_ai::player(muster_ai::Level::Random, o.seed)),
-        PlayerKind::Greedy => Some(muster_ai::player(muster_ai::Level::Greedy, o.seed)),
-        PlayerKind::Ai => Some(muster_ai::player(muster_ai::Level::Ai, o.seed)),
-        PlayerKind::Strong => Some(muster_ai::player_with(
-            o.strong,
-            o.seed,
-            1,
-            Some(crate::play::search_rules()),
-        )),
-    };
+    let mut computer = o.player.computer(o.strong, o.seed, 1);
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut quit = false;
@@ -270,7 +327,7 @@ pub fn play(o: Play) -> Result<ExitCode> {
 }
 
 /// `muster pbem verify`.
-pub fn verify(dir: &Path, module_dir: Option<&Path>, mods: &[PathBuf]) -> Result<ExitCode> {
+fn verify(dir: &Path, module_dir: Option<&Path>, mods: &[PathBuf]) -> Result<ExitCode> {
     let (game, module, ..) = read_game(dir, module_dir, mods)?;
     let out = &mut std::io::stdout().lock();
     let actions = game.history().map_or(0, |h| h.actions().len());
@@ -296,12 +353,7 @@ pub fn verify(dir: &Path, module_dir: Option<&Path>, mods: &[PathBuf]) -> Result
 }
 
 /// `muster pbem export`: the game as a save, for `muster replay` and the app.
-pub fn export(
-    dir: &Path,
-    module_dir: Option<&Path>,
-    mods: &[PathBuf],
-    to: &Path,
-) -> Result<ExitCode> {
+fn export(dir: &Path, module_dir: Option<&Path>, mods: &[PathBuf], to: &Path) -> Result<ExitCode> {
     let (game, module, ..) = read_game(dir, module_dir, mods)?;
     let save = game
         .to_save(&module)

@@ -13,47 +13,92 @@ use muster_core::game::{
 use muster_core::{Module, scenario};
 use muster_scripting::ScriptRules;
 
-/// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PlayerKind {
-    Human,
-    Random,
-    /// The simple greedy baseline computer player.
-    Greedy,
-    /// The default computer player.
-    Ai,
-    /// The search player: the default one with each march chosen by rollouts
-    /// (`--strong-budget`, `--strong-opening`).
-    Strong,
+use crate::players::{PlayerKind, StrongArgs, parse_player, parse_search_threads};
+
+// `muster play` (no doc comment: clap would take it for the subcommand's about).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The module folder, e.g. mods/ahd.
+    module: PathBuf,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    /// A scenario id of the module or a scenario .xml file (default: the first).
+    #[arg(long, value_name = "ID|FILE")]
+    scenario: Option<String>,
+    /// Who plays the side called union (shorthand for --player union=KIND).
+    #[arg(long, value_name = "KIND")]
+    union: Option<PlayerKind>,
+    /// Who plays the side called confederate (shorthand for --player confederate=KIND).
+    #[arg(long, value_name = "KIND")]
+    confederate: Option<PlayerKind>,
+    /// Who plays a side, for any module: SIDE=human|random|greedy|ai|strong. Unnamed sides are
+    /// human.
+    #[arg(long, value_name = "SIDE=KIND", value_parser = parse_player)]
+    player: Vec<(String, PlayerKind)>,
+    /// Seed of the game's dice (and of the random players); default: from the clock.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Optional rules to use, by id or rule number, separated by commas.
+    #[arg(long, value_delimiter = ',')]
+    options: Vec<String>,
+    /// End the game after this turn instead of the scenario's last, e.g. 03/1863
+    /// (AHD 11.3's March ending dates).
+    #[arg(long, value_name = "MM/YYYY")]
+    end: Option<String>,
+    /// Write the game to this file when it ends (or when you quit).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Print only the actions and the result, not every die roll.
+    #[arg(long)]
+    quiet: bool,
+    /// With --quiet, still print the lines the rules log (a house rule acting).
+    #[arg(long)]
+    rules_log: bool,
+    /// Go on with a saved game (a game a rule failure stopped, after the fix): its
+    /// scenario, options, seed and actions, on the module as it is now.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed", "options", "end"])]
+    resume: Option<PathBuf>,
+    /// Give up after this many actions.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_actions: usize,
+    #[command(flatten)]
+    strong: StrongArgs,
+    /// Threads a strong player searches on (1-64); its choices do not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
+    search_threads: usize,
 }
 
-pub struct Options {
-    pub module: PathBuf,
-    /// Mods laid on the module, lowest first.
-    pub mods: Vec<PathBuf>,
-    pub scenario: Option<String>,
-    /// (side id, kind) pairs.
-    pub players: Vec<(String, PlayerKind)>,
-    pub seed: Option<u64>,
-    pub save: Option<PathBuf>,
-    pub options: Vec<String>,
-    /// An agreed ending turn, instead of the scenario's.
-    pub end: Option<String>,
-    /// Stop after this many actions (a guard for runaway random games).
-    pub max_actions: usize,
-    pub quiet: bool,
-    /// With `quiet`, still print the lines the rules log.
-    pub rules_log: bool,
-    /// How a `strong` player searches (a [`muster_ai::Level::Strong`]).
-    pub strong: muster_ai::Level,
-    /// Threads a `strong` player searches on.
-    pub search_threads: usize,
-    /// Go on with a saved game (its scenario, options, seed, end and actions) on the
-    /// module as it is now: after fixing the rule that stopped it.
-    pub resume: Option<PathBuf>,
+// `muster replay`.
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    file: PathBuf,
+    /// The module folder (default: mods/<module id of the save>, or with --mod
+    /// mods/<the id of the save's base module>).
+    #[arg(long)]
+    module: Option<PathBuf>,
+    /// A mod to lay on the module (a folder whose <extends> names the module or an
+    /// earlier mod); repeat for several, lowest first.
+    #[arg(long = "mod", value_name = "PATH")]
+    mods: Vec<PathBuf>,
+    #[arg(long)]
+    quiet: bool,
+    /// Replay it on the module as it is now, even if it changed since the game was
+    /// played, until an action no longer applies; report that action (exit 1 unless
+    /// the game is the saved one).
+    #[arg(long)]
+    as_far_as_it_goes: bool,
+    /// With --as-far-as-it-goes: save the game up to there to this new file, to go on
+    /// with `muster play --resume`.
+    #[arg(long, value_name = "FILE", requires = "as_far_as_it_goes")]
+    save: Option<PathBuf>,
 }
 
-pub fn run(o: Options) -> Result<()> {
+pub fn run(mut o: Args) -> Result<()> {
+    o.player.extend(o.union.map(|k| ("union".to_string(), k)));
+    o.player
+        .extend(o.confederate.map(|k| ("confederate".to_string(), k)));
     let (module, mut rules) = crate::rules::load(&o.module, &o.mods)?;
     let rules_log = o.quiet && o.rules_log;
     rules.keep_logged(rules_log);
@@ -87,7 +132,7 @@ pub fn run(o: Options) -> Result<()> {
         }
     };
     let mut kinds = vec![PlayerKind::Human; module.sides.len()];
-    for (side, kind) in &o.players {
+    for (side, kind) in &o.player {
         kinds[crate::rules::side(&module, side)?.index()] = *kind;
     }
     let out = &mut std::io::stdout().lock();
@@ -130,29 +175,7 @@ pub fn run(o: Options) -> Result<()> {
     let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
         .iter()
         .enumerate()
-        .map(|(i, k)| match k {
-            PlayerKind::Random => Some(muster_ai::player(
-                muster_ai::Level::Random,
-                muster_ai::side_seed(seed, i),
-            )),
-            PlayerKind::Greedy => Some(muster_ai::player(
-                muster_ai::Level::Greedy,
-                muster_ai::side_seed(seed, i),
-            )),
-            PlayerKind::Ai => Some(muster_ai::player(
-                muster_ai::Level::Ai,
-                muster_ai::side_seed(seed, i),
-            )),
-            // Its rollouts look ahead (on threads beyond the first, on rules of their
-            // own), so they log nothing here.
-            PlayerKind::Strong => Some(muster_ai::player_with(
-                o.strong,
-                muster_ai::side_seed(seed, i),
-                o.search_threads,
-                Some(search_rules()),
-            )),
-            PlayerKind::Human => None,
-        })
+        .map(|(i, k)| k.computer(o.strong, muster_ai::side_seed(seed, i), o.search_threads))
         .collect();
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
@@ -468,14 +491,9 @@ pub(crate) fn prompt(
 /// `muster replay`: plays a save's actions again and checks the result is identical; or,
 /// `as_far`, replays them on the module as it is now until one no longer applies, and
 /// with `save_to` saves the game up to there to go on from.
-pub fn replay(
-    file: &Path,
-    module_dir: Option<&Path>,
-    mods: &[PathBuf],
-    quiet: bool,
-    as_far: bool,
-    save_to: Option<&Path>,
-) -> Result<ExitCode> {
+pub fn replay(a: &ReplayArgs) -> Result<ExitCode> {
+    let (file, module_dir, mods) = (a.file.as_path(), a.module.as_deref(), &a.mods[..]);
+    let (quiet, as_far, save_to) = (a.quiet, a.as_far_as_it_goes, a.save.as_deref());
     let save = Save::read(file)?;
     // With mods, the folder to find is the stack's base; without, the module played.
     let base = match save.module.stack.first() {
@@ -552,9 +570,4 @@ pub fn replay(
         save.actions.len()
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Fresh scripted rules for a search player's rollouts.
-pub fn search_rules() -> muster_ai::search::RulesFactory {
-    muster_scripting::loader(muster_scripting::Limits::default())
 }

@@ -6,14 +6,14 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
-use clap::Args;
 use muster_core::Module;
 use muster_core::game::{Save, SeatView, seat_view};
 use muster_core::ids::SeatId;
 
-/// `muster view SAVE --seat SEAT [--json]`.
-#[derive(Args)]
-pub struct ViewArgs {
+// `muster view SAVE --seat SEAT [--json]` (no doc comment: clap would take it for the
+// subcommand's help).
+#[derive(clap::Args)]
+pub struct Args {
     /// A saved game (`muster play --save`).
     pub file: PathBuf,
     /// Whose view: a seat id (one per side unless the module declares its seats).
@@ -31,7 +31,7 @@ pub struct ViewArgs {
     pub json: bool,
 }
 
-pub fn run(args: &ViewArgs) -> Result<()> {
+pub fn run(args: &Args) -> Result<()> {
     let save = Save::read(&args.file)?;
     let base = match save.module.stack.first() {
         Some(base) if !args.mods.is_empty() => &base.id,

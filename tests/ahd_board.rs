@@ -7,16 +7,13 @@ use ahd_terms::ArmyMaximum;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+use muster_core::Module;
 use muster_core::board::Line;
 use muster_core::ids::{BoxId, SideId};
-use muster_core::{Module, load_module};
 
 fn ahd() -> &'static Module {
     static M: OnceLock<Module> = OnceLock::new();
-    M.get_or_init(|| {
-        load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd"))
-            .unwrap_or_else(|e| panic!("{e}"))
-    })
+    M.get_or_init(muster_test_support::ahd_module)
 }
 
 fn id(name: &str) -> BoxId {

@@ -9,6 +9,7 @@ use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, lega
 use muster_core::ids::{BoxId, SideId, TurnId, UnitId};
 use muster_core::{Module, load_module, load_scenario_str};
 use muster_scripting::{Limits, ScriptRules};
+use muster_test_support::ahd;
 
 /// AHD offers entrenching (4.3), moving by sea (4.6) and recovering (5.71) on top of
 /// the engine's marches and recruitment (`rules/offers.luau`): taking one is a `Take`
@@ -65,13 +66,6 @@ struct Game {
     m: Module,
     rules: ScriptRules,
     g: GameState,
-}
-
-fn ahd() -> (Module, ScriptRules) {
-    let m = load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    (m, rules)
 }
 
 impl Game {

@@ -4,13 +4,11 @@
 mod ahd_terms;
 use ahd_terms::ArmyMaximum;
 
+use muster_core::Module;
 use muster_core::game::{Dice, GameState, Place};
 use muster_core::ids::SideId;
-use muster_core::{Module, load_module};
 
-fn ahd() -> Module {
-    load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")).unwrap_or_else(|e| panic!("{e}"))
-}
+use muster_test_support::ahd_module as ahd;
 
 fn new_game(m: &Module, id: &str) -> GameState {
     GameState::new(m, m.scenario(id).unwrap(), Vec::new(), Dice::seeded(1)).unwrap()

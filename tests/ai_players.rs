@@ -9,16 +9,12 @@ use muster_ai::balance::{GameSetup, play_game};
 use muster_ai::{Level, player};
 use muster_core::Module;
 use muster_core::game::{Dice, apply_unlogged, legal_actions, start};
-use muster_scripting::{Limits, ScriptRules};
+use muster_scripting::ScriptRules;
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn ahd() -> (Module, ScriptRules) {
-    let module = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
-    let rules = ScriptRules::load(&module, Limits::default()).unwrap();
-    (module, rules)
-}
+use muster_test_support::{HouseRule, ahd, ahd_dir, copy_dir};
 
 /// Each planner's choice is in the engine's legal list at every step of a game: the
 /// planners choose among the engine's own moves, they never invent one. (The Short Game,
@@ -387,25 +383,6 @@ fn the_ai_garrison_of_washington_stands_against_attackers_who_can_barely_hurt_it
     panic!("no Union retreat decision in round 2");
 }
 
-/// The AHD module with `house` appended to its rules (a house rule's handlers).
-fn ahd_with_house_rule(house: &str) -> (tempfile::TempDir, Module, ScriptRules) {
-    let mut m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let rules_dir = dir.path().join("rules");
-    std::fs::create_dir_all(&rules_dir).unwrap();
-    for entry in std::fs::read_dir(format!("{ROOT}/mods/ahd/rules")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).unwrap();
-    }
-    let init = rules_dir.join("init.luau");
-    let mut text = std::fs::read_to_string(&init).unwrap();
-    text.push_str(house);
-    std::fs::write(&init, text).unwrap();
-    m.scripts[0].dir = dir.path().to_path_buf();
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    (dir, m, rules)
-}
-
 /// A house rule offering a levy in Washington for one march. `worth` is the hint the
 /// rule gives computer players (`offer_worth`); `nil` gives none.
 fn levy(worth: &str) -> String {
@@ -433,7 +410,7 @@ end)
 #[test]
 fn the_ai_takes_an_offer_the_rules_value_and_leaves_one_they_do_not() {
     for (worth, takes) in [("100", true), ("0", false)] {
-        let (_dir, m, mut rules) = ahd_with_house_rule(&levy(worth));
+        let (_dir, m, mut rules) = HouseRule::loaded(&levy(worth));
         let (state, _) = start(
             &m,
             &mut rules,
@@ -464,7 +441,7 @@ fn the_ai_takes_an_offer_the_rules_value_and_leaves_one_they_do_not() {
 fn balance_survives_a_mod_that_fails_in_some_games() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("ahd");
-    copy_tree(&std::path::Path::new(ROOT).join("mods/ahd"), &dir);
+    copy_dir(&ahd_dir(), &dir);
     let file = dir.join("rules/marches.luau");
     let src = std::fs::read_to_string(&file).unwrap();
     let roll = "\tlocal roll = math.random(6)\n";
@@ -527,16 +504,4 @@ fn balance_survives_a_mod_that_fails_in_some_games() {
         rows.lines().filter(|l| l.contains("set_controll")).count(),
         failed
     );
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }

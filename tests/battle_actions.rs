@@ -12,9 +12,7 @@ use muster_core::Module;
 use muster_core::game::{
     Action, ActionError, Dice, GameState, apply, battle::Battle, decider, legal_actions, start,
 };
-use muster_scripting::{Limits, ScriptRules};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use muster_scripting::ScriptRules;
 
 /// Every action a player could name in the battle under way, legal or not.
 fn namable(m: &Module, state: &GameState, b: &Battle) -> Vec<Action> {
@@ -95,8 +93,7 @@ fn check_game(m: &Module, rules: &mut ScriptRules, options: &[&str], seed: u64) 
 
 #[test]
 fn a_battle_takes_exactly_the_actions_it_lists() {
-    let m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
-    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap();
+    let (m, mut rules) = muster_test_support::ahd();
     let all = [
         "like-battlefield-targets",
         "naval-evacuations",

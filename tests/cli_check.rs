@@ -1,10 +1,9 @@
 //! `muster check` as a user runs it: summary, JSON, exit status, one-line errors.
 
-mod common;
-use common::copy_dir;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use muster_test_support::copy_dir;
 
 const AHD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd");
 

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use muster_test_support::{ahd_dir, copy_dir_except};
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn muster(args: &[&str]) -> Output {
@@ -128,7 +130,7 @@ fn filter_runs_only_the_matching_cases() {
 fn failures_name_the_file_and_line_and_the_exit_is_non_zero() {
     let tmp = tempfile::tempdir().unwrap();
     let ahd = tmp.path().join("ahd");
-    copy_dir(&Path::new(ROOT).join("mods/ahd"), &ahd, &["tests"]);
+    copy_dir_except(&ahd_dir(), &ahd, &["tests"]);
     let tests = ahd.join("tests");
     std::fs::create_dir_all(&tests).unwrap();
     std::fs::write(
@@ -176,25 +178,8 @@ fn failures_name_the_file_and_line_and_the_exit_is_non_zero() {
 fn a_module_without_tests_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let ahd = tmp.path().join("ahd");
-    copy_dir(&Path::new(ROOT).join("mods/ahd"), &ahd, &["tests"]);
+    copy_dir_except(&ahd_dir(), &ahd, &["tests"]);
     let out = muster(&["test", ahd.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("tests"), "{}", text(&out.stderr));
-}
-
-fn copy_dir(from: &Path, to: &Path, skip: &[&str]) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if skip.iter().any(|s| name == *s) {
-            continue;
-        }
-        let target = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target, &[]);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

@@ -1,11 +1,10 @@
 //! `muster new-mod`: the skeleton passes `muster check` as created, and a name taken or
 //! a base that does not exist is refused with a message, not a panic.
 
-mod common;
-use common::copy_dir;
-
 use std::path::Path;
 use std::process::{Command, Output};
+
+use muster_test_support::copy_dir;
 
 const AHD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd");
 

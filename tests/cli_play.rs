@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+use muster_test_support::{ahd_dir, copy_dir};
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -480,7 +481,7 @@ fn an_agreed_ending_date_is_saved_and_replayed() {
 fn ahd_failing_in_august() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("ahd");
-    copy_tree(&Path::new(ROOT).join("mods/ahd"), &dir);
+    copy_dir(&ahd_dir(), &dir);
     let file = dir.join("rules/marches.luau");
     let src = std::fs::read_to_string(&file).unwrap();
     let src = src.replacen(
@@ -490,18 +491,6 @@ fn ahd_failing_in_august() -> (tempfile::TempDir, PathBuf) {
     );
     std::fs::write(&file, src).unwrap();
     (tmp, dir)
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 /// A rule that fails mid-game stops it where it stood, says where and why, and saves
@@ -631,7 +620,7 @@ fn a_failed_game_resumes_after_the_fix() {
 /// A house-rule overlay of AHD (in a folder beside a copy of it) whose rules add `init`.
 fn house_rule(init: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(&Path::new(ROOT).join("mods/ahd"), &tmp.path().join("ahd"));
+    copy_dir(&ahd_dir(), &tmp.path().join("ahd"));
     let house = tmp.path().join("house");
     std::fs::create_dir_all(house.join("rules")).unwrap();
     std::fs::write(

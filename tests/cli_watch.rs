@@ -1,14 +1,13 @@
 //! `muster check --watch`: saving a file re-checks the module, rules included; a broken
 //! save is reported with its position and the last good version stays in use.
 
-mod common;
-use common::copy_dir;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
+
+use muster_test_support::copy_dir;
 
 struct Watch {
     child: Child,

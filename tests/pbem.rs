@@ -2,24 +2,13 @@
 //! finish an 1861 game by exchanging turn files; every kind of tampering is caught by
 //! the receiving side, naming the file (and the action).
 
-use std::path::Path;
-
 use muster_core::game::dice::Pcg32;
 use muster_core::game::save::SavedScenario;
 use muster_core::game::{Action, History, Rules, legal_actions};
 use muster_core::pbem::{self, Bytes32, Game, PbemError, TurnFile};
 use muster_core::{Module, load_module};
-use muster_scripting::{Limits, ScriptRules};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn ahd() -> Module {
-    load_module(Path::new(ROOT).join("mods/ahd")).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn rules(m: &Module) -> ScriptRules {
-    ScriptRules::load(m, Limits::default()).unwrap_or_else(|e| panic!("{e}"))
-}
+use muster_scripting::ScriptRules;
+use muster_test_support::{ahd_dir, ahd_module as ahd, copy_dir, rules};
 
 /// Test secrets: distinct, reproducible 32-byte values (the CLI takes them from the
 /// operating system).
@@ -350,8 +339,7 @@ fn bad_files_get_one_clear_message() {
     // A file for other rules: the module changed.
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("ahd");
-    std::fs::create_dir_all(&copy).unwrap();
-    copy_dir(&Path::new(ROOT).join("mods/ahd"), &copy);
+    copy_dir(&ahd_dir(), &copy);
     let units = copy.join("units.xml");
     let xml = std::fs::read_to_string(&units).unwrap();
     std::fs::write(
@@ -367,17 +355,4 @@ fn bad_files_get_one_clear_message() {
         e.starts_with("file 0: base module 'ahd' has changed"),
         "{e}"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

@@ -8,12 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use muster_core::game::{Action, Dice, GameState, Place, apply, describe, legal_actions, start};
-use muster_core::load_module;
-use muster_scripting::{Limits, ScriptRules};
 
 fn check_game(scenario: &str, seed: u64) -> (usize, usize) {
-    let m = load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")).unwrap();
-    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap();
+    let (m, mut rules) = muster_test_support::ahd();
     let (mut state, _) = start(
         &m,
         &mut rules,

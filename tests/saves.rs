@@ -3,14 +3,10 @@
 //! replays "as far as it goes" under the new rules, naming the first action they refuse,
 //! and goes on from there.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use muster_core::game::save::{SAVE_FORMAT, Save, SaveError};
-use muster_core::load_module;
-use muster_scripting::{Limits, ScriptRules};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -42,8 +38,7 @@ fn a_format_1_save_is_migrated_and_replays_on_ahd_as_it_is() {
         save.reseeds.is_empty(),
         "format 1 had one seed for the game"
     );
-    let module = load_module(Path::new(ROOT).join("mods/ahd")).unwrap();
-    let mut rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    let (module, mut rules) = muster_test_support::ahd();
     let partial = save
         .replay_as_far_as_it_goes(&module, &mut rules)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -65,8 +60,7 @@ fn a_format_2_save_by_file_is_migrated_and_replays_on_ahd_as_it_is() {
     assert!(save.unnumbered, "its snapshot has no numbers");
     assert_eq!(save.actions.len(), 158);
     assert_eq!(save.reseeds.len(), 15);
-    let module = load_module(Path::new(ROOT).join("mods/ahd")).unwrap();
-    let mut rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    let (module, mut rules) = muster_test_support::ahd();
     let partial = save
         .replay_as_far_as_it_goes(&module, &mut rules)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -132,7 +126,7 @@ fn a_save_of_a_newer_format_or_none_is_refused_clearly() {
 /// action, a move of two boxes by rail, is no longer possible.
 fn ahd_with_short_marches(dir: &Path) -> PathBuf {
     let ahd = dir.join("ahd");
-    common::copy_dir(&Path::new(ROOT).join("mods/ahd"), &ahd);
+    muster_test_support::copy_dir(&muster_test_support::ahd_dir(), &ahd);
     let calendar = ahd.join("calendar.xml");
     let xml = std::fs::read_to_string(&calendar).unwrap();
     assert!(xml.contains(r#"max-path="3""#));

@@ -10,15 +10,10 @@ use muster_ai::odds::{
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, moves};
 use muster_core::ids::{BoxId, TurnId, UnitId};
-use muster_core::{Module, load_module, load_scenario_str};
-use muster_scripting::{Limits, ScriptRules};
+use muster_core::{Module, load_scenario_str};
+use muster_scripting::ScriptRules;
 
-fn ahd() -> (Module, ScriptRules) {
-    let m = load_module(concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    (m, rules)
-}
+use muster_test_support::ahd;
 
 /// A game position played through the engine and the AHD scripts.
 struct Pos {

@@ -3,7 +3,6 @@
 //! fails in its rollouts makes it play the `ai`'s choice and say why, never panic. How
 //! strong it is over many games is measured with `muster balance`, not asserted here.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use muster_ai::search::{RulesFactory, SearchConfig, SearchPlayer, check_budget};
@@ -12,13 +11,7 @@ use muster_core::Module;
 use muster_core::game::{Action, Dice, GameState, Rules, apply, decider, moves, start};
 use muster_scripting::{Limits, ScriptRules};
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-fn ahd() -> (Module, ScriptRules) {
-    let module = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
-    let rules = ScriptRules::load(&module, Limits::default()).unwrap();
-    (module, rules)
-}
+use muster_test_support::{HouseRule, ahd};
 
 fn factory() -> RulesFactory {
     Arc::new(|m: &Module| {
@@ -153,25 +146,6 @@ fn a_budget_of_zero_or_too_many_rollouts_is_refused() {
     assert_eq!(check_budget(12), Ok(12));
 }
 
-/// A copy of AHD whose rules also hold `house` (appended to init.luau), in a fresh
-/// folder under the system's temporary directory.
-fn ahd_with_house_rule(house: &str, name: &str) -> (PathBuf, Module) {
-    let mut m = muster_core::load_module(format!("{ROOT}/mods/ahd")).unwrap();
-    let dir = std::env::temp_dir().join(format!("muster-strong-{name}-{}", std::process::id()));
-    let rules_dir = dir.join("rules");
-    std::fs::create_dir_all(&rules_dir).unwrap();
-    for entry in std::fs::read_dir(Path::new(ROOT).join("mods/ahd/rules")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).unwrap();
-    }
-    let init = rules_dir.join("init.luau");
-    let mut text = std::fs::read_to_string(&init).unwrap();
-    text.push_str(house);
-    std::fs::write(&init, text).unwrap();
-    m.scripts[0].dir = dir.clone();
-    (dir, m)
-}
-
 /// A house rule whose `box_worth` hint fails once the Confederacy's player turn has
 /// begun: the real position (the Union's first march) is fine, but every rollout meets
 /// the error. The strong player plays the `ai`'s choice, reports the error, and does
@@ -186,8 +160,7 @@ hooks.on("box_worth", function(game, side, box)
 	return 0
 end)
 "#;
-    let (dir, m) = ahd_with_house_rule(house, "failing");
-    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (_dir, m, mut rules) = HouseRule::loaded(house);
     let (state, _) = start(
         &m,
         &mut rules,
@@ -219,7 +192,6 @@ end)
         let then = strong.choose(&m, &mut rules, &next).unwrap();
         assert!(matches!(then, Action::Move { .. }), "{then:?}");
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A position at the start of the Union's Movement segment of 08/1861 (marches rolled:

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use muster_core::{LoadError, Module, load_module};
+use muster_test_support::copy_dir;
 use tempfile::TempDir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
@@ -28,19 +29,6 @@ fn mini_with(backdrop: &str) -> (TempDir, PathBuf) {
     std::fs::create_dir_all(dir.join("art")).expect("art folder");
     std::fs::write(dir.join("art/backdrop.xml"), backdrop).expect("write backdrop");
     (tmp, dir)
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("create folder");
-    for entry in std::fs::read_dir(src).expect("read fixture folder") {
-        let path = entry.expect("fixture entry").path();
-        let to = dst.join(path.file_name().expect("name"));
-        if path.is_dir() {
-            copy_dir(&path, &to);
-        } else {
-            std::fs::copy(&path, &to).expect("copy fixture file");
-        }
-    }
 }
 
 /// Each diagnostic as `file:line:col: message; hint`, paths relative to `dir`.

@@ -2,15 +2,11 @@
 //! Questions see no dice, so the dice are left out; anything else a question may read
 //! is in.
 
-use std::path::Path;
-
 use muster_core::game::{Dice, GameState, Place};
 use muster_core::ids::BoxId;
-use muster_core::load_module;
 
 fn ahd_start() -> GameState {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
-    let m = load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let m = muster_test_support::ahd_module();
     let sc = m.scenario("1861").expect("1861");
     GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use muster_core::load_module;
+use muster_test_support::copy_dir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
 const MINI_HOUSE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini-house");
@@ -316,20 +317,6 @@ fn apply(m: &Mutation, text: &mut Vec<u8>) {
 // ---------------------------------------------------------------------------------------
 // The run
 // ---------------------------------------------------------------------------------------
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("create folder");
-    for entry in std::fs::read_dir(src).expect("read module folder") {
-        let entry = entry.expect("module entry");
-        let path = entry.path();
-        let to = dst.join(entry.file_name());
-        if path.is_dir() {
-            copy_dir(&path, &to);
-        } else {
-            std::fs::copy(&path, &to).expect("copy module file");
-        }
-    }
-}
 
 /// The `.xml` files under `dir`, relative to it, sorted (so the run is deterministic).
 fn xml_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use muster_core::format::Expires;
 use muster_core::{LoadError, Module, load_module, load_stack};
+use muster_test_support::copy_dir;
 use tempfile::TempDir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
@@ -53,19 +54,6 @@ impl Workspace {
             .iter()
             .map(|d| d.to_string().replace(&root, ""))
             .collect()
-    }
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("create folder");
-    for entry in std::fs::read_dir(src).expect("read fixture folder") {
-        let entry = entry.expect("fixture entry");
-        let to = dst.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to);
-        } else {
-            std::fs::copy(entry.path(), &to).expect("copy fixture file");
-        }
     }
 }
 

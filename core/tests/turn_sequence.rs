@@ -10,6 +10,7 @@ use muster_core::game::{
     Rules, View, apply, legal_actions, start,
 };
 use muster_core::{Module, load_module};
+use muster_test_support::copy_dir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
 
@@ -28,19 +29,6 @@ fn mini_with(steps: &str) -> (tempfile::TempDir, Module) {
     std::fs::write(dir.join("calendar.xml"), cal).expect("write calendar");
     let m = load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
     (tmp, m)
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("create folder");
-    for entry in std::fs::read_dir(src).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let to = dst.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to);
-        } else {
-            std::fs::copy(entry.path(), &to).expect("copy");
-        }
-    }
 }
 
 /// Rules that allow nothing to move, set `moves` to 2 when a step starts, and record

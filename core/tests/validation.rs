@@ -14,6 +14,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use muster_core::{Diagnostic, LoadError, Module, Severity, load_module, scenario};
+use muster_test_support::copy_dir;
 use tempfile::TempDir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
@@ -90,20 +91,6 @@ fn diagnostics(edits: &[(&str, &str, &str)]) -> Vec<String> {
         m.edit(file, from, to);
     }
     m.errors()
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).expect("create folder");
-    for entry in std::fs::read_dir(src).expect("read fixture folder") {
-        let entry = entry.expect("fixture entry");
-        let path = entry.path();
-        let to = dst.join(entry.file_name());
-        if path.is_dir() {
-            copy_dir(&path, &to);
-        } else {
-            std::fs::copy(&path, &to).expect("copy fixture file");
-        }
-    }
 }
 
 /// `<relative path>:<line>:<col>: <severity>: <message>; <hint>`, built from the

@@ -44,7 +44,7 @@
 //!   is "no bound" for `Min`); with no handler it answers the rule's identity (`true`,
 //!   `false`, `0`, none). Any other return is a [`ScriptError::BadReturn`] naming the
 //!   handler's `file:line`;
-//! - an **event** ([`Sandbox::event`]) collects the [`Command`]s handlers return (`nil` or
+//! - an **event** ([`Sandbox::event`]) collects the [`ScriptCommand`]s handlers return (`nil` or
 //!   a list of `{kind = "...", ...}` tables). Scripts never change engine state: the
 //!   engine validates and applies commands.
 //!
@@ -91,7 +91,7 @@
 //! argument 1 must be a box number (1-129), got nil`) at the caller's line. A budget or
 //! memory stop names the hook and the `file:line` of the handler that was running (and,
 //! for the budget, the line it was stopped at); a refused command names the handler that
-//! returned it ([`Command::handler`]), the command, the field and the value.
+//! returned it ([`ScriptCommand::handler`]), the command, the field and the value.
 //!
 //! # Reloading
 //! [`Sandbox::load`] is a pure constructor. To reload edited scripts, load a new sandbox
@@ -119,4 +119,4 @@ pub use mlua;
 pub use require::MAX_SOURCE_BYTES;
 pub use sandbox::{Sandbox, Session, Traced};
 pub use stdlib::Rng;
-pub use value::{Command, MAX_DEPTH, MAX_VALUES, ScriptValue};
+pub use value::{MAX_DEPTH, MAX_VALUES, ScriptCommand, ScriptValue};

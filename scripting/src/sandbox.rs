@@ -13,7 +13,7 @@ use crate::error::{Context, LOADING, ScriptError, classify};
 use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
 use crate::require::Modules;
 use crate::stdlib::{self, Output, Rng};
-use crate::value::{Command, Converter, describe};
+use crate::value::{Converter, ScriptCommand, describe};
 
 /// A loaded rules bundle, ready to answer hooks.
 ///
@@ -211,7 +211,7 @@ impl Sandbox {
         &mut self,
         hook: &str,
         args: impl IntoLuaMulti,
-    ) -> Result<Vec<Command>, ScriptError> {
+    ) -> Result<Vec<ScriptCommand>, ScriptError> {
         let slot = self.hooks.find(hook, false)?;
         if self.hooks.list[slot].handlers.is_empty() {
             return Ok(Vec::new());
@@ -224,7 +224,7 @@ impl Sandbox {
         &mut self,
         hook: &str,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
-    ) -> Result<Vec<Command>, ScriptError> {
+    ) -> Result<Vec<ScriptCommand>, ScriptError> {
         let slot = self.hooks.find(hook, false)?;
         if self.hooks.list[slot].handlers.is_empty() {
             return Ok(Vec::new());
@@ -383,7 +383,11 @@ impl Sandbox {
             .unwrap_or_default()
     }
 
-    fn fire(&self, slot: usize, args: impl IntoLuaMulti) -> Result<Vec<Command>, ScriptError> {
+    fn fire(
+        &self,
+        slot: usize,
+        args: impl IntoLuaMulti,
+    ) -> Result<Vec<ScriptCommand>, ScriptError> {
         let name = self.hooks.list[slot].spec.name;
         let mut converter = Converter::new();
         let mut commands = Vec::new();

@@ -32,7 +32,7 @@ pub enum ScriptValue {
 /// One command returned by an event handler: `{ kind = "move", unit = 3, to = 17 }`.
 /// The engine validates and applies it; scripts never change engine state themselves.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Command {
+pub struct ScriptCommand {
     pub kind: String,
     /// Every other field of the table, sorted by name.
     pub fields: BTreeMap<String, ScriptValue>,
@@ -41,7 +41,7 @@ pub struct Command {
     pub handler: String,
 }
 
-impl Command {
+impl ScriptCommand {
     pub fn get(&self, field: &str) -> Option<&ScriptValue> {
         self.fields.get(field)
     }
@@ -131,7 +131,7 @@ impl Converter {
     }
 
     /// A handler's return value: `nil` or a list of command tables.
-    pub fn commands(&mut self, ret: Value) -> Result<Vec<Command>, String> {
+    pub fn commands(&mut self, ret: Value) -> Result<Vec<ScriptCommand>, String> {
         let list = match ret {
             Value::Nil => return Ok(Vec::new()),
             Value::Table(t) => t,
@@ -259,14 +259,14 @@ impl Converter {
 }
 
 /// A command from one item of the returned list.
-fn command(item: ScriptValue, n: usize) -> Result<Command, String> {
+fn command(item: ScriptValue, n: usize) -> Result<ScriptCommand, String> {
     let ScriptValue::Map(mut fields) = item else {
         return Err(format!(
             "returned a command #{n} that is not a table with a `kind` field"
         ));
     };
     match fields.remove("kind") {
-        Some(ScriptValue::Str(kind)) => Ok(Command {
+        Some(ScriptValue::Str(kind)) => Ok(ScriptCommand {
             kind,
             fields,
             handler: String::new(),

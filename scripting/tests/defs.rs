@@ -5,9 +5,9 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::*;
-use muster_scripting::{Answer, Command, ScriptValue, box_id, lua_index};
+use muster_scripting::{Answer, ScriptCommand, ScriptValue, box_id, lua_index};
 
-fn report() -> Command {
+fn report() -> ScriptCommand {
     let (_dir, m) = mini_module();
     let mut sb = mini_sandbox(&m);
     let mut commands = sb.event("on_turn", ()).expect("on_turn");

@@ -2,12 +2,11 @@
 //! it, or one of its methods, past the call gets a clean error when it uses it later, in a
 //! question or an event, and the rules go on answering.
 
-use std::path::Path;
-
+use muster_core::Module;
 use muster_core::game::{Dice, Event, GameState, Question, RuleError, Rules, View};
 use muster_core::ids::{BoxId, SideId, UnitId};
-use muster_core::{Module, load_module};
-use muster_scripting::{Limits, ScriptRules};
+use muster_scripting::ScriptRules;
+use muster_test_support::HouseRule;
 
 /// Handlers added to the AHD rules: some keep the view, others use what was kept.
 const KEEPERS: &str = r#"
@@ -45,19 +44,6 @@ hooks.on("may_reinforce", function(game)
 end)
 "#;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
-}
-
 /// The AHD module with `KEEPERS` appended to its rules, its rules and a starting state.
 fn keepers() -> (tempfile::TempDir, Module, ScriptRules, GameState) {
     ahd_with(KEEPERS)
@@ -65,17 +51,7 @@ fn keepers() -> (tempfile::TempDir, Module, ScriptRules, GameState) {
 
 /// The AHD module with `extra` appended to its rules, its rules and a starting state.
 fn ahd_with(extra: &str) -> (tempfile::TempDir, Module, ScriptRules, GameState) {
-    let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
-    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
-    let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(&ahd.join("rules"), &dir.path().join("rules"));
-    let init = dir.path().join("rules/init.luau");
-    let mut text = std::fs::read_to_string(&init).expect("init.luau");
-    text.push_str(extra);
-    std::fs::write(&init, text).expect("write");
-    assert_eq!(m.scripts.len(), 1);
-    m.scripts[0].dir = dir.path().to_path_buf();
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (dir, m, rules) = HouseRule::loaded(extra);
     let g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1))
         .unwrap_or_else(|e| panic!("{e}"));
     (dir, m, rules, g)

@@ -4,39 +4,16 @@
 //! taken. Bad offers and bad commands are errors naming the hook, and leave the game as
 //! it was.
 
-use std::path::Path;
-
+use muster_core::Module;
 use muster_core::game::rules::Rules;
 use muster_core::game::{Action, ActionError, Dice, GameState, apply, legal_actions, start};
-use muster_core::{Module, load_module};
-use muster_scripting::{Limits, ScriptRules};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
-}
+use muster_scripting::ScriptRules;
+use muster_test_support::HouseRule;
 
 /// The AHD module with `house` appended to its rules, and the 1861 start (the Union's
 /// Movement segment, two marches, 4.1).
 fn with_house_rule(house: &str) -> (tempfile::TempDir, Module, ScriptRules, GameState) {
-    let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
-    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
-    let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(&ahd.join("rules"), &dir.path().join("rules"));
-    let init = dir.path().join("rules/init.luau");
-    let mut text = std::fs::read_to_string(&init).expect("init.luau");
-    text.push_str(house);
-    std::fs::write(&init, text).expect("write");
-    m.scripts[0].dir = dir.path().to_path_buf();
-    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (dir, m, mut rules) = HouseRule::loaded(house);
     let scenario = m.scenario("1861").expect("1861");
     let (g, _) = start(&m, &mut rules, scenario, Vec::new(), Dice::seeded(1))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -9,21 +9,9 @@ use muster_core::game::{Action, ActionError, Dice, GameState, Place, apply, lega
 use muster_core::ids::UnitId;
 use muster_core::{Module, load_module};
 use muster_scripting::{Limits, ScriptRules};
+use muster_test_support::copy_dir;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/fixtures/mini");
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_dir(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
-}
 
 fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).expect("read");

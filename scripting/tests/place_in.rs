@@ -3,20 +3,17 @@
 //! engine asks the rules about no other box. The placements it lists are exactly those
 //! the rules alone allow, and a placement elsewhere is refused naming `place-in`.
 
-use std::path::Path;
-
 use muster_core::game::dice::Pcg32;
 use muster_core::game::{Action, Dice, apply, legal_actions, start};
 use muster_core::load_module;
 use muster_scripting::{Limits, ScriptRules};
 
-mod common;
-use common::copy_dir;
+use muster_test_support::copy_dir;
 
 #[test]
 fn place_in_lists_what_the_rules_alone_allow_and_refuses_other_boxes() {
-    let ahd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
-    let m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
+    let ahd = muster_test_support::ahd_dir();
+    let m = muster_test_support::ahd_module();
     let recruit = m
         .board
         .find_value("recruit")

@@ -1,17 +1,15 @@
 //! Questions asked in one session (`Rules::ask_each`, the engine's path search): one
 //! `game` view for them all, and the answers, traces and errors of asking one by one.
 
-use std::path::Path;
-
-use muster_core::game::dice::Pcg32;
+use muster_core::Module;
 use muster_core::game::moves::destinations_reading;
 use muster_core::game::{
-    Answer, Dice, Event, GameState, Place, Question, RuleError, Rules, SharedReads, View, apply,
-    destinations, legal_actions, start,
+    Answer, Dice, Event, GameState, Place, Question, RuleError, Rules, SharedReads, View,
+    destinations,
 };
 use muster_core::ids::UnitId;
-use muster_core::{Module, load_module};
-use muster_scripting::{Limits, ScriptRules};
+use muster_scripting::ScriptRules;
+use muster_test_support::{HouseRule, RandomGame, ahd};
 
 /// The same rules without sessions: `ask_each` is the trait's default, one by one.
 struct OneByOne<'a>(&'a mut ScriptRules);
@@ -31,37 +29,13 @@ impl Rules for OneByOne<'_> {
     }
 }
 
-fn ahd_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd")
-}
-
-fn ahd() -> (Module, ScriptRules) {
-    let m = load_module(ahd_dir()).unwrap_or_else(|e| panic!("{e}"));
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    (m, rules)
-}
-
 /// Positions of a random 1861 game: every `every`th of its first `n` actions.
 fn positions(m: &Module, rules: &mut ScriptRules, n: usize, every: usize) -> Vec<GameState> {
-    let sc = m.scenario("1861").expect("1861");
-    let mut state = start(m, rules, sc, Vec::new(), Dice::seeded(5))
-        .expect("starts")
-        .0;
-    let mut chooser = Pcg32::new(5, 2);
-    let mut out = Vec::new();
-    for i in 0..n {
-        if state.outcome.is_some() {
-            break;
-        }
-        if i % every == 0 {
-            out.push(state.clone());
-        }
-        let legal = legal_actions(m, rules, &state).expect("legal actions");
-        let k = u32::try_from(legal.len()).expect("few");
-        let a = &legal[(chooser.between_one_and(k) - 1) as usize];
-        state = apply(m, rules, &state, a).expect("applies").0;
-    }
-    out
+    RandomGame::new(m, rules, "1861", 5)
+        .take(n)
+        .take_while(|s| s.outcome.is_none())
+        .step_by(every)
+        .collect()
 }
 
 fn on_board(state: &GameState) -> Vec<UnitId> {
@@ -120,22 +94,7 @@ fn a_session_keeps_the_trace_of_each_question() {
 
 /// AHD's rules with `extra` appended to `rules/init.luau`.
 fn ahd_with(extra: &str) -> (tempfile::TempDir, Module, ScriptRules) {
-    let ahd = ahd_dir();
-    let mut m = load_module(&ahd).unwrap_or_else(|e| panic!("{e}"));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rules_dir = dir.path().join("rules");
-    std::fs::create_dir_all(&rules_dir).expect("mkdir");
-    for entry in std::fs::read_dir(ahd.join("rules")).expect("rules") {
-        let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), rules_dir.join(entry.file_name())).expect("copy");
-    }
-    let init = rules_dir.join("init.luau");
-    let mut text = std::fs::read_to_string(&init).expect("init.luau");
-    text.push_str(extra);
-    std::fs::write(&init, text).expect("write");
-    m.scripts[0].dir = dir.path().to_path_buf();
-    let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    (dir, m, rules)
+    HouseRule::loaded(extra)
 }
 
 #[test]

@@ -1,34 +1,13 @@
 //! Helpers shared by the editor's tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The AHD module of the repository.
-pub fn ahd() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd")
-}
-
-/// A fresh copy of the AHD module in a temporary folder (kept alive by the guard).
-pub fn ahd_copy() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let dir = tmp.path().join("ahd");
-    copy_dir(&ahd(), &dir);
-    (tmp, dir)
-}
-
-/// Copies a folder tree (a module, to change a copy of it).
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("dir entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
+/// The AHD module of the repository (`ahd`: its folder), a fresh copy of it in a
+/// temporary folder (kept while the guard is), and a folder tree copied; each test file
+/// uses some.
+#[allow(unused_imports)]
+pub use muster_test_support::{ahd_copy, ahd_dir as ahd, ahd_module, copy_dir};
 
 use std::time::{Duration, Instant};
 
@@ -148,11 +127,6 @@ pub fn direct_odds(
         None,
     )
     .expect("simulate")
-}
-
-/// The AHD module of the repository, compiled.
-pub fn ahd_module() -> Module {
-    muster_core::load_module(ahd()).expect("AHD loads")
 }
 
 /// The state of the game under way in the play client.

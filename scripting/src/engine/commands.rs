@@ -11,7 +11,7 @@ use muster_core::ids::{SideId, UnitId};
 use muster_core::suggest::did_you_mean;
 
 use crate::defs::{box_id, rust_index};
-use crate::{Command, ScriptValue};
+use crate::{ScriptCommand, ScriptValue};
 
 /// One item of `victory_progress`: `{ side, goal, have, need }`.
 pub(super) fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
@@ -197,7 +197,7 @@ fn show_field(v: &ScriptValue) -> String {
 
 /// `got "Washington"`, or for a missing field `got nothing`, with the field the script
 /// may have meant it as (`{ kind = "set_control", bx = 3 }`: is 'bx' a misspelling?).
-fn got(c: &Command, field: &str) -> String {
+fn got(c: &ScriptCommand, field: &str) -> String {
     match c.get(field) {
         Some(v) => format!("got {}", show_field(v)),
         None => match muster_core::suggest::closest(field, c.fields.keys().map(String::as_str)) {
@@ -214,7 +214,7 @@ pub(super) fn command(
     module: &Module,
     state: &GameState,
     hook: &str,
-    c: Command,
+    c: ScriptCommand,
 ) -> Result<CoreCommand, RuleError> {
     let fail = |message: String| RuleError {
         hook: hook.into(),

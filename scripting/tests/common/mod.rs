@@ -8,6 +8,10 @@ use muster_core::Module;
 use muster_scripting::{Combine, HookSpec, Limits, Rng, Sandbox, ScriptError};
 use tempfile::TempDir;
 
+/// Copies a folder tree (a fixture module, to edit a copy of it).
+#[allow(unused_imports)]
+pub use muster_test_support::copy_dir;
+
 /// The hooks the test scripts may register for.
 pub const CATALOGUE: &[HookSpec] = &[
     HookSpec::question("ping", Combine::All),
@@ -126,21 +130,6 @@ pub fn mini_module() -> (TempDir, Module) {
     match muster_core::load_module(dir.path()) {
         Ok(m) => (dir, m),
         Err(e) => panic!("fixture did not load: {e}"),
-    }
-}
-
-/// Copies a folder tree (a fixture module, to edit a copy of it).
-pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
     }
 }
 
