@@ -124,7 +124,7 @@ fn pick(legal: &[Action], kind: u16, which: u16) -> Result<Action, String> {
     let mut kinds = Vec::new();
     // Ending a step is one choice in eight while there are others, so steps see more
     // than their first decision.
-    let end_step = kind % 8 == 0 || legal.iter().all(|a| *a == Action::EndStep);
+    let end_step = kind.is_multiple_of(8) || legal.iter().all(|a| *a == Action::EndStep);
     for a in legal.iter().filter(|a| end_step || **a != Action::EndStep) {
         let k = kind_of(a);
         if !kinds.contains(&k) {
