@@ -12,10 +12,8 @@ use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use super::upgrade;
-use crate::format::ReturnsTo;
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
-use crate::unit::Flags;
 
 /// The Combat segment under way.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -461,12 +459,7 @@ pub(crate) fn apply(
                 module.board.get(b.at).name,
                 module.board.get(*to).name
             ));
-            for &u in b.own(side) {
-                let unit = &mut state.units[u.index()];
-                unit.place = Place::Board(*to);
-                unit.flags = Flags::NONE;
-                super::effects::carry_attached(state, u);
-            }
+            state.move_pieces(b.own(side), *to);
             if b.stage == Stage::Withdraw {
                 // 5.6: withdrawing is not losing; the attackers hold the box unopposed.
                 b.own_mut(side).clear();
@@ -489,11 +482,7 @@ pub(crate) fn apply(
             if b.firing == b.attacker && !b.entered_from.contains(&from) {
                 b.entered_from.push(from);
             }
-            let u = &mut state.units[unit.index()];
-            u.place = Place::Board(b.at);
-            u.flags = Flags::NONE;
-            u.attached_to = None;
-            super::effects::carry_attached(state, *unit);
+            state.move_piece(*unit, b.at);
             let firing = b.firing;
             b.own_mut(firing).push(*unit);
             if !state.turn_log.fought.contains(unit) {
@@ -648,99 +637,105 @@ fn fire(
 ) -> Result<Vec<String>, ActionError> {
     let mut log = Vec::new();
     let shots = std::mem::take(&mut b.shots);
-    let enemy = b.enemy_of(b.firing);
     for (shooter, target) in shots {
-        // Each piece by its number, as the announced shots name them, so a player
-        // reading the results knows which of several alike pieces was hit.
-        let shooter_name = super::describe::unit(module, state, shooter);
-        if !b.own(enemy).contains(&target) {
-            log.push(format!(
-                "{shooter_name}'s shot is wasted: its target is gone"
-            ));
-            continue;
-        }
-        let view = View { module, state };
-        let modifier =
-            ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
-        let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
-        let target_name = super::describe::unit(module, state, target);
-        if value < 1 {
-            log.push(format!(
-                "{shooter_name} fires at {target_name}: impossible shot"
-            ));
-            continue;
-        }
-        b.could_hit = true;
-        let roll = state
-            .dice
-            .roll(module.dice)
-            .map_err(|e| illegal(e.to_string()))?;
-        let hit = i64::from(roll) <= value;
-        log.push(format!(
-            "{shooter_name} fires at {target_name} needing {value} or less: rolls {roll}, {}",
-            if hit { "hit" } else { "miss" }
-        ));
-        if hit
-            && ask_bool(
-                rules,
-                View { module, state },
-                Question::AbsorbsHit { shooter, target },
-            )?
-        {
-            log.push(format!("the hit on {target_name} is absorbed"));
-            log.extend(notify(
-                module,
-                rules,
-                state,
-                Event::HitAbsorbed { shooter, target },
-            )?);
-            continue;
-        }
-        if hit {
-            let steps = module.units.get(state.unit(target).kind).steps;
-            let u = &mut state.units[target.index()];
-            u.hits += 1;
-            if u.hits >= steps {
-                u.hits = 0;
-                u.flags = Flags::NONE;
-                u.place = match module.units.get(u.kind).returns_to {
-                    ReturnsTo::Pool => Place::Pool,
-                    ReturnsTo::Stock => Place::Stock,
-                };
-                u.attached_to = None;
-                // Pieces it carried stay in the box, on their own.
-                for other in &mut state.units {
-                    if other.attached_to == Some(target) {
-                        other.attached_to = None;
-                    }
-                }
-                b.own_mut(enemy).retain(|&x| x != target);
-                // The rules see the battle as it is now, for this event and the next
-                // shots' questions.
-                store(state, b.clone());
-                log.push(format!("{target_name} is eliminated"));
-                log.extend(notify(
-                    module,
-                    rules,
-                    state,
-                    Event::UnitEliminated { unit: target },
-                )?);
-            }
-        }
+        shoot(module, rules, state, &mut b, shooter, target, &mut log)?;
     }
-    if b.own(enemy).is_empty() {
-        let winner = b.firing;
-        log.extend(end_battle(
+    log.extend(next_part(module, rules, state, b)?);
+    Ok(log)
+}
+
+/// One announced shot, resolved: rolled if it can hit, and a hit the rules do not absorb
+/// costs the target a step (5.1: the shots of a part are resolved one by one).
+fn shoot(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    b: &mut Battle,
+    shooter: UnitId,
+    target: UnitId,
+    log: &mut Vec<String>,
+) -> Result<(), ActionError> {
+    // Each piece by its number, as the announced shots name them, so a player reading
+    // the results knows which of several alike pieces was hit.
+    let shooter_name = super::describe::unit(module, state, shooter);
+    if !b.own(b.enemy_of(b.firing)).contains(&target) {
+        log.push(format!(
+            "{shooter_name}'s shot is wasted: its target is gone"
+        ));
+        return Ok(());
+    }
+    let view = View { module, state };
+    let modifier = ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
+    let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
+    let target_name = super::describe::unit(module, state, target);
+    if value < 1 {
+        log.push(format!(
+            "{shooter_name} fires at {target_name}: impossible shot"
+        ));
+        return Ok(());
+    }
+    b.could_hit = true;
+    let roll = state
+        .dice
+        .roll(module.dice)
+        .map_err(|e| illegal(e.to_string()))?;
+    let hit = i64::from(roll) <= value;
+    log.push(format!(
+        "{shooter_name} fires at {target_name} needing {value} or less: rolls {roll}, {}",
+        if hit { "hit" } else { "miss" }
+    ));
+    if !hit {
+        return Ok(());
+    }
+    if ask_bool(
+        rules,
+        View { module, state },
+        Question::AbsorbsHit { shooter, target },
+    )? {
+        log.push(format!("the hit on {target_name} is absorbed"));
+        log.extend(notify(
             module,
             rules,
             state,
-            b,
-            Some(winner),
-            Vec::new(),
+            Event::HitAbsorbed { shooter, target },
         )?);
-        return Ok(log);
+        return Ok(());
     }
-    // Next part: the attacker's, or the defender's in the next round.
+    let steps = module.units.get(state.unit(target).kind).steps;
+    let u = &mut state.units[target.index()];
+    u.hits += 1;
+    if u.hits >= steps {
+        state.eliminate(module, target);
+        let enemy = b.enemy_of(b.firing);
+        b.own_mut(enemy).retain(|&x| x != target);
+        // The rules see the battle as it is now, for this event and the next shots'
+        // questions.
+        store(state, b.clone());
+        log.push(format!("{target_name} is eliminated"));
+        log.extend(notify(
+            module,
+            rules,
+            state,
+            Event::UnitEliminated { unit: target },
+        )?);
+    }
+    Ok(())
+}
+
+/// After a part's shots: the battle is won if the enemy has no unit left, else the next
+/// part begins (the attacker's, or the defender's in the next round unless the round
+/// limit or a stalemate ends the battle undecided).
+fn next_part(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    if b.own(b.enemy_of(b.firing)).is_empty() {
+        let winner = b.firing;
+        return end_battle(module, rules, state, b, Some(winner), log);
+    }
     if b.firing == b.defender {
         b.firing = b.attacker;
     } else {

@@ -3,10 +3,12 @@
 use super::action::{ActionError, illegal};
 use super::command::Command;
 use super::moves::{MoveRecord, Path};
+use super::pieces::board_box;
 use super::state::{GameState, Outcome, Place};
-use crate::ids::{BoxId, ResourceId, SeatId, SideId, UnitId};
+use crate::ids::{
+    AttributeId, BoxId, FlagId, MarkerId, ResourceId, SeatId, SideId, UnitId, UnitTypeId,
+};
 use crate::module::Module;
-use crate::unit::Flags;
 
 /// What applying commands did that the rules hear about next.
 #[derive(Default)]
@@ -32,24 +34,13 @@ pub(crate) fn apply_commands(
     Ok(out)
 }
 
-fn board_unit(state: &GameState, unit: UnitId, what: &str) -> Result<BoxId, ActionError> {
-    match state.units.get(unit.index()).map(|u| u.place) {
-        Some(Place::Board(b)) => Ok(b),
-        Some(_) => Err(illegal(format!(
-            "{what}: unit {} is not on the board",
-            unit.0
-        ))),
-        None => Err(illegal(format!("{what} names a unit that does not exist"))),
-    }
-}
-
+/// Applies one command, each kind by a function of its own.
 fn apply_command(
     module: &Module,
     state: &mut GameState,
     c: Command,
     out: &mut Applied,
 ) -> Result<(), ActionError> {
-    let log = &mut out.log;
     match c {
         Command::SetResource {
             side,
@@ -71,26 +62,7 @@ fn apply_command(
             state.vars.insert(name, value);
         }
         Command::SetControl { at, side, marker } => {
-            out.control = true;
-            let Some(b) = state.boxes.get_mut(at.index()) else {
-                return Err(illegal("set_control names a box that does not exist"));
-            };
-            if side.is_some_and(|s| s.index() >= module.sides.len()) {
-                return Err(illegal("set_control names a side that does not exist"));
-            }
-            let before = b.controller;
-            b.controller = side;
-            b.marker = marker && side.is_some();
-            if before != side {
-                let who = side.map_or("nobody".to_string(), |s| module.side(s).name.clone());
-                let tallies = super::describe::tallies(module, state);
-                let name = &module.board.get(at).name;
-                log.push(if tallies.is_empty() {
-                    format!("{name} passes to {who}")
-                } else {
-                    format!("{name} passes to {who} ({})", tallies.join("; "))
-                });
-            }
+            set_control(module, state, at, side, marker, out)?
         }
         Command::Transfer {
             side,
@@ -104,197 +76,38 @@ fn apply_command(
                     "transfer moves pieces between off-board places only",
                 ));
             }
-            let mut left = count;
-            for u in state.units.iter_mut() {
-                if left == 0 {
-                    break;
-                }
-                if u.side == side && u.kind == kind && u.place == from {
-                    u.place = to;
-                    left -= 1;
-                }
-            }
+            state.transfer(side, kind, count, from, to);
         }
-        Command::SetFlag { unit, flag, on } => {
-            if module.units.flags.get(flag.index()).is_none() {
-                return Err(illegal("set_flag names a flag the module does not declare"));
-            }
-            let Some(u) = state.units.get_mut(unit.index()) else {
-                return Err(illegal("set_flag names a unit that does not exist"));
-            };
-            if !matches!(u.place, Place::Board(_)) {
-                return Err(illegal("only pieces on the board carry flags"));
-            }
-            u.flags = u.flags.with(flag, on);
-        }
-        Command::SetHits { unit, hits } => {
-            let Some(u) = state.units.get_mut(unit.index()) else {
-                return Err(illegal("set_hits names a unit that does not exist"));
-            };
-            let steps = module.units.get(u.kind).steps;
-            if hits >= steps {
-                return Err(illegal(format!(
-                    "set_hits: a {} has {steps} steps, so fewer than {steps} hits",
-                    module.units.get(u.kind).id
-                )));
-            }
-            u.hits = hits;
-        }
-        Command::MovePiece { unit, to } => {
-            let from = board_unit(state, unit, "move_piece")?;
-            if to.index() >= module.board.boxes.len() {
-                return Err(illegal("move_piece names a box that does not exist"));
-            }
-            if from == to {
-                return Err(illegal("move_piece: the piece is already there"));
-            }
-            let u = &mut state.units[unit.index()];
-            u.place = Place::Board(to);
-            u.flags = Flags::NONE;
-            // Moved on its own, it leaves the piece that carried it.
-            u.attached_to = None;
-            carry_attached(state, unit);
-            state.turn_log.moves.push(MoveRecord {
-                unit,
-                path: Path {
-                    from,
-                    steps: Vec::new(),
-                },
-                jump: false,
-                relocated_to: Some(to),
-            });
-            out.relocated.push((unit, from, to));
-        }
+        Command::SetFlag { unit, flag, on } => set_flag(module, state, unit, flag, on)?,
+        Command::SetHits { unit, hits } => set_hits(module, state, unit, hits)?,
+        Command::MovePiece { unit, to } => relocate(module, state, unit, to, out)?,
         Command::UsePiece { unit, moves } => {
-            board_unit(state, unit, "use_piece")?;
+            board_box(state, unit, "use_piece")?;
             let u = &mut state.units[unit.index()];
             u.moves = u.moves.saturating_add(moves);
-            if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
-                a.ready.retain(|r| *r != unit);
-            }
+            done_moving(state, unit);
         }
         Command::PlacePiece {
             side,
             kind,
             at,
             from,
-        } => {
-            if matches!(from, Place::Board(_)) {
-                return Err(illegal("place_piece takes a piece from off the board"));
-            }
-            if side.index() >= module.sides.len()
-                || kind.index() >= module.units.types.len()
-                || at.index() >= module.board.boxes.len()
-            {
-                return Err(illegal(
-                    "place_piece names a side, type or box that does not exist",
-                ));
-            }
-            let Some(u) = state
-                .units
-                .iter_mut()
-                .find(|u| u.side == side && u.kind == kind && u.place == from)
-            else {
-                return Err(illegal(format!(
-                    "place_piece: {} has no {} left in {from:?}",
-                    module.side(side).id,
-                    module.units.get(kind).id
-                )));
-            };
-            u.place = Place::Board(at);
-            u.hits = 0;
-            u.flags = Flags::NONE;
-            u.moves = 0;
-        }
+        } => place_piece(module, state, side, kind, at, from)?,
         Command::RemovePiece { unit, to } => {
-            board_unit(state, unit, "remove_piece")?;
+            board_box(state, unit, "remove_piece")?;
             if matches!(to, Place::Board(_)) {
                 return Err(illegal("remove_piece takes a piece off the board"));
             }
-            let u = &mut state.units[unit.index()];
-            u.place = to;
-            u.hits = 0;
-            u.flags = Flags::NONE;
-            u.attached_to = None;
-            for other in &mut state.units {
-                if other.attached_to == Some(unit) {
-                    other.attached_to = None;
-                }
-            }
-            if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
-                a.ready.retain(|r| *r != unit);
-            }
+            state.take_off_board(unit, to);
+            done_moving(state, unit);
         }
         Command::SetAttribute {
             unit,
             attribute,
             value,
-        } => {
-            let Some(u) = state.units.get(unit.index()) else {
-                return Err(illegal("set_attribute names a unit that does not exist"));
-            };
-            let t = module.units.get(u.kind);
-            if t.attribute(attribute).is_none() {
-                return Err(illegal(format!(
-                    "set_attribute: a {} has no attribute '{}'",
-                    t.id,
-                    module.units.attributes[attribute.index()]
-                )));
-            }
-            let key = (unit, attribute);
-            match state
-                .attributes
-                .binary_search_by_key(&key, |&(u, a, _)| (u, a))
-            {
-                Ok(i) => state.attributes[i].2 = value,
-                Err(i) => state.attributes.insert(i, (unit, attribute, value)),
-            }
-        }
-        Command::AddMarkers { at, marker, count } => {
-            if at.index() >= module.board.boxes.len()
-                || marker.index() >= module.units.markers.len()
-            {
-                return Err(illegal(
-                    "add_markers names a box or marker that does not exist",
-                ));
-            }
-            let have = i64::from(state.markers_at(at, marker));
-            let now = have + i64::from(count);
-            let Ok(now) = u16::try_from(now) else {
-                return Err(illegal(format!(
-                    "{} has {have} {} markers; {count} would leave {now}",
-                    module.board.get(at).name,
-                    module.units.markers[marker.index()].id
-                )));
-            };
-            let key = (at, marker);
-            match state
-                .markers
-                .binary_search_by_key(&key, |&(b, m, _)| (b, m))
-            {
-                Ok(i) if now == 0 => {
-                    state.markers.remove(i);
-                }
-                Ok(i) => state.markers[i].2 = now,
-                Err(_) if now == 0 => {}
-                Err(i) => state.markers.insert(i, (at, marker, now)),
-            }
-        }
-        Command::Attach { unit, to } => {
-            let at = board_unit(state, unit, "attach")?;
-            if let Some(to) = to {
-                if to == unit {
-                    return Err(illegal("attach: a piece cannot carry itself"));
-                }
-                if board_unit(state, to, "attach")? != at {
-                    return Err(illegal("attach: the two pieces are not in one box"));
-                }
-                if state.units[to.index()].attached_to.is_some() {
-                    return Err(illegal("attach: that piece is itself attached to another"));
-                }
-            }
-            state.units[unit.index()].attached_to = to;
-        }
+        } => set_attribute(module, state, unit, attribute, value)?,
+        Command::AddMarkers { at, marker, count } => add_markers(module, state, at, marker, count)?,
+        Command::Attach { unit, to } => state.attach(unit, to)?,
         Command::SetLastTurn { turn } => {
             if turn.index() >= module.calendar.turns.len() || turn < state.turn {
                 return Err(illegal(
@@ -305,7 +118,7 @@ fn apply_command(
         }
         Command::GameOver { winner, reason } => {
             if state.outcome.is_none() {
-                log.push(format!(
+                out.log.push(format!(
                     "game over: {} ({reason})",
                     winner.map_or("draw".to_string(), |w| format!(
                         "{} wins",
@@ -315,8 +128,227 @@ fn apply_command(
                 state.outcome = Some(Outcome { winner, reason });
             }
         }
-        Command::Log { text } => log.push(text),
+        Command::Log { text } => out.log.push(text),
         Command::WaitFor { seats, sealed } => wait_for(module, state, seats, sealed)?,
+    }
+    Ok(())
+}
+
+/// `set_control`: who holds a box; a change of hands is logged with the tallies it
+/// moves.
+fn set_control(
+    module: &Module,
+    state: &mut GameState,
+    at: BoxId,
+    side: Option<SideId>,
+    marker: bool,
+    out: &mut Applied,
+) -> Result<(), ActionError> {
+    out.control = true;
+    let Some(b) = state.boxes.get_mut(at.index()) else {
+        return Err(illegal("set_control names a box that does not exist"));
+    };
+    if side.is_some_and(|s| s.index() >= module.sides.len()) {
+        return Err(illegal("set_control names a side that does not exist"));
+    }
+    let before = b.controller;
+    b.controller = side;
+    b.marker = marker && side.is_some();
+    if before != side {
+        let who = side.map_or("nobody".to_string(), |s| module.side(s).name.clone());
+        let tallies = super::describe::tallies(module, state);
+        let name = &module.board.get(at).name;
+        out.log.push(if tallies.is_empty() {
+            format!("{name} passes to {who}")
+        } else {
+            format!("{name} passes to {who} ({})", tallies.join("; "))
+        });
+    }
+    Ok(())
+}
+
+/// `set_flag`: a declared flag of a piece on the board.
+fn set_flag(
+    module: &Module,
+    state: &mut GameState,
+    unit: UnitId,
+    flag: FlagId,
+    on: bool,
+) -> Result<(), ActionError> {
+    if module.units.flags.get(flag.index()).is_none() {
+        return Err(illegal("set_flag names a flag the module does not declare"));
+    }
+    let Some(u) = state.units.get_mut(unit.index()) else {
+        return Err(illegal("set_flag names a unit that does not exist"));
+    };
+    if !matches!(u.place, Place::Board(_)) {
+        return Err(illegal("only pieces on the board carry flags"));
+    }
+    u.flags = u.flags.with(flag, on);
+    Ok(())
+}
+
+/// `set_hits`: fewer hits than the piece's type has steps.
+fn set_hits(
+    module: &Module,
+    state: &mut GameState,
+    unit: UnitId,
+    hits: u8,
+) -> Result<(), ActionError> {
+    let Some(u) = state.units.get_mut(unit.index()) else {
+        return Err(illegal("set_hits names a unit that does not exist"));
+    };
+    let steps = module.units.get(u.kind).steps;
+    if hits >= steps {
+        return Err(illegal(format!(
+            "set_hits: a {} has {steps} steps, so fewer than {steps} hits",
+            module.units.get(u.kind).id
+        )));
+    }
+    u.hits = hits;
+    Ok(())
+}
+
+/// `move_piece`: a piece on the board goes to another box off the map's lines, recorded
+/// as a move of this player turn; `unit_relocated` follows.
+fn relocate(
+    module: &Module,
+    state: &mut GameState,
+    unit: UnitId,
+    to: BoxId,
+    out: &mut Applied,
+) -> Result<(), ActionError> {
+    let from = board_box(state, unit, "move_piece")?;
+    if to.index() >= module.board.boxes.len() {
+        return Err(illegal("move_piece names a box that does not exist"));
+    }
+    if from == to {
+        return Err(illegal("move_piece: the piece is already there"));
+    }
+    state.move_piece(unit, to);
+    state.turn_log.moves.push(MoveRecord {
+        unit,
+        path: Path {
+            from,
+            steps: Vec::new(),
+        },
+        jump: false,
+        relocated_to: Some(to),
+    });
+    out.relocated.push((unit, from, to));
+    Ok(())
+}
+
+/// A piece used (`use_piece`) or taken off the board (`remove_piece`) is no longer among
+/// the selected box's pieces still to move.
+fn done_moving(state: &mut GameState, unit: UnitId) {
+    if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
+        a.ready.retain(|r| *r != unit);
+    }
+}
+
+/// `place_piece`: the first piece of `side` and `kind` in `from` (off the board) enters
+/// the board at `at`, its count of moves started afresh (rules may place during a `move`
+/// step).
+fn place_piece(
+    module: &Module,
+    state: &mut GameState,
+    side: SideId,
+    kind: UnitTypeId,
+    at: BoxId,
+    from: Place,
+) -> Result<(), ActionError> {
+    if matches!(from, Place::Board(_)) {
+        return Err(illegal("place_piece takes a piece from off the board"));
+    }
+    if side.index() >= module.sides.len()
+        || kind.index() >= module.units.types.len()
+        || at.index() >= module.board.boxes.len()
+    {
+        return Err(illegal(
+            "place_piece names a side, type or box that does not exist",
+        ));
+    }
+    let Some(unit) = state.unit_ids().find(|&u| {
+        let u = state.unit(u);
+        u.side == side && u.kind == kind && u.place == from
+    }) else {
+        return Err(illegal(format!(
+            "place_piece: {} has no {} left in {from:?}",
+            module.side(side).id,
+            module.units.get(kind).id
+        )));
+    };
+    state.enter_board(unit, at);
+    state.units[unit.index()].moves = 0;
+    Ok(())
+}
+
+/// `set_attribute`: a piece's attribute, which its type must have; kept sorted by piece
+/// and attribute.
+fn set_attribute(
+    module: &Module,
+    state: &mut GameState,
+    unit: UnitId,
+    attribute: AttributeId,
+    value: i64,
+) -> Result<(), ActionError> {
+    let Some(u) = state.units.get(unit.index()) else {
+        return Err(illegal("set_attribute names a unit that does not exist"));
+    };
+    let t = module.units.get(u.kind);
+    if t.attribute(attribute).is_none() {
+        return Err(illegal(format!(
+            "set_attribute: a {} has no attribute '{}'",
+            t.id,
+            module.units.attributes[attribute.index()]
+        )));
+    }
+    let key = (unit, attribute);
+    match state
+        .attributes
+        .binary_search_by_key(&key, |&(u, a, _)| (u, a))
+    {
+        Ok(i) => state.attributes[i].2 = value,
+        Err(i) => state.attributes.insert(i, (unit, attribute, value)),
+    }
+    Ok(())
+}
+
+/// `add_markers`: markers added to (or taken from) a box, never below 0; kept sorted by
+/// box and marker, with no count of 0.
+fn add_markers(
+    module: &Module,
+    state: &mut GameState,
+    at: BoxId,
+    marker: MarkerId,
+    count: i32,
+) -> Result<(), ActionError> {
+    if at.index() >= module.board.boxes.len() || marker.index() >= module.units.markers.len() {
+        return Err(illegal(
+            "add_markers names a box or marker that does not exist",
+        ));
+    }
+    let have = i64::from(state.markers_at(at, marker));
+    let now = have + i64::from(count);
+    let Ok(now) = u16::try_from(now) else {
+        return Err(illegal(format!(
+            "{} has {have} {} markers; {count} would leave {now}",
+            module.board.get(at).name,
+            module.units.markers[marker.index()].id
+        )));
+    };
+    let key = (at, marker);
+    match state
+        .markers
+        .binary_search_by_key(&key, |&(b, m, _)| (b, m))
+    {
+        Ok(i) if now == 0 => {
+            state.markers.remove(i);
+        }
+        Ok(i) => state.markers[i].2 = now,
+        Err(_) if now == 0 => {}
+        Err(i) => state.markers.insert(i, (at, marker, now)),
     }
     Ok(())
 }
@@ -369,15 +401,4 @@ fn set_resource(
     }
     state.set_resource(side, resource, value);
     Ok(())
-}
-
-/// Moves the pieces attached to `carrier` to where it now is.
-pub(crate) fn carry_attached(state: &mut GameState, carrier: UnitId) {
-    let place = state.units[carrier.index()].place;
-    for u in &mut state.units {
-        if u.attached_to == Some(carrier) {
-            u.place = place;
-            u.flags = Flags::NONE;
-        }
-    }
 }

@@ -10,6 +10,7 @@ pub mod flow;
 pub mod history;
 pub mod moves;
 pub mod offer;
+mod pieces;
 pub mod placing;
 pub mod rules;
 pub mod save;

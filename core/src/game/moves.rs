@@ -393,14 +393,10 @@ pub(crate) fn apply(
             let Some(jump) = jump else {
                 return Err(illegal("the rules do not allow that move"));
             };
+            state.move_piece(*unit, path.to());
             let u = &mut state.units[unit.index()];
-            u.place = Place::Board(path.to());
-            u.flags = Flags::NONE;
             u.moves = u.moves.saturating_add(1);
-            // Moving on its own, it leaves the piece that carried it.
-            u.attached_to = None;
-            // Pieces attached to it go with it, and have made their move.
-            super::effects::carry_attached(state, *unit);
+            // Pieces attached to it went with it, and have made their move.
             let carried: Vec<UnitId> = state.attached(*unit).collect();
             let m = state.moving.as_mut().expect("checked above");
             if let Some(a) = m.active.as_mut() {

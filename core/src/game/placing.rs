@@ -7,7 +7,6 @@ use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, SideId, UnitTypeId};
 use crate::module::Module;
-use crate::unit::Flags;
 
 /// Whether the step under way lets `side` place in `at` at all: the box has the
 /// step's `place-in` value for the side (AHD: a recruitment city of its colour, 7.0).
@@ -123,10 +122,7 @@ pub(crate) fn apply(
         return Err(illegal("the rules do not allow placing that piece there"));
     }
     state.spend_step(module, 1);
-    let u = &mut state.units[unit.index()];
-    u.place = Place::Board(*at);
-    u.hits = 0;
-    u.flags = Flags::NONE;
+    state.enter_board(unit, *at);
     state.turn_log.placed.push(*at);
     let mut log = vec![module.calendar.words.say(
         |w| &w.placed,

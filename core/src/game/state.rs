@@ -332,23 +332,6 @@ impl GameState {
         Ok(state)
     }
 
-    /// Gives each piece that entered the board a number no piece had before in this
-    /// game (in piece order, so replays number alike), and takes the number of each
-    /// piece that left it. The engine calls it after every action and at the start; a
-    /// piece's number is how the log and the displays name it.
-    pub fn number_pieces(&mut self) {
-        for u in &mut self.units {
-            match u.place {
-                Place::Board(_) if u.number == 0 => {
-                    self.numbered += 1;
-                    u.number = self.numbered;
-                }
-                Place::Board(_) => {}
-                _ => u.number = 0,
-            }
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn take_from_stock(
         &mut self,

@@ -6,10 +6,8 @@ use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
-use crate::format::ReturnsTo;
 use crate::ids::UnitId;
 use crate::module::Module;
-use crate::unit::Flags;
 
 /// Whether `unit` may be upgraded now: it is on the board, its type upgrades to one with
 /// a piece left in stock (`promotes-to`), it was not upgraded this player turn, and the
@@ -51,34 +49,7 @@ pub(crate) fn upgrade(
             "no piece of the type it upgrades to is left in stock",
         ));
     };
-    {
-        let n = &mut state.units[new.index()];
-        n.place = old.place;
-        n.attached_to = old.attached_to;
-        n.hits = old.hits;
-        n.flags = old.flags;
-        n.moves = old.moves;
-        // The upgraded piece keeps its number: it is the same force, better trained.
-        n.number = old.number;
-    }
-    {
-        let o = &mut state.units[unit.index()];
-        o.place = match module.units.get(old.kind).returns_to {
-            ReturnsTo::Pool => Place::Pool,
-            ReturnsTo::Stock => Place::Stock,
-        };
-        o.hits = 0;
-        o.flags = Flags::NONE;
-        o.moves = 0;
-        o.attached_to = None;
-        o.number = 0;
-    }
-    // What the old piece carried, the new one carries.
-    for u in &mut state.units {
-        if u.attached_to == Some(unit) {
-            u.attached_to = Some(new);
-        }
-    }
+    state.replace_piece(module, unit, new);
     for list in [&mut state.turn_log.fought] {
         if list.contains(&unit) && !list.contains(&new) {
             list.push(new);
