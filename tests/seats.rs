@@ -559,3 +559,105 @@ fn muster_view_prints_a_seats_view_and_refuses_bad_input_in_one_line() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+// ---- Two seats of one side ----
+
+/// AHD with the Union played by two commanders: the West (pieces in the states west
+/// of the Appalachians) and the East (the rest), each moving only his own pieces.
+fn two_commanders() -> (tempfile::TempDir, Module, ScriptRules) {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path();
+    std::fs::create_dir_all(m.join("rules")).unwrap();
+    std::fs::write(
+        m.join("module.xml"),
+        format!(
+            r#"<module id="commanders" name="x" version="0.1.0" engine="0.1">
+  <extends module="ahd" path="{}"/>
+  <include file="seats.xml"/>
+  <rules entry="rules/init.luau"/>
+</module>"#,
+            root().join("mods/ahd").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("seats.xml"),
+        r#"<sides>
+  <seat id="union-east" name="Union East" side="union"/>
+  <seat id="union-west" name="Union West" side="union"/>
+  <seat id="confederate" name="Confederacy" side="confederate"/>
+</sides>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("rules/init.luau"),
+        r#"local WEST = { OH = true, IN = true, IL = true, MO = true, KY = true, TN = true, AR = true, MS = true, LA = true, AL = true }
+hooks.on("commands", function(game, seat, unit)
+	local box = game:unit_box(unit)
+	local west = box ~= nil and WEST[defs.boxes[box].state or ""] == true
+	if seat == "union-west" then return west end
+	if seat == "union-east" then return not west end
+	return true
+end)
+"#,
+    )
+    .unwrap();
+    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
+    let rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    (dir, module, rules)
+}
+
+fn selects(actions: &[Action]) -> Vec<BoxId> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Select { at } => Some(*at),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn two_seats_of_a_side_share_its_turn_each_commanding_its_own_pieces() {
+    let (_dir, m, mut rules) = two_commanders();
+    let (east, west) = (seat(&m, "union-east"), seat(&m, "union-west"));
+    let g = begin(&m, &mut rules, "1861", 1);
+    assert_eq!(awaited(&m, &mut rules, &g).unwrap(), vec![east, west]);
+    let all = selects(&legal_actions(&m, &mut rules, &g).unwrap());
+    let e = selects(&legal_actions_for(&m, &mut rules, &g, east).unwrap());
+    let w = selects(&legal_actions_for(&m, &mut rules, &g, west).unwrap());
+    assert!(!e.is_empty() && !w.is_empty());
+    assert!(e.iter().all(|b| !w.contains(b)), "no box is both's");
+    let mut both: Vec<BoxId> = e.iter().chain(&w).copied().collect();
+    both.sort();
+    let mut all_sorted = all.clone();
+    all_sorted.sort();
+    assert_eq!(
+        both, all_sorted,
+        "between them they command every Union box"
+    );
+    let western = |b: BoxId| {
+        let state = m.board.get(b).state.clone().unwrap_or_default();
+        ["OH", "IN", "IL", "MO", "KY", "TN", "AR", "MS", "LA", "AL"].contains(&state.as_str())
+    };
+    assert!(w.iter().all(|&b| western(b)) && e.iter().all(|&b| !western(b)));
+
+    // The West may not march from an eastern box.
+    let refused = apply_by(&m, &mut rules, &g, west, &Action::Select { at: e[0] }).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("Union West may not do that now"),
+        "{refused}"
+    );
+    let (g1, _) = apply_by(&m, &mut rules, &g, east, &Action::Select { at: e[0] }).unwrap();
+    // The East's march moves only its pieces; the West has nothing to move in it.
+    let moves = legal_actions_for(&m, &mut rules, &g1, east).unwrap();
+    assert!(moves.iter().any(|a| matches!(a, Action::Move { .. })));
+    assert!(
+        legal_actions_for(&m, &mut rules, &g1, west)
+            .unwrap()
+            .iter()
+            .all(|a| !matches!(a, Action::Move { .. }))
+    );
+}

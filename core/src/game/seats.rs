@@ -71,7 +71,7 @@ pub fn legal_actions_for(
         if !waiting(state).any(|s| s == seat) {
             return Ok(Vec::new());
         }
-        return Ok(addressed_to(module, rules, state, seat)?);
+        return addressed_to(module, rules, state, seat);
     }
     let side = module.seat(seat).side;
     if side != Some(decider(module, state)) {
@@ -232,6 +232,8 @@ struct Authority<'a> {
     seat: SeatId,
     side: Option<SideId>,
     ask: bool,
+    /// Answers given, by piece: a piece's moves are listed path by path.
+    known: std::collections::BTreeMap<UnitId, bool>,
 }
 
 impl<'a> Authority<'a> {
@@ -251,6 +253,7 @@ impl<'a> Authority<'a> {
             seat,
             side,
             ask,
+            known: Default::default(),
         }
     }
 
@@ -264,23 +267,28 @@ impl<'a> Authority<'a> {
         if !self.ask {
             return Ok(true);
         }
+        if let Some(&known) = self.known.get(&unit) {
+            return Ok(known);
+        }
         let view = View {
             module: self.module,
             state: self.state,
         };
-        match self.rules.ask(
-            view,
-            Question::Commands {
-                seat: self.seat,
-                unit,
-            },
-        )? {
-            super::rules::Answer::Bool(b) => Ok(b),
-            other => Err(RuleError {
-                hook: COMMANDS.into(),
-                message: format!("answered {other:?} where yes or no was expected"),
-            }),
-        }
+        let question = Question::Commands {
+            seat: self.seat,
+            unit,
+        };
+        let yes = match self.rules.ask(view, question)? {
+            super::rules::Answer::Bool(b) => b,
+            other => {
+                return Err(RuleError {
+                    hook: COMMANDS.into(),
+                    message: format!("answered {other:?} where yes or no was expected"),
+                });
+            }
+        };
+        self.known.insert(unit, yes);
+        Ok(yes)
     }
 
     /// Whether the seat commands any piece of its side in `at`.
