@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path as FsPath;
 
 use muster_core::game::{Dice, Event, GameState, Offer, Path, Question, Rules, View};
-use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
+use muster_core::ids::{BoxId, SeatId, SideId, UnitId, UnitTypeId};
 use muster_core::module::ScriptEntry;
 use muster_core::{Module, load_module};
 use muster_scripting::{HookKind, Limits, ScriptRules, api, catalogue};
@@ -242,6 +242,15 @@ impl Probe {
             Question::BoxWorth { side: s, at: b },
             Question::OfferWorth { offer: &offer },
             Question::DugIn { side: s, at: b },
+            Question::Commands {
+                seat: SeatId(0),
+                unit: u,
+            },
+            Question::Sees {
+                seat: SeatId(0),
+                unit: u,
+                seen: muster_core::format::Sight::Full,
+            },
         ] {
             self.ask(q);
         }

@@ -44,7 +44,7 @@ impl Offer {
         }
     }
 
-    /// Whether `action` takes this offer: same id, piece and box (the label is for
+    /// Whether `action` takes this offer: same id, piece, box and seat (the label is for
     /// people and may change with the rules' wording).
     pub(crate) fn taken_by(&self, action: &Action) -> bool {
         matches!(action, Action::Take { offer, unit, at, seat, .. }
