@@ -162,7 +162,7 @@ impl Probe {
             unit: Some(UnitId(0)),
             at: Some(BoxId(0)),
             cost: Vec::new(),
-            seat: None,
+            seat: Some(SeatId(0)),
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [

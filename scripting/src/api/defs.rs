@@ -75,6 +75,7 @@ pub const RECORDS: &[RecordDoc] = &[
         p("id", "string", "the offer's id"), p("label", "string", "what a player reads"),
         p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
         p("cost", "{ [string]: number }", "its cost by resource id"),
+        p("seat", "SeatId?", "the seat it was addressed to, if any"),
     ] },
     RecordDoc { name: "OfferSpec", seen_as: "each item an `offers` handler returns", fields: &[
         p("id", "string", "required; what `offer_taken` is told"), p("label", "string?", "default: the id"),
