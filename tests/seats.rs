@@ -13,6 +13,7 @@ use muster_core::game::{
 use muster_core::ids::{BoxId, SeatId, SideId};
 use muster_core::{Module, load_module};
 use muster_scripting::{Limits, ScriptRules};
+use muster_test_support::{HouseRule, RandomGame, ahd_dir};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -219,33 +220,24 @@ fn fog_of_war_battle_reveals_both_sides() {
     // in its box fully (the mod's `sees`: "a battle reveals both sides").
     let mut checked = 0;
     for seed in 1..40 {
-        let mut g = begin(&m, &mut rules, "1861", seed);
-        let mut pick = Dice::seeded(seed + 1000);
-        for _ in 0..400 {
-            if let Some(at) = g
-                .combat
-                .as_ref()
-                .and_then(|c| c.battle.as_ref())
-                .map(|b| b.at)
-            {
-                for id in ["union", "confederate"] {
-                    let (view, errors) = seat_view(&m, &mut rules, &g, seat(&m, id));
-                    assert!(errors.is_empty());
-                    let b = &view.boxes[at.index()];
-                    assert_eq!(b.unseen, 0);
-                    assert_eq!(b.pieces.len(), g.units_at(at).count());
-                    assert!(b.pieces.iter().all(|p| p.kind.is_some()));
-                }
-                checked += 1;
-                break;
-            }
-            let actions = legal_actions(&m, &mut rules, &g).unwrap();
-            if actions.is_empty() {
-                break;
-            }
-            let i = pick.roll(actions.len() as u32).unwrap() as usize - 1;
-            g = apply(&m, &mut rules, &g, &actions[i]).unwrap().0;
+        let states: Vec<GameState> = RandomGame::new(&m, &mut rules, "1861", seed)
+            .take(400)
+            .collect();
+        let Some((g, at)) = states.iter().find_map(|g| {
+            let battle = g.combat.as_ref().and_then(|c| c.battle.as_ref())?;
+            Some((g, battle.at))
+        }) else {
+            continue;
+        };
+        for id in ["union", "confederate"] {
+            let (view, errors) = seat_view(&m, &mut rules, g, seat(&m, id));
+            assert!(errors.is_empty());
+            let b = &view.boxes[at.index()];
+            assert_eq!(b.unseen, 0);
+            assert_eq!(b.pieces.len(), g.units_at(at).count());
+            assert!(b.pieces.iter().all(|p| p.kind.is_some()));
         }
+        checked += 1;
         if checked >= 3 {
             break;
         }
@@ -257,33 +249,22 @@ fn fog_of_war_battle_reveals_both_sides() {
 /// file and line, is reported beside the view, never in it.
 #[test]
 fn a_failing_sees_rule_hides_and_is_reported_with_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path();
-    std::fs::create_dir_all(m.join("rules")).unwrap();
-    let ahd = root().join("mods/ahd");
-    std::fs::write(
-        m.join("module.xml"),
-        format!(
-            r#"<module id="broken-fog" name="x" version="0.1.0" engine="0.1">
-  <extends module="ahd" path="{}"/>
-  <rules entry="rules/init.luau"/>
-</module>"#,
-            ahd.display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("rules/init.luau"),
-        "hooks.on(\"sees\", function(game, seat, unit, seen)\n\terror(\"no sight today\")\nend)\n",
-    )
-    .unwrap();
-    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
-    let mut rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    // AHD's init.luau with one line more: the handler fails on its line 2.
+    let (_dir, module, mut rules) = HouseRule::loaded(
+        "\nhooks.on(\"sees\", function(game, seat, unit, seen) error(\"no sight today\") end)\n",
+    );
     let g = begin(&module, &mut rules, "1861", 1);
     let (view, errors) = seat_view(&module, &mut rules, &g, seat(&module, "union"));
     assert!(!errors.is_empty());
+    let line = std::fs::read_to_string(ahd_dir().join("rules/init.luau"))
+        .unwrap()
+        .lines()
+        .count()
+        + 2;
     assert!(
-        errors[0].to_string().contains("rules/init.luau:2"),
+        errors[0]
+            .to_string()
+            .contains(&format!("rules/init.luau:{line}")),
         "{}",
         errors[0]
     );
@@ -441,27 +422,9 @@ fn sealed_choices_replay_exactly_from_a_save() {
 
 #[test]
 fn a_wait_the_rules_offer_nothing_for_fails_and_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path();
-    std::fs::create_dir_all(m.join("rules")).unwrap();
-    std::fs::write(
-        m.join("module.xml"),
-        format!(
-            r#"<module id="stuck" name="x" version="0.1.0" engine="0.1">
-  <extends module="ahd" path="{}"/>
-  <rules entry="rules/init.luau"/>
-</module>"#,
-            root().join("mods/ahd").display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("rules/init.luau"),
-        "hooks.on(\"box_selected\", function(game, box)\n\treturn { { kind = \"wait_for\", seats = { \"confederate\" } } }\nend)\n",
-    )
-    .unwrap();
-    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
-    let mut rules = ScriptRules::load(&module, Limits::default()).unwrap();
+    let (_dir, module, mut rules) = HouseRule::loaded(
+        "\nhooks.on(\"box_selected\", function(game, box) return { { kind = \"wait_for\", seats = { \"confederate\" } } } end)\n",
+    );
     let g = begin(&module, &mut rules, "1861", 1);
     let select = legal_actions(&module, &mut rules, &g)
         .unwrap()
