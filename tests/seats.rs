@@ -624,3 +624,65 @@ fn two_seats_of_a_side_share_its_turn_each_commanding_its_own_pieces() {
             .all(|a| !matches!(a, Action::Move { .. }))
     );
 }
+
+// ---- Seats in the module's data ----
+
+/// A mod over AHD with `seats` as its `sides.xml`.
+fn seats_mod(seats: &str) -> (tempfile::TempDir, Result<Module, muster_core::LoadError>) {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path();
+    std::fs::write(
+        m.join("module.xml"),
+        format!(
+            r#"<module id="seated" name="x" version="0.1.0" engine="0.1">
+  <extends module="ahd" path="{}"/>
+  <include file="seats.xml"/>
+</module>"#,
+            root().join("mods/ahd").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(m.join("seats.xml"), seats).unwrap();
+    let loaded = load_module(m);
+    (dir, loaded)
+}
+
+#[test]
+fn a_side_without_a_seat_is_a_located_load_error() {
+    let (_dir, loaded) =
+        seats_mod(r#"<sides><seat id="lincoln" name="Lincoln" side="union"/></sides>"#);
+    let err = loaded.unwrap_err().to_string();
+    assert!(err.contains("seats.xml:1:"), "{err}");
+    assert!(
+        err.contains("no seat decides for side 'confederate'"),
+        "{err}"
+    );
+    assert!(err.contains(r#"add <seat id="confederate""#), "{err}");
+}
+
+#[test]
+fn a_mod_patches_a_seat_by_id() {
+    // Over the fog of war: the Union's scouts see two lines out.
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path();
+    std::fs::write(
+        m.join("module.xml"),
+        format!(
+            r#"<module id="far-scouts" name="x" version="0.1.0" engine="0.1">
+  <extends module="fog-of-war" path="{}"/>
+  <include file="changes.xml"/>
+</module>"#,
+            root().join("mods/examples/fog-of-war").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("changes.xml"),
+        r#"<changes><patch><seat id="union" range="2"/></patch></changes>"#,
+    )
+    .unwrap();
+    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
+    let union = &module.seats[seat(&module, "union").index()];
+    assert_eq!(union.range, 2);
+    assert_eq!(module.seats[seat(&module, "confederate").index()].range, 1);
+}
