@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Pos2, RawInput, Rect, Vec2};
-use muster_editor::command::{Command, Mode};
+use muster_editor::command::{Mode, UiCommand};
 use muster_editor::play::PlayCommand;
 use muster_editor::play::session::{NewGame, PlayerKind};
 use muster_editor::{Document, EditorApp};
@@ -32,7 +32,7 @@ fn frame(ctx: &egui::Context, app: &mut EditorApp) -> usize {
 fn frames(c: &mut Criterion) {
     let ctx = egui::Context::default();
     let mut editing = app();
-    editing.apply(Command::ShowScenario(Some("1864".into())));
+    editing.apply(UiCommand::ShowScenario(Some("1864".into())));
     for _ in 0..3 {
         frame(&ctx, &mut editing);
     }
@@ -42,8 +42,8 @@ fn frames(c: &mut Criterion) {
 
     let ctx = egui::Context::default();
     let mut playing = app();
-    playing.apply(Command::SetMode(Mode::Play));
-    playing.apply(Command::Play(PlayCommand::Start(NewGame {
+    playing.apply(UiCommand::SetMode(Mode::Play));
+    playing.apply(UiCommand::Play(PlayCommand::Start(NewGame {
         scenario: "1864".into(),
         options: Vec::new(),
         end: None,

@@ -1,5 +1,5 @@
 //! The editor as an egui app: lays out the panels, routes keyboard shortcuts, and
-//! applies the frame's [`Command`]s to the [`Document`] once everything is drawn.
+//! applies the frame's [`UiCommand`]s to the [`Document`] once everything is drawn.
 
 use std::sync::Arc;
 
@@ -7,7 +7,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use muster_core::Module;
 
 use crate::autosave::{self, Autosaver};
-use crate::command::{Command, Mode, Selection, Tool};
+use crate::command::{Mode, Selection, Tool, UiCommand};
 use crate::document::{Document, SaveOutcome};
 use crate::file_dialog::{FileDialog, TypedPathDialog};
 use crate::map_view::{MapInput, MapView, SideStyle};
@@ -294,7 +294,7 @@ impl EditorApp {
         self.after_frame(ui);
     }
 
-    fn shortcuts(&self, ui: &Ui, out: &mut Vec<Command>) {
+    fn shortcuts(&self, ui: &Ui, out: &mut Vec<UiCommand>) {
         // A focused text field keeps its own undo.
         if ui.ctx().memory(|m| m.focused().is_some()) {
             return;
@@ -302,20 +302,20 @@ impl EditorApp {
         ui.input_mut(|i| {
             // The longer shortcut first: Ctrl+Shift+Z also matches Ctrl+Z.
             if i.consume_shortcut(&REDO) {
-                out.push(Command::Redo);
+                out.push(UiCommand::Redo);
             } else if i.consume_shortcut(&UNDO) {
-                out.push(Command::Undo);
+                out.push(UiCommand::Undo);
             }
             if i.consume_shortcut(&SAVE) {
-                out.push(Command::Save {
+                out.push(UiCommand::Save {
                     drop_comments: false,
                 });
             }
             if i.key_pressed(Key::Delete) {
-                out.push(Command::DeleteSelection);
+                out.push(UiCommand::DeleteSelection);
             }
             if i.key_pressed(Key::Escape) {
-                out.push(Command::SetTool(Tool::Select));
+                out.push(UiCommand::SetTool(Tool::Select));
             }
         });
     }
@@ -345,7 +345,7 @@ impl EditorApp {
         Some(Overlay::build(module, scenario, self.doc.map()))
     }
 
-    fn save_dialog(&mut self, ui: &Ui, out: &mut Vec<Command>) {
+    fn save_dialog(&mut self, ui: &Ui, out: &mut Vec<UiCommand>) {
         let Some(n) = self.confirm_save else { return };
         egui::Modal::new(egui::Id::unique("confirm-save")).show(ui.ctx(), |ui| {
             ui.heading("Save and drop comments?");
@@ -358,43 +358,43 @@ impl EditorApp {
             ));
             ui.horizontal(|ui| {
                 if ui.button("Save anyway").clicked() {
-                    out.push(Command::Save {
+                    out.push(UiCommand::Save {
                         drop_comments: true,
                     });
                 }
                 if ui.button("Cancel").clicked() {
-                    out.push(Command::CancelSave);
+                    out.push(UiCommand::CancelSave);
                 }
             });
         });
     }
 
     /// Applies one command. Errors become the status message, never a panic.
-    pub fn apply(&mut self, command: Command) {
+    pub fn apply(&mut self, command: UiCommand) {
         let command = match (self.mode, command) {
-            (_, Command::SetMode(mode)) => {
+            (_, UiCommand::SetMode(mode)) => {
                 self.set_mode(mode);
                 return;
             }
-            (_, Command::Play(c)) => {
+            (_, UiCommand::Play(c)) => {
                 let module = self.doc.validation().module.clone();
                 self.play.apply(c, module.as_ref(), self.doc.map());
                 return;
             }
-            (_, Command::SaveGame(path)) => {
+            (_, UiCommand::SaveGame(path)) => {
                 self.play.game_path = path.display().to_string();
                 self.play.save_game(&path);
                 return;
             }
-            (_, Command::SaveGameDialog) => {
+            (_, UiCommand::SaveGameDialog) => {
                 self.ask_game_file(true);
                 return;
             }
-            (_, Command::LoadGameDialog) => {
+            (_, UiCommand::LoadGameDialog) => {
                 self.ask_game_file(false);
                 return;
             }
-            (_, Command::LoadGame(path)) => {
+            (_, UiCommand::LoadGame(path)) => {
                 self.play.game_path = path.display().to_string();
                 let module = self.doc.validation().module.clone();
                 self.play.load_game(&path, module.as_ref());
@@ -403,23 +403,23 @@ impl EditorApp {
             // Files, prompts and closing work the same in both modes.
             (
                 Mode::Play,
-                c @ (Command::OpenModuleDialog
-                | Command::OpenModule(_)
-                | Command::ReloadFromDisk
-                | Command::RestoreAutosave
-                | Command::DeleteAutosave
-                | Command::Unsaved(_)
-                | Command::DismissPrompt
-                | Command::Save { .. }
-                | Command::CancelSave),
+                c @ (UiCommand::OpenModuleDialog
+                | UiCommand::OpenModule(_)
+                | UiCommand::ReloadFromDisk
+                | UiCommand::RestoreAutosave
+                | UiCommand::DeleteAutosave
+                | UiCommand::Unsaved(_)
+                | UiCommand::DismissPrompt
+                | UiCommand::Save { .. }
+                | UiCommand::CancelSave),
             ) => c,
             (Mode::Play, c) => {
                 // The map is not edited while playing: clicks go to the game, Ctrl+Z
                 // takes back a move.
                 let module = self.doc.validation().module.clone();
                 let play = match c {
-                    Command::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
-                    Command::Undo
+                    UiCommand::Select(Some(Selection::Box(i))) => PlayCommand::ClickBox(i),
+                    UiCommand::Undo
                         if self
                             .play
                             .session()
@@ -435,16 +435,16 @@ impl EditorApp {
             (Mode::Edit | Mode::Start, c) => c,
         };
         let result = match command {
-            Command::Select(s) => {
+            UiCommand::Select(s) => {
                 self.selection = s;
                 self.extra.clear();
                 Ok(())
             }
-            Command::ToggleBox(i) => {
+            UiCommand::ToggleBox(i) => {
                 self.toggle_box(i);
                 Ok(())
             }
-            Command::AddBoxes(boxes) => {
+            UiCommand::AddBoxes(boxes) => {
                 for i in boxes {
                     if !self.selected_boxes().contains(&i) {
                         self.toggle_box(i);
@@ -452,8 +452,8 @@ impl EditorApp {
                 }
                 Ok(())
             }
-            Command::MoveBoxes(moves) => self.doc.move_boxes(&moves),
-            Command::DeleteSelection => match self.selection {
+            UiCommand::MoveBoxes(moves) => self.doc.move_boxes(&moves),
+            UiCommand::DeleteSelection => match self.selection {
                 Some(Selection::Box(_)) => {
                     let boxes = self.selected_boxes();
                     self.doc.delete_boxes(&boxes).map(|()| {
@@ -464,29 +464,29 @@ impl EditorApp {
                 Some(Selection::Line(i)) => self.doc.delete_line(i).map(|()| self.selection = None),
                 None => Ok(()),
             },
-            Command::SetTool(t) => {
+            UiCommand::SetTool(t) => {
                 self.tool = t;
                 Ok(())
             }
-            Command::ShowScenario(s) => {
+            UiCommand::ShowScenario(s) => {
                 self.scenario = s;
                 Ok(())
             }
-            Command::SetBox { index, value } => self.doc.set_box(index, value),
-            Command::SetBackground(value) => self.doc.set_background(value),
-            Command::MoveBox { index, x, y } => self.doc.move_box(index, x, y),
-            Command::AddBox { x, y } => self.doc.add_box(x, y).map(|i| {
+            UiCommand::SetBox { index, value } => self.doc.set_box(index, value),
+            UiCommand::SetBackground(value) => self.doc.set_background(value),
+            UiCommand::MoveBox { index, x, y } => self.doc.move_box(index, x, y),
+            UiCommand::AddBox { x, y } => self.doc.add_box(x, y).map(|i| {
                 self.selection = Some(Selection::Box(i));
                 self.tool = Tool::Select;
             }),
-            Command::DeleteBox(i) => self.doc.delete_box(i).map(|()| self.selection = None),
-            Command::AddLine { a, b, kind } => self
+            UiCommand::DeleteBox(i) => self.doc.delete_box(i).map(|()| self.selection = None),
+            UiCommand::AddLine { a, b, kind } => self
                 .doc
                 .add_line(a, b, &kind)
                 .map(|i| self.selection = Some(Selection::Line(i))),
-            Command::DeleteLine(i) => self.doc.delete_line(i).map(|()| self.selection = None),
-            Command::SetLine { index, value } => self.doc.set_line(index, value),
-            Command::SetScenario {
+            UiCommand::DeleteLine(i) => self.doc.delete_line(i).map(|()| self.selection = None),
+            UiCommand::SetLine { index, value } => self.doc.set_line(index, value),
+            UiCommand::SetScenario {
                 index,
                 value,
                 label,
@@ -498,9 +498,9 @@ impl EditorApp {
                     Ok(())
                 }
             },
-            Command::Undo => self.doc.undo().map(drop),
-            Command::Redo => self.doc.redo().map(drop),
-            Command::Save { drop_comments } => {
+            UiCommand::Undo => self.doc.undo().map(drop),
+            UiCommand::Redo => self.doc.redo().map(drop),
+            UiCommand::Save { drop_comments } => {
                 self.confirm_save = None;
                 match self.doc.save(drop_comments) {
                     Ok(SaveOutcome::Saved) => self.on_saved(),
@@ -509,27 +509,27 @@ impl EditorApp {
                 }
                 Ok(())
             }
-            Command::CancelSave => {
+            UiCommand::CancelSave => {
                 self.confirm_save = None;
                 self.after_save = None;
                 Ok(())
             }
-            c @ (Command::OpenModuleDialog
-            | Command::OpenModule(_)
-            | Command::ReloadFromDisk
-            | Command::RestoreAutosave
-            | Command::DeleteAutosave
-            | Command::Unsaved(_)
-            | Command::DismissPrompt) => {
+            c @ (UiCommand::OpenModuleDialog
+            | UiCommand::OpenModule(_)
+            | UiCommand::ReloadFromDisk
+            | UiCommand::RestoreAutosave
+            | UiCommand::DeleteAutosave
+            | UiCommand::Unsaved(_)
+            | UiCommand::DismissPrompt) => {
                 self.apply_lifecycle(c);
                 Ok(())
             }
-            Command::SetMode(_)
-            | Command::Play(_)
-            | Command::SaveGame(_)
-            | Command::SaveGameDialog
-            | Command::LoadGameDialog
-            | Command::LoadGame(_) => {
+            UiCommand::SetMode(_)
+            | UiCommand::Play(_)
+            | UiCommand::SaveGame(_)
+            | UiCommand::SaveGameDialog
+            | UiCommand::LoadGameDialog
+            | UiCommand::LoadGame(_) => {
                 Ok(()) // handled above
             }
         };

@@ -29,7 +29,7 @@ pub enum Tool {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum UiCommand {
     Select(Option<Selection>),
     /// Shift/Ctrl-click: add box `i` to the box selection, or take it out.
     ToggleBox(usize),

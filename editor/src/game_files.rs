@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::EditorApp;
-use crate::command::Command;
+use crate::command::UiCommand;
 use crate::play::Reloaded;
 
 impl EditorApp {
@@ -41,9 +41,9 @@ impl EditorApp {
         };
         if let Some(path) = answer {
             self.apply(if save {
-                Command::SaveGame(path)
+                UiCommand::SaveGame(path)
             } else {
-                Command::LoadGame(path)
+                UiCommand::LoadGame(path)
             });
         }
     }

@@ -1,7 +1,7 @@
 //! The egui map/scenario editor and play client of muster.
 //!
 //! [`EditorApp`] is the whole program as an egui app, usable from `main` and from UI
-//! tests alike. The UI only shows the [`Document`] and emits [`Command`]s, which are
+//! tests alike. The UI only shows the [`Document`] and emits [`UiCommand`]s, which are
 //! applied once at the end of each frame; rules and checks stay in the engine.
 
 pub mod app;
@@ -33,5 +33,5 @@ pub mod style;
 pub mod validate;
 
 pub use app::EditorApp;
-pub use command::Command;
+pub use command::UiCommand;
 pub use document::{Document, DocumentError, SaveOutcome};

@@ -17,7 +17,7 @@ use egui::{Ui, ViewportCommand};
 
 use super::EditorApp;
 use crate::autosave::{self, Autosaver};
-use crate::command::{Command, UnsavedChoice};
+use crate::command::{UiCommand, UnsavedChoice};
 use crate::document::{Document, SaveOutcome};
 use crate::file_dialog::{Ask, FileDialog};
 use crate::notify_ui::Notice;
@@ -111,15 +111,15 @@ impl EditorApp {
     }
 
     /// Draws the prompts, the in-window file dialog and the toasts.
-    pub(super) fn draw_overlays(&mut self, ui: &Ui, out: &mut Vec<Command>) {
+    pub(super) fn draw_overlays(&mut self, ui: &Ui, out: &mut Vec<UiCommand>) {
         if let Some(p) = &self.prompt {
             prompts::show(ui, p, self.doc.map_path(), out);
         }
         match self.dialog.show(ui) {
-            Some((Ask::Folder, path)) => out.push(Command::OpenModule(path)),
+            Some((Ask::Folder, path)) => out.push(UiCommand::OpenModule(path)),
             // Only game files are asked for (see `game_files`).
-            Some((Ask::SaveFile, path)) => out.push(Command::SaveGame(path)),
-            Some((Ask::OpenFile, path)) => out.push(Command::LoadGame(path)),
+            Some((Ask::SaveFile, path)) => out.push(UiCommand::SaveGame(path)),
+            Some((Ask::OpenFile, path)) => out.push(UiCommand::LoadGame(path)),
             None => {}
         }
         self.notes.show(ui.ctx());
@@ -168,36 +168,36 @@ impl EditorApp {
     }
 
     /// Applies the commands about files, prompts and closing.
-    pub(super) fn apply_lifecycle(&mut self, command: Command) {
+    pub(super) fn apply_lifecycle(&mut self, command: UiCommand) {
         match command {
-            Command::OpenModuleDialog => {
+            UiCommand::OpenModuleDialog => {
                 if let Some(path) = self.dialog.open_folder() {
-                    self.apply_lifecycle(Command::OpenModule(path));
+                    self.apply_lifecycle(UiCommand::OpenModule(path));
                 }
             }
-            Command::OpenModule(path) => {
+            UiCommand::OpenModule(path) => {
                 if self.doc.is_dirty() {
                     self.prompt = Some(Prompt::Unsaved(Then::Open(path)));
                 } else {
                     self.open_module(path);
                 }
             }
-            Command::ReloadFromDisk => {
+            UiCommand::ReloadFromDisk => {
                 self.prompt = None;
                 autosave::remove(self.doc.map_path());
                 self.reload_from_disk(&[]);
             }
-            Command::RestoreAutosave => {
+            UiCommand::RestoreAutosave => {
                 self.prompt = None;
                 self.restore_autosave();
             }
-            Command::DeleteAutosave => {
+            UiCommand::DeleteAutosave => {
                 self.prompt = None;
                 autosave::remove(self.doc.map_path());
                 self.notes.info("autosave deleted");
             }
-            Command::DismissPrompt => self.prompt = None,
-            Command::Unsaved(choice) => self.answer_unsaved(choice),
+            UiCommand::DismissPrompt => self.prompt = None,
+            UiCommand::Unsaved(choice) => self.answer_unsaved(choice),
             other => tracing::error!(?other, "not a lifecycle command"),
         }
     }

@@ -1,7 +1,7 @@
 //! The board drawn with `egui::Scene` pan and zoom: lines by kind, boxes coloured by
 //! owner or control, recruitment values, ports, permanent entrenchments and unit
 //! counters. Shared by editing and (later) play: it only draws and reports clicks and
-//! drags as [`Command`]s.
+//! drags as [`UiCommand`]s.
 //!
 //! Shapes live in the scene's transformed layer, so they scale exactly. Text does not:
 //! egui rasterises glyphs before the layer transform, which blurs zoomed text, so every
@@ -15,7 +15,7 @@ use egui::{
     StrokeKind, Ui, Vec2, pos2, vec2,
 };
 
-use crate::command::{Command, Selection, Tool};
+use crate::command::{Selection, Tool, UiCommand};
 use crate::map_data::{BoxData, MapData};
 use crate::overlay::Overlay;
 use crate::style::{BOX_SIZE, COUNTER_SIZE, NAME_SIZE, SMALL_SIZE, parse_color, text_on};
@@ -98,7 +98,7 @@ pub fn box_id(index: usize) -> Id {
 
 impl MapView {
     /// Draws the map in the space left in `ui` and pushes what the user did to `out`.
-    pub fn show(&mut self, ui: &mut Ui, input: &MapInput<'_>, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ui: &mut Ui, input: &MapInput<'_>, out: &mut Vec<UiCommand>) {
         let bounds = map_bounds(input.map);
         let mut scene_rect = self.scene_rect.unwrap_or(bounds);
         let view_rect = ui.available_rect_before_wrap();
@@ -132,7 +132,7 @@ impl MapView {
                 .interact_pointer_pos()
                 .or_else(|| response.hover_pos())
             {
-                out.push(Command::AddBox {
+                out.push(UiCommand::AddBox {
                     x: p.x.round() as i32,
                     y: p.y.round() as i32,
                 });
@@ -156,14 +156,14 @@ impl MapView {
                     .filter(|(_, b)| band.contains(pos2(b.x as f32, b.y as f32)))
                     .map(|(i, _)| i)
                     .collect();
-                out.push(Command::AddBoxes(inside));
+                out.push(UiCommand::AddBoxes(inside));
             }
         } else if response.clicked() {
             // A click on empty map selects the line under it, if any.
             let line = response
                 .interact_pointer_pos()
                 .and_then(|p| line_at(input.map, p, 8.0));
-            out.push(Command::Select(line.map(Selection::Line)));
+            out.push(UiCommand::Select(line.map(Selection::Line)));
         }
         if let Some(layer) = scene_layer {
             paint_labels(ui, layer, view_rect, to_global, labels);
@@ -257,7 +257,7 @@ impl MapView {
         input: &MapInput<'_>,
         bounds: Rect,
         labels: &mut Vec<Label>,
-        out: &mut Vec<Command>,
+        out: &mut Vec<UiCommand>,
     ) {
         let painter = ui.painter().clone();
         let visuals = ui.visuals().clone();
@@ -463,17 +463,17 @@ impl MapView {
         i: usize,
         response: &egui::Response,
         input: &MapInput<'_>,
-        out: &mut Vec<Command>,
+        out: &mut Vec<UiCommand>,
     ) {
         let tool = input.tool;
         let adding = response
             .ctx
             .input(|i| i.modifiers.shift || i.modifiers.command);
         if response.clicked() && adding && *tool == Tool::Select {
-            out.push(Command::ToggleBox(i));
+            out.push(UiCommand::ToggleBox(i));
         } else if response.clicked() {
             match tool {
-                Tool::AddLine { kind, from: None } => out.push(Command::SetTool(Tool::AddLine {
+                Tool::AddLine { kind, from: None } => out.push(UiCommand::SetTool(Tool::AddLine {
                     kind: kind.clone(),
                     from: Some(i),
                 })),
@@ -481,19 +481,19 @@ impl MapView {
                     kind,
                     from: Some(a),
                 } if *a != i => {
-                    out.push(Command::AddLine {
+                    out.push(UiCommand::AddLine {
                         a: *a,
                         b: i,
                         kind: kind.clone(),
                     });
-                    out.push(Command::SetTool(Tool::AddLine {
+                    out.push(UiCommand::SetTool(Tool::AddLine {
                         kind: kind.clone(),
                         from: None,
                     }));
                 }
                 _ => {}
             }
-            out.push(Command::Select(Some(Selection::Box(i))));
+            out.push(UiCommand::Select(Some(Selection::Box(i))));
         }
         if *tool == Tool::Select
             && let Some(total) = response.total_drag_delta()
@@ -530,13 +530,13 @@ impl MapView {
                     .filter_map(|&m| input.map.boxes.get(m).map(|b| (m, b.x + dx, b.y + dy)))
                     .collect();
                 if let [(index, x, y)] = moves[..] {
-                    out.push(Command::MoveBox { index, x, y });
+                    out.push(UiCommand::MoveBox { index, x, y });
                 } else {
-                    out.push(Command::MoveBoxes(moves));
+                    out.push(UiCommand::MoveBoxes(moves));
                 }
             }
             if moving.len() <= 1 {
-                out.push(Command::Select(Some(Selection::Box(i))));
+                out.push(UiCommand::Select(Some(Selection::Box(i))));
             }
         }
     }

@@ -1,12 +1,12 @@
 //! The questions the editor asks before it could lose work: the map changed on disk
 //! while edited, an autosave is newer than the map, unsaved edits before quitting or
-//! opening another module. Each is a modal whose buttons emit [`Command`]s.
+//! opening another module. Each is a modal whose buttons emit [`UiCommand`]s.
 
 use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
-use crate::command::{Command, UnsavedChoice};
+use crate::command::{UiCommand, UnsavedChoice};
 
 /// What to do once the unsaved edits are saved or discarded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub fn must_ask_before_close(dirty: bool, close_allowed: bool) -> bool {
     dirty && !close_allowed
 }
 
-pub fn show(ui: &Ui, prompt: &Prompt, map_path: &Path, out: &mut Vec<Command>) {
+pub fn show(ui: &Ui, prompt: &Prompt, map_path: &Path, out: &mut Vec<UiCommand>) {
     let file = map_path.file_name().map_or_else(
         || map_path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -44,10 +44,10 @@ pub fn show(ui: &Ui, prompt: &Prompt, map_path: &Path, out: &mut Vec<Command>) {
             ));
             ui.horizontal(|ui| {
                 if ui.button("Reload from disk (lose my edits)").clicked() {
-                    out.push(Command::ReloadFromDisk);
+                    out.push(UiCommand::ReloadFromDisk);
                 }
                 if ui.button("Keep mine").clicked() {
-                    out.push(Command::DismissPrompt);
+                    out.push(UiCommand::DismissPrompt);
                 }
             });
         }
@@ -60,10 +60,10 @@ pub fn show(ui: &Ui, prompt: &Prompt, map_path: &Path, out: &mut Vec<Command>) {
             ));
             ui.horizontal(|ui| {
                 if ui.button("Restore autosave").clicked() {
-                    out.push(Command::RestoreAutosave);
+                    out.push(UiCommand::RestoreAutosave);
                 }
                 if ui.button("Delete autosave").clicked() {
-                    out.push(Command::DeleteAutosave);
+                    out.push(UiCommand::DeleteAutosave);
                 }
             });
         }
@@ -81,7 +81,7 @@ pub fn show(ui: &Ui, prompt: &Prompt, map_path: &Path, out: &mut Vec<Command>) {
                     ("Cancel", UnsavedChoice::Cancel),
                 ] {
                     if ui.button(label).clicked() {
-                        out.push(Command::Unsaved(choice));
+                        out.push(UiCommand::Unsaved(choice));
                     }
                 }
             });

@@ -4,12 +4,12 @@
 
 use egui::Ui;
 
-use crate::command::{Command, Mode};
+use crate::command::{Mode, UiCommand};
 use crate::play::PlayCommand;
 
 /// Draws the start screen for the module called `module` (`None`: it does not load,
 /// and `why` says why) and pushes what the user chose.
-pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<Command>) {
+pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<UiCommand>) {
     egui::CentralPanel::default().show(ui, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(ui.available_height() * 0.15);
@@ -31,8 +31,8 @@ pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<
                 )
                 .clicked()
             {
-                out.push(Command::SetMode(Mode::Play));
-                out.push(Command::Play(PlayCommand::OpenNewGameVsComputer));
+                out.push(UiCommand::SetMode(Mode::Play));
+                out.push(UiCommand::Play(PlayCommand::OpenNewGameVsComputer));
             }
             if ui
                 .add_enabled(
@@ -41,7 +41,7 @@ pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<
                 )
                 .clicked()
             {
-                out.push(Command::SetMode(Mode::Play));
+                out.push(UiCommand::SetMode(Mode::Play));
             }
             if ui
                 .add_enabled(
@@ -50,9 +50,9 @@ pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<
                 )
                 .clicked()
             {
-                out.push(Command::SetMode(Mode::Play));
-                out.push(Command::Play(PlayCommand::CancelNewGame));
-                out.push(Command::LoadGameDialog);
+                out.push(UiCommand::SetMode(Mode::Play));
+                out.push(UiCommand::Play(PlayCommand::CancelNewGame));
+                out.push(UiCommand::LoadGameDialog);
             }
             if ui
                 .add_enabled(
@@ -62,21 +62,21 @@ pub fn show(ui: &mut Ui, module: Option<&str>, why: Option<&str>, out: &mut Vec<
                 .on_hover_text("a game against a person elsewhere: you exchange turn files")
                 .clicked()
             {
-                out.push(Command::SetMode(Mode::Play));
-                out.push(Command::Play(PlayCommand::CancelNewGame));
-                out.push(Command::Play(PlayCommand::OpenByFile));
+                out.push(UiCommand::SetMode(Mode::Play));
+                out.push(UiCommand::Play(PlayCommand::CancelNewGame));
+                out.push(UiCommand::Play(PlayCommand::OpenByFile));
             }
             if ui
                 .add(egui::Button::new("Edit the module").min_size(size))
                 .clicked()
             {
-                out.push(Command::SetMode(Mode::Edit));
+                out.push(UiCommand::SetMode(Mode::Edit));
             }
             if ui
                 .add(egui::Button::new("Open another module…").min_size(size))
                 .clicked()
             {
-                out.push(Command::OpenModuleDialog);
+                out.push(UiCommand::OpenModuleDialog);
             }
         });
     });

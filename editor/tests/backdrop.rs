@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use egui_kittest::kittest::Queryable;
-use muster_editor::command::{Command, Mode};
+use muster_editor::command::{Mode, UiCommand};
 use muster_editor::map_data::BackgroundData;
 use muster_editor::play::PlayCommand;
 use muster_editor::play::session::{NewGame, PlayerKind};
@@ -30,9 +30,9 @@ fn the_backdrop_is_drawn_under_the_boxes_in_editing_and_in_play() {
     h.run();
     assert!(h.state().selection().is_some(), "Richmond selected");
 
-    h.state_mut().apply(Command::SetMode(Mode::Play));
+    h.state_mut().apply(UiCommand::SetMode(Mode::Play));
     h.state_mut()
-        .apply(Command::Play(PlayCommand::Start(NewGame {
+        .apply(UiCommand::Play(PlayCommand::Start(NewGame {
             scenario: "1864".into(),
             options: Vec::new(),
             end: None,

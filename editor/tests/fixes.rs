@@ -5,7 +5,7 @@ mod common;
 use std::time::Duration;
 
 use egui_kittest::kittest::Queryable;
-use muster_editor::Command;
+use muster_editor::UiCommand;
 
 /// A scenario-only edit, saved, leaves `map.xml` byte for byte (its comments too), and
 /// the file watcher does not take the scenario file the save wrote for a change made
@@ -21,14 +21,14 @@ fn saving_a_scenario_only_edit_keeps_map_xml_and_undo() {
     let i = h.state().document().find_scenario("1861").expect("1861");
     let mut data = h.state().document().scenarios()[i].data.clone();
     data.start = Some("08/1861".into());
-    h.state_mut().apply(Command::SetScenario {
+    h.state_mut().apply(UiCommand::SetScenario {
         index: i,
         value: data,
         label: "start turn".into(),
     });
     h.run();
     assert!(h.state().document().is_dirty());
-    h.state_mut().apply(Command::Save {
+    h.state_mut().apply(UiCommand::Save {
         drop_comments: false,
     });
     h.run();
@@ -46,7 +46,7 @@ fn saving_a_scenario_only_edit_keeps_map_xml_and_undo() {
         std::thread::sleep(Duration::from_millis(50));
         h.step();
     }
-    h.state_mut().apply(Command::Undo);
+    h.state_mut().apply(UiCommand::Undo);
     h.run();
     let data = &h.state().document().scenarios()[i].data;
     assert_ne!(
@@ -75,7 +75,7 @@ fn one_invalid_unit_count_hides_only_its_own_counter() {
     let before = counters_at(&h, &other);
     assert!(before > 0, "{other} has counters");
     data.sides[0].places[0].units[0].count = 999;
-    h.state_mut().apply(Command::SetScenario {
+    h.state_mut().apply(UiCommand::SetScenario {
         index: i,
         value: data,
         label: "count".into(),

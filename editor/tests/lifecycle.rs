@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use egui::{Key, Modifiers, Role, ViewportCommand, ViewportEvent, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use muster_editor::command::Command;
+use muster_editor::command::UiCommand;
 use muster_editor::notify_ui::Level;
 use muster_editor::prompts::{Prompt, Then};
 use muster_editor::reload::{ReloadEvent, Reloader};
@@ -126,7 +126,7 @@ fn unsaved_edits_are_not_overwritten_by_a_change_on_disk() {
     let (_tmp, dir) = common::ahd_copy();
     let mut h = watched(&dir);
     let richmond = h.state().document().map().find_box("Richmond").unwrap();
-    h.state_mut().apply(Command::MoveBox {
+    h.state_mut().apply(UiCommand::MoveBox {
         index: richmond,
         x: 100,
         y: 100,
@@ -219,7 +219,7 @@ fn dirty_app(dir: &Path) -> Harness<'static, EditorApp> {
     let mut h = harness(EditorApp::new(Document::open(dir).unwrap()));
     h.run();
     let richmond = h.state().document().map().find_box("Richmond").unwrap();
-    h.state_mut().apply(Command::MoveBox {
+    h.state_mut().apply(UiCommand::MoveBox {
         index: richmond,
         x: 100,
         y: 100,
@@ -301,7 +301,7 @@ fn autosave_writes_a_sidecar_and_a_reopen_offers_to_restore_it() {
     h.run();
     assert!(!autosave::sidecar(&map).exists());
     let richmond = h.state().document().map().find_box("Richmond").unwrap();
-    h.state_mut().apply(Command::MoveBox {
+    h.state_mut().apply(UiCommand::MoveBox {
         index: richmond,
         x: 77,
         y: 88,
@@ -400,7 +400,7 @@ fn open_module_with_unsaved_edits_asks_first() {
     let (_tmp, first) = common::ahd_copy();
     let (_tmp2, second) = common::ahd_copy();
     let mut h = dirty_app(&first);
-    h.state_mut().apply(Command::OpenModule(second.clone()));
+    h.state_mut().apply(UiCommand::OpenModule(second.clone()));
     h.run();
     assert_eq!(
         h.state().prompt(),
@@ -419,7 +419,7 @@ fn errors_from_the_status_line_also_toast() {
     let (_tmp, dir) = common::ahd_copy();
     let mut h = harness(EditorApp::new(Document::open(&dir).unwrap()));
     h.run();
-    h.state_mut().apply(Command::DeleteBox(100_000));
+    h.state_mut().apply(UiCommand::DeleteBox(100_000));
     h.run();
     let last = h.state().notices().last().expect("a notice");
     assert_eq!(last.level, Level::Error);

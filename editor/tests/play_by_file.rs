@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use muster_core::game::{Action, decider};
 use muster_core::pbem::folder::Folder;
 use muster_core::pbem::state_hash;
-use muster_editor::command::{Command, Mode};
+use muster_editor::command::{Mode, UiCommand};
 use muster_editor::play::PlayCommand;
 use muster_editor::play::by_file::Standing;
 use muster_editor::{Document, EditorApp};
@@ -28,13 +28,13 @@ fn app(dir: &Path) -> Harness<'static, EditorApp> {
 /// The app in play mode, no game under way.
 fn in_play(dir: &Path) -> Harness<'static, EditorApp> {
     let mut h = app(dir);
-    h.state_mut().apply(Command::SetMode(Mode::Play));
+    h.state_mut().apply(UiCommand::SetMode(Mode::Play));
     play(&mut h, PlayCommand::CancelNewGame);
     h
 }
 
 fn play(h: &mut Harness<'_, EditorApp>, c: PlayCommand) {
-    h.state_mut().apply(Command::Play(c));
+    h.state_mut().apply(UiCommand::Play(c));
     h.run();
 }
 
@@ -301,7 +301,7 @@ fn a_save_of_a_changed_module_is_offered_as_far_as_it_goes() {
     let save = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/saves/format-1-ahd-1861-seed-12.json");
     let mut h = in_play(&module_dir);
-    h.state_mut().apply(Command::LoadGame(save.clone()));
+    h.state_mut().apply(UiCommand::LoadGame(save.clone()));
     h.run();
     assert!(h.state().play().session().is_none(), "not loaded as it was");
     assert!(h.state().play().changed_save().is_some());

@@ -16,7 +16,7 @@ use egui_kittest::kittest::Queryable;
 use muster_core::game::{Action, GameState};
 use muster_core::{Module, load_module};
 use muster_editor::EditorApp;
-use muster_editor::command::{Command, Mode};
+use muster_editor::command::{Mode, UiCommand};
 use muster_editor::notify_ui::Level;
 use muster_editor::play::{NewGame, PlayCommand, PlayerKind, RebuildError, Session};
 
@@ -64,7 +64,7 @@ impl Game for Harness<'_, EditorApp> {
             .actions()
             .len();
         self.state_mut()
-            .apply(Command::Play(PlayCommand::Act(action)));
+            .apply(UiCommand::Play(PlayCommand::Act(action)));
         self.run();
         let after = self
             .state()
@@ -174,9 +174,9 @@ fn watched(dir: &Path) -> Harness<'static, EditorApp> {
 
 /// A game in play mode with a move among its actions; the move's number.
 fn app_game(h: &mut Harness<'_, EditorApp>) -> usize {
-    h.state_mut().apply(Command::SetMode(Mode::Play));
+    h.state_mut().apply(UiCommand::SetMode(Mode::Play));
     h.state_mut()
-        .apply(Command::Play(PlayCommand::Start(game())));
+        .apply(UiCommand::Play(PlayCommand::Start(game())));
     h.run();
     play_until_a_move(h)
 }
@@ -319,13 +319,13 @@ fn saving_the_map_in_the_editor_replays_the_game_on_it() {
     let n = app_game(&mut h);
     let (state, _, hash) = snapshot(&h);
 
-    h.state_mut().apply(Command::SetMode(Mode::Edit));
+    h.state_mut().apply(UiCommand::SetMode(Mode::Edit));
     let map = h.state().document().map();
     let i = map.find_box("Richmond").expect("Richmond");
     let (x, y) = (map.boxes[i].x + 10, map.boxes[i].y);
-    h.state_mut().apply(Command::MoveBox { index: i, x, y });
+    h.state_mut().apply(UiCommand::MoveBox { index: i, x, y });
     // map.xml has comments inside its root: confirmed here, as "Save anyway" does.
-    h.state_mut().apply(Command::Save {
+    h.state_mut().apply(UiCommand::Save {
         drop_comments: true,
     });
     h.run();
@@ -404,14 +404,14 @@ fn a_rule_failure_in_play_saves_the_game_and_play_goes_on_after_the_fix() {
     );
     let mut h = watched(&dir);
     h.state_mut().play_mut().failure_dir = tmp.path().to_path_buf();
-    h.state_mut().apply(Command::SetMode(Mode::Play));
+    h.state_mut().apply(UiCommand::SetMode(Mode::Play));
     h.state_mut()
-        .apply(Command::Play(PlayCommand::Start(game())));
+        .apply(UiCommand::Play(PlayCommand::Start(game())));
     h.run();
     let (before, actions, _) = snapshot(&h);
     let washington = load(&dir).board.find("Washington").expect("a box");
     h.state_mut()
-        .apply(Command::Play(PlayCommand::Act(Action::Select {
+        .apply(UiCommand::Play(PlayCommand::Act(Action::Select {
             at: washington,
         })));
     h.run();
@@ -450,7 +450,7 @@ fn a_rule_failure_in_play_saves_the_game_and_play_goes_on_after_the_fix() {
         h.state().play().status()
     );
     h.state_mut()
-        .apply(Command::Play(PlayCommand::Act(Action::Select {
+        .apply(UiCommand::Play(PlayCommand::Act(Action::Select {
             at: washington,
         })));
     h.run();

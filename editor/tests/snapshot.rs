@@ -13,7 +13,7 @@ mod common;
 
 use common::{SMALL, ahd, harness};
 use egui_kittest::kittest::Queryable;
-use muster_editor::command::Command;
+use muster_editor::command::UiCommand;
 
 #[test]
 #[cfg_attr(
@@ -23,7 +23,7 @@ use muster_editor::command::Command;
 fn the_1864_setup_on_the_whole_board_and_zoomed_on_richmond() {
     let mut h = harness(&ahd(), SMALL);
     h.state_mut()
-        .apply(Command::ShowScenario(Some("1864".into())));
+        .apply(UiCommand::ShowScenario(Some("1864".into())));
     h.run();
     // The setup is what is drawn: Grant's army stands in Washington in 1864 (11.7).
     assert!(

@@ -9,7 +9,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use muster_editor::EditorApp;
-use muster_editor::command::{Command, Selection};
+use muster_editor::command::{Selection, UiCommand};
 
 fn harness(dir: &std::path::Path) -> Harness<'static, EditorApp> {
     common::harness(dir, common::LARGE)
@@ -136,7 +136,7 @@ fn swap_a_rivers_direction_and_set_its_water_border_in_the_panel() {
     let line = map.lines[li].clone();
     let down = line.downstream.clone().expect("rivers flow");
     h.state_mut()
-        .apply(Command::Select(Some(Selection::Line(li))));
+        .apply(UiCommand::Select(Some(Selection::Line(li))));
     h.run();
 
     h.get_by_label("Swap direction").click();

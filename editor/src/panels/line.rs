@@ -1,12 +1,12 @@
 //! The selected line's properties: ends, kind, name, river direction and water-border
-//! sides. Text fields are buffered and committed as one [`Command::SetLine`] when the
+//! sides. Text fields are buffered and committed as one [`UiCommand::SetLine`] when the
 //! field is left; a choice, a checkbox or the swap button commits at once. Whether the
 //! result is valid (a flowing kind needs a downstream end, ends must exist) is the
 //! engine's validator's call.
 
 use egui::{Response, Ui};
 
-use crate::command::Command;
+use crate::command::UiCommand;
 use crate::map_data::{LineData, MapData};
 
 /// The panel's state between frames.
@@ -62,7 +62,7 @@ pub fn swapped(line: &LineData) -> LineData {
 }
 
 impl LinePanel {
-    pub fn show(&mut self, ui: &mut Ui, map: &MapData, index: usize, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ui: &mut Ui, map: &MapData, index: usize, out: &mut Vec<UiCommand>) {
         let current = &map.lines[index];
         let busy = ui.ctx().memory(|m| m.focused().is_some());
         let stale = self
@@ -75,9 +75,9 @@ impl LinePanel {
             self.b = current.b.clone();
             self.name = current.name.clone().unwrap_or_default();
         }
-        let set = |value: LineData, out: &mut Vec<Command>| {
+        let set = |value: LineData, out: &mut Vec<UiCommand>| {
             if value != *current {
-                out.push(Command::SetLine { index, value });
+                out.push(UiCommand::SetLine { index, value });
             }
         };
         ui.heading("Line");
@@ -180,7 +180,7 @@ impl LinePanel {
         }
         ui.separator();
         if ui.button("Delete line").clicked() {
-            out.push(Command::DeleteLine(index));
+            out.push(UiCommand::DeleteLine(index));
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The "Map" section of the properties panel (shown when nothing is selected): the
 //! background scan's image path, offset, scale and opacity. Like the box fields, it
-//! edits a buffer and commits one [`Command::SetBackground`] when the user is done with a
+//! edits a buffer and commits one [`UiCommand::SetBackground`] when the user is done with a
 //! field, so each change is one undo step.
 
 use egui::{Response, Ui};
 
-use crate::command::Command;
+use crate::command::UiCommand;
 use crate::map_data::{BackgroundData, MapData};
 
 /// The section's state between frames.
@@ -57,7 +57,7 @@ impl Form {
 }
 
 impl MapPanel {
-    pub fn show(&mut self, ui: &mut Ui, map: &MapData, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ui: &mut Ui, map: &MapData, out: &mut Vec<UiCommand>) {
         let current = map.background.as_ref();
         let busy = ui.ctx().memory(|m| m.focused().is_some()) || ui.ctx().dragged_id().is_some();
         let stale = self.base.as_ref().map(Option::as_ref) != Some(current);
@@ -99,7 +99,7 @@ impl MapPanel {
         let wanted = self.form.to_background(base.as_ref());
         if !editing && wanted != base {
             self.base = Some(wanted.clone());
-            out.push(Command::SetBackground(wanted));
+            out.push(UiCommand::SetBackground(wanted));
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The properties panel: the selected box's fields, edited in a buffer and committed
-//! as one [`Command::SetBox`] when the user is done with a field (focus leaves a text
+//! as one [`UiCommand::SetBox`] when the user is done with a field (focus leaves a text
 //! field, a drag on a number ends, a checkbox or choice changes). So typing a name is
 //! one undo step, and an undo is never overwritten by a stale buffer.
 
 use egui::{Response, Ui};
 
-use crate::command::{Command, Selection};
+use crate::command::{Selection, UiCommand};
 use crate::map_data::{BoxData, MapData, ValueDefData};
 use crate::map_view::SideStyle;
 use crate::panels::line::{LinePanel, has_water_border, with_water_border};
@@ -83,7 +83,7 @@ impl PropertiesPanel {
         map: &MapData,
         sides: &[SideStyle],
         selection: Option<Selection>,
-        out: &mut Vec<Command>,
+        out: &mut Vec<UiCommand>,
     ) {
         match selection {
             Some(Selection::Box(i)) if i < map.boxes.len() => {
@@ -108,7 +108,7 @@ impl PropertiesPanel {
         map: &MapData,
         index: usize,
         sides: &[SideStyle],
-        out: &mut Vec<Command>,
+        out: &mut Vec<UiCommand>,
     ) {
         let current = &map.boxes[index];
         if self.index != Some(index) || (self.base != *current && !self.busy(ui)) {
@@ -177,7 +177,7 @@ impl PropertiesPanel {
         let busy = responses.iter().any(|r| r.has_focus() || r.dragged());
         let wanted = self.form.to_box(&self.base, sides, &map.values);
         if !busy && wanted != self.base {
-            out.push(Command::SetBox {
+            out.push(UiCommand::SetBox {
                 index,
                 value: wanted.clone(),
             });
@@ -186,7 +186,7 @@ impl PropertiesPanel {
 
         ui.separator();
         if ui.button("Delete box").clicked() {
-            out.push(Command::DeleteBox(index));
+            out.push(UiCommand::DeleteBox(index));
         }
         ui.separator();
         ui.strong("Lines");
@@ -204,7 +204,7 @@ impl PropertiesPanel {
                     .selectable_label(false, format!("{} to {other}", l.kind))
                     .clicked()
                 {
-                    out.push(Command::Select(Some(Selection::Line(li))));
+                    out.push(UiCommand::Select(Some(Selection::Line(li))));
                 }
                 // The box's water-border side of this line.
                 let mut on = has_water_border(l, &current.name);
@@ -216,7 +216,7 @@ impl PropertiesPanel {
                     ))
                     .changed()
                 {
-                    out.push(Command::SetLine {
+                    out.push(UiCommand::SetLine {
                         index: li,
                         value: with_water_border(l, &current.name, on),
                     });

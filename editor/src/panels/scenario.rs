@@ -1,14 +1,14 @@
 //! The scenario panel: the start turn, each side's stated and computed army maximum and
 //! off-board units, and the selected box's units and control marker.
 //!
-//! Every control emits one [`Command::SetScenario`] with the whole edited scenario, so
+//! Every control emits one [`UiCommand::SetScenario`] with the whole edited scenario, so
 //! each click is one undo step; the engine checks the result (validation panel) and
 //! computes the army maximum shown beside the stated one.
 
 use egui::Ui;
 use muster_core::Module;
 
-use crate::command::Command;
+use crate::command::UiCommand;
 use crate::document::Document;
 use crate::map_data::MapData;
 use crate::scenario_data::{OffBoard, ScenarioData, add_units, units_of};
@@ -31,7 +31,7 @@ pub struct ScenarioInput<'a> {
 }
 
 impl ScenarioPanel {
-    pub fn show(&mut self, ui: &mut Ui, input: &ScenarioInput<'_>, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ui: &mut Ui, input: &ScenarioInput<'_>, out: &mut Vec<UiCommand>) {
         let doc = input.doc;
         ui.heading("Scenario");
         for p in doc.scenario_problems() {
@@ -50,8 +50,8 @@ impl ScenarioPanel {
         // The file as the module names it: short, and the same on every machine.
         let path = file.path.strip_prefix(doc.dir()).unwrap_or(&file.path);
         ui.label(format!("{} ({})", data.name, path.display()));
-        let set = |value: ScenarioData, label: String, out: &mut Vec<Command>| {
-            out.push(Command::SetScenario {
+        let set = |value: ScenarioData, label: String, out: &mut Vec<UiCommand>| {
+            out.push(UiCommand::SetScenario {
                 index,
                 value,
                 label,

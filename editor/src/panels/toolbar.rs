@@ -2,7 +2,7 @@
 
 use egui::Ui;
 
-use crate::command::{Command, Tool};
+use crate::command::{Tool, UiCommand};
 use crate::document::Document;
 
 /// A scenario the user can show: id and display name.
@@ -18,7 +18,7 @@ pub fn show(
     scenarios: &[ScenarioChoice],
     shown: Option<&str>,
     status: &str,
-    out: &mut Vec<Command>,
+    out: &mut Vec<UiCommand>,
 ) {
     ui.horizontal_wrapped(|ui| {
         let undo = ui.add_enabled(doc.undo_label().is_some(), egui::Button::new("Undo"));
@@ -27,7 +27,7 @@ pub fn show(
             None => undo,
         };
         if undo.clicked() {
-            out.push(Command::Undo);
+            out.push(UiCommand::Undo);
         }
         let redo = ui.add_enabled(doc.redo_label().is_some(), egui::Button::new("Redo"));
         let redo = match doc.redo_label() {
@@ -35,10 +35,10 @@ pub fn show(
             None => redo,
         };
         if redo.clicked() {
-            out.push(Command::Redo);
+            out.push(UiCommand::Redo);
         }
         if ui.button("Save").on_hover_text("Save (Ctrl+S)").clicked() {
-            out.push(Command::Save {
+            out.push(UiCommand::Save {
                 drop_comments: false,
             });
         }
@@ -50,20 +50,20 @@ pub fn show(
             .on_hover_text("Switch to another module folder")
             .clicked()
         {
-            out.push(Command::OpenModuleDialog);
+            out.push(UiCommand::OpenModuleDialog);
         }
         ui.separator();
         if ui
             .selectable_label(*tool == Tool::Select, "Select")
             .clicked()
         {
-            out.push(Command::SetTool(Tool::Select));
+            out.push(UiCommand::SetTool(Tool::Select));
         }
         if ui
             .selectable_label(*tool == Tool::AddBox, "Add box")
             .clicked()
         {
-            out.push(Command::SetTool(Tool::AddBox));
+            out.push(UiCommand::SetTool(Tool::AddBox));
         }
         for kind in &doc.map().kinds {
             let active = matches!(tool, Tool::AddLine { kind: k, .. } if *k == kind.id);
@@ -72,7 +72,7 @@ pub fn show(
                 .on_hover_text("Click the first box, then the second (downstream for a river)")
                 .clicked()
             {
-                out.push(Command::SetTool(Tool::AddLine {
+                out.push(UiCommand::SetTool(Tool::AddLine {
                     kind: kind.id.clone(),
                     from: None,
                 }));
@@ -87,14 +87,14 @@ pub fn show(
             .selected_text(shown_name)
             .show_ui(ui, |ui| {
                 if ui.selectable_label(shown.is_none(), "bare map").clicked() {
-                    out.push(Command::ShowScenario(None));
+                    out.push(UiCommand::ShowScenario(None));
                 }
                 for s in scenarios {
                     if ui
                         .selectable_label(shown == Some(s.id.as_str()), &s.name)
                         .clicked()
                     {
-                        out.push(Command::ShowScenario(Some(s.id.clone())));
+                        out.push(UiCommand::ShowScenario(Some(s.id.clone())));
                     }
                 }
             });

@@ -4,10 +4,10 @@
 
 use egui::{RichText, Ui};
 
-use crate::command::{Command, Selection};
+use crate::command::{Selection, UiCommand};
 use crate::document::Document;
 
-pub fn show(ui: &mut Ui, doc: &Document, out: &mut Vec<Command>) {
+pub fn show(ui: &mut Ui, doc: &Document, out: &mut Vec<UiCommand>) {
     let validation = doc.validation();
     let errors = validation.errors().count();
     let heading = match errors {
@@ -37,7 +37,7 @@ pub fn show(ui: &mut Ui, doc: &Document, out: &mut Vec<Command>) {
                             .on_hover_text(format!("select this {what}"))
                             .clicked()
                         {
-                            out.push(Command::Select(Some(object)));
+                            out.push(UiCommand::Select(Some(object)));
                         }
                     }
                     None => {

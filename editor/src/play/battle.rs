@@ -12,7 +12,7 @@ use muster_core::ids::{SideId, UnitId};
 
 use super::PlayCommand;
 use super::session::{PlayerKind, Session};
-use crate::command::Command;
+use crate::command::UiCommand;
 
 /// How the engine's log begins a battle (`battle::start_battle`, indented by the session).
 const BATTLE_BEGINS: &str = "  battle at ";
@@ -81,7 +81,7 @@ impl BattleView {
         }
     }
 
-    pub fn show(&mut self, ctx: &egui::Context, session: &mut Session, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ctx: &egui::Context, session: &mut Session, out: &mut Vec<UiCommand>) {
         self.update(session);
         let Some(seen) = self.last.as_ref().filter(|s| !s.closed) else {
             return;
@@ -151,7 +151,7 @@ impl BattleView {
                                         .on_hover_text("name this unit as the target")
                                         .clicked()
                                     {
-                                        out.push(Command::Play(PlayCommand::Act(action.clone())));
+                                        out.push(UiCommand::Play(PlayCommand::Act(action.clone())));
                                     }
                                 }
                                 None => {
@@ -203,7 +203,7 @@ impl BattleView {
                         }
                     });
                 if !under_way && ui.button("Close battle").clicked() {
-                    out.push(Command::Play(PlayCommand::CloseBattle));
+                    out.push(UiCommand::Play(PlayCommand::CloseBattle));
                 }
             });
     }
@@ -330,7 +330,7 @@ fn choices(
     state: &GameState,
     b: &Battle,
     legal: &[Action],
-    out: &mut Vec<Command>,
+    out: &mut Vec<UiCommand>,
 ) {
     if legal.iter().any(|a| matches!(a, Action::Target { .. })) {
         ui.label("Click an enemy unit to name it as the target.");
@@ -341,7 +341,7 @@ fn choices(
                 continue;
             };
             if ui.button(text).clicked() {
-                out.push(Command::Play(PlayCommand::Act(a.clone())));
+                out.push(UiCommand::Play(PlayCommand::Act(a.clone())));
             }
         }
     });

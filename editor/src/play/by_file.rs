@@ -17,7 +17,7 @@ use muster_scripting::{Limits, ScriptRules};
 
 use super::PlayCommand;
 use super::session::{PlayerKind, Session};
-use crate::command::Command;
+use crate::command::UiCommand;
 
 /// A game played by file, opened from the player's folder.
 pub struct ByFile {
@@ -423,7 +423,7 @@ impl ByFileDialog {
         }
     }
 
-    pub fn show(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ctx: &egui::Context, out: &mut Vec<UiCommand>) {
         egui::Modal::new(egui::Id::unique("by-file")).show(ctx, |ui| {
             ui.heading("Play by file");
             ui.label(
@@ -508,7 +508,7 @@ impl ByFileDialog {
                     )
                 {
                     let end = self.end.trim();
-                    out.push(Command::Play(PlayCommand::ByFileNew {
+                    out.push(UiCommand::Play(PlayCommand::ByFileNew {
                         dir: dir.clone(),
                         side: side.0.clone(),
                         scenario: scenario.0.clone(),
@@ -528,7 +528,7 @@ impl ByFileDialog {
                     )
                     .clicked()
                 {
-                    out.push(Command::Play(PlayCommand::ByFileOpen {
+                    out.push(UiCommand::Play(PlayCommand::ByFileOpen {
                         dir: dir.clone(),
                         side: self
                             .side
@@ -537,7 +537,7 @@ impl ByFileDialog {
                     }));
                 }
                 if ui.button("Cancel").clicked() {
-                    out.push(Command::Play(PlayCommand::CancelByFile));
+                    out.push(UiCommand::Play(PlayCommand::CancelByFile));
                 }
             });
             if let Some(e) = &self.error {
@@ -548,7 +548,7 @@ impl ByFileDialog {
 }
 
 /// The strip above the map that says where the game by file stands and sends the file.
-pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<Command>) {
+pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<UiCommand>) {
     let module = &by_file.module;
     ui.horizontal_wrapped(|ui| {
         ui.strong(format!(
@@ -560,7 +560,7 @@ pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<C
             Standing::Answer => {
                 ui.label("the other player started this game: accept it with file 1.");
                 if ui.button("Accept and write file 1").clicked() {
-                    out.push(Command::Play(PlayCommand::ByFileSend));
+                    out.push(UiCommand::Play(PlayCommand::ByFileSend));
                 }
             }
             Standing::Playing => {
@@ -575,7 +575,7 @@ pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<C
                     by_file.files()
                 ));
                 if ui.button("Send turn file").clicked() {
-                    out.push(Command::Play(PlayCommand::ByFileSend));
+                    out.push(UiCommand::Play(PlayCommand::ByFileSend));
                 }
             }
             Standing::Sent(path) => {
@@ -584,7 +584,7 @@ pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<C
                     path.display()
                 ));
                 if ui.button("Look for their answer").clicked() {
-                    out.push(Command::Play(PlayCommand::ByFileRefresh));
+                    out.push(UiCommand::Play(PlayCommand::ByFileRefresh));
                 }
             }
             Standing::Waiting { side, index } => {
@@ -593,7 +593,7 @@ pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<C
                     module.side(*side).name
                 ));
                 if ui.button("Look for their file").clicked() {
-                    out.push(Command::Play(PlayCommand::ByFileRefresh));
+                    out.push(UiCommand::Play(PlayCommand::ByFileRefresh));
                 }
             }
             Standing::Over => {
@@ -601,7 +601,7 @@ pub fn strip(ui: &mut Ui, by_file: &ByFile, standing: &Standing, out: &mut Vec<C
             }
         }
         if ui.button("Close").clicked() {
-            out.push(Command::Play(PlayCommand::ByFileClose));
+            out.push(UiCommand::Play(PlayCommand::ByFileClose));
         }
     });
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::command::Command;
+use crate::command::UiCommand;
 
 use super::PlayCommand;
 
@@ -14,7 +14,7 @@ pub fn show(
     ctx: &egui::Context,
     changed: Option<&(PathBuf, String)>,
     replayed: Option<&[String]>,
-    out: &mut Vec<Command>,
+    out: &mut Vec<UiCommand>,
 ) {
     if let Some((path, why)) = changed {
         egui::Modal::new(egui::Id::unique("changed-save")).show(ctx, |ui| {
@@ -27,10 +27,12 @@ pub fn show(
             );
             ui.horizontal(|ui| {
                 if ui.button("Replay as far as it goes").clicked() {
-                    out.push(Command::Play(PlayCommand::LoadAsFarAsItGoes(path.clone())));
+                    out.push(UiCommand::Play(PlayCommand::LoadAsFarAsItGoes(
+                        path.clone(),
+                    )));
                 }
                 if ui.button("Keep the game under way").clicked() {
-                    out.push(Command::Play(PlayCommand::DismissChangedSave));
+                    out.push(UiCommand::Play(PlayCommand::DismissChangedSave));
                 }
             });
         });
@@ -44,7 +46,7 @@ pub fn show(
                 ui.label("Every action still applies.");
             }
             if ui.button("OK").clicked() {
-                out.push(Command::Play(PlayCommand::CloseReplayReport));
+                out.push(UiCommand::Play(PlayCommand::CloseReplayReport));
             }
         });
     }

@@ -8,7 +8,7 @@ use muster_core::Module;
 
 use super::PlayCommand;
 use super::session::{NewGame, PlayerKind};
-use crate::command::Command;
+use crate::command::UiCommand;
 
 pub struct NewGameDialog {
     /// (id, name) of the module's scenarios.
@@ -129,7 +129,7 @@ impl NewGameDialog {
         })
     }
 
-    pub fn show(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ctx: &egui::Context, out: &mut Vec<UiCommand>) {
         egui::Modal::new(egui::Id::unique("new-game")).show(ctx, |ui| {
             ui.heading("New game");
             ui.label("Scenario");
@@ -185,14 +185,14 @@ impl NewGameDialog {
                 if ui.button("Start").clicked() {
                     match self.game() {
                         Ok(g) => {
-                            out.push(Command::Play(PlayCommand::Start(g)));
-                            out.push(Command::Play(PlayCommand::SetAuto(self.auto)));
+                            out.push(UiCommand::Play(PlayCommand::Start(g)));
+                            out.push(UiCommand::Play(PlayCommand::SetAuto(self.auto)));
                         }
                         Err(e) => self.error = Some(e),
                     }
                 }
                 if ui.button("Cancel").clicked() {
-                    out.push(Command::Play(PlayCommand::CancelNewGame));
+                    out.push(UiCommand::Play(PlayCommand::CancelNewGame));
                 }
             });
         });

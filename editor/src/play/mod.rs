@@ -31,7 +31,7 @@ use muster_core::game::{Action, Place};
 use muster_core::ids::{BoxId, UnitId};
 
 use crate::box_index::BoxIndex;
-use crate::command::{Command, Selection, Tool};
+use crate::command::{Selection, Tool, UiCommand};
 use crate::map_data::MapData;
 use crate::map_view::{MapInput, MapView, SideStyle};
 use crate::overlay::Overlay;
@@ -271,7 +271,7 @@ impl Play {
         ui: &mut Ui,
         input: &PlayInput<'_>,
         view: &mut MapView,
-        out: &mut Vec<Command>,
+        out: &mut Vec<UiCommand>,
     ) {
         self.drive(ui.ctx());
         egui::Panel::top("play-toolbar").show(ui, |ui| toolbar::show(ui, self, out));
@@ -984,7 +984,7 @@ fn destinations(session: &mut Session, at: Option<BoxId>, unit: Option<UnitId>) 
 }
 
 /// The Edit / Play switch above both modes.
-pub fn mode_bar(ui: &mut Ui, mode: crate::command::Mode, out: &mut Vec<Command>) {
+pub fn mode_bar(ui: &mut Ui, mode: crate::command::Mode, out: &mut Vec<UiCommand>) {
     use crate::command::Mode;
     ui.horizontal(|ui| {
         for (m, label) in [
@@ -993,7 +993,7 @@ pub fn mode_bar(ui: &mut Ui, mode: crate::command::Mode, out: &mut Vec<Command>)
             (Mode::Play, "Play"),
         ] {
             if ui.selectable_label(mode == m, label).clicked() && mode != m {
-                out.push(Command::SetMode(m));
+                out.push(UiCommand::SetMode(m));
             }
         }
     });

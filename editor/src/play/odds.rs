@@ -9,7 +9,7 @@ use muster_core::game::{Action, ActionError, GameState, Rules, apply};
 use muster_core::ids::BoxId;
 
 use super::session::Session;
-use crate::command::Command;
+use crate::command::UiCommand;
 
 /// Battles played per estimate: enough for a percent or so, quick on the UI thread.
 pub const RUNS: u64 = 2_000;
@@ -94,7 +94,7 @@ impl OddsView {
         ctx: &egui::Context,
         session: &mut Session,
         selected: Option<BoxId>,
-        _out: &mut Vec<Command>,
+        _out: &mut Vec<UiCommand>,
     ) {
         let Some(at) = target(session, selected) else {
             return;

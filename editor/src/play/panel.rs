@@ -8,7 +8,7 @@ use muster_core::ids::{BoxId, UnitId};
 
 use super::PlayCommand;
 use super::session::{PlayerKind, Session};
-use crate::command::Command;
+use crate::command::UiCommand;
 
 /// At most this many action buttons are drawn; the filter narrows the rest.
 const MAX_SHOWN: usize = 400;
@@ -66,7 +66,7 @@ pub fn show(
     selected: Option<BoxId>,
     unit: Option<UnitId>,
     pick: &[Action],
-    out: &mut Vec<Command>,
+    out: &mut Vec<UiCommand>,
 ) {
     let module = session.module().clone();
     let game = session.state().clone();
@@ -117,16 +117,16 @@ pub fn show(
                 .on_hover_text("each unit by its first legal path, one move after another")
                 .clicked()
         {
-            out.push(Command::Play(PlayCommand::MoveAll { from, to }));
+            out.push(UiCommand::Play(PlayCommand::MoveAll { from, to }));
         }
         ui.strong("Several moves lead there; pick one:");
         for a in pick {
             if ui.button(describe::action(&module, &game, a)).clicked() {
-                out.push(Command::Play(PlayCommand::Act(a.clone())));
+                out.push(UiCommand::Play(PlayCommand::Act(a.clone())));
             }
         }
         if ui.button("Cancel move").clicked() {
-            out.push(Command::Play(PlayCommand::CancelPick));
+            out.push(UiCommand::Play(PlayCommand::CancelPick));
         }
     }
     if let Some(at) = selected {
@@ -163,7 +163,7 @@ pub fn show(
                             .selectable_label(chosen, format!("{text} - {moves} moves"))
                             .clicked()
                         {
-                            out.push(Command::Play(PlayCommand::SelectUnit(
+                            out.push(UiCommand::Play(PlayCommand::SelectUnit(
                                 (!chosen).then_some(u),
                             )));
                         }
@@ -174,7 +174,7 @@ pub fn show(
                 if human {
                     for a in legal.iter().filter(|a| concerns(session, a, at)) {
                         if ui.button(describe::action(&module, &game, a)).clicked() {
-                            out.push(Command::Play(PlayCommand::Act(a.clone())));
+                            out.push(UiCommand::Play(PlayCommand::Act(a.clone())));
                         }
                     }
                 }
@@ -252,7 +252,7 @@ pub fn show(
         .show(ui, |ui| {
             for (a, text) in shown.iter().take(MAX_SHOWN) {
                 if ui.button(text.as_str()).clicked() {
-                    out.push(Command::Play(PlayCommand::Act((*a).clone())));
+                    out.push(UiCommand::Play(PlayCommand::Act((*a).clone())));
                 }
             }
             if shown.len() > MAX_SHOWN {

@@ -133,7 +133,7 @@ pub fn show(
     ctx: &egui::Context,
     module: &Module,
     turn: &ComputerTurn,
-    out: &mut Vec<crate::command::Command>,
+    out: &mut Vec<crate::command::UiCommand>,
 ) {
     let Some(side) = turn.side else { return };
     if !turn.finished || turn.dismissed || turn.is_empty() {
@@ -171,7 +171,7 @@ pub fn show(
                         });
                 });
             if ui.button("Close summary").clicked() {
-                out.push(crate::command::Command::Play(
+                out.push(crate::command::UiCommand::Play(
                     super::PlayCommand::CloseTurnSummary,
                 ));
             }

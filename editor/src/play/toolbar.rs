@@ -7,21 +7,21 @@ use egui::Ui;
 use muster_core::game::{Action, describe};
 
 use super::{Play, PlayCommand, Session};
-use crate::command::Command;
+use crate::command::UiCommand;
 
-pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
+pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
     // One row that never wraps: the map below keeps its place whatever is offered.
     ui.horizontal(|ui| {
         enders(ui, play, out);
         if ui.button("New game").clicked() {
-            out.push(Command::Play(PlayCommand::OpenNewGame));
+            out.push(UiCommand::Play(PlayCommand::OpenNewGame));
         }
         if ui
             .button("By file…")
             .on_hover_text("play against a person elsewhere by exchanging turn files")
             .clicked()
         {
-            out.push(Command::Play(PlayCommand::OpenByFile));
+            out.push(UiCommand::Play(PlayCommand::OpenByFile));
         }
         let session = play.session();
         let can_undo = session.is_some_and(Session::can_undo);
@@ -29,18 +29,18 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             .add_enabled(can_undo, egui::Button::new("Undo move"))
             .clicked()
         {
-            out.push(Command::Play(PlayCommand::Undo));
+            out.push(UiCommand::Play(PlayCommand::Undo));
         }
         let computer = session.is_some_and(|s| s.computer_to_act());
         if ui
             .add_enabled(computer, egui::Button::new("AI step"))
             .clicked()
         {
-            out.push(Command::Play(PlayCommand::AiStep));
+            out.push(UiCommand::Play(PlayCommand::AiStep));
         }
         let mut auto = play.auto;
         if ui.checkbox(&mut auto, "AI auto").changed() {
-            out.push(Command::Play(PlayCommand::SetAuto(auto)));
+            out.push(UiCommand::Play(PlayCommand::SetAuto(auto)));
         }
         let mut delay = play.ai_delay;
         let slider = egui::Slider::new(&mut delay, 0.0..=super::pace::MAX_DELAY)
@@ -52,7 +52,7 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             .on_hover_text("seconds between computer actions under AI auto")
             .changed()
         {
-            out.push(Command::Play(PlayCommand::SetAiDelay(delay)));
+            out.push(UiCommand::Play(PlayCommand::SetAiDelay(delay)));
         }
         let mut eval = play.show_eval;
         if ui
@@ -60,11 +60,11 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             .on_hover_text("after a computer's turn, show how the ai crate rates the position")
             .changed()
         {
-            out.push(Command::Play(PlayCommand::ShowEvaluation(eval)));
+            out.push(UiCommand::Play(PlayCommand::ShowEvaluation(eval)));
         }
         let mut odds = play.show_odds;
         if ui.checkbox(&mut odds, "Odds").changed() {
-            out.push(Command::Play(PlayCommand::ShowOdds(odds)));
+            out.push(UiCommand::Play(PlayCommand::ShowOdds(odds)));
         }
         ui.separator();
         let l = ui.label("Game file");
@@ -79,23 +79,23 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             )
             .clicked()
         {
-            out.push(Command::SaveGame(path.clone()));
+            out.push(UiCommand::SaveGame(path.clone()));
         }
         if ui
             .add_enabled(has_path, egui::Button::new("Load game"))
             .clicked()
         {
-            out.push(Command::LoadGame(path));
+            out.push(UiCommand::LoadGame(path));
         }
         // The same through the file dialog (native where there is one).
         if ui
             .add_enabled(play.session.is_some(), egui::Button::new("Save game as…"))
             .clicked()
         {
-            out.push(Command::SaveGameDialog);
+            out.push(UiCommand::SaveGameDialog);
         }
         if ui.button("Load game…").clicked() {
-            out.push(Command::LoadGameDialog);
+            out.push(UiCommand::LoadGameDialog);
         }
         if play.stale
             && ui
@@ -103,7 +103,7 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
                 .on_hover_text("the game could not be replayed on the changed module")
                 .clicked()
         {
-            out.push(Command::Play(PlayCommand::RestartWithNewRules));
+            out.push(UiCommand::Play(PlayCommand::RestartWithNewRules));
         }
         if let (Some((side, elapsed)), Some(s)) = (play.thinking(), play.session()) {
             ui.separator();
@@ -129,7 +129,7 @@ pub fn status_line(ui: &mut Ui, status: &str) {
 
 /// The legal actions that end a march or the segment, first in the toolbar so they are
 /// always in the same place (the Xvfb run clicks there): the segment's end first.
-fn enders(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
+fn enders(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
     let Some(session) = play.session.as_mut() else {
         return;
     };
@@ -148,7 +148,7 @@ fn enders(ui: &mut Ui, play: &mut Play, out: &mut Vec<Command>) {
             .on_hover_text(text)
             .clicked()
         {
-            out.push(Command::Play(PlayCommand::Act(a)));
+            out.push(UiCommand::Play(PlayCommand::Act(a)));
         }
     }
 }

@@ -4,9 +4,9 @@ use muster_core::game::describe;
 
 use super::PlayCommand;
 use super::session::Session;
-use crate::command::{Command, Mode};
+use crate::command::{Mode, UiCommand};
 
-pub fn show(ctx: &egui::Context, session: &Session, out: &mut Vec<Command>) {
+pub fn show(ctx: &egui::Context, session: &Session, out: &mut Vec<UiCommand>) {
     let Some(outcome) = session.outcome() else {
         return;
     };
@@ -30,15 +30,15 @@ pub fn show(ctx: &egui::Context, session: &Session, out: &mut Vec<Command>) {
         ui.small(describe::situation(module, state));
         ui.horizontal(|ui| {
             if ui.button("New game").clicked() {
-                out.push(Command::Play(PlayCommand::OpenNewGame));
-                out.push(Command::Play(PlayCommand::CloseVictory));
+                out.push(UiCommand::Play(PlayCommand::OpenNewGame));
+                out.push(UiCommand::Play(PlayCommand::CloseVictory));
             }
             if ui.button("Back to editor").clicked() {
-                out.push(Command::Play(PlayCommand::CloseVictory));
-                out.push(Command::SetMode(Mode::Edit));
+                out.push(UiCommand::Play(PlayCommand::CloseVictory));
+                out.push(UiCommand::SetMode(Mode::Edit));
             }
             if ui.button("Close").clicked() {
-                out.push(Command::Play(PlayCommand::CloseVictory));
+                out.push(UiCommand::Play(PlayCommand::CloseVictory));
             }
         });
     });
