@@ -525,36 +525,48 @@ fn muster_view_prints_a_seats_view_and_refuses_bad_input_in_one_line() {
 
 // ---- Two seats of one side ----
 
+/// A mod in a temporary folder: `module.xml` extending the module in `base` (a folder
+/// under the repository), including `includes`, with rules when `rules` is given, and
+/// each of `files` written as named.
+fn temp_mod(
+    base: &str,
+    includes: &[&str],
+    rules: Option<&str>,
+    files: &[(&str, &str)],
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path();
+    let base_id = muster_core::load_module(root().join(base))
+        .map(|b| b.id)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut xml = format!(
+        "<module id=\"temp\" name=\"x\" version=\"0.1.0\" engine=\"0.1\">\n  <extends module=\"{base_id}\" path=\"{}\"/>\n",
+        root().join(base).display()
+    );
+    for i in includes {
+        xml.push_str(&format!("  <include file=\"{i}\"/>\n"));
+    }
+    if let Some(text) = rules {
+        std::fs::create_dir_all(m.join("rules")).unwrap();
+        std::fs::write(m.join("rules/init.luau"), text).unwrap();
+        xml.push_str("  <rules entry=\"rules/init.luau\"/>\n");
+    }
+    xml.push_str("</module>\n");
+    std::fs::write(m.join("module.xml"), xml).unwrap();
+    for (name, text) in files {
+        std::fs::write(m.join(name), text).unwrap();
+    }
+    dir
+}
+
 /// AHD with the Union played by two commanders: the West (pieces in the states west
 /// of the Appalachians) and the East (the rest), each moving only his own pieces.
 fn two_commanders() -> (tempfile::TempDir, Module, ScriptRules) {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path();
-    std::fs::create_dir_all(m.join("rules")).unwrap();
-    std::fs::write(
-        m.join("module.xml"),
-        format!(
-            r#"<module id="commanders" name="x" version="0.1.0" engine="0.1">
-  <extends module="ahd" path="{}"/>
-  <include file="seats.xml"/>
-  <rules entry="rules/init.luau"/>
-</module>"#,
-            root().join("mods/ahd").display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("seats.xml"),
-        r#"<sides>
-  <seat id="union-east" name="Union East" side="union"/>
-  <seat id="union-west" name="Union West" side="union"/>
-  <seat id="confederate" name="Confederacy" side="confederate"/>
-</sides>"#,
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("rules/init.luau"),
-        r#"local WEST = { OH = true, IN = true, IL = true, MO = true, KY = true, TN = true, AR = true, MS = true, LA = true, AL = true }
+    let dir = temp_mod(
+        "mods/ahd",
+        &["seats.xml"],
+        Some(
+            r#"local WEST = { OH = true, IN = true, IL = true, MO = true, KY = true, TN = true, AR = true, MS = true, LA = true, AL = true }
 hooks.on("commands", function(game, seat, unit)
 	local box = game:unit_box(unit)
 	local west = box ~= nil and WEST[defs.boxes[box].state or ""] == true
@@ -563,9 +575,17 @@ hooks.on("commands", function(game, seat, unit)
 	return true
 end)
 "#,
-    )
-    .unwrap();
-    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
+        ),
+        &[(
+            "seats.xml",
+            r#"<sides>
+  <seat id="union-east" name="Union East" side="union"/>
+  <seat id="union-west" name="Union West" side="union"/>
+  <seat id="confederate" name="Confederacy" side="confederate"/>
+</sides>"#,
+        )],
+    );
+    let module = load_module(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let rules = ScriptRules::load(&module, Limits::default()).unwrap();
     (dir, module, rules)
 }
@@ -629,21 +649,8 @@ fn two_seats_of_a_side_share_its_turn_each_commanding_its_own_pieces() {
 
 /// A mod over AHD with `seats` as its `sides.xml`.
 fn seats_mod(seats: &str) -> (tempfile::TempDir, Result<Module, muster_core::LoadError>) {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path();
-    std::fs::write(
-        m.join("module.xml"),
-        format!(
-            r#"<module id="seated" name="x" version="0.1.0" engine="0.1">
-  <extends module="ahd" path="{}"/>
-  <include file="seats.xml"/>
-</module>"#,
-            root().join("mods/ahd").display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(m.join("seats.xml"), seats).unwrap();
-    let loaded = load_module(m);
+    let dir = temp_mod("mods/ahd", &["seats.xml"], None, &[("seats.xml", seats)]);
+    let loaded = load_module(dir.path());
     (dir, loaded)
 }
 
@@ -663,25 +670,16 @@ fn a_side_without_a_seat_is_a_located_load_error() {
 #[test]
 fn a_mod_patches_a_seat_by_id() {
     // Over the fog of war: the Union's scouts see two lines out.
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path();
-    std::fs::write(
-        m.join("module.xml"),
-        format!(
-            r#"<module id="far-scouts" name="x" version="0.1.0" engine="0.1">
-  <extends module="fog-of-war" path="{}"/>
-  <include file="changes.xml"/>
-</module>"#,
-            root().join("mods/examples/fog-of-war").display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("changes.xml"),
-        r#"<changes><patch><seat id="union" range="2"/></patch></changes>"#,
-    )
-    .unwrap();
-    let module = load_module(m).unwrap_or_else(|e| panic!("{e}"));
+    let dir = temp_mod(
+        "mods/examples/fog-of-war",
+        &["changes.xml"],
+        None,
+        &[(
+            "changes.xml",
+            r#"<changes><patch><seat id="union" range="2"/></patch></changes>"#,
+        )],
+    );
+    let module = load_module(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let union = &module.seats[seat(&module, "union").index()];
     assert_eq!(union.range, 2);
     assert_eq!(module.seats[seat(&module, "confederate").index()].range, 1);
