@@ -276,6 +276,9 @@ fn a_failing_sees_rule_hides_and_is_reported_with_its_line() {
     );
     let json = serde_json::to_string(&view).unwrap();
     assert!(!json.contains("no sight today"));
+    // Every seat's data is open here, but a `sees` rule exists: the rules' counters,
+    // which could hold what it hides, are left out too.
+    assert!(view.vars.is_none());
 }
 
 // ---- Sealed orders: a sealed simultaneous choice ----

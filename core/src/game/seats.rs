@@ -49,6 +49,7 @@ pub fn awaited(
     Ok(seats)
 }
 
+/// The seats a wait still waits for: those named that have not made their sealed choice.
 pub fn waiting(state: &GameState) -> impl Iterator<Item = SeatId> + '_ {
     state
         .waiting

@@ -130,9 +130,10 @@ pub fn seat_view(
     state: &GameState,
     seat: SeatId,
 ) -> (SeatView, Vec<RuleError>) {
-    let sights = sights(module, rules, state, seat);
-    let (sight, errors) = sights;
-    (render(module, state, seat, &sight), errors)
+    let (sight, errors) = sights(module, rules, state, seat);
+    // Nothing is hidden only if no seat's data hides and no rule may (fails closed).
+    let open = module.all_open() && !rules.answers(SEES);
+    (render(module, state, seat, &sight, open), errors)
 }
 
 /// How much of each piece `seat` sees, by [`UnitId`] index.
@@ -241,7 +242,13 @@ fn near_boxes(module: &Module, state: &GameState, seat: SeatId) -> Vec<bool> {
     near
 }
 
-fn render(module: &Module, state: &GameState, seat: SeatId, sight: &[Sight]) -> SeatView {
+fn render(
+    module: &Module,
+    state: &GameState,
+    seat: SeatId,
+    sight: &[Sight],
+    open: bool,
+) -> SeatView {
     let def = module.seat(seat);
     let side_name = |s: crate::ids::SideId| module.side(s).id.clone();
     let step = state.current_step(module);
@@ -299,7 +306,6 @@ fn render(module: &Module, state: &GameState, seat: SeatId, sight: &[Sight]) -> 
             }
         }
     }
-    let open = module.all_open();
     SeatView {
         view: SEAT_VIEW,
         seat: def.id.clone(),
