@@ -1,4 +1,5 @@
-//! `muster view`: what one seat sees of a saved game, in words or as JSON. The save is
+//! `muster view`: what one seat sees of a saved game, in words or as JSON, with its log
+//! if asked. The save is
 //! the whole game (whoever holds it holds everything); the view is what may be shown
 //! to, or sent to, that seat.
 
@@ -7,10 +8,11 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use muster_core::Module;
-use muster_core::game::{Save, SeatView, seat_view};
+use muster_core::game::save::Replayed;
+use muster_core::game::{Save, SeatView, seat_log, seat_view};
 use muster_core::ids::SeatId;
 
-// `muster view SAVE --seat SEAT [--json]` (no doc comment: clap would take it for the
+// `muster view SAVE --seat SEAT [--json] [--log]` (no doc comment: clap would take it for the
 // subcommand's help).
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,6 +31,18 @@ pub struct Args {
     /// Print the view as JSON (a piece whose type is hidden has `"type": null`).
     #[arg(long)]
     pub json: bool,
+    /// Add the game's log as the seat may read it (what it does not see is left out or
+    /// told without the hidden parts).
+    #[arg(long)]
+    pub log: bool,
+}
+
+/// A view with the seat's log, for `--json --log`.
+#[derive(serde::Serialize)]
+struct ViewWithLog<'a> {
+    #[serde(flatten)]
+    view: &'a SeatView,
+    log: &'a [String],
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -43,18 +57,53 @@ pub fn run(args: &Args) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("mods").join(base));
     let (module, mut rules) = crate::rules::load(&dir, &args.mods)?;
     let seat = seat(&module, &args.seat)?;
-    let (state, _) = save.replay(&module, &mut rules)?;
-    let (view, errors) = seat_view(&module, &mut rules, &state, seat);
+    let mut log = Vec::new();
+    let mut errors = Vec::new();
+    let state = save.replay_each(&module, &mut rules, &mut |rules, step| {
+        // The start's lines are the set-up, told to whoever sees everything.
+        if let (
+            true,
+            Replayed::Action {
+                before,
+                action,
+                after,
+                lines,
+            },
+        ) = (args.log, step)
+        {
+            let (shown, e) = seat_log(&module, rules, before, action, after, lines, seat);
+            log.extend(shown);
+            errors.extend(e);
+        }
+    })?;
+    let (view, e) = seat_view(&module, &mut rules, &state, seat);
+    errors.extend(e);
     // The rules' errors go to whoever runs this (the host), never into the view.
     for e in &errors {
         eprintln!("warning: a piece was hidden because a rule failed: {e}");
     }
     let out = &mut std::io::stdout().lock();
+    match (args.json, args.log) {
+        (true, false) => serde_json::to_writer_pretty(&mut *out, &view)?,
+        (true, true) => serde_json::to_writer_pretty(
+            &mut *out,
+            &ViewWithLog {
+                view: &view,
+                log: &log,
+            },
+        )?,
+        (false, _) => {
+            write_view(out, &view)?;
+            if args.log {
+                writeln!(out, "log:")?;
+            }
+            for line in &log {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &view)?;
         writeln!(out)?;
-    } else {
-        write_view(out, &view)?;
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ pub mod placing;
 pub mod rules;
 pub mod save;
 pub mod seats;
+pub mod seen_log;
 pub mod sight;
 pub mod state;
 pub mod upgrade;
@@ -31,5 +32,6 @@ pub use rules::{
 };
 pub use save::{Save, SaveError};
 pub use seats::{apply_by, awaited, legal_actions_for};
+pub use seen_log::seat_log;
 pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

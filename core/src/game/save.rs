@@ -439,8 +439,26 @@ impl Save {
         module: &Module,
         rules: &mut dyn Rules,
     ) -> Result<(GameState, Vec<String>), SaveError> {
+        let mut log = Vec::new();
+        let state = self.replay_each(module, rules, &mut |_, step| match step {
+            Replayed::Start { lines } | Replayed::Action { lines, .. } => {
+                log.extend_from_slice(lines)
+            }
+        })?;
+        Ok((state, log))
+    }
+
+    /// [`Save::replay`], showing `seen` the start, then each action as it is replayed:
+    /// a seat's log is built from these ([`super::seen_log::seat_log`]).
+    pub fn replay_each(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        seen: &mut dyn FnMut(&mut dyn Rules, Replayed<'_>),
+    ) -> Result<GameState, SaveError> {
         self.check_module(module)?;
-        let (mut state, mut log) = self.started(module, rules)?;
+        let (mut state, lines) = self.started(module, rules)?;
+        seen(rules, Replayed::Start { lines: &lines });
         for (index, action) in self.actions.iter().enumerate() {
             if let Some(dice) = self.dice_before(index) {
                 state.dice = dice;
@@ -451,8 +469,16 @@ impl Save {
                     action: action.clone(),
                     error,
                 })?;
+            seen(
+                rules,
+                Replayed::Action {
+                    before: &state,
+                    action,
+                    after: &next,
+                    lines: &lines,
+                },
+            );
             state = next;
-            log.extend(lines);
         }
         if let Some(dice) = self.dice_before(self.actions.len()) {
             state.dice = dice;
@@ -464,8 +490,21 @@ impl Save {
                 &self.snapshot,
             )));
         }
-        Ok((state, log))
+        Ok(state)
     }
+}
+
+/// One step of a save's replay ([`Save::replay_each`]).
+pub enum Replayed<'a> {
+    /// The game set up, with the lines its start wrote.
+    Start { lines: &'a [String] },
+    /// An action replayed: the states around it and the lines it wrote.
+    Action {
+        before: &'a GameState,
+        action: &'a Action,
+        after: &'a GameState,
+        lines: &'a [String],
+    },
 }
 
 /// A save replayed "as far as it goes" on a module that may have changed since
