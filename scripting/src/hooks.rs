@@ -112,7 +112,9 @@ impl Answer {
             }
             (Combine::Min, ..) => Err(wrong("an integer (or nil for no bound)")),
             (Combine::Concat, ..) => Err("a list hook is read with Sandbox::list_with".into()),
-            (Combine::First, ..) => Err("a first-answer hook is read with Sandbox::first_with".into()),
+            (Combine::First, ..) => {
+                Err("a first-answer hook is read with Sandbox::first_with".into())
+            }
         }
     }
 }

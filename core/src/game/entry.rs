@@ -171,10 +171,7 @@ pub fn check(
             }
             (FieldKind::Choice(labels), Value::Choice(c)) => {
                 if !labels.contains(c) {
-                    return Err(bad(format!(
-                        "'{c}' is not one of: {}",
-                        labels.join(", ")
-                    )));
+                    return Err(bad(format!("'{c}' is not one of: {}", labels.join(", "))));
                 }
             }
             (kind, _) => return Err(bad(format!("it takes {}", kind.wants()))),

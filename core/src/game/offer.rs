@@ -244,7 +244,12 @@ fn enter(
     if state.sealed.is_some() {
         return Ok(Vec::new());
     }
-    let said = entry::describe(module, state, &offer.form, offer.entry.as_ref().unwrap_or(&Entry::default()));
+    let said = entry::describe(
+        module,
+        state,
+        &offer.form,
+        offer.entry.as_ref().unwrap_or(&Entry::default()),
+    );
     Ok(vec![format!("{} {by}: {said}", offer.label)])
 }
 

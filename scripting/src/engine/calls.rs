@@ -403,7 +403,11 @@ impl Rules for ScriptRules {
 
     /// The `accepts_entry` hook: `accepts_entry(game, offer)` returns nil (accepted) or
     /// a reason (refused); the first reason counts.
-    fn refuses_entry(&mut self, view: View<'_>, offer: &Offer) -> Result<Option<String>, RuleError> {
+    fn refuses_entry(
+        &mut self,
+        view: View<'_>,
+        offer: &Offer,
+    ) -> Result<Option<String>, RuleError> {
         const HOOK: &str = "accepts_entry";
         let state = GameRef::ref_cast(view.state);
         let views = &mut self.views;

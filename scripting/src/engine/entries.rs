@@ -64,7 +64,10 @@ fn int(v: &Value, what: &str) -> Result<i64, String> {
     match v {
         Value::Integer(n) => Ok(*n),
         Value::Number(x) if x.fract() == 0.0 && x.is_finite() => Ok(*x as i64),
-        other => Err(format!("{what} must be a whole number, not {}", describe(other))),
+        other => Err(format!(
+            "{what} must be a whole number, not {}",
+            describe(other)
+        )),
     }
 }
 
@@ -185,7 +188,9 @@ fn field(module: &Module, state: &GameState, t: &Table) -> Result<Field, String>
         (None, None) => {}
         _ => return Err("a number field needs both `min` and `max`".into()),
     }
-    let id = id.filter(|i| !i.is_empty()).ok_or("a field needs an `id`")?;
+    let id = id
+        .filter(|i| !i.is_empty())
+        .ok_or("a field needs an `id`")?;
     let kind = kind.ok_or_else(|| {
         format!("field '{id}' needs one of pieces, sides, boxes, min/max or choices")
     })?;
@@ -199,7 +204,8 @@ fn field(module: &Module, state: &GameState, t: &Table) -> Result<Field, String>
 /// The values a computer referee returns, `{ [field id] = value }`, read by each field's
 /// kind: pieces `{ [unit] = n }`, a side id, a box number, a number, a choice's label.
 /// Only read here: [`muster_core::game::entry::check`] then checks them against the form.
-pub(super) fn entry(
+/// Public for tools that take an entry written in Luau (`muster test`'s `g:enter`).
+pub fn entry(
     module: &Module,
     state: &GameState,
     form: &[Field],
@@ -225,7 +231,10 @@ pub(super) fn entry(
         let value = match &field.kind {
             FieldKind::Pieces(_) => {
                 let Value::Table(p) = &v else {
-                    return Err(bad(format!("{} is not a table {{ [unit] = n }}", describe(&v))));
+                    return Err(bad(format!(
+                        "{} is not a table {{ [unit] = n }}",
+                        describe(&v)
+                    )));
                 };
                 let mut pieces = Vec::new();
                 for pair in p.pairs::<Value, Value>() {
@@ -305,7 +314,12 @@ fn entry_table(lua: &Lua, module: &Module, entry: &Entry) -> mlua::Result<Table>
 }
 
 /// Adds `form` and `entry` to an offer's table, where the offer has them.
-pub(super) fn add_to_offer(lua: &Lua, module: &Module, offer: &Offer, t: &Table) -> mlua::Result<()> {
+pub(super) fn add_to_offer(
+    lua: &Lua,
+    module: &Module,
+    offer: &Offer,
+    t: &Table,
+) -> mlua::Result<()> {
     if !offer.form.is_empty() {
         t.raw_set("form", form_table(lua, module, &offer.form)?)?;
     }

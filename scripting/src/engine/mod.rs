@@ -22,4 +22,5 @@ mod entries;
 mod view;
 
 pub use calls::{Loader, RuleTrace, ScriptRules, catalogue, loader};
+pub use entries::entry as entry_from_lua;
 pub(crate) use view::view_methods;
