@@ -58,7 +58,7 @@ pub fn referee_action(
             writeln!(out, "{} (the referee enters it)", offer.label)?;
             let entered = fill(out, module, state, &offer.form, input)?;
             if let Action::Take { entry, .. } = &mut action {
-                *entry = Some(entered);
+                *entry = Some(Box::new(entered));
             }
         }
         match apply(module, rules, state, &action) {
@@ -176,5 +176,106 @@ fn number(
             Ok(n) if (min..=max).contains(&n) => return Ok(n),
             _ => writeln!(out, "'{text}': give a whole number from {min} to {max}")?,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use muster_core::game::Place;
+    use muster_core::load_stack;
+    use muster_scripting::{Limits, ScriptRules};
+    use muster_test_support::{RandomGame, ahd_dir, root};
+
+    /// The umpire mod at its first battle of a random 1861 game (seed 1).
+    fn at_a_battle() -> (Module, ScriptRules, GameState) {
+        let m = load_stack(ahd_dir(), &[root().join("mods/examples/umpire")]).unwrap();
+        let mut rules = ScriptRules::load(&m, Limits::default()).unwrap();
+        let ump = m.find_seat("umpire").unwrap();
+        let states: Vec<GameState> = RandomGame::new(&m, &mut rules, "1861", 1)
+            .take(3000)
+            .collect();
+        let g = states
+            .into_iter()
+            .find(|g| awaited(&m, &mut rules, g).unwrap() == vec![ump])
+            .expect("a battle");
+        (m, rules, g)
+    }
+
+    /// `muster play --referee human`: the umpire is asked each field; an entry the
+    /// rules refuse (the holder left with nothing, seed 001 §8.6) is said and asked
+    /// again; a number out of range is asked again; the entry returned is what was
+    /// typed.
+    #[test]
+    fn a_person_enters_a_result_field_by_field() {
+        let (m, mut rules, g) = at_a_battle();
+        let o = offer::offers(&m, &mut rules, &g).unwrap().remove(0);
+        let FieldKind::Pieces(pieces) = &o.form[0].kind else {
+            panic!("{:?}", o.form)
+        };
+        let FieldKind::Side(sides) = &o.form[1].kind else {
+            panic!("{:?}", o.form)
+        };
+        let (first, most) = pieces[0];
+        let side = g.unit(first).side;
+        let holder = (sides.iter().position(|&s| s == side).unwrap() + 1).to_string();
+        // First: every piece of `side` loses all it has, and `side` holds the field.
+        let mut lines: Vec<String> = pieces
+            .iter()
+            .map(|&(u, n)| {
+                if g.unit(u).side == side {
+                    n.to_string()
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        lines.push(holder.clone());
+        // Then: a number out of range for the first piece, asked again (Enter: 0),
+        // nothing lost by the others, the same holder.
+        lines.push((most + 1).to_string());
+        lines.extend(std::iter::repeat_n(String::new(), pieces.len()));
+        lines.push(holder);
+        let mut input = lines.into_iter().map(Ok);
+        let mut out = Vec::new();
+        let action = referee_action(&mut out, &m, &mut rules, &g, Referee::Human, &mut input)
+            .unwrap()
+            .expect("the umpire's decision");
+        let shown = String::from_utf8(out).unwrap();
+        assert!(
+            shown.contains("refused: not allowed: 'result of the battle at"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(&format!("give a whole number from 0 to {most}")),
+            "{shown}"
+        );
+        let Action::Take { entry: Some(e), .. } = &action else {
+            panic!("{action:?}")
+        };
+        assert_eq!(e.get("losses"), Some(&Value::Pieces(Vec::new())));
+        assert_eq!(e.get("holder"), Some(&Value::Side(side)));
+        let (after, _) = apply(&m, &mut rules, &g, &action).unwrap();
+        let at = o.at.unwrap();
+        assert!(after.units_at(at).all(|u| after.unit(u).side == side));
+        assert_eq!(after.unit(first).place, Place::Board(at));
+    }
+
+    /// With the computer referee the offer is taken as listed: the rules enter it.
+    #[test]
+    fn the_computer_referee_takes_the_offer_as_listed() {
+        let (m, mut rules, g) = at_a_battle();
+        let mut none = std::iter::empty();
+        let action = referee_action(
+            &mut Vec::new(),
+            &m,
+            &mut rules,
+            &g,
+            Referee::Computer,
+            &mut none,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(matches!(&action, Action::Take { entry: None, .. }));
     }
 }

@@ -691,7 +691,7 @@ impl GameHandle {
             .map_err(|e| format!("{label}: {e}"))?;
         let mut action = action;
         if let Action::Take { entry: e, .. } = &mut action {
-            *e = Some(entry);
+            *e = Some(Box::new(entry));
         }
         Ok(action)
     }

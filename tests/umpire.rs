@@ -63,7 +63,7 @@ fn pieces(o: &Offer) -> Vec<(UnitId, i64)> {
 fn take_with(o: &Offer, entry: Entry) -> Action {
     let mut a = o.action();
     if let Action::Take { entry: e, .. } = &mut a {
-        *e = Some(entry);
+        *e = Some(Box::new(entry));
     }
     a
 }

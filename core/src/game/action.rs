@@ -48,7 +48,7 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<SeatId>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        entry: Option<Entry>,
+        entry: Option<Box<Entry>>,
     },
     /// Finish the current step.
     EndStep,

@@ -218,7 +218,7 @@ fn enter(
         };
     }
     let (value, by) = match given {
-        Some(e) => (e.clone(), "entered"),
+        Some(e) => (Entry::clone(e), "entered"),
         None => {
             let mut dice = std::mem::replace(&mut state.dice, super::dice::Dice::fixed([]));
             let computed = rules.referee_entry(View { module, state }, &mut dice, offer);
@@ -235,7 +235,7 @@ fn enter(
             }
         }
     };
-    entry::check(module, state, &offer.form, &value).map_err(|e| refused(e))?;
+    entry::check(module, state, &offer.form, &value).map_err(&refused)?;
     offer.entry = Some(value);
     if let Some(why) = rules.refuses_entry(View { module, state }, offer)? {
         offer.entry = None;
