@@ -453,7 +453,10 @@ impl Rules for ScriptRules {
                 let game = views.open(scope, state)?;
                 (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
             },
-            |v| super::entries::entry(module, view.state, &offer.form, v),
+            |v| {
+                super::entries::entry(module, view.state, &offer.form, v)
+                    .map_err(|m| format!("returned a bad entry: {m}"))
+            },
         );
         let lent = self.dice.borrow_mut().dice.take();
         if let Some(d) = lent {
