@@ -236,6 +236,7 @@ fn enter(
         }
     };
     entry::check(module, state, &offer.form, &value).map_err(&refused)?;
+    let said = entry::describe(module, state, &offer.form, &value);
     offer.entry = Some(value);
     if let Some(why) = rules.refuses_entry(View { module, state }, offer)? {
         offer.entry = None;
@@ -244,12 +245,6 @@ fn enter(
     if state.sealed.is_some() {
         return Ok(Vec::new());
     }
-    let said = entry::describe(
-        module,
-        state,
-        &offer.form,
-        offer.entry.as_ref().unwrap_or(&Entry::default()),
-    );
     Ok(vec![format!("{} {by}: {said}", offer.label)])
 }
 
