@@ -9,6 +9,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod api;
 mod balance;
 mod check;
+mod entry;
 mod modtest;
 mod moves;
 mod new_mod;

@@ -663,6 +663,39 @@ impl GameHandle {
         Ok(log)
     }
 
+    /// The legal `Take` a test names by its words, with the values of `values` entered
+    /// by its offer's form (read as a computer referee's would be, but pieces by the
+    /// test's numbers, as `g:unit` gives them).
+    fn entered(&mut self, lua: &Lua, label: &str, values: &Value) -> Result<Action, String> {
+        let action = self.find(&ActionArg::Text(label.to_string()))?;
+        let Action::Take {
+            offer,
+            unit,
+            at,
+            seat,
+            ..
+        } = &action
+        else {
+            return Err(format!("'{label}' is not an offer: nothing to enter"));
+        };
+        let offers = muster_core::game::offer::offers(&self.module, &mut self.rules, &self.state)
+            .map_err(|e| e.to_string())?;
+        let Some(o) = offers
+            .iter()
+            .find(|o| o.id == *offer && o.unit == *unit && o.at == *at && o.seat == *seat)
+        else {
+            return Err(format!("'{label}' is not among the offers now"));
+        };
+        let values = test_numbers(lua, values, &o.form).map_err(|e| format!("{label}: {e}"))?;
+        let entry = muster_scripting::entry_from_lua(&self.module, &self.state, &o.form, &values)
+            .map_err(|e| format!("{label}: {e}"))?;
+        let mut action = action;
+        if let Action::Take { entry: e, .. } = &mut action {
+            *e = Some(Box::new(entry));
+        }
+        Ok(action)
+    }
+
     fn box_id(&self, name: &str) -> Result<BoxId, String> {
         self.module.board.find(name).ok_or_else(|| {
             let names = self.module.board.boxes.iter().map(|b| b.name.as_str());
@@ -720,6 +753,42 @@ impl GameHandle {
             })
             .collect())
     }
+}
+
+/// An entry written in a test, with each pieces field's keys turned from the test's
+/// piece numbers (`g:unit`, 0-based) to the rules' (1-based).
+fn test_numbers(
+    lua: &Lua,
+    values: &Value,
+    form: &[muster_core::game::Field],
+) -> Result<Value, String> {
+    let Value::Table(t) = values else {
+        return Ok(values.clone());
+    };
+    let copy = lua.create_table().map_err(|e| e.to_string())?;
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let pieces = matches!(&k, Value::String(s) if form.iter().any(|f| {
+            matches!(f.kind, muster_core::game::FieldKind::Pieces(_)) && *s == f.id.as_str()
+        }));
+        let v = match v {
+            Value::Table(p) if pieces => {
+                let renumbered = lua.create_table().map_err(|e| e.to_string())?;
+                for pair in p.pairs::<Value, Value>() {
+                    let (u, n) = pair.map_err(|e| e.to_string())?;
+                    let u = match u {
+                        Value::Integer(i) => Value::Integer(i + 1),
+                        other => other,
+                    };
+                    renumbered.raw_set(u, n).map_err(|e| e.to_string())?;
+                }
+                Value::Table(renumbered)
+            }
+            other => other,
+        };
+        copy.raw_set(k, v).map_err(|e| e.to_string())?;
+    }
+    Ok(Value::Table(copy))
 }
 
 /// The position at the start of `side`'s player turn (or of its step `step`) on the
@@ -794,6 +863,20 @@ impl UserData for GameHandle {
         m.add_method_mut("act", |lua, g, what: ActionArg| {
             let a = g.find(&what).map_err(|e| fail(lua, e))?;
             g.apply(&a).map_err(|e| fail(lua, e))
+        });
+        m.add_method_mut("enter", |lua, g, (label, values): (String, Value)| {
+            let a = g.entered(lua, &label, &values).map_err(|e| fail(lua, e))?;
+            g.apply(&a).map_err(|e| fail(lua, e))
+        });
+        m.add_method_mut("refused", |lua, g, (label, values): (String, Value)| {
+            let a = g.entered(lua, &label, &values).map_err(|e| fail(lua, e))?;
+            match apply(&g.module, &mut g.rules, &g.state, &a) {
+                Ok(_) => Err(fail(
+                    lua,
+                    format!("expected the entry for '{label}' to be refused, but it was taken"),
+                )),
+                Err(e) => Ok(e.to_string()),
+            }
         });
         m.add_method_mut("expect_illegal", |lua, g, text: String| {
             let legal = g.legal().map_err(|e| fail(lua, e))?;

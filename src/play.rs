@@ -63,6 +63,10 @@ pub struct Args {
     /// Give up after this many actions.
     #[arg(long, default_value_t = 1_000_000)]
     max_actions: usize,
+    /// Who enters a referee's decisions (a battle's result) in a module with a seat of
+    /// no side: the rules' computer referee, or a person at the prompt.
+    #[arg(long, value_enum, default_value_t)]
+    referee: crate::entry::Referee,
     #[command(flatten)]
     strong: StrongArgs,
     /// Threads a strong player searches on (1-64); its choices do not depend on it.
@@ -193,6 +197,37 @@ pub fn run(mut o: Args) -> Result<()> {
         }
         let side = decider(&module, &state);
         rules.take_logged(); // whatever an earlier failed action left
+        let refereed =
+            crate::entry::referee_action(out, &module, &mut rules, &state, o.referee, &mut input);
+        let refereed = match refereed {
+            Ok(r) => r,
+            Err(e) => {
+                failure = Some(failed_at(&module, &state, "the referee's decision", &e));
+                break;
+            }
+        };
+        if let Some(action) = refereed {
+            writeln!(
+                out,
+                "[referee] {}",
+                describe::action(&module, &state, &action)
+            )?;
+            let doing = format!(
+                "the referee's '{}'",
+                describe::action(&module, &state, &action)
+            );
+            match game.apply(&module, &mut rules, action) {
+                Ok(log) => {
+                    print_log(out, &log, o.quiet)?;
+                    print_rules_log(out, rules.take_logged())?;
+                }
+                Err(e) => {
+                    failure = Some(failed_at(&module, &state, &doing, &e));
+                    break;
+                }
+            }
+            continue;
+        }
         if let Some(computer) = computers[side.index()].as_mut() {
             // Recorded as it is checked: a refused (stale) plan leaves the game as it was.
             let decided =

@@ -22,6 +22,7 @@ fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
         at,
         label: String::new(),
         seat: None,
+        entry: None,
     }
 }
 
@@ -51,6 +52,7 @@ fn unlabelled(a: &Action) -> Action {
             at: *at,
             label: String::new(),
             seat: *seat,
+            entry: None,
         },
         other => other.clone(),
     }

@@ -92,6 +92,8 @@ impl Rules for Recorder {
                 at: None,
                 cost: vec![(moves, 1)],
                 seat: None,
+                form: Vec::new(),
+                entry: None,
             }]
         } else {
             Vec::new()

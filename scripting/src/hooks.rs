@@ -75,7 +75,7 @@ impl Answer {
             Combine::All => Self::Bool(true),
             Combine::Any => Self::Bool(false),
             Combine::Sum => Self::Int(0),
-            Combine::Min | Combine::Concat => Self::None,
+            Combine::Min | Combine::Concat | Combine::First => Self::None,
         }
     }
 
@@ -112,6 +112,9 @@ impl Answer {
             }
             (Combine::Min, ..) => Err(wrong("an integer (or nil for no bound)")),
             (Combine::Concat, ..) => Err("a list hook is read with Sandbox::list_with".into()),
+            (Combine::First, ..) => {
+                Err("a first-answer hook is read with Sandbox::first_with".into())
+            }
         }
     }
 }

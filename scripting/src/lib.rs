@@ -112,7 +112,7 @@ mod value;
 
 pub use budget::Limits;
 pub use defs::{box_id, line_id, lua_index, rust_index};
-pub use engine::{Loader, RuleTrace, ScriptRules, catalogue, loader};
+pub use engine::{Loader, RuleTrace, ScriptRules, catalogue, entry_from_lua, loader};
 pub use error::{LOADING, ScriptError};
 pub use hooks::{Answer, Combine, HookKind, HookSpec};
 pub use mlua;

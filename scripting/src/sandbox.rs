@@ -284,6 +284,38 @@ impl Sandbox {
             .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
 
+    /// Calls the handlers of a first-answer hook (`Combine::First`) in order until one
+    /// returns something other than nil, which `read` reads inside the scope
+    /// (`accepts_entry`'s reason, `referee_entry`'s entry); `None` when every handler
+    /// returned nil. Arguments are scoped as in [`Sandbox::question_with`]; a value
+    /// `read` refuses names the handler that returned it.
+    pub fn first_with<'env, T>(
+        &mut self,
+        hook: &str,
+        build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+        mut read: impl FnMut(&Value) -> Result<T, String>,
+    ) -> Result<Option<T>, ScriptError> {
+        let slot = self.hooks.find(hook, true)?;
+        if self.hooks.list[slot].handlers.is_empty() {
+            return Ok(None);
+        }
+        let this = &*self;
+        this.lua
+            .scope(|scope| {
+                let args = build(&this.lua, scope)?;
+                let mut out = None;
+                let done = this.each_handler(slot, args, |handler, ret| {
+                    if ret.is_nil() {
+                        return Ok(false);
+                    }
+                    out = Some(read(&ret).map_err(|m| bad_return(hook, handler, m))?);
+                    Ok(true)
+                });
+                Ok(done.map(|()| out))
+            })
+            .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
+    }
+
     /// How many handlers the scripts registered for `hook`.
     pub fn handler_count(&self, hook: &str) -> usize {
         self.hooks

@@ -163,6 +163,14 @@ impl Probe {
             at: Some(BoxId(0)),
             cost: Vec::new(),
             seat: Some(SeatId(0)),
+            form: vec![muster_core::game::Field {
+                id: "n".into(),
+                label: "n".into(),
+                kind: muster_core::game::FieldKind::Number { min: 0, max: 3 },
+            }],
+            entry: Some(muster_core::game::Entry(
+                [("n".to_string(), muster_core::game::entry::Value::Number(1))].into(),
+            )),
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [
@@ -267,6 +275,12 @@ impl Probe {
         self.rules
             .victory_progress(view)
             .unwrap_or_else(|e| panic!("victory_progress: {e}"));
+        self.rules
+            .refuses_entry(view, &offer)
+            .unwrap_or_else(|e| panic!("accepts_entry: {e}"));
+        self.rules
+            .referee_entry(view, &mut Dice::seeded(1), &offer)
+            .unwrap_or_else(|e| panic!("referee_entry: {e}"));
     }
 }
 

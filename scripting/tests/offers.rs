@@ -95,6 +95,7 @@ fn an_offer_is_matched_without_its_label() {
         at,
         label: "another wording".into(),
         seat: None,
+        entry: None,
     };
     assert!(apply(&m, &mut rules, &g, &reworded).is_ok());
 }

@@ -183,6 +183,8 @@ end, { id = "test.kept" })
         at: Some(at),
         cost: Vec::new(),
         seat: None,
+        form: Vec::new(),
+        entry: None,
     };
     let mut worth = |state: &GameState| {
         let view = View { module: &m, state };

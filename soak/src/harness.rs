@@ -423,6 +423,7 @@ fn arbitrary(module: &Module, state: &GameState, bytes: &mut Bytes<'_>) -> Actio
                 at: has_at.then(|| at(bytes)),
                 label: String::new(),
                 seat: None,
+                entry: None,
             }
         }
         _ => Action::EndStep,

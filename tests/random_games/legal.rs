@@ -131,6 +131,7 @@ pub(crate) fn offer(id: &str, unit: UnitId, at: Option<BoxId>) -> Action {
         at,
         label: String::new(),
         seat: None,
+        entry: None,
     }
 }
 
@@ -170,6 +171,7 @@ pub(crate) fn unlabelled(a: &Action) -> Action {
             at: *at,
             label: String::new(),
             seat: *seat,
+            entry: None,
         },
         other => other.clone(),
     }

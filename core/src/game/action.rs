@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::entry::Entry;
 use super::moves::Path;
 use super::rules::RuleError;
 use crate::ids::{BoxId, SeatId, UnitId, UnitTypeId};
@@ -36,7 +37,9 @@ pub enum Action {
     Place { kind: UnitTypeId, at: BoxId },
     /// Take a decision the rules offer now (see [`crate::game::offer`]): its id, the
     /// piece and box it concerns, its label as offered, and the seat it was addressed
-    /// to if any (see [`crate::game::seats`]).
+    /// to if any (see [`crate::game::seats`]), and for an offer with a form the
+    /// values entered (see [`crate::game::entry`]; none: the rules' computer referee
+    /// enters them).
     Take {
         offer: String,
         unit: Option<UnitId>,
@@ -44,6 +47,8 @@ pub enum Action {
         label: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<SeatId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entry: Option<Box<Entry>>,
     },
     /// Finish the current step.
     EndStep,

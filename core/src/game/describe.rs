@@ -113,7 +113,13 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
                 ("box", place(module, *at)),
             ],
         ),
-        Action::Take { label, .. } => label.clone(),
+        Action::Take { label, entry, .. } => match entry {
+            Some(entry) => format!(
+                "{label} ({})",
+                super::entry::describe_bare(module, state, entry)
+            ),
+            None => label.clone(),
+        },
         Action::EndStep => words.say(|w| &w.end, "end this step", &[]),
     }
 }

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
+use super::entry::{self, Entry, Form};
 use super::flow::notify;
 use super::rules::{Event, RuleError, Rules, View, Wanted};
 use super::state::GameState;
@@ -30,6 +31,13 @@ pub struct Offer {
     /// turn, a referee's entry); its side pays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<SeatId>,
+    /// The fields the seat taking it enters (a referee's battle result), if any; see
+    /// [`super::entry`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form: Form,
+    /// The values entered, once it is taken (what `offer_taken` reads); none as listed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<Entry>,
 }
 
 impl Offer {
@@ -41,6 +49,7 @@ impl Offer {
             at: self.at,
             label: self.label.clone(),
             seat: self.seat,
+            entry: None,
         }
     }
 
@@ -133,13 +142,16 @@ pub(crate) fn take(
     state: &mut GameState,
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
-    let Some(offer) = wanted_offer(module, rules, state, action)? else {
+    let Some(mut offer) = wanted_offer(module, rules, state, action)? else {
         return Err(illegal(
             "that is not among the decisions the rules offer now",
         ));
     };
+    let entered = enter(module, rules, state, &mut offer, action)?;
     if state.waiting.is_empty() {
-        return carry_out(module, rules, state, &offer);
+        let mut log = entered;
+        log.extend(carry_out(module, rules, state, &offer)?);
+        return Ok(log);
     }
     let Some(seat) = offer
         .seat
@@ -153,7 +165,9 @@ pub(crate) fn take(
     };
     let Some(sealed) = state.sealed.as_mut() else {
         state.waiting.retain(|&s| s != seat);
-        return carry_out(module, rules, state, &offer);
+        let mut log = entered;
+        log.extend(carry_out(module, rules, state, &offer)?);
+        return Ok(log);
     };
     // A sealed choice: kept unseen until every seat waited for has chosen, then all
     // are carried out in seat order.
@@ -166,14 +180,72 @@ pub(crate) fn take(
     chosen.sort_by_key(|o| o.seat);
     state.waiting.clear();
     for offer in &chosen {
+        let entered = offer
+            .entry
+            .as_ref()
+            .map(|e| format!(" ({})", entry::describe(module, state, &offer.form, e)))
+            .unwrap_or_default();
         log.push(format!(
-            "{} chose: {}",
+            "{} chose: {}{entered}",
             offer.seat.map_or("", |s| module.seat(s).name.as_str()),
             offer.label
         ));
         log.extend(carry_out(module, rules, state, offer)?);
     }
     Ok(log)
+}
+
+/// For an offer with a form, the values `action` carries, or else those the rules'
+/// computer referee enters (drawing on the game's dice), checked against the form and
+/// put in the offer; then the rules may refuse them (`accepts_entry`). Returns the log
+/// line that says what was entered (a sealed choice's is said when it is revealed).
+/// Errors name the offer; the caller's copy of the game is dropped with them.
+fn enter(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    offer: &mut Offer,
+    action: &Action,
+) -> Result<Vec<String>, ActionError> {
+    let Action::Take { entry: given, .. } = action else {
+        return Ok(Vec::new());
+    };
+    let refused = |why: String| illegal(format!("'{}': {why}", offer.label));
+    if offer.form.is_empty() {
+        return match given {
+            Some(_) => Err(refused("it takes no entry (its offer has no form)".into())),
+            None => Ok(Vec::new()),
+        };
+    }
+    let (value, by) = match given {
+        Some(e) => (Entry::clone(e), "entered"),
+        None => {
+            let mut dice = std::mem::replace(&mut state.dice, super::dice::Dice::fixed([]));
+            let computed = rules.referee_entry(View { module, state }, &mut dice, offer);
+            state.dice = dice;
+            match computed? {
+                Some(e) => (e, "entered by the computer referee"),
+                None => {
+                    return Err(refused(
+                        "it needs an entry, and no computer referee (`referee_entry`) \
+                         enters one: a person must fill its form"
+                            .into(),
+                    ));
+                }
+            }
+        }
+    };
+    entry::check(module, state, &offer.form, &value).map_err(&refused)?;
+    let said = entry::describe(module, state, &offer.form, &value);
+    offer.entry = Some(value);
+    if let Some(why) = rules.refuses_entry(View { module, state }, offer)? {
+        offer.entry = None;
+        return Err(refused(format!("the rules refuse the entry: {why}")));
+    }
+    if state.sealed.is_some() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![format!("{} {by}: {said}", offer.label)])
 }
 
 /// Pays for an offer and reports `offer_taken`, applying the rules' commands.

@@ -45,6 +45,9 @@ pub enum Combine {
     Min,
     /// Lists joined in handler order; no handler means an empty list (`offers`).
     Concat,
+    /// The first answer other than nil, in handler order (the later handlers are not
+    /// called); no handler means nil (`accepts_entry`'s reason, `referee_entry`'s values).
+    First,
 }
 
 /// An answer, already combined over every handler.
@@ -214,6 +217,8 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("commands", Combine::All),
     ("sees", Combine::Min),
     ("offers", Combine::Concat),
+    ("accepts_entry", Combine::First),
+    ("referee_entry", Combine::First),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
 ];
@@ -414,6 +419,29 @@ pub trait Rules {
     fn look_ahead(&mut self, on: bool) {
         let _ = on;
     }
+    /// Whether the rules refuse the values entered for an offer (`offer.entry`, already
+    /// checked against its form): the first reason a handler of `accepts_entry` gives,
+    /// or none (accepted). Pure, like a question. Accepted by default.
+    fn refuses_entry(
+        &mut self,
+        view: View<'_>,
+        offer: &Offer,
+    ) -> Result<Option<String>, RuleError> {
+        let _ = (view, offer);
+        Ok(None)
+    }
+    /// The computer referee: the values the rules enter for an offer with a form when
+    /// no person does (`referee_entry`), drawing only on `dice`, the game's own, so the
+    /// game replays exactly. None: no handler entered any. None by default.
+    fn referee_entry(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        offer: &Offer,
+    ) -> Result<Option<super::entry::Entry>, RuleError> {
+        let _ = (view, dice, offer);
+        Ok(None)
+    }
     /// The offers when one is being taken, with `wanted` naming it: rules may list only
     /// those that match (the engine still checks id, piece and box), so taking one of
     /// many offers does not cost listing them all. All of them by default.
@@ -522,6 +550,8 @@ mod tests {
             at: None,
             cost: Vec::new(),
             seat: None,
+            form: Vec::new(),
+            entry: None,
         };
         let all = [
             Question::MayEnter {
@@ -580,9 +610,10 @@ mod tests {
                 seen: crate::format::Sight::Full,
             },
         ];
-        // Every question but the lists `offers`, `evacuations` and `victory_progress`,
-        // which have trait methods of their own.
-        assert_eq!(all.len() + 3, QUESTIONS.len());
+        // Every question but the lists `offers`, `evacuations` and `victory_progress`, and
+        // the entries' `accepts_entry` and `referee_entry`, which have trait methods of
+        // their own.
+        assert_eq!(all.len() + 5, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

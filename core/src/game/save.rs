@@ -243,7 +243,8 @@ pub enum SaveError {
     #[error("action {index} of the save ({action:?}) fails: {error}")]
     Action {
         index: usize,
-        action: Action,
+        /// Boxed: an action is large, and every save function returns this error.
+        action: Box<Action>,
         error: ActionError,
     },
     #[error("the save's ending turn: {0}")]
@@ -466,7 +467,7 @@ impl Save {
             let (next, lines) =
                 apply(module, rules, &state, action).map_err(|error| SaveError::Action {
                     index,
-                    action: action.clone(),
+                    action: Box::new(action.clone()),
                     error,
                 })?;
             seen(

@@ -76,12 +76,22 @@ pub const RECORDS: &[RecordDoc] = &[
         p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
         p("cost", "{ [string]: number }", "its cost by resource id"),
         p("seat", "SeatId?", "the seat it was addressed to, if any"),
+        p("form", "{ FormField }?", "the fields the seat taking it enters, as `offers` wrote them"),
+        p("entry", "EntryValues?", "the values entered (in `offer_taken` and `accepts_entry`)"),
     ] },
     RecordDoc { name: "OfferSpec", seen_as: "each item an `offers` handler returns", fields: &[
         p("id", "string", "required; what `offer_taken` is told"), p("label", "string?", "default: the id"),
         p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),
         p("cost", "{ [string]: number }?", "amounts by resource id, each 0 or more (`{ marches = 1 }`)"),
         p("seat", "SeatId?", "the seat it is addressed to, if not the side on move's: a response out of turn, an answer the game waits for (`wait_for`); its side pays"),
+        p("form", "{ FormField }?", "fields the seat taking it enters (a referee's battle result): taking it carries the values, checked by the engine against the form, then by `accepts_entry`; without values, `referee_entry` computes them"),
+    ] },
+    RecordDoc { name: "FormField", seen_as: "each field of an offer's `form`: `id`, `label` and exactly one of `pieces`, `sides`, `boxes`, `min`/`max`, `choices`", fields: &[
+        p("id", "string", "required; the key of its value in `offer.entry`"), p("label", "string?", "what a person is asked; default: the id"),
+        p("pieces", "{ [Unit]: number }?", "a number from 0 to the piece's most for each piece (steps lost: most = steps left); pieces left out count 0"),
+        p("sides", "{ SideId }?", "one of these sides"), p("boxes", "{ BoxNum }?", "one of these boxes"),
+        p("min", "number?", "with `max`: a whole number in the range, both ends included"), p("max", "number?", "see `min`"),
+        p("choices", "{ string }?", "one of these labels"),
     ] },
     RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
     RecordDoc { name: "Progress", seen_as: "each item a `victory_progress` handler returns", fields: &[

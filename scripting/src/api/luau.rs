@@ -65,7 +65,7 @@ pub fn definitions() -> String {
          export type LineNum = number\n\
          export type SideId = string\n\
          export type SeatId = string\n\
-         export type UnitTypeId = string\n\n",
+         export type UnitTypeId = string\n         -- An entry's values by field id: pieces { [Unit]: number }, a SideId, a BoxNum,\n         -- a number or a choice's label, by the field's kind.\n         export type EntryValues = { [string]: any }\n\n",
     );
     for r in RECORDS {
         let _ = write!(out, "-- {}\nexport type {} = ", r.seen_as, r.name);

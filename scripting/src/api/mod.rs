@@ -150,6 +150,7 @@ pub fn returns(hook: &HookDoc, kind: HookKind) -> &'static str {
         HookKind::Question(Combine::Sum) => "number",
         HookKind::Question(Combine::Min) => "number?",
         HookKind::Question(Combine::Concat) => "{ OfferSpec }?",
+        HookKind::Question(Combine::First) => "any?",
         HookKind::Event => "{ Command }?",
     }
 }
@@ -169,6 +170,9 @@ pub fn combine_text(kind: HookKind) -> &'static str {
         }
         HookKind::Question(Combine::Concat) => {
             "concat: the lists joined in handler order; no handler: an empty list"
+        }
+        HookKind::Question(Combine::First) => {
+            "first: the first answer other than nil, in handler order (later handlers are not called); no handler: nil"
         }
         HookKind::Event => "commands of every handler, applied in handler order, all or nothing",
     }

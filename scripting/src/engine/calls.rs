@@ -401,6 +401,72 @@ impl Rules for ScriptRules {
         Ok(out)
     }
 
+    /// The `accepts_entry` hook: `accepts_entry(game, offer)` returns nil (accepted) or
+    /// a reason (refused); the first reason counts.
+    fn refuses_entry(
+        &mut self,
+        view: View<'_>,
+        offer: &Offer,
+    ) -> Result<Option<String>, RuleError> {
+        const HOOK: &str = "accepts_entry";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let module = view.module;
+        let why = self
+            .sandbox
+            .first_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::String(s) => Ok(s.to_string_lossy()),
+                    other => Err(format!(
+                        "returned {}; this hook returns nil (accepted) or a reason (a string)",
+                        crate::value::describe(other)
+                    )),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(why)
+    }
+
+    /// The `referee_entry` hook: `referee_entry(game, offer)` returns nil (not this
+    /// handler's) or the values `{ [field id] = value }`; the first entry counts. Dice
+    /// may be rolled: the game's own.
+    fn referee_entry(
+        &mut self,
+        view: View<'_>,
+        dice: &mut Dice,
+        offer: &Offer,
+    ) -> Result<Option<muster_core::game::Entry>, RuleError> {
+        const HOOK: &str = "referee_entry";
+        let state = GameRef::ref_cast(view.state);
+        let module = view.module;
+        self.dice.borrow_mut().dice = Some(dice.clone());
+        let views = &mut self.views;
+        let result = self.sandbox.first_with(
+            HOOK,
+            |lua, scope| {
+                let game = views.open(scope, state)?;
+                (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+            },
+            |v| {
+                super::entries::entry(module, view.state, &offer.form, v)
+                    .map_err(|m| format!("returned a bad entry: {m}"))
+            },
+        );
+        let lent = self.dice.borrow_mut().dice.take();
+        if let Some(d) = lent {
+            *dice = d;
+        }
+        let entry = result.map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(entry)
+    }
+
     fn offers_for(
         &mut self,
         view: View<'_>,
@@ -738,7 +804,8 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
     format!("{} {about}", q.hook())
 }
 
-/// The table an `offer_taken` handler gets: `{ id, label, unit?, box? }`.
+/// The table an `offer_taken` handler gets: `{ id, label, unit?, box?, seat?, cost,
+/// form?, entry? }`.
 fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value> {
     let t = lua.create_table_with_capacity(0, 4)?;
     t.raw_set("id", offer.id.as_str())?;
@@ -752,6 +819,7 @@ fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value>
     if let Some(s) = offer.seat {
         t.raw_set("seat", module.seat(s).id.as_str())?;
     }
+    super::entries::add_to_offer(lua, module, offer, &t)?;
     let cost = lua.create_table()?;
     for &(r, n) in &offer.cost {
         cost.raw_set(module.resource(r).id.as_str(), n)?;

@@ -53,7 +53,7 @@ pub(super) fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
     })
 }
 
-/// An offer from a script's table `{ id, label, unit?, box?, cost? }`, checked, read
+/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form? }`, checked, read
 /// straight from Lua (offers are listed at every decision, so no copy is made first).
 pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
     let id = match t.raw_get::<Value>("id") {
@@ -68,6 +68,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
     let mut unit = None;
     let mut at = None;
     let mut seat = None;
+    let mut form = Vec::new();
     let mut cost = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
@@ -122,6 +123,10 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 Value::Nil => {}
                 _ => return Err(bad("`seat` must be a seat id".into())),
             },
+            b"form" => match v {
+                Value::Nil => {}
+                v => form = super::entries::form(module, state, &v).map_err(bad)?,
+            },
             b"cost" => match v {
                 Value::Table(c) => {
                     for pair in c.pairs::<Value, Value>() {
@@ -158,7 +163,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 let extra = key.to_string_lossy();
                 let hint = muster_core::suggest::did_you_mean(
                     &extra,
-                    ["id", "label", "unit", "box", "cost", "seat"],
+                    ["id", "label", "unit", "box", "cost", "seat", "form"],
                 )
                 .map(|h| format!("; {h}"))
                 .unwrap_or_default();
@@ -176,6 +181,8 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
         at,
         cost,
         seat,
+        form,
+        entry: None,
     })
 }
 

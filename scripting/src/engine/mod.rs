@@ -12,12 +12,15 @@
 //!   traces kept around them.
 //! - `commands`: what handlers return, checked and turned into the engine's values
 //!   (commands, offers, victory progress); a refusal names the handler.
+//! - `entries`: offers' forms and the values entered, between Luau and the engine.
 //! - `view`: the `game` view: its methods over the state, their Luau wrappers, and
 //!   lending a view for one call or session.
 
 mod calls;
 mod commands;
+mod entries;
 mod view;
 
 pub use calls::{Loader, RuleTrace, ScriptRules, catalogue, loader};
+pub use entries::entry as entry_from_lua;
 pub(crate) use view::view_methods;
