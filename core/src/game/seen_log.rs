@@ -3,7 +3,7 @@
 //! of a save); each seat of a game with hidden information reads this filtered copy.
 //!
 //! It fails closed. The action's own words are shown only if the seat sees fully every
-//! piece the action names and every piece it changed (before or after it: a battle
+//! piece the action names, in its fields or its words, and every piece it changed (before or after it: a battle
 //! that reveals both sides shows its shots); otherwise they are told without the
 //! hidden parts ("Union moves a piece"). The lines the action wrote (the engine's and
 //! the rules') are shown only when every piece the action changed is fully seen and no
@@ -67,20 +67,17 @@ pub fn seat_log(
         .collect();
     let changes_seen = changed.iter().all(|&u| full(u));
     let named_seen = named(action).iter().all(|&u| full(u));
+    // A piece the action or its lines name in words (an entry's values, a rule's line).
+    let hidden = hidden_names(module, before, after, &full);
+    let names_hidden = |l: &String| hidden.iter().any(|h| names_piece(l, h));
     let mut out = Vec::new();
-    if changes_seen && named_seen {
+    if changes_seen && named_seen && !names_hidden(&words) {
         out.push(words);
     } else {
         out.push(redacted(module, before, action));
     }
-    if changes_seen {
-        let hidden = hidden_names(module, before, after, &full);
-        if !lines
-            .iter()
-            .any(|l| hidden.iter().any(|h| names_piece(l, h)))
-        {
-            out.extend(lines.iter().cloned());
-        }
+    if changes_seen && !lines.iter().any(names_hidden) {
+        out.extend(lines.iter().cloned());
     }
     (out, errors)
 }
