@@ -292,6 +292,16 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
     h.event(egui::Event::Zoom(2.5));
     h.run();
     h.snapshot("seats_fog_confederate");
+
+    // Odds are never estimated from hidden pieces: over a box whose Union pieces the
+    // Confederate does not see, the hover says that the odds are not shown.
+    let session = h.state_mut().play_mut().session_mut().expect("a game");
+    assert!(!session.all_seen_at(at), "{name} holds hidden pieces");
+    let mut hover = muster_editor::play::hover_odds::HoverOdds::default();
+    assert_eq!(
+        hover.text(session, None, None, at),
+        Some(muster_editor::play::odds::HIDDEN_ODDS)
+    );
 }
 
 /// Sealed orders (issue 43 item 2): each seat picks behind the hand-over screen and
