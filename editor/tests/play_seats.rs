@@ -13,7 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable, by};
 use muster_core::format::Sight;
 use muster_core::game::sight::sights;
-use muster_core::game::{Action, Place, describe};
+use muster_core::game::{Action, GameState, Place, describe};
 use muster_core::ids::{SeatId, UnitId};
 use muster_editor::command::UiCommand;
 use muster_editor::play::{PlayCommand, PlayerKind, handover};
@@ -80,6 +80,81 @@ fn assert_hand_over(h: &mut Harness<'_, EditorApp>, name: &str) {
             .any(|t| t.contains("[Union]") || t.contains(") at ")),
         "no log line or counter behind the hand-over screen: {all:?}"
     );
+}
+
+/// The pieces of `enemy` on the board that `seat` does not see fully now, by the
+/// engine's own account (`sights`), with the module and the state.
+fn hidden_from(
+    h: &Harness<'_, EditorApp>,
+    seat: SeatId,
+    enemy: &str,
+) -> (std::sync::Arc<muster_core::Module>, GameState, Vec<UnitId>) {
+    let session = h.state().play().session().expect("a game");
+    let module = session.module().clone();
+    let state = session.state().clone();
+    let mut rules = common::rules(&module);
+    let (sight, errors) = sights(&module, &mut rules, &state, seat);
+    assert!(errors.is_empty(), "{errors:?}");
+    let side = module.find_side(enemy).expect("side");
+    let hidden = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| {
+            u.side == side && matches!(u.place, Place::Board(_)) && sight[*i] != Sight::Full
+        })
+        .filter_map(|(i, _)| UnitId::from_index(i))
+        .collect();
+    (module, state, hidden)
+}
+
+/// The leak test: no text of the UI tree, and no line of the log the screen shows (the
+/// panel draws only the rows in view), names a piece of `hidden`: by its number, or by
+/// its type in its box as the map's counters are named.
+fn assert_nothing_hidden_named(
+    h: &Harness<'_, EditorApp>,
+    module: &muster_core::Module,
+    state: &GameState,
+    hidden: &[UnitId],
+) {
+    let mut forbidden: Vec<String> = Vec::new();
+    for &u in hidden {
+        let side = &module.side(state.unit(u).side).name;
+        let Place::Board(b) = state.unit(u).place else {
+            continue;
+        };
+        let place = describe::place(module, b);
+        for t in &module.units.types {
+            forbidden.push(format!(" {} ({side}) at {place}", t.id));
+            forbidden.push(format!(" {}' ({side}) at {place}", t.id));
+        }
+    }
+    let names: Vec<String> = hidden
+        .iter()
+        .map(|&u| describe::unit(module, state, u))
+        .collect();
+    let session = h.state().play().session().expect("a game");
+    for text in texts(h).iter().chain(session.shown_log()) {
+        for f in &forbidden {
+            assert!(
+                !text.contains(f.as_str()),
+                "the screen names a hidden piece: '{f}' in '{text}'"
+            );
+        }
+        for piece in &names {
+            // `Militia Infantry #1` is not named by `Militia Infantry #12`.
+            let named = text.match_indices(piece.as_str()).any(|(i, _)| {
+                !text[i + piece.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+            });
+            assert!(
+                !named,
+                "the screen names a hidden piece: '{piece}' in '{text}'"
+            );
+        }
+    }
 }
 
 /// Takes legal actions for the seat at the screen until the game waits for another
@@ -206,22 +281,7 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
     assert_eq!(h.state_mut().play_mut().pass_to(), None);
 
     // What the Confederate may not know, by the engine's own account.
-    let session = h.state().play().session().expect("a game");
-    let module = session.module().clone();
-    let state = session.state().clone();
-    let mut rules = common::rules(&module);
-    let (sight, errors) = sights(&module, &mut rules, &state, confederate);
-    assert!(errors.is_empty(), "{errors:?}");
-    let union_side = module.find_side("union").expect("union");
-    let hidden: Vec<UnitId> = state
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(i, u)| {
-            u.side == union_side && matches!(u.place, Place::Board(_)) && sight[*i] != Sight::Full
-        })
-        .filter_map(|(i, _)| UnitId::from_index(i))
-        .collect();
+    let (module, state, hidden) = hidden_from(&h, confederate, "union");
     assert!(
         hidden.len() >= 5,
         "fog hides Union pieces: {}",
@@ -237,26 +297,7 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
         .apply(UiCommand::Play(PlayCommand::ClickBox(i)));
     h.run();
     let all = texts(&h);
-    let mut forbidden: Vec<String> = Vec::new();
-    for &u in &hidden {
-        forbidden.push(describe::unit(&module, &state, u));
-        let Place::Board(b) = state.unit(u).place else {
-            continue;
-        };
-        let place = describe::place(&module, b);
-        for t in &module.units.types {
-            forbidden.push(format!(" {} (Union) at {place}", t.id));
-            forbidden.push(format!(" {}' (Union) at {place}", t.id));
-        }
-    }
-    for text in &all {
-        for f in &forbidden {
-            assert!(
-                !text.contains(f.as_str()),
-                "the Confederate's screen names a hidden Union piece: '{f}' in '{text}'"
-            );
-        }
-    }
+    assert_nothing_hidden_named(&h, &module, &state, &hidden);
     assert!(
         all.iter().any(|t| t == &name),
         "the panel shows the selected box {name}"
@@ -276,16 +317,6 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
         "the Union's actions are in the log"
     );
     assert_ne!(session.shown_log(), session.log(), "the seat's own log");
-    // The log panel draws only the rows in view: its whole text, as scrolling shows it.
-    for line in session.shown_log() {
-        for &u in &hidden {
-            let piece = describe::unit(&module, &state, u);
-            assert!(
-                !line.contains(&format!("{piece} ")) && !line.ends_with(&piece),
-                "the Confederate's log names a hidden Union piece: '{piece}' in '{line}'"
-            );
-        }
-    }
     // Zoomed in on the selected box, so the counters can be read in the picture.
     let rect = h.get_by_role_and_label(Role::Button, &name).rect();
     h.hover_at(rect.center());
@@ -302,6 +333,76 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
         hover.text(session, None, None, at),
         Some(muster_editor::play::odds::HIDDEN_ODDS)
     );
+}
+
+/// One human seat against the computer in a fog-of-war game: no hand-over screen; while
+/// the computer plays its turn the human watches from his own seat, and what the
+/// computer did reaches his screen only as far as his seat sees it (no turn summary,
+/// no arrows of its marches).
+#[test]
+fn against_the_computer_the_human_watches_from_his_seat() {
+    let (_tmp, dir) = example("fog-of-war");
+    let mut h = at_start(&dir);
+    new_game_dialog(&mut h, 5);
+    h.get_by_role_and_label(Role::ComboBox, "Confederacy")
+        .click();
+    h.run();
+    h.get_by_label("AI").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    h.state_mut()
+        .apply(UiCommand::Play(PlayCommand::SetAuto(false)));
+    let union = seat(&h, "union");
+    assert_eq!(h.state_mut().play_mut().pass_to(), None);
+    // The Union's turn, ended as soon as it may be.
+    for _ in 0..200 {
+        let session = h.state_mut().play_mut().session_mut().expect("a game");
+        if session.computer_to_act() {
+            break;
+        }
+        let legal = session.legal().expect("legal").to_vec();
+        let action = [Action::EndStep, Action::Release, Action::Pass]
+            .into_iter()
+            .find(|a| legal.contains(a))
+            .or_else(|| legal.first().cloned())
+            .expect("something to do");
+        h.state_mut()
+            .apply(UiCommand::Play(PlayCommand::Act(action)));
+    }
+    let mut steps = 0;
+    while h
+        .state()
+        .play()
+        .session()
+        .expect("a game")
+        .computer_to_act()
+    {
+        h.state_mut().apply(UiCommand::Play(PlayCommand::AiStep));
+        assert_eq!(h.state().play().status(), "", "the computer's step applied");
+        steps += 1;
+        assert!(steps < 2_000, "the computer's turn ends");
+    }
+    h.run();
+    assert!(steps > 3, "the computer played its turn ({steps} actions)");
+    let session = h.state().play().session().expect("a game");
+    assert_eq!(session.viewer().map(|v| v.seat), Some(union));
+    assert_eq!(h.state_mut().play_mut().pass_to(), None, "no hand-over");
+    let session = h.state().play().session().expect("a game");
+    assert!(
+        session
+            .shown_log()
+            .iter()
+            .any(|l| l.starts_with("[Confederacy]")),
+        "the computer's actions are in the Union's log"
+    );
+    assert!(
+        h.query_by_label("Close summary").is_none(),
+        "no summary of the computer's turn"
+    );
+    let (module, state, hidden) = hidden_from(&h, union, "confederate");
+    assert!(!hidden.is_empty(), "fog hides Confederate pieces");
+    assert_nothing_hidden_named(&h, &module, &state, &hidden);
 }
 
 /// Sealed orders (issue 43 item 2): each seat picks behind the hand-over screen and
