@@ -227,6 +227,51 @@ fn the_start_screen_lists_the_seats_of_a_game_with_hidden_information() {
     );
 }
 
+/// Several seats a side (two Union commanders over the fog of war): each is listed with
+/// its side, and a side played partly by people, partly by the computer is refused
+/// with the reason, the dialog left open (the computer players play whole sides).
+#[test]
+fn several_seats_of_a_side_are_listed_and_a_mixed_side_is_refused() {
+    let (_tmp, dir) = example("fog-of-war");
+    std::fs::write(
+        dir.join("seats.xml"),
+        r#"<sides>
+  <seat id="union-east" name="Union East" side="union" enemies="presence" near="full" range="1"/>
+  <seat id="union-west" name="Union West" side="union" enemies="presence" near="full" range="1"/>
+  <seat id="confederate" name="Confederacy" side="confederate" enemies="presence" near="full" range="1"/>
+</sides>"#,
+    )
+    .expect("write seats");
+    let mut h = at_start(&dir);
+    new_game_dialog(&mut h, 3);
+    for name in ["Union East", "Union West", "Confederacy"] {
+        assert!(
+            h.query_by_role_and_label(Role::ComboBox, name).is_some(),
+            "the seat {name} is listed"
+        );
+    }
+    assert_eq!(
+        h.query_all(by().label("seat of the Union")).count(),
+        2,
+        "two seats of the Union"
+    );
+    h.get_by_role_and_label(Role::ComboBox, "Union West")
+        .click();
+    h.run();
+    h.get_by_label("AI").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().session().is_none(), "no game started");
+    assert!(h.state().play().dialog_open(), "the dialog stays open");
+    assert!(
+        h.query_all(by().label_contains("partly by people, partly by the computer"))
+            .next()
+            .is_some(),
+        "the reason is shown"
+    );
+}
+
 #[test]
 fn an_open_module_asks_only_who_plays_each_side() {
     let (_tmp, dir) = common::ahd_copy();
@@ -403,6 +448,40 @@ fn against_the_computer_the_human_watches_from_his_seat() {
     let (module, state, hidden) = hidden_from(&h, union, "confederate");
     assert!(!hidden.is_empty(), "fog hides Confederate pieces");
     assert_nothing_hidden_named(&h, &module, &state, &hidden);
+}
+
+/// A saved game with hidden information loads behind the hand-over screen: the seat
+/// the game waits for is asked to the screen first, and its log is its own.
+#[test]
+fn a_loaded_game_with_hidden_information_starts_behind_the_hand_over_screen() {
+    let (tmp, dir) = example("fog-of-war");
+    let mut h = at_start(&dir);
+    new_game_dialog(&mut h, 3);
+    h.get_by_label("Start").click();
+    h.run();
+    let union = seat(&h, "union");
+    let confederate = seat(&h, "confederate");
+    h.get_by_label(handover::READY).click();
+    h.run();
+    play_until_other_seat(&mut h, union);
+    let path = tmp.path().join("fog.json");
+    h.state_mut().apply(UiCommand::SaveGame(path.clone()));
+    h.state_mut().apply(UiCommand::LoadGame(path));
+    h.run();
+    assert!(
+        h.state().play().status().starts_with("game loaded"),
+        "{}",
+        h.state().play().status()
+    );
+    assert_eq!(h.state_mut().play_mut().pass_to(), Some(confederate));
+    assert_hand_over(&mut h, "Confederacy");
+    h.get_by_label(handover::READY).click();
+    h.run();
+    let (module, state, hidden) = hidden_from(&h, confederate, "union");
+    assert!(!hidden.is_empty());
+    assert_nothing_hidden_named(&h, &module, &state, &hidden);
+    let session = h.state().play().session().expect("a game");
+    assert_ne!(session.shown_log(), session.log(), "the seat's own log");
 }
 
 /// Sealed orders (issue 43 item 2): each seat picks behind the hand-over screen and
