@@ -270,6 +270,29 @@ fn several_seats_of_a_side_are_listed_and_a_mixed_side_is_refused() {
             .is_some(),
         "the reason is shown"
     );
+    // All three at this screen: the Union's seats share its turn, the first at the
+    // screen until he hands over to the other, behind the hand-over screen.
+    h.get_by_role_and_label(Role::ComboBox, "Union West")
+        .click();
+    h.run();
+    h.get_by_label("Human").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    let (east, west) = (seat(&h, "union-east"), seat(&h, "union-west"));
+    assert_eq!(h.state_mut().play_mut().pass_to(), Some(east));
+    h.get_by_label(handover::READY).click();
+    h.run();
+    h.get_by_label("Hand over to Union West").click();
+    h.run();
+    assert_eq!(h.state_mut().play_mut().pass_to(), Some(west));
+    assert_hand_over(&mut h, "Union West");
+    h.get_by_label(handover::READY).click();
+    h.run();
+    let session = h.state().play().session().expect("a game");
+    let v = session.viewer().expect("a seat's view");
+    assert_eq!((v.seat, v.acting), (west, true));
+    assert!(h.query_by_label("Hand over to Union East").is_some());
 }
 
 #[test]

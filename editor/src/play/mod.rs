@@ -113,6 +113,9 @@ pub enum PlayCommand {
     CloseReplayReport,
     /// The hand-over screen's button: the player of this seat is at the screen.
     TakeSeat(SeatId),
+    /// Give the screen to another human seat the game waits for too (two seats of a
+    /// side sharing a turn).
+    HandTo(SeatId),
 }
 
 /// Seconds between computer actions in a new session: slow enough to follow.
@@ -757,6 +760,18 @@ impl Play {
             }
             PlayCommand::DismissChangedSave => self.changed_save = None,
             PlayCommand::CloseReplayReport => self.replayed = None,
+            PlayCommand::HandTo(seat) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                if !session.hand_to(seat) {
+                    return Err(format!(
+                        "the game does not wait for {} now",
+                        session.module().seat(seat).name
+                    ));
+                }
+                self.selected = None;
+                self.unit = None;
+                self.pick.clear();
+            }
             PlayCommand::TakeSeat(seat) => {
                 // Only the seat the game is passed to: a stale click changes nothing.
                 if self.pass_to() == Some(seat) {

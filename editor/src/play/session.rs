@@ -195,6 +195,8 @@ pub struct Viewer {
     pub acting: bool,
     /// What the seat sees of each piece, by [`UnitId`] index.
     pub sight: Vec<Sight>,
+    /// The other human seats the game waits for now, to hand the screen to.
+    pub others: Vec<SeatId>,
 }
 
 impl Viewer {
@@ -383,9 +385,15 @@ impl Session {
                 Vec::new()
             });
         let human = |s: &SeatId| self.seats.get(s.index()) == Some(&PlayerKind::Human);
-        let acting = awaited.iter().copied().find(human);
+        let before = self.viewer.as_ref().map(|v| v.seat);
+        let humans: Vec<SeatId> = awaited.iter().copied().filter(human).collect();
+        // A seat keeps the screen while the game still waits for it (two seats of a
+        // side sharing a turn: until it hands over).
+        let acting = before
+            .filter(|s| humans.contains(s))
+            .or(humans.first().copied());
         let seat = acting
-            .or(self.viewer.as_ref().map(|v| v.seat))
+            .or(before)
             .or_else(|| self.module.seat_ids().find(human));
         let Some(seat) = seat else {
             self.viewer = None;
@@ -406,7 +414,20 @@ impl Session {
             seat,
             acting: acting == Some(seat),
             sight,
+            others: humans.into_iter().filter(|&s| s != seat).collect(),
         });
+    }
+
+    /// Gives the screen to `seat`, another human seat the game waits for too (two seats
+    /// of a side sharing a turn); false, and nothing changes, for any other seat.
+    pub fn hand_to(&mut self, seat: SeatId) -> bool {
+        let Some(v) = self.viewer.as_mut().filter(|v| v.others.contains(&seat)) else {
+            return false;
+        };
+        v.seat = seat;
+        self.legal = None;
+        self.refresh_view();
+        true
     }
 
     /// Whether a sealed choice is being made: the choices made so far stay hidden from
