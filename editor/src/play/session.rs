@@ -648,7 +648,7 @@ impl Session {
             if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
                 session.history.reseed(Dice::seeded(r.seed));
             }
-            session.record(action)?;
+            session.record_only(action)?;
         }
         let n = session.history.actions().len();
         if let Some(r) = save.reseeds.iter().find(|r| r.before == n) {
@@ -657,6 +657,8 @@ impl Session {
         session.reseeds = save.reseeds;
         session.reseeds.retain(|r| r.before <= n);
         session.log.extend(report.iter().cloned());
+        // Once, not after every action replayed: the seat at the screen now.
+        session.refresh_view();
         Ok((session, report))
     }
 
@@ -877,7 +879,15 @@ impl Session {
         Ok(())
     }
 
+    /// [`Session::record_only`], then the seat at the screen worked out anew.
     fn record(&mut self, action: Action) -> Result<(), SessionError> {
+        self.record_only(action)?;
+        self.refresh_view();
+        Ok(())
+    }
+
+    /// Applies and logs `action` (a load replays a save's actions with this).
+    fn record_only(&mut self, action: Action) -> Result<(), SessionError> {
         self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
         let side = decider(&self.module, &before);
@@ -931,7 +941,6 @@ impl Session {
         self.log.extend(log.into_iter().map(|l| format!("  {l}")));
         self.log
             .extend(script.into_iter().map(|l| format!("  (script) {l}")));
-        self.refresh_view();
     }
 
     /// Whether [`Session::undo`] would take an action back.
@@ -1053,6 +1062,7 @@ impl Session {
             |r, a| history.apply(module, r, a.clone()),
         )?;
         self.note(side, &before, &action, log);
+        self.refresh_view();
         Ok(Some(action))
     }
 }
