@@ -48,6 +48,7 @@ fn frames(c: &mut Criterion) {
         options: Vec::new(),
         end: None,
         players: vec![PlayerKind::Human; 2],
+        seats: Vec::new(),
         seed: 1,
     })));
     assert!(playing.play().session().is_some(), "the game starts");

@@ -1,12 +1,20 @@
 //! What a scenario's setup puts on the map: who controls each box and the unit counters
 //! stacked there, keyed by the editor's box indices (boxes are matched by name).
 
+use muster_core::format::Sight;
 use muster_core::game::{GameState, Place};
+use muster_core::ids::UnitId;
 use muster_core::unit::Flags;
 use muster_core::{Module, Scenario};
 
 use crate::box_index::BoxIndex;
 use crate::map_data::MapData;
+
+/// The type a counter of unseen pieces shows.
+pub const HIDDEN: &str = "?";
+
+/// The side of a counter of pieces seen only as present: no side's colour.
+pub const NO_SIDE: usize = usize::MAX;
 
 /// One stack of identical units on a box.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +125,19 @@ impl Overlay {
     /// [`Overlay::from_state`] with the boxes already matched (the play client keeps
     /// its index for the frame).
     pub fn from_state_with(module: &Module, state: &GameState, index: &BoxIndex) -> Self {
+        Self::from_seen(module, state, index, &|_| Sight::Full)
+    }
+
+    /// [`Overlay::from_state_with`] as one seat sees it (`sight` of each piece): a
+    /// piece seen by side only is a plain counter of its side ([`HIDDEN`], no class,
+    /// quality or flags), pieces seen only as present one `?` counter of no side,
+    /// counted; a piece not seen is left out.
+    pub fn from_seen(
+        module: &Module,
+        state: &GameState,
+        index: &BoxIndex,
+        sight: &dyn Fn(UnitId) -> Sight,
+    ) -> Self {
         let mut overlay = Self::empty(index.len());
         for id in module.board.box_ids() {
             if let Some(i) = index.doc(id) {
@@ -125,11 +146,39 @@ impl Overlay {
                 overlay.captured[i] = holder.is_some() && holder != module.board.get(id).owner;
             }
         }
-        for unit in &state.units {
+        for (n, unit) in state.units.iter().enumerate() {
             let Place::Board(at) = unit.place else {
                 continue;
             };
             let Some(i) = index.doc(at) else { continue };
+            let seen = UnitId::from_index(n).map_or(Sight::None, sight);
+            if seen != Sight::Full {
+                // What the seat may not know never reaches the map.
+                let side = match seen {
+                    Sight::Side => unit.side.index(),
+                    Sight::Presence => NO_SIDE,
+                    _ => continue,
+                };
+                let stack = &mut overlay.counters[i];
+                match stack
+                    .iter_mut()
+                    .find(|c| c.side == side && c.unit == HIDDEN)
+                {
+                    Some(c) => c.count += 1,
+                    None => stack.push(Counter {
+                        side,
+                        unit: HIDDEN.into(),
+                        count: 1,
+                        flags: Flags::default(),
+                        flag_names: String::new(),
+                        name: "unseen piece".into(),
+                        class: None,
+                        quality: None,
+                        reduced: false,
+                    }),
+                }
+                continue;
+            }
             let mut name = module.units.get(unit.kind).id.clone();
             if unit.hits > 0 {
                 name.push('\'');

@@ -37,6 +37,7 @@ fn the_backdrop_is_drawn_under_the_boxes_in_editing_and_in_play() {
             options: Vec::new(),
             end: None,
             players: vec![PlayerKind::Human; 2],
+            seats: Vec::new(),
             seed: 1,
         })));
     h.run();

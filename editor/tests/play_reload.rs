@@ -30,6 +30,7 @@ fn game() -> NewGame {
         options: Vec::new(),
         end: None,
         players: vec![PlayerKind::Human, PlayerKind::Human],
+        seats: Vec::new(),
         seed: 5,
     }
 }

@@ -23,6 +23,7 @@ fn game(scenario: &str, players: [PlayerKind; 2], seed: u64) -> NewGame {
         options: Vec::new(),
         end: None,
         players: players.to_vec(),
+        seats: Vec::new(),
         seed,
     }
 }

@@ -6,6 +6,7 @@
 
 use egui::Ui;
 use muster_core::Module;
+use muster_core::format::Sight;
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, GameState, Place, describe};
 use muster_core::ids::{SideId, UnitId};
@@ -52,7 +53,7 @@ impl BattleView {
 
     /// Follows the game: a battle under way is remembered, one that ended keeps its lines.
     fn update(&mut self, session: &Session) {
-        let log = session.log();
+        let log = session.shown_log();
         match battle(session.state()) {
             Some(b) => {
                 let start = battle_start(log).unwrap_or(log.len());
@@ -106,7 +107,15 @@ impl BattleView {
                 _ => None,
             })
         });
-        let lines = dice_lines(session.log(), seen.start, seen.end);
+        let lines = dice_lines(session.shown_log(), seen.start, seen.end);
+        // A piece the seat at the screen does not see fully is named by its side only.
+        let name = |u: UnitId, full: String| {
+            if session.sight(u) == Sight::Full {
+                full
+            } else {
+                format!("{} piece, unseen", module.side(state.unit(u).side).name)
+            }
+        };
         let b = &seen.battle;
         let title = format!("Battle at {}", describe::place(&module, b.at));
         // Over the map's left side, clear of the action panel and the odds window.
@@ -143,7 +152,7 @@ impl BattleView {
                     ] {
                         ui.strong(format!("{role}: {}", module.side(side).name));
                         for &u in units {
-                            let text = counter(&module, &state, b, u);
+                            let text = name(u, counter(&module, &state, b, u));
                             match targets.iter().find(|(t, _)| *t == u) {
                                 Some((_, action)) => {
                                     if ui
@@ -167,8 +176,8 @@ impl BattleView {
                     for &(shooter, target) in &b.shots {
                         ui.label(format!(
                             "{} -> {}",
-                            describe::unit(&module, &state, shooter),
-                            describe::unit(&module, &state, target)
+                            name(shooter, describe::unit(&module, &state, shooter)),
+                            name(target, describe::unit(&module, &state, target))
                         ));
                     }
                 }

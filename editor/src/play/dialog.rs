@@ -19,11 +19,31 @@ pub struct NewGameDialog {
     pub end: String,
     /// (side name, who plays it).
     players: Vec<(String, PlayerKind)>,
+    /// The module's seats, asked one by one (a module with hidden information or
+    /// several seats a side); empty when who plays each side is enough.
+    seats: Vec<SeatChoice>,
     pub seed: String,
     /// Why the last start failed.
     pub error: Option<String>,
     /// Computer sides play by themselves ("AI auto" on from the start).
     pub auto: bool,
+}
+
+/// One seat of the module on the start screen.
+struct SeatChoice {
+    name: String,
+    /// The side's name, or "referee" for a seat of no side.
+    side: String,
+    /// The side's index, if any.
+    side_index: Option<usize>,
+    kind: PlayerKind,
+}
+
+/// Whether the start screen lists the seats: some seat does not see everything, or
+/// a side has several seats. An open module with a seat a side asks only who plays
+/// each side, as before seats existed.
+pub fn asks_seats(module: &Module) -> bool {
+    !module.all_open() || module.seats.len() != module.sides.len()
 }
 
 /// One optional rule in the checklist.
@@ -88,6 +108,22 @@ impl NewGameDialog {
                 .iter()
                 .map(|s| (s.name.clone(), PlayerKind::Human))
                 .collect(),
+            seats: if asks_seats(module) {
+                module
+                    .seats
+                    .iter()
+                    .map(|s| SeatChoice {
+                        name: s.name.clone(),
+                        side: s
+                            .side
+                            .map_or_else(|| "referee".into(), |x| module.side(x).name.clone()),
+                        side_index: s.side.map(|x| x.index()),
+                        kind: PlayerKind::Human,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             seed: seed_from_clock().to_string(),
             error: None,
             auto: true,
@@ -99,6 +135,13 @@ impl NewGameDialog {
     pub fn against_computer(&mut self) {
         for (i, p) in self.players.iter_mut().enumerate() {
             p.1 = if i == 0 {
+                PlayerKind::Human
+            } else {
+                PlayerKind::Computer(muster_ai::Level::Ai)
+            };
+        }
+        for s in &mut self.seats {
+            s.kind = if s.side_index == Some(0) {
                 PlayerKind::Human
             } else {
                 PlayerKind::Computer(muster_ai::Level::Ai)
@@ -124,7 +167,20 @@ impl NewGameDialog {
                 .map(|o| o.id.clone())
                 .collect(),
             end: (!end.is_empty()).then(|| end.to_owned()),
-            players: self.players.iter().map(|p| p.1).collect(),
+            players: self
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    // Asked by seat: a side is played as its first seat is (the
+                    // session refuses a side of people and computers mixed).
+                    self.seats
+                        .iter()
+                        .find(|s| s.side_index == Some(i))
+                        .map_or(p.1, |s| s.kind)
+                })
+                .collect(),
+            seats: self.seats.iter().map(|s| s.kind).collect(),
             seed,
         })
     }
@@ -158,7 +214,27 @@ impl NewGameDialog {
                 ui.add(egui::TextEdit::singleline(&mut self.end).hint_text("MM/YYYY"))
                     .labelled_by(l.id);
                 ui.end_row();
-                for (i, (side, kind)) in self.players.iter_mut().enumerate() {
+                for (i, seat) in self.seats.iter_mut().enumerate() {
+                    let l = ui.label(seat.name.as_str());
+                    let combo = egui::ComboBox::from_id_salt(("seat", i))
+                        .selected_text(seat.kind.label())
+                        .show_ui(ui, |ui| {
+                            for k in PlayerKind::ALL {
+                                ui.selectable_value(&mut seat.kind, k, k.label());
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    keep_popup_on_top(ui.ctx(), combo.id);
+                    ui.weak(format!("seat of the {}", seat.side));
+                    ui.end_row();
+                }
+                let by_side = if self.seats.is_empty() {
+                    &mut self.players[..]
+                } else {
+                    &mut []
+                };
+                for (i, (side, kind)) in by_side.iter_mut().enumerate() {
                     let l = ui.label(side.as_str());
                     let combo = egui::ComboBox::from_id_salt(("player", i))
                         .selected_text(kind.label())
@@ -176,6 +252,12 @@ impl NewGameDialog {
                 ui.text_edit_singleline(&mut self.seed).labelled_by(l.id);
                 ui.end_row();
             });
+            if !self.seats.is_empty() {
+                ui.weak(
+                    "Each player sees only what his seat sees. Human seats play at this \
+                     screen in turn, a hand-over screen hiding one seat's view from the next.",
+                );
+            }
             ui.checkbox(&mut self.auto, "Computers play by themselves")
                 .on_hover_text("off: a computer acts when you press AI step");
             if let Some(e) = &self.error {

@@ -33,7 +33,12 @@ impl HoverOdds {
         let key = (session.history().actions().len(), selected, unit, to);
         if self.key != Some(key) {
             self.key = Some(key);
-            self.text = estimate(session, selected, unit, to);
+            self.text = if session.all_seen_at(to) {
+                estimate(session, selected, unit, to)
+            } else {
+                // Never from pieces the seat may not know.
+                Some(super::odds::HIDDEN_ODDS.to_string())
+            };
         }
         self.text.as_deref()
     }

@@ -10,6 +10,7 @@ pub mod battle;
 pub mod by_file;
 pub mod changed_save;
 pub mod dialog;
+pub mod handover;
 pub mod hot;
 pub mod hover_odds;
 pub mod log;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 use egui::Ui;
 use muster_core::Module;
 use muster_core::game::{Action, Place};
-use muster_core::ids::{BoxId, UnitId};
+use muster_core::ids::{BoxId, SeatId, UnitId};
 
 use crate::box_index::BoxIndex;
 use crate::command::{Selection, Tool, UiCommand};
@@ -110,6 +111,11 @@ pub enum PlayCommand {
     DismissChangedSave,
     /// Close the report of a save replayed as far as it went.
     CloseReplayReport,
+    /// The hand-over screen's button: the player of this seat is at the screen.
+    TakeSeat(SeatId),
+    /// Give the screen to another human seat the game waits for too (two seats of a
+    /// side sharing a turn).
+    HandTo(SeatId),
 }
 
 /// Seconds between computer actions in a new session: slow enough to follow.
@@ -162,6 +168,9 @@ pub struct Play {
     changed_save: Option<(PathBuf, String)>,
     /// What replaying a changed save found, until closed.
     replayed: Option<Vec<String>>,
+    /// The seat whose view was last let on screen (through the hand-over screen in a
+    /// hot-seat game with hidden information).
+    shown: Option<SeatId>,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -274,6 +283,13 @@ impl Play {
         out: &mut Vec<UiCommand>,
     ) {
         self.drive(ui.ctx());
+        if let Some(seat) = self.pass_to() {
+            // Nothing of the last seat's view stays on screen: no panel, no map.
+            if let Some(session) = self.session.as_ref() {
+                handover::show(ui, session.module(), seat, out);
+            }
+            return;
+        }
         egui::Panel::top("play-toolbar").show(ui, |ui| toolbar::show(ui, self, out));
         if let Some(standing) = self.by_file_standing()
             && let Some(b) = self.by_file.as_ref()
@@ -283,7 +299,12 @@ impl Play {
         let mut index = None;
         if let Some(session) = self.session.as_mut() {
             let module = session.module().clone();
-            let progress = session.victory_progress().to_vec();
+            // The rules count victory from the whole position: not shown to one seat.
+            let progress = if session.hidden() {
+                Vec::new()
+            } else {
+                session.victory_progress().to_vec()
+            };
             egui::Panel::top("play-banner").show(ui, |ui| {
                 banner::show(ui, &module, session.state(), &progress)
             });
@@ -305,13 +326,18 @@ impl Play {
             egui::Panel::bottom("play-log")
                 .default_size(160.0)
                 .resizable(true)
-                .show(ui, |ui| log::show(ui, session.log(), session.rule_lines()));
+                .show(ui, |ui| {
+                    log::show(ui, session.shown_log(), session.shown_rule_lines())
+                });
             self.battle.show(ui.ctx(), session, out);
             // Not while the computers play on: each position would be simulated anew.
             if self.show_odds && !(self.auto && session.computer_to_act()) {
                 self.odds.show(ui.ctx(), session, self.selected, out);
             }
-            report::show(ui.ctx(), &module, &self.turn, out);
+            // The computer's turn in full is for open games only.
+            if !session.hidden() {
+                report::show(ui.ctx(), &module, &self.turn, out);
+            }
             if session.outcome().is_some() && !self.victory_closed {
                 victory::show(ui.ctx(), session, out);
             }
@@ -347,6 +373,36 @@ impl Play {
             self.replayed.as_deref(),
             out,
         );
+    }
+
+    /// The seat the screen must be passed to before anything more is shown, if any:
+    /// in a hot-seat game that hides something (hidden information, or a sealed choice
+    /// being made), when the seat at the screen changes from one human seat to
+    /// another, and at the start of a game with hidden information. Otherwise the
+    /// seat's view is shown at once (an open game: today's screen).
+    pub fn pass_to(&mut self) -> Option<SeatId> {
+        let Some(session) = self.session.as_ref() else {
+            self.shown = None;
+            return None;
+        };
+        let Some(seat) = session.viewer().map(|v| v.seat) else {
+            self.shown = None;
+            return None;
+        };
+        if self.shown == Some(seat) {
+            return None;
+        }
+        let humans = session
+            .seat_players()
+            .iter()
+            .filter(|k| **k == PlayerKind::Human)
+            .count();
+        let secret = session.hidden() || (session.sealing() && self.shown.is_some());
+        if humans < 2 || !secret {
+            self.shown = Some(seat);
+            return None;
+        }
+        Some(seat)
     }
 
     /// Lets the computers play by themselves under "AI auto": collects a decision the
@@ -506,7 +562,9 @@ impl Play {
         let index = index?;
         let highlighted = self.highlighted();
         let session = self.session.as_ref()?;
-        let mut overlay = Overlay::from_state_with(session.module(), session.state(), index);
+        let mut overlay = Overlay::from_seen(session.module(), session.state(), index, &|u| {
+            session.sight(u)
+        });
         overlay.highlight = vec![false; map.boxes.len()];
         for to in highlighted {
             if let Some(i) = index.doc(to) {
@@ -515,6 +573,7 @@ impl Play {
         }
         // The computer's last turn, until its summary is closed.
         if !self.turn.dismissed
+            && !session.hidden()
             && let Some(side) = self.turn.side
         {
             overlay.events = vec![false; map.boxes.len()];
@@ -641,7 +700,7 @@ impl Play {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 session.undo().map_err(|e| e.to_string())?;
                 self.pick.clear();
-                self.status = session.log().last().cloned().unwrap_or_default();
+                self.status = session.shown_log().last().cloned().unwrap_or_default();
             }
             PlayCommand::AiStep => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
@@ -701,6 +760,27 @@ impl Play {
             }
             PlayCommand::DismissChangedSave => self.changed_save = None,
             PlayCommand::CloseReplayReport => self.replayed = None,
+            PlayCommand::HandTo(seat) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                if !session.hand_to(seat) {
+                    return Err(format!(
+                        "the game does not wait for {} now",
+                        session.module().seat(seat).name
+                    ));
+                }
+                self.selected = None;
+                self.unit = None;
+                self.pick.clear();
+            }
+            PlayCommand::TakeSeat(seat) => {
+                // Only the seat the game is passed to: a stale click changes nothing.
+                if self.pass_to() == Some(seat) {
+                    self.shown = Some(seat);
+                    self.selected = None;
+                    self.unit = None;
+                    self.pick.clear();
+                }
+            }
         }
         Ok(())
     }
@@ -781,6 +861,7 @@ impl Play {
         self.stale = false;
         self.by_file = None;
         self.changed_save = None;
+        self.shown = None;
     }
 
     /// No game under way (a game by file before it starts).

@@ -80,6 +80,9 @@ pub fn target(session: &mut Session, selected: Option<BoxId>) -> Option<BoxId> {
         .or_else(|| fights.first().copied())
 }
 
+/// Said instead of odds when some piece of the battle is hidden from the seat.
+pub const HIDDEN_ODDS: &str = "odds not shown: some pieces there are unseen";
+
 /// The window and its last estimate, kept until the position changes.
 #[derive(Default)]
 pub struct OddsView {
@@ -99,6 +102,21 @@ impl OddsView {
         let Some(at) = target(session, selected) else {
             return;
         };
+        if !session.all_seen_at(at) {
+            // No estimate from pieces the seat may not know.
+            self.key = None;
+            self.result = Some(Err(HIDDEN_ODDS.into()));
+            let place = &session.module().board.get(at).name;
+            egui::Window::new("Battle odds")
+                .pivot(egui::Align2::RIGHT_TOP)
+                .default_pos(ctx.content_rect().right_top() + egui::vec2(-400.0, 80.0))
+                .default_width(320.0)
+                .show(ctx, |ui| {
+                    ui.strong(format!("Battle at {place}"));
+                    ui.label(HIDDEN_ODDS);
+                });
+            return;
+        }
         let actions = session.history().actions();
         let key = (actions.len(), actions.last().cloned(), at);
         if self.key.as_ref() != Some(&key) {

@@ -3,6 +3,7 @@
 //! march lists stay usable. All of it comes from `legal_actions` and `describe`.
 
 use egui::Ui;
+use muster_core::format::Sight;
 use muster_core::game::{Action, Place, describe};
 use muster_core::ids::{BoxId, UnitId};
 
@@ -132,9 +133,37 @@ pub fn show(
     if let Some(at) = selected {
         ui.separator();
         ui.strong(describe::place(&module, at));
-        let units: Vec<UnitId> = game.units_at(at).collect();
-        if units.is_empty() {
+        // Only what the seat at the screen sees: a piece seen by side is named by
+        // its side, pieces seen only as present are counted.
+        let all: Vec<UnitId> = game.units_at(at).collect();
+        let units: Vec<UnitId> = all
+            .iter()
+            .copied()
+            .filter(|&u| session.sight(u) == Sight::Full)
+            .collect();
+        let mut unseen: Vec<String> = Vec::new();
+        for side in module.side_ids() {
+            let n = all
+                .iter()
+                .filter(|&&u| session.sight(u) == Sight::Side && game.unit(u).side == side)
+                .count();
+            if n > 0 {
+                unseen.push(format!("{}: {n} unseen", module.side(side).name));
+            }
+        }
+        let present = all
+            .iter()
+            .filter(|&&u| session.sight(u) == Sight::Presence)
+            .count();
+        if present > 0 {
+            let pieces = if present == 1 { "piece" } else { "pieces" };
+            unseen.push(format!("{present} unseen {pieces} of unknown side"));
+        }
+        if units.is_empty() && unseen.is_empty() {
             ui.label("no units");
+        }
+        for line in unseen {
+            ui.label(line);
         }
         // A box may hold dozens of units, and a port dozens of sea moves: this part
         // scrolls, so the full action list below stays on screen.

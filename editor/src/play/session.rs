@@ -8,14 +8,17 @@ use std::sync::Arc;
 
 use muster_ai::{AiError, Level, Player};
 use muster_core::Module;
+use muster_core::format::Sight;
 use muster_core::game::flow::StartError;
 use muster_core::game::rules::{Progress, Rules};
 use muster_core::game::save::{Reseed, SavedScenario};
+use muster_core::game::seats::awaited;
+use muster_core::game::sight::{SEES, sights};
 use muster_core::game::{
     Action, ActionError, Dice, GameState, History, Outcome, Save, SaveError, decider, describe,
-    legal_actions, set_end, start,
+    legal_actions, legal_actions_for, seat_log, set_end, start,
 };
-use muster_core::ids::SideId;
+use muster_core::ids::{SeatId, SideId, UnitId};
 use muster_scripting::{Limits, ScriptError, ScriptRules};
 
 /// Who plays a side.
@@ -60,6 +63,10 @@ pub struct NewGame {
     pub end: Option<String>,
     /// One per side of the module, in its order.
     pub players: Vec<PlayerKind>,
+    /// Who plays each seat of the module, in its order, when the start screen asked
+    /// (a module with hidden information or several seats a side); empty: each seat
+    /// is played as its side is in `players`.
+    pub seats: Vec<PlayerKind>,
     pub seed: u64,
 }
 
@@ -73,6 +80,12 @@ pub enum SessionError {
     UnknownOption(String),
     #[error("the module has {sides} sides but {players} players were given")]
     Players { sides: usize, players: usize },
+    #[error("the module has {seats} seats but {players} players were given for them")]
+    Seats { seats: usize, players: usize },
+    #[error(
+        "the {side}'s seats are played partly by people, partly by the computer: the computer players play a whole side for now"
+    )]
+    MixedSide { side: String },
     #[error("cannot start the game: {0}")]
     Start(#[from] StartError),
     #[error("ending date: {0}")]
@@ -87,6 +100,8 @@ pub enum SessionError {
     Over,
     #[error("the actions before this turn were sent in a turn file: they cannot be taken back")]
     Sent,
+    #[error("the last action is another player's: it cannot be taken back at this screen")]
+    NotYours,
 }
 
 impl SessionError {
@@ -157,6 +172,90 @@ pub struct Session {
     progress: Option<Vec<Progress>>,
     /// Actions before this many are not taken back (in a game by file: the ones sent).
     floor: usize,
+    /// Who plays each seat, in the module's seat order.
+    seats: Vec<PlayerKind>,
+    /// Some seat may not see everything (the module's seats or its `sees` rule): the
+    /// screen then shows one human seat's view only.
+    hidden: bool,
+    /// Per seat, the log as that seat may read it (`seat_log`, failing closed).
+    seat_logs: Vec<Vec<String>>,
+    /// The side that took each action of the history, to refuse taking back another
+    /// seat's action behind a hand-over screen.
+    takers: Vec<Option<SideId>>,
+    /// The human seat whose view the screen shows, and how much it sees of each piece
+    /// (by unit index); `None` when everything is shown (an open game, or no human).
+    viewer: Option<Viewer>,
+}
+
+/// The seat at the screen, and what it sees now.
+#[derive(Clone, Debug)]
+pub struct Viewer {
+    pub seat: SeatId,
+    /// The game waits for this seat now (it acts, rather than watches).
+    pub acting: bool,
+    /// What the seat sees of each piece, by [`UnitId`] index.
+    pub sight: Vec<Sight>,
+    /// The other human seats the game waits for now, to hand the screen to.
+    pub others: Vec<SeatId>,
+}
+
+impl Viewer {
+    /// How much of `unit` the seat sees.
+    pub fn sight(&self, unit: UnitId) -> Sight {
+        self.sight.get(unit.index()).copied().unwrap_or(Sight::None)
+    }
+}
+
+/// Who plays each seat: as given, or each seat as its side is played.
+fn seat_players(
+    module: &Module,
+    players: &[PlayerKind],
+    seats: &[PlayerKind],
+) -> Result<Vec<PlayerKind>, SessionError> {
+    if seats.is_empty() {
+        return Ok(module
+            .seats
+            .iter()
+            .map(|s| {
+                s.side
+                    .and_then(|side| players.get(side.index()).copied())
+                    .unwrap_or(PlayerKind::Human)
+            })
+            .collect());
+    }
+    if seats.len() != module.seats.len() {
+        return Err(SessionError::Seats {
+            seats: module.seats.len(),
+            players: seats.len(),
+        });
+    }
+    Ok(seats.to_vec())
+}
+
+/// Who plays each side, from its seats: a side of computer seats is played by the
+/// first one's computer; a side with a human seat is human. A side whose seats mix
+/// people and computers is refused (the computer players play whole sides).
+fn side_players(module: &Module, seats: &[PlayerKind]) -> Result<Vec<PlayerKind>, SessionError> {
+    module
+        .side_ids()
+        .map(|side| {
+            let kinds: Vec<PlayerKind> = module.seats_of(side).map(|s| seats[s.index()]).collect();
+            let human = kinds.iter().filter(|k| **k == PlayerKind::Human).count();
+            match kinds.first() {
+                None => Ok(PlayerKind::Human),
+                Some(_) if human == kinds.len() => Ok(PlayerKind::Human),
+                Some(&first) if human == 0 => Ok(first),
+                Some(_) => Err(SessionError::MixedSide {
+                    side: module.side(side).name.clone(),
+                }),
+            }
+        })
+        .collect()
+}
+
+/// Whether some seat may not see everything: the seats' data, or a `sees` rule.
+fn is_hidden(module: &Module, rules: &ScriptRules) -> bool {
+    !module.all_open() || rules.answers(SEES)
 }
 
 /// Computer players for `players`, seeded as `muster play` seeds them.
@@ -190,6 +289,12 @@ impl Session {
                 players: game.players.len(),
             });
         }
+        let seats = seat_players(&module, &game.players, &game.seats)?;
+        let players = if game.seats.is_empty() {
+            game.players.clone()
+        } else {
+            side_players(&module, &seats)?
+        };
         let mut rules = ScriptRules::load(&module, Limits::default())?;
         rules.keep_logged(true);
         let scenario = module
@@ -222,9 +327,9 @@ impl Session {
         )];
         let rule_lines = mark_rule_lines(&log, rules.take_logged(), header.len());
         header.extend(log.into_iter().map(|l| format!("  {l}")));
-        Ok(Session {
-            computers: computers(&game.players, game.seed),
-            players: game.players.clone(),
+        let mut session = Session {
+            computers: computers(&players, game.seed),
+            players,
             rules,
             history: History::new(first),
             log: header,
@@ -240,8 +345,146 @@ impl Session {
             legal: None,
             progress: None,
             floor: 0,
+            hidden: false,
+            seats,
+            seat_logs: Vec::new(),
+            takers: Vec::new(),
+            viewer: None,
             module,
-        })
+        };
+        session.seat_up(1);
+        Ok(session)
+    }
+
+    /// Sets up what each seat sees, once the game is built: whether anything is
+    /// hidden, each seat's log (the game's first `public` lines: the title; when nothing
+    /// is hidden the setup lines too), and the seat at the screen.
+    fn seat_up(&mut self, public: usize) {
+        self.hidden = is_hidden(&self.module, &self.rules);
+        let shared: Vec<String> = if self.hidden {
+            self.log.iter().take(public).cloned().collect()
+        } else {
+            self.log.clone()
+        };
+        self.seat_logs = vec![shared; self.module.seats.len()];
+        self.refresh_view();
+    }
+
+    /// Works out the seat at the screen for the position now: the human seat the game
+    /// waits for, else the one there before (a computer acts: the human watches what
+    /// his seat sees), else the first human seat. Nothing is hidden in an open game,
+    /// or when no human plays.
+    fn refresh_view(&mut self) {
+        if !self.hidden && !self.sealing() {
+            self.viewer = None;
+            return;
+        }
+        let awaited =
+            awaited(&self.module, &mut self.rules, self.history.state()).unwrap_or_else(|e| {
+                tracing::warn!("who the game waits for: {e}");
+                Vec::new()
+            });
+        let human = |s: &SeatId| self.seats.get(s.index()) == Some(&PlayerKind::Human);
+        let before = self.viewer.as_ref().map(|v| v.seat);
+        let humans: Vec<SeatId> = awaited.iter().copied().filter(human).collect();
+        // A seat keeps the screen while the game still waits for it (two seats of a
+        // side sharing a turn: until it hands over).
+        let acting = before
+            .filter(|s| humans.contains(s))
+            .or(humans.first().copied());
+        let seat = acting
+            .or(before)
+            .or_else(|| self.module.seat_ids().find(human));
+        let Some(seat) = seat else {
+            self.viewer = None;
+            return;
+        };
+        let sight = if self.hidden {
+            let (sight, errors) = sights(&self.module, &mut self.rules, self.history.state(), seat);
+            for e in errors {
+                // For whoever runs the game, not for the screen: it may name what the
+                // seat may not see.
+                tracing::warn!("what {} sees: {e}", self.module.seat(seat).id);
+            }
+            sight
+        } else {
+            vec![Sight::Full; self.state().units.len()]
+        };
+        self.viewer = Some(Viewer {
+            seat,
+            acting: acting == Some(seat),
+            sight,
+            others: humans.into_iter().filter(|&s| s != seat).collect(),
+        });
+    }
+
+    /// Gives the screen to `seat`, another human seat the game waits for too (two seats
+    /// of a side sharing a turn); false, and nothing changes, for any other seat.
+    pub fn hand_to(&mut self, seat: SeatId) -> bool {
+        let Some(v) = self.viewer.as_mut().filter(|v| v.others.contains(&seat)) else {
+            return false;
+        };
+        v.seat = seat;
+        self.legal = None;
+        self.refresh_view();
+        true
+    }
+
+    /// Whether a sealed choice is being made: the choices made so far stay hidden from
+    /// the other seats, even in an open game.
+    pub fn sealing(&self) -> bool {
+        self.state().sealed.is_some()
+    }
+
+    /// Whether some seat may not see everything: the app shows one seat's view.
+    pub fn hidden(&self) -> bool {
+        self.hidden
+    }
+
+    /// The human seat whose view is on screen, if the screen shows one seat's view.
+    pub fn viewer(&self) -> Option<&Viewer> {
+        self.viewer.as_ref()
+    }
+
+    /// Who plays each seat, in the module's seat order.
+    pub fn seat_players(&self) -> &[PlayerKind] {
+        &self.seats
+    }
+
+    /// How much of `unit` the screen may show: everything unless a seat's view is on.
+    pub fn sight(&self, unit: UnitId) -> Sight {
+        match &self.viewer {
+            Some(v) if self.hidden => v.sight(unit),
+            _ => Sight::Full,
+        }
+    }
+
+    /// Whether the seat at the screen sees every piece in `at` fully: odds are
+    /// estimated only then (they would tell a hidden piece's strength).
+    pub fn all_seen_at(&self, at: muster_core::ids::BoxId) -> bool {
+        self.state()
+            .units_at(at)
+            .all(|u| self.sight(u) == Sight::Full)
+    }
+
+    /// The log as the screen shows it: the seat's own (`seat_log`) while a seat's view
+    /// is on, else the whole log.
+    pub fn shown_log(&self) -> &[String] {
+        match &self.viewer {
+            Some(v) => self
+                .seat_logs
+                .get(v.seat.index())
+                .map_or(&[][..], Vec::as_slice),
+            None => &self.log,
+        }
+    }
+
+    /// The rules' own lines among [`Session::shown_log`] (none in a seat's log).
+    pub fn shown_rule_lines(&self) -> &[usize] {
+        match &self.viewer {
+            Some(_) => &[],
+            None => &self.rule_lines,
+        }
     }
 
     /// A game played by file, at `history` (the game as its files left it, and perhaps
@@ -263,7 +506,10 @@ impl Session {
         rules.take_logged();
         rules.take_output();
         rules.keep_logged(true);
-        Session {
+        let seats = seat_players(&module, &players, &[]).unwrap_or_default();
+        // Who took the files' actions is not known here: any may be taken back, as before.
+        let takers = vec![None; history.actions().len()];
+        let mut session = Session {
             computers: computers(&players, seed),
             players,
             rules,
@@ -278,17 +524,25 @@ impl Session {
             legal: None,
             progress: None,
             floor,
+            hidden: false,
+            seats,
+            seat_logs: Vec::new(),
+            takers,
+            viewer: None,
             module,
-        }
+        };
+        session.seat_up(1);
+        session
     }
 
     /// The game so far was sent in a turn file: nobody here decides for any side, and
     /// none of it is taken back, until the next file is read.
     pub fn hand_over(&mut self) {
-        for p in &mut self.players {
+        for p in self.players.iter_mut().chain(&mut self.seats) {
             *p = PlayerKind::ByFile;
         }
         self.computers = computers(&self.players, self.seed);
+        self.refresh_view();
         self.floor = self.history.actions().len();
         self.legal = None;
         self.progress = None;
@@ -356,6 +610,7 @@ impl Session {
         if let Some(end) = &save.end {
             set_end(&module, &mut first, end).map_err(SessionError::End)?;
         }
+        let seats = seat_players(&module, &players, &[])?;
         let mut session = Session {
             computers: computers(&players, save.seed),
             players,
@@ -377,17 +632,23 @@ impl Session {
             legal: None,
             progress: None,
             floor: 0,
+            hidden: false,
+            seats,
+            seat_logs: Vec::new(),
+            takers: Vec::new(),
+            viewer: None,
             module,
         };
         session.rule_lines = mark_rule_lines(&start_log, session.rules.take_logged(), 1);
         session
             .log
             .extend(start_log.into_iter().map(|l| format!("  {l}")));
+        session.seat_up(1);
         for (i, action) in save.actions.into_iter().enumerate() {
             if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
                 session.history.reseed(Dice::seeded(r.seed));
             }
-            session.record(action)?;
+            session.record_only(action)?;
         }
         let n = session.history.actions().len();
         if let Some(r) = save.reseeds.iter().find(|r| r.before == n) {
@@ -396,6 +657,8 @@ impl Session {
         session.reseeds = save.reseeds;
         session.reseeds.retain(|r| r.before <= n);
         session.log.extend(report.iter().cloned());
+        // Once, not after every action replayed: the seat at the screen now.
+        session.refresh_view();
         Ok((session, report))
     }
 
@@ -483,7 +746,18 @@ impl Session {
             legal: None,
             progress: None,
             floor: self.floor,
+            hidden: self.hidden,
+            seats: self.seats.clone(),
+            seat_logs: self.seat_logs.clone(),
+            takers: self.takers.clone(),
+            viewer: self.viewer.clone(),
             module,
+        })
+        .map(|mut s| {
+            // The new rules may see otherwise.
+            s.hidden = is_hidden(&s.module, &s.rules);
+            s.refresh_view();
+            s
         })
     }
 
@@ -495,6 +769,7 @@ impl Session {
             options: self.options.clone(),
             end: self.end.clone(),
             players: self.players.clone(),
+            seats: self.seats.clone(),
             seed: self.seed,
         }
     }
@@ -556,6 +831,11 @@ impl Session {
         if self.legal.is_none() {
             let list = if self.outcome().is_some() {
                 Ok(Vec::new())
+            } else if let Some(v) = self.viewer.as_ref().filter(|v| v.acting) {
+                // The seat at the screen acts: only what it may do (its pieces, the
+                // offers addressed to it).
+                legal_actions_for(&self.module, &mut self.rules, self.history.state(), v.seat)
+                    .map_err(|e| e.to_string())
             } else {
                 legal_actions(&self.module, &mut self.rules, self.history.state())
                     .map_err(|e| e.to_string())
@@ -599,7 +879,15 @@ impl Session {
         Ok(())
     }
 
+    /// [`Session::record_only`], then the seat at the screen worked out anew.
     fn record(&mut self, action: Action) -> Result<(), SessionError> {
+        self.record_only(action)?;
+        self.refresh_view();
+        Ok(())
+    }
+
+    /// Applies and logs `action` (a load replays a save's actions with this).
+    fn record_only(&mut self, action: Action) -> Result<(), SessionError> {
         self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
         let side = decider(&self.module, &before);
@@ -613,23 +901,62 @@ impl Session {
     fn note(&mut self, side: SideId, before: &GameState, action: &Action, log: Vec<String>) {
         self.legal = None;
         self.progress = None;
+        self.takers.push(Some(side));
+        let who = self.module.side(side).name.clone();
         self.log.push(format!(
-            "[{}] {}",
-            self.module.side(side).name,
+            "[{who}] {}",
             describe::action(&self.module, before, action)
         ));
+        let script = self.rules.take_output();
+        // Each seat's log, as that seat may read it; a script's prints only where
+        // nothing is hidden (they may name anything).
+        for seat in self.module.seat_ids() {
+            let (lines, errors) = seat_log(
+                &self.module,
+                &mut self.rules,
+                before,
+                action,
+                self.history.state(),
+                &log,
+                seat,
+            );
+            for e in errors {
+                tracing::warn!("what {} reads: {e}", self.module.seat(seat).id);
+            }
+            let Some(out) = self.seat_logs.get_mut(seat.index()) else {
+                continue;
+            };
+            let mut lines = lines.into_iter();
+            if let Some(words) = lines.next() {
+                out.push(format!("[{who}] {words}"));
+            }
+            out.extend(lines.map(|l| format!("  {l}")));
+            if !self.hidden {
+                out.extend(script.iter().map(|l| format!("  (script) {l}")));
+            }
+        }
         let ruled = self.rules.take_logged();
         self.rule_lines
             .extend(mark_rule_lines(&log, ruled, self.log.len()));
         self.log.extend(log.into_iter().map(|l| format!("  {l}")));
-        let script = self.rules.take_output();
         self.log
             .extend(script.into_iter().map(|l| format!("  (script) {l}")));
     }
 
     /// Whether [`Session::undo`] would take an action back.
     pub fn can_undo(&self) -> bool {
-        self.history.actions().len() > self.floor && self.history.can_undo()
+        self.history.actions().len() > self.floor && self.history.can_undo() && self.own_last()
+    }
+
+    /// Whether the last action may be taken back at this screen: always, unless one
+    /// seat's view is on and another side took it (taking it back would show what
+    /// that seat did behind the hand-over screen).
+    fn own_last(&self) -> bool {
+        let Some(v) = &self.viewer else { return true };
+        let mine = self.module.seat(v.seat).side;
+        self.takers
+            .last()
+            .is_none_or(|&t| t.is_none_or(|t| Some(t) == mine))
     }
 
     /// Takes back the last action, while the engine allows it.
@@ -637,16 +964,31 @@ impl Session {
         if self.history.actions().len() <= self.floor {
             return Err(SessionError::Sent);
         }
+        if !self.own_last() {
+            return Err(SessionError::NotYours);
+        }
+        let secret = self.hidden || self.sealing();
         let undone = self.history.undo()?;
+        self.takers.pop();
         self.legal = None;
         self.progress = None;
         for c in self.computers.iter_mut().flatten() {
             c.forget();
         }
-        self.log.push(format!(
+        let line = format!(
             "undone: {}",
             describe::action(&self.module, self.state(), &undone)
-        ));
+        );
+        let secret = secret || self.sealing();
+        for out in &mut self.seat_logs {
+            out.push(if secret {
+                "undone: the last action".into()
+            } else {
+                line.clone()
+            });
+        }
+        self.log.push(line);
+        self.refresh_view();
         Ok(undone)
     }
 
@@ -720,6 +1062,7 @@ impl Session {
             |r, a| history.apply(module, r, a.clone()),
         )?;
         self.note(side, &before, &action, log);
+        self.refresh_view();
         Ok(Some(action))
     }
 }

@@ -13,6 +13,23 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
     // One row that never wraps: the map below keeps its place whatever is offered.
     ui.horizontal(|ui| {
         enders(ui, play, out);
+        // Another human seat the game waits for too (two seats of a side sharing a
+        // turn, a sealed choice): the one at the screen may hand over first.
+        if let Some(v) = play.session().and_then(Session::viewer) {
+            let module = play.session().map(|s| s.module().clone());
+            for &seat in &v.others {
+                let name = module.as_ref().map_or("", |m| m.seat(seat).name.as_str());
+                if ui
+                    .button(format!("Hand over to {name}"))
+                    .on_hover_text(
+                        "another player the game waits for acts now, behind the hand-over screen",
+                    )
+                    .clicked()
+                {
+                    out.push(UiCommand::Play(PlayCommand::HandTo(seat)));
+                }
+            }
+        }
         if ui.button("New game").clicked() {
             out.push(UiCommand::Play(PlayCommand::OpenNewGame));
         }
