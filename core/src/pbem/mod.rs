@@ -42,6 +42,7 @@ use crate::ids::{OptionId, SideId};
 use crate::module::Module;
 
 pub mod folder;
+pub mod host;
 
 /// The turn file layout; bumped when an older muster would misread a newer file.
 ///
