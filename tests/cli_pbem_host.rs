@@ -5,7 +5,6 @@
 //! each seat verifies; and each bad input is refused in one line.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -205,6 +204,8 @@ struct Unseen {
     names: BTreeSet<String>,
     numbers: BTreeSet<u64>,
     types: BTreeSet<String>,
+    /// Their ids, as views name types.
+    type_ids: BTreeSet<String>,
     /// Enemy pieces on the board that were hidden at some moment (the test means
     /// something only if there are some).
     ever_hidden: usize,
@@ -237,6 +238,7 @@ fn unseen(m: &Module, rules: &mut ScriptRules, states: &[&GameState], seat: &str
         names: BTreeSet::new(),
         numbers: BTreeSet::new(),
         types: BTreeSet::new(),
+        type_ids: BTreeSet::new(),
         ever_hidden: hidden.len(),
     };
     for state in states {
@@ -250,16 +252,23 @@ fn unseen(m: &Module, rules: &mut ScriptRules, states: &[&GameState], seat: &str
             out.numbers.insert(u64::from(u.number));
             if !types_seen.contains(&u.kind) {
                 out.types.insert(m.units.get(u.kind).name.clone());
+                out.type_ids.insert(m.units.get(u.kind).id.clone());
             }
         }
     }
     out
 }
 
-/// No file in `dir` names anything of `unseen`; returns how many strings were checked.
+/// No file the seat received or wrote in `dir` names anything of `unseen`; returns how
+/// many strings were checked. The record the host publishes at the end is left out: it
+/// tells the whole game, as the end of a double-blind game does (and must, for the
+/// seat to check the host).
 fn no_leak(dir: &Path, seat: &str, enemy: &str, unseen: &Unseen) -> usize {
     let mut checked = 0;
     for path in files(dir) {
+        if path.to_str().unwrap().ends_with(".record.json") {
+            continue;
+        }
         let bytes = std::fs::read(&path).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         let mut all = Vec::new();
@@ -272,6 +281,11 @@ fn no_leak(dir: &Path, seat: &str, enemy: &str, unseen: &Unseen) -> usize {
                     path.display()
                 );
             }
+            assert!(
+                !unseen.type_ids.contains(line),
+                "{}: {seat} never saw a {line}",
+                path.display()
+            );
             for t in &unseen.types {
                 assert!(
                     !line.contains(t.as_str()),
@@ -300,7 +314,7 @@ fn no_leak(dir: &Path, seat: &str, enemy: &str, unseen: &Unseen) -> usize {
 
 #[test]
 fn a_fog_of_war_game_by_file_with_a_host_leaks_nothing_and_verifies() {
-    let g = new_game("07/1861");
+    let g = new_game("10/1861");
     let rounds = play_out(&g);
     let (m, mut rules) = load(FOG);
     let rec = record(&g);
@@ -370,34 +384,52 @@ fn a_fog_of_war_game_by_file_with_a_host_leaks_nothing_and_verifies() {
         saved["snapshot"],
         serde_json::to_value(master.state().unwrap()).unwrap()
     );
-    // A record the host changed afterwards fails a seat's check, naming what.
+    // What a host could change afterwards fails a seat's check, naming what.
     let published = g.union.join(format!("{}.record.json", rec.game));
+    let verify_union = || {
+        muster(&[
+            "pbem",
+            "verify",
+            s(&g.union),
+            "--seat",
+            "union",
+            "--mod",
+            FOG,
+        ])
+    };
+    // Another nonce for one of this seat's answers (other dice).
     let mut changed = rec.clone();
-    changed.answers[3].nonce = "00".repeat(32);
+    let answer = changed
+        .answers
+        .iter_mut()
+        .find(|a| a.seat == "union" && a.answers > 0)
+        .unwrap();
+    answer.nonce = "00".repeat(32);
+    let index = answer.answers;
     std::fs::write(&published, serde_json::to_vec_pretty(&changed).unwrap()).unwrap();
-    let out = muster(&[
-        "pbem",
-        "verify",
-        s(&g.union),
-        "--seat",
-        "union",
-        "--mod",
-        FOG,
-    ]);
-    refused(&out, &["answer"]);
+    refused(
+        &verify_union(),
+        &[
+            &format!("union-{index:03}.answer.json"),
+            "another nonce or action",
+        ],
+    );
+    // Another secret than the one committed.
     changed = rec.clone();
     changed.secret = "11".repeat(32);
     std::fs::write(&published, serde_json::to_vec_pretty(&changed).unwrap()).unwrap();
-    let out = muster(&[
-        "pbem",
-        "verify",
-        s(&g.union),
-        "--seat",
-        "union",
-        "--mod",
-        FOG,
-    ]);
-    refused(&out, &["not the one the host committed to"]);
+    refused(&verify_union(), &["not the one the host committed to"]);
+    // A file sent with a log the game does not give.
+    std::fs::write(&published, serde_json::to_vec_pretty(&rec).unwrap()).unwrap();
+    ok(&verify_union());
+    let sent = g.union.join(format!("{}-union-002.seat.json", rec.game));
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&sent).unwrap()).unwrap();
+    v["log"] = serde_json::json!(["Confederacy moves a piece to Richmond"]);
+    std::fs::write(&sent, muster_core::pbem::host::to_bytes(&v)).unwrap();
+    refused(
+        &verify_union(),
+        &[s(&sent), "its log is not what the record gives"],
+    );
 }
 
 /// The first file of `seat` in `dir` whose name ends with `suffix`.
@@ -427,7 +459,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
     let answer = first(&g.union, ".answer.json");
     let good = std::fs::read(&answer).unwrap();
     let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
-    v["action"] = serde_json::json!({"Fight": {"at": 0}});
+    v["action"] = serde_json::json!({"do": "fight", "at": 0});
     std::fs::write(&answer, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
     let host_before = std::fs::read(g.host.join("host.json")).unwrap();
     let files_before = (files(&g.union), files(&g.confederate));

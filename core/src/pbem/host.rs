@@ -970,6 +970,17 @@ pub fn verify_seat(
         } else if name.ends_with(".answer.json") {
             let a: Answer = parse(name, bytes, "a seat's answer")?;
             check_own(name, &a.game, &a.seat, &record.game, seat)?;
+            // The record's copy must be the answer itself: its nonce seeds dice.
+            let copy = record
+                .answers
+                .iter()
+                .find(|r| r.seat == seat && r.answers == a.answers);
+            if copy.is_some_and(|r| r.nonce != a.nonce || r.action != a.action) {
+                return Err(bad(
+                    name,
+                    "the record holds another nonce or action for this answer than the seat sent: the host changed it",
+                ));
+            }
             answers.insert(a.answers, (name.clone(), to_hex(&sha256(bytes))));
         }
     }
