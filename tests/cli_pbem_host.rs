@@ -324,7 +324,7 @@ fn a_fog_of_war_game_by_file_with_a_host_leaks_nothing_and_verifies() {
         .chain(master.steps.iter().map(|s| &s.after))
         .collect();
     let mut hidden_views = 0;
-    for ((seat, dir), enemy) in g.seats().into_iter().zip(["Confederacy", "Union"]) {
+    for ((seat, dir), enemy) in g.seats().into_iter().zip(["confederate", "union"]) {
         // Only this seat's files, and the published record.
         for path in files(dir) {
             let name = path.file_name().unwrap().to_str().unwrap();
