@@ -86,6 +86,11 @@ impl Game {
 
 /// A new hosted fog-of-war game to `end`.
 fn new_game(end: &str) -> Game {
+    new_game_of(FOG, end)
+}
+
+/// A new hosted game of AHD with the mod `with`, to `end`.
+fn new_game_of(with: &str, end: &str) -> Game {
     let tmp = tempfile::tempdir().unwrap();
     let (host, union, confederate) = (
         tmp.path().join("host"),
@@ -97,7 +102,7 @@ fn new_game(end: &str) -> Game {
         "new",
         "mods/ahd",
         "--mod",
-        FOG,
+        with,
         "--end",
         end,
         "--host",
@@ -556,4 +561,43 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         s(&g.host.join("two")),
     ]);
     refused(&out, &["--host"]);
+}
+
+#[test]
+fn both_seats_answer_a_sealed_choice_sent_at_once() {
+    // Sealed orders: at the start both players pick a city at once (the mod's README).
+    let sealed = "mods/examples/sealed-orders";
+    let g = new_game_of(sealed, "07/1861");
+    round(&g, 1);
+    for (seat, dir) in g.seats() {
+        let file = first(dir, ".seat.json");
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(v["at"], 0, "{seat} is asked at the start");
+        assert!(
+            v["decide"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["action"]["do"] == "take"),
+            "{seat}: only its sealed pick: {}",
+            v["decide"]
+        );
+    }
+    // Both answer the files sent at the same position: the one taken second still
+    // stands (its choices did not change), so nobody is asked again.
+    let out = round(&g, 2);
+    assert_eq!(out.matches("action(s) applied").count(), 2, "{out}");
+    assert!(!out.contains("overtaken"), "{out}");
+    play_out(&g);
+    for (seat, dir) in g.seats() {
+        ok(&muster(&[
+            "pbem",
+            "verify",
+            s(dir),
+            "--seat",
+            seat,
+            "--mod",
+            sealed,
+        ]));
+    }
 }

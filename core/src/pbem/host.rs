@@ -12,7 +12,10 @@
 //! `GAME-SEAT-NNN.answer.json`: one chosen action (none for file 0, which it joins)
 //! and a fresh nonce. **One decision a file**: the simplest honest rule, since after
 //! any decision the next menu may depend on what the seat must not see. A decision
-//! that is a seat's only choice is taken by the host, which saves a file.
+//! that is a seat's only choice is taken by the host, which saves a file. Seats asked
+//! at once (a sealed choice) each get a file; an answer to a file the game has moved
+//! on from stands if the seat's choices are unchanged, else it is overtaken (recorded,
+//! not applied) and the seat is asked again.
 //!
 //! **The dice** (commit–reveal, as the two-player scheme). File 0 carries the
 //! SHA-256 of the host's secret. The game starts with dice seeded by the secret and
@@ -386,6 +389,22 @@ impl Master {
         Ok(out)
     }
 
+    /// Whether `seat`'s choices now are those it had after `at` actions.
+    fn same_choices(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        seat: SeatId,
+        at: usize,
+    ) -> Result<bool, HostError> {
+        let (Some(then), Some(now)) = (self.state_at(at), self.state()) else {
+            return Ok(false);
+        };
+        let then = legal_actions_for(module, rules, then, seat).map_err(rule)?;
+        let now = legal_actions_for(module, rules, now, seat).map_err(rule)?;
+        Ok(then == now)
+    }
+
     /// Takes every decision that is the only one open (one seat with one choice).
     fn advance(&mut self, module: &Module, rules: &mut dyn Rules) -> Result<(), HostError> {
         loop {
@@ -565,6 +584,24 @@ impl Record {
             ));
         };
         let before = master.steps.len();
+        // An answer to a file the game has moved on from stands only if the seat's
+        // choices are still those it was sent (a sealed choice, whose other seats chose
+        // first): see [`Host::take`].
+        let sent_at = self
+            .sent
+            .iter()
+            .find(|s| s.seat == a.seat && s.index == a.answers)
+            .map(|s| s.at)
+            .ok_or_else(|| bad(name, "it answers a file the host never sent"))?;
+        if sent_at != before && !master.same_choices(module, rules, seat, sent_at)? {
+            return Err(bad(
+                name,
+                format!(
+                    "it answers file {} of {}, whose choices the game has changed since",
+                    a.answers, a.seat
+                ),
+            ));
+        }
         master.reseed(answer_seed(&self.game, number, secret, &nonce));
         let words = {
             let state = master.state().expect("started");
@@ -784,8 +821,19 @@ impl<'a> Host<'a> {
         if from_hex(&answer.nonce).is_none() {
             return Err(bad(name, "its nonce must be 64 hex digits"));
         }
+        // Overtaken: another seat decided since the file was sent, and this seat's
+        // choices changed (a sealed choice's other seats change nothing of its choices:
+        // its answer stands).
         let now = self.master.steps.len();
-        let overtaken = self.master.start.is_some() && (sent.at != now || sent.index == 0);
+        let overtaken = self.master.start.is_some()
+            && (sent.index == 0
+                || sent.at != now
+                    && !self.master.same_choices(
+                        self.module,
+                        rules,
+                        self.record.seat_id(self.module, seat)?,
+                        sent.at,
+                    )?);
         if !overtaken && let (Some(action), Some(state)) = (&answer.action, self.master.state()) {
             // The refusal names the action, in words if it is one of the file's.
             let module = self.module;
