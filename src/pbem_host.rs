@@ -357,6 +357,12 @@ fn seat_files(dir: &Path, seat: &str) -> Result<Vec<(PathBuf, Vec<u8>, SeatFile)
 
 /// `muster pbem play DIR --seat SEAT`: answers the seat's latest file.
 pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<ExitCode> {
+    if !matches!(player, PlayerKind::Human | PlayerKind::Random) {
+        bail!(
+            "--player {}: from a seat's view only human and random play yet (the other computer players read the whole game, which a seat does not hold)",
+            format!("{player:?}").to_lowercase()
+        );
+    }
     let files = seat_files(dir, seat)?;
     let (path, bytes, file) = files.last().expect("one file at least");
     let out = &mut std::io::stdout().lock();
@@ -426,10 +432,7 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
                 );
                 (rng.between_one_and(file.decide.len() as u32) - 1) as usize
             }
-            other => bail!(
-                "--player {}: from a seat's view only human and random play yet (the other computer players read the whole game, which a seat does not hold)",
-                format!("{other:?}").to_lowercase()
-            ),
+            other => bail!("--player {other:?} does not play from a seat's view"),
         };
         let choice = &file.decide[pick];
         writeln!(out, "you chose: {}", choice.words)?;

@@ -535,6 +535,20 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         &[s(&as_turn), "saved game, not a file from the host"],
     );
     std::fs::remove_file(&as_turn).unwrap();
+    // ... and as a two-player game's turn file, and a seat's file as one too.
+    let two = g.host.join("two-player");
+    std::fs::create_dir_all(&two).unwrap();
+    let as_pbem = two.join("x-000-union.pbem.json");
+    std::fs::copy(&save, &as_pbem).unwrap();
+    refused(
+        &muster(&["pbem", "verify", s(&two)]),
+        &[s(&as_pbem), "a saved game", "not a turn file"],
+    );
+    std::fs::copy(first(&g.union, ".seat.json"), &as_pbem).unwrap();
+    refused(
+        &muster(&["pbem", "verify", s(&two)]),
+        &[s(&as_pbem), "a game with a host", "--seat"],
+    );
     let out = ok(&muster(&[
         "view",
         s(&save),
@@ -558,7 +572,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         "--side",
         "union",
         "--dir",
-        s(&g.host.join("two")),
+        s(&g.host.join("two-new")),
     ]);
     refused(&out, &["--host"]);
 }

@@ -191,6 +191,24 @@ pub fn parse(name: &str, bytes: &[u8]) -> Result<TurnFile, PbemError> {
     struct Head {
         pbem: u32,
     }
+    // Another kind of file, told in one line rather than as a missing field.
+    let any: serde_json::Value = serde_json::from_slice(bytes).map_err(corrupt)?;
+    let is = |k: &str| any.get(k).is_some();
+    let other = if any.get("view").and_then(|v| v.as_str()) == Some(crate::game::sight::SEAT_VIEW) {
+        Some("a seat's view")
+    } else if is("snapshot") && is("actions") && is("seed") {
+        Some("a saved game (open it with muster replay)")
+    } else if is("pbem_host") {
+        Some("a file of a game with a host (muster pbem play DIR --seat SEAT)")
+    } else {
+        None
+    };
+    if let (Some(other), false) = (other, is("pbem")) {
+        return Err(PbemError::Bad {
+            file: name.to_string(),
+            message: format!("it is {other}, not a turn file"),
+        });
+    }
     let head: Head = serde_json::from_slice(bytes).map_err(corrupt)?;
     if head.pbem < PBEM_FORMAT {
         return Err(PbemError::Older {
