@@ -119,6 +119,14 @@ pub fn new(
         }
     }
     let host_dir = absolute(host_dir)?;
+    // A seat's folder holds only its own files: no two seats, nor the host, share one.
+    let mut distinct: Vec<&PathBuf> = dirs.values().chain([&host_dir]).collect();
+    distinct.sort();
+    if distinct.windows(2).any(|w| w[0] == w[1]) {
+        bail!(
+            "give every seat a folder of its own, apart from the host's: a seat's folder holds only that seat's files"
+        );
+    }
     if host_dir.join(HOST_FILE).exists() {
         bail!(
             "{} holds a game already; start a new game in another folder",

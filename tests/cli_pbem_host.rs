@@ -575,6 +575,22 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         s(&g.host.join("two-new")),
     ]);
     refused(&out, &["--host"]);
+    // Two seats cannot share a folder.
+    let shared = g.host.join("shared");
+    let out = muster(&[
+        "pbem",
+        "new",
+        "mods/ahd",
+        "--mod",
+        FOG,
+        "--host",
+        s(&g.host.join("h2")),
+        "--seat",
+        &format!("union={}", s(&shared)),
+        "--seat",
+        &format!("confederate={}", s(&shared)),
+    ]);
+    refused(&out, &["a folder of its own"]);
 }
 
 #[test]
