@@ -16,7 +16,7 @@ use muster_core::game::save::SavedModule;
 use muster_core::pbem::folder::random32;
 use muster_core::pbem::host::{
     Answer, HOST_FORMAT, Host, HostSetup, Record, SeatFile, answer_name, parse, record_name,
-    to_bytes, verify_seat,
+    seat_file_name, to_bytes, verify_seat,
 };
 use muster_core::pbem::{sha256, to_hex};
 use muster_scripting::ScriptRules;
@@ -222,6 +222,30 @@ pub fn host(dir: &Path) -> Result<ExitCode> {
                 writeln!(out, "took {name}: {what}")?;
             }
         }
+    }
+    // A file recorded as sent but missing from its folder (the host stopped between
+    // keeping its record and writing the file) is written again: the same bytes.
+    for (seat, seat_dir) in &folder.dirs {
+        let Some(sent) = host.record.last_sent(seat).cloned() else {
+            continue;
+        };
+        let path = seat_dir.join(seat_file_name(&host.record.game, seat, sent.index));
+        if path.exists() || host.taken(seat, sent.index).is_some() {
+            continue;
+        }
+        let id = crate::view::seat(&module, seat)?;
+        let (file, _) =
+            host.record
+                .seat_file(&module, &mut rules, &host.master, id, sent.index, sent.at)?;
+        let bytes = to_bytes(&file);
+        if to_hex(&sha256(&bytes)) != sent.sha256 {
+            bail!(
+                "{}: the host's record says it was sent, but the game gives another file now",
+                path.display()
+            );
+        }
+        write_new(&path, &bytes)?;
+        writeln!(out, "wrote {} again for seat {seat}", path.display())?;
     }
     let (files, errors) = host.outgoing(&mut rules)?;
     for e in &errors {

@@ -207,7 +207,9 @@ fn names_piece(line: &str, name: &str) -> bool {
 /// numbers, and the enemy types of which it never saw a piece fully (nor has one).
 struct Unseen {
     names: BTreeSet<String>,
-    numbers: BTreeSet<u64>,
+    /// By number and type id, as views show them (a promoted piece keeps its number
+    /// under another type).
+    numbers: BTreeSet<(u64, String)>,
     types: BTreeSet<String>,
     /// Their ids, as views name types.
     type_ids: BTreeSet<String>,
@@ -254,7 +256,8 @@ fn unseen(m: &Module, rules: &mut ScriptRules, states: &[&GameState], seat: &str
             let name = describe::unit(m, state, UnitId::from_index(i).unwrap());
             out.names
                 .insert(name.trim_end_matches(" (reduced)").to_string());
-            out.numbers.insert(u64::from(u.number));
+            out.numbers
+                .insert((u64::from(u.number), m.units.get(u.kind).id.clone()));
             if !types_seen.contains(&u.kind) {
                 out.types.insert(m.units.get(u.kind).name.clone());
                 out.type_ids.insert(m.units.get(u.kind).id.clone());
@@ -306,7 +309,9 @@ fn no_leak(dir: &Path, seat: &str, enemy: &str, unseen: &Unseen) -> usize {
                 && let Some(n) = p["number"].as_u64()
             {
                 assert!(
-                    !unseen.numbers.contains(&n) || p["type"].is_null(),
+                    !p["type"]
+                        .as_str()
+                        .is_some_and(|t| unseen.numbers.contains(&(n, t.to_string()))),
                     "{}: {seat} never saw enemy piece #{n}, but the view shows it: {p}",
                     path.display()
                 );
@@ -437,8 +442,8 @@ fn a_fog_of_war_game_by_file_with_a_host_leaks_nothing_and_verifies() {
     );
 }
 
-/// The first file of `seat` in `dir` whose name ends with `suffix`.
-fn first(dir: &Path, suffix: &str) -> PathBuf {
+/// The latest file (by name) in `dir` whose name ends with `suffix`.
+fn latest(dir: &Path, suffix: &str) -> PathBuf {
     files(dir)
         .into_iter()
         .rev()
@@ -461,7 +466,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         "--player",
         "random",
     ]));
-    let answer = first(&g.union, ".answer.json");
+    let answer = latest(&g.union, ".answer.json");
     let good = std::fs::read(&answer).unwrap();
     let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
     v["action"] = serde_json::json!({"do": "fight", "at": 0});
@@ -481,7 +486,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
     std::fs::write(&answer, &good).unwrap();
 
     // A file for another seat, in a seat's folder: the seat and the host say so.
-    let union_file = first(&g.union, ".seat.json");
+    let union_file = latest(&g.union, ".seat.json");
     let misplaced = g.confederate.join(union_file.file_name().unwrap());
     std::fs::copy(&union_file, &misplaced).unwrap();
     refused(
@@ -504,7 +509,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
     // A file of another game.
     let other = new_game("07/1861");
     round(&other, 1);
-    let foreign = first(&other.union, ".seat.json");
+    let foreign = latest(&other.union, ".seat.json");
     let stray = g.union.join(foreign.file_name().unwrap());
     std::fs::copy(&foreign, &stray).unwrap();
     refused(
@@ -512,7 +517,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         &[s(&stray), "belongs to game"],
     );
     std::fs::remove_file(&stray).unwrap();
-    let foreign = first(&other.union, ".answer.json");
+    let foreign = latest(&other.union, ".answer.json");
     let stray = g.union.join(foreign.file_name().unwrap());
     std::fs::copy(&foreign, &stray).unwrap();
     refused(
@@ -524,6 +529,21 @@ fn bad_input_to_a_hosted_game_is_one_line() {
     // The host goes on with the good answer.
     let out = ok(&muster(&["pbem", "host", s(&g.host)]));
     assert!(out.contains("took"), "{out}");
+    // A file the host recorded as sent but that is missing is written again, the same.
+    let (seat, dir) = g
+        .seats()
+        .into_iter()
+        .find(|(_, d)| {
+            let f = latest(d, ".seat.json");
+            !Path::new(&f.to_str().unwrap().replace(".seat.json", ".answer.json")).exists()
+        })
+        .unwrap();
+    let lost = latest(dir, ".seat.json");
+    let sent = std::fs::read(&lost).unwrap();
+    std::fs::remove_file(&lost).unwrap();
+    let out = ok(&muster(&["pbem", "host", s(&g.host)]));
+    assert!(out.contains("again"), "{seat}: {out}");
+    assert_eq!(std::fs::read(&lost).unwrap(), sent);
 
     // A save given as a file from the host, and a seat's view given as a save.
     let save = g.host.join("game.json");
@@ -544,7 +564,7 @@ fn bad_input_to_a_hosted_game_is_one_line() {
         &muster(&["pbem", "verify", s(&two)]),
         &[s(&as_pbem), "a saved game", "not a turn file"],
     );
-    std::fs::copy(first(&g.union, ".seat.json"), &as_pbem).unwrap();
+    std::fs::copy(latest(&g.union, ".seat.json"), &as_pbem).unwrap();
     refused(
         &muster(&["pbem", "verify", s(&two)]),
         &[s(&as_pbem), "a game with a host", "--seat"],
@@ -600,7 +620,7 @@ fn both_seats_answer_a_sealed_choice_sent_at_once() {
     let g = new_game_of(sealed, "07/1861");
     round(&g, 1);
     for (seat, dir) in g.seats() {
-        let file = first(dir, ".seat.json");
+        let file = latest(dir, ".seat.json");
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
         assert_eq!(v["at"], 0, "{seat} is asked at the start");
         assert!(
