@@ -284,6 +284,16 @@ impl Game {
                 .ok_or_else(|| bad(name, format!("the module has no side '{id}'")))
         };
         let players = [side(&setup.players[0])?, side(&setup.players[1])?];
+        if !module.all_open() {
+            // Each player would hold the whole game, hidden parts and all.
+            return Err(bad(
+                name,
+                format!(
+                    "module '{}' hides information from its seats: play it by file with a host (muster pbem new --host)",
+                    module.id
+                ),
+            ));
+        }
         if players[0] == players[1] || module.sides.len() != 2 {
             return Err(bad(
                 name,
