@@ -412,6 +412,14 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
         writeln!(out, "the game is over")?;
         return Ok(ExitCode::SUCCESS);
     }
+    if dir.join(record_name(&file.game)).exists() {
+        writeln!(
+            out,
+            "the host published its record: the game goes on no further; check your files with muster pbem verify {} --seat {seat}",
+            dir.display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if answer_path.exists() {
         writeln!(
             out,
