@@ -168,7 +168,7 @@ pub fn new(
         host_dir.join(HOST_FILE).display()
     )?;
     for f in files {
-        let path = folder.dirs[&f.seat].join(&f.name);
+        let path = seat_dir(&folder, &f.seat)?.join(&f.name);
         write_new(&path, &f.bytes)?;
         writeln!(out, "wrote {} for seat {}", path.display(), f.seat)?;
     }
@@ -185,6 +185,15 @@ pub struct SavedModuleScenario {
     pub scenario: muster_core::game::save::SavedScenario,
     pub options: Vec<String>,
     pub end: Option<String>,
+}
+
+/// The folder of `seat`, as the host's file names it.
+fn seat_dir<'a>(folder: &'a HostFolder, seat: &str) -> Result<&'a PathBuf> {
+    folder.dirs.get(seat).ok_or_else(|| {
+        anyhow!(
+            "the host's file names no folder for seat {seat}: give every seat a folder (muster pbem new --seat {seat}=DIR)"
+        )
+    })
 }
 
 fn load(h: &HostFolder) -> Result<(Module, ScriptRules)> {
@@ -259,7 +268,7 @@ pub fn host(dir: &Path) -> Result<ExitCode> {
     // The record first: a file written is a file sent.
     keep_host(dir, &folder)?;
     for f in &files {
-        let path = folder.dirs[&f.seat].join(&f.name);
+        let path = seat_dir(&folder, &f.seat)?.join(&f.name);
         write_new(&path, &f.bytes)?;
         writeln!(out, "wrote {} for seat {}", path.display(), f.seat)?;
     }
