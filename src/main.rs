@@ -15,6 +15,7 @@ mod moves;
 mod new_mod;
 mod odds;
 mod pbem;
+mod pbem_host;
 mod play;
 mod players;
 mod rules;

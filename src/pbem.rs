@@ -19,7 +19,8 @@ use crate::players::{PlayerKind, StrongArgs};
 // `muster pbem`'s subcommands.
 #[derive(clap::Subcommand)]
 pub enum PbemSubcommand {
-    /// Start a game: writes file 0 into DIR, to send to the other player.
+    /// Start a game: writes file 0 into DIR, to send to the other player; with --host,
+    /// a game with a host, who keeps the whole game and sends each seat its own files.
     New(NewArgs),
     /// Read the files in DIR (your own and those received), check them, and if the next
     /// file is yours, play your stretch and write it.
@@ -27,16 +28,41 @@ pub enum PbemSubcommand {
     /// Check every file of the game in DIR from the start; name the first bad file or
     /// action.
     Verify(VerifyArgs),
-    /// Write the game in DIR as a save (for `muster replay` and the app).
+    /// Write the game in DIR (a player's folder, or a host's) as a save (for `muster
+    /// replay` and the app).
     Export(ExportArgs),
+    /// As the host of a game: take the seats' answers from their folders, apply them,
+    /// and write each seat that must decide its next file.
+    Host(HostArgs),
+    /// As the host: publish the secret and the whole record into every seat's folder
+    /// now (the game goes on no further); done by itself at the game's end.
+    Reveal(HostArgs),
+}
+
+// `muster pbem host` and `reveal`.
+#[derive(clap::Args)]
+pub struct HostArgs {
+    /// The host's folder (`muster pbem new --host`).
+    dir: PathBuf,
 }
 
 pub fn run(subcommand: PbemSubcommand) -> Result<ExitCode> {
     match subcommand {
         PbemSubcommand::New(a) => new(a),
-        PbemSubcommand::Play(a) => play(a),
-        PbemSubcommand::Verify(a) => verify(&a.dir, a.module.as_deref(), &a.mods),
+        PbemSubcommand::Play(a) => match &a.seat {
+            Some(seat) => crate::pbem_host::play(&a.dir, seat, a.player, a.seed),
+            None => play(a),
+        },
+        PbemSubcommand::Verify(a) => match &a.seat {
+            Some(seat) => crate::pbem_host::verify(&a.dir, seat, a.module.as_deref(), &a.mods),
+            None => verify(&a.dir, a.module.as_deref(), &a.mods),
+        },
+        PbemSubcommand::Export(a) if crate::pbem_host::is_host_folder(&a.dir) => {
+            crate::pbem_host::export(&a.dir, &a.save)
+        }
         PbemSubcommand::Export(a) => export(&a.dir, a.module.as_deref(), &a.mods, &a.save),
+        PbemSubcommand::Host(a) => crate::pbem_host::host(&a.dir),
+        PbemSubcommand::Reveal(a) => crate::pbem_host::reveal(&a.dir),
     }
 }
 
@@ -91,17 +117,51 @@ pub struct NewArgs {
     options: Vec<String>,
     #[arg(long, value_name = "MM/YYYY")]
     end: Option<String>,
-    /// The side you play.
-    #[arg(long)]
-    side: String,
+    /// The side you play (a two-player game).
+    #[arg(long, required_unless_present = "host", conflicts_with = "host")]
+    side: Option<String>,
     /// Your folder for this game (its files and your secrets).
-    #[arg(long)]
-    dir: PathBuf,
+    #[arg(long, required_unless_present = "host", conflicts_with = "host")]
+    dir: Option<PathBuf>,
+    /// A game with a host (needed when seats do not see everything): the host's
+    /// folder, where it keeps the whole game.
+    #[arg(long, value_name = "DIR", requires = "seat")]
+    host: Option<PathBuf>,
+    /// With --host: a seat's folder, as SEAT=DIR; one for every seat.
+    #[arg(long, value_name = "SEAT=DIR")]
+    seat: Vec<String>,
 }
 
 fn new(o: NewArgs) -> Result<ExitCode> {
-    let (module, _rules) = crate::rules::load(&o.module, &o.mods)?;
-    let me = crate::rules::side(&module, &o.side)?;
+    let (module, rules) = crate::rules::load(&o.module, &o.mods)?;
+    let hidden = !module.all_open()
+        || muster_core::game::Rules::answers(&rules, muster_core::game::sight::SEES);
+    let (Some(side), Some(dir)) = (&o.side, &o.dir) else {
+        let host = o
+            .host
+            .as_deref()
+            .expect("clap: --side and --dir, or --host");
+        let (_, scenario) = chosen_scenario(&module, o.scenario.as_deref())?;
+        let option_ids = crate::rules::options(&module, &o.options)?;
+        check_end(&module, o.scenario.as_deref(), o.end.as_deref())?;
+        let chosen = crate::pbem_host::SavedModuleScenario {
+            scenario,
+            options: option_ids
+                .iter()
+                .map(|&i| module.options[i.index()].id.clone())
+                .collect(),
+            end: o.end.clone(),
+        };
+        return crate::pbem_host::new(&o.module, &o.mods, chosen, host, &o.seat);
+    };
+    if hidden {
+        bail!(
+            "module '{}' hides information from its seats: two players exchanging files would each hold the whole game; play it with a host: muster pbem new {} --host HOSTDIR --seat SEAT=DIR ...",
+            module.id,
+            o.module.display()
+        );
+    }
+    let me = crate::rules::side(&module, side)?;
     if module.sides.len() != 2 {
         bail!(
             "play by file is for two players; module '{}' has {} sides",
@@ -116,20 +176,9 @@ fn new(o: NewArgs) -> Result<ExitCode> {
         .iter()
         .map(|&i| module.options[i.index()].id.clone())
         .collect();
-    if let Some(end) = &o.end {
-        // Checked now rather than when the game starts.
-        let scenario = chosen_scenario(&module, o.scenario.as_deref())?.0;
-        let mut probe = muster_core::game::GameState::new(
-            &module,
-            &scenario,
-            Vec::new(),
-            muster_core::game::Dice::seeded(0),
-        )
-        .map_err(|e| anyhow!("{e}"))?;
-        muster_core::game::set_end(&module, &mut probe, end).map_err(|e| anyhow!("--end: {e}"))?;
-    }
+    check_end(&module, o.scenario.as_deref(), o.end.as_deref())?;
     let players = [module.side(me).id.clone(), module.side(other).id.clone()];
-    let folder = Folder::new(&o.dir);
+    let folder = Folder::new(dir);
     let path = folder.create(
         &module,
         saved_scenario,
@@ -164,13 +213,33 @@ fn new(o: NewArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Checks `--end` now rather than when the game starts.
+fn check_end(module: &Module, scenario: Option<&str>, end: Option<&str>) -> Result<()> {
+    if let Some(end) = end {
+        let scenario = chosen_scenario(module, scenario)?.0;
+        let mut probe = muster_core::game::GameState::new(
+            module,
+            &scenario,
+            Vec::new(),
+            muster_core::game::Dice::seeded(0),
+        )
+        .map_err(|e| anyhow!("{e}"))?;
+        muster_core::game::set_end(module, &mut probe, end).map_err(|e| anyhow!("--end: {e}"))?;
+    }
+    Ok(())
+}
+
 // `muster pbem play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
     dir: PathBuf,
-    /// The side you play.
+    /// The side you play (a two-player game).
+    #[arg(long, required_unless_present = "seat", conflicts_with = "seat")]
+    side: Option<String>,
+    /// The seat you play, in a game with a host: answers the host's latest file in DIR
+    /// (your seat's folder); --player random or human.
     #[arg(long)]
-    side: String,
+    seat: Option<String>,
     /// Who decides for you: human (at the prompt) or a computer player.
     #[arg(long, value_name = "KIND", default_value = "human")]
     player: PlayerKind,
@@ -190,6 +259,10 @@ pub struct PlayArgs {
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     dir: PathBuf,
+    /// In a game with a host: your seat; checks every file your folder received against
+    /// the record the host published.
+    #[arg(long)]
+    seat: Option<String>,
     #[arg(long)]
     module: Option<PathBuf>,
     #[arg(long = "mod", value_name = "PATH")]
@@ -212,9 +285,12 @@ pub struct ExportArgs {
 fn play(o: PlayArgs) -> Result<ExitCode> {
     let (game, module, mut rules, last) = read_game(&o.dir, o.module.as_deref(), &o.mods)?;
     let out = &mut std::io::stdout().lock();
-    let me = crate::rules::side(&module, &o.side)?;
+    let me = crate::rules::side(&module, o.side.as_deref().unwrap_or_default())?;
     if !game.players().contains(&me) {
-        bail!("side '{}' plays no part in this game", o.side);
+        bail!(
+            "side '{}' plays no part in this game",
+            o.side.as_deref().unwrap_or_default()
+        );
     }
     if !last.is_empty() {
         writeln!(out, "the last file's moves:")?;

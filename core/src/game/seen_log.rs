@@ -82,6 +82,19 @@ pub fn seat_log(
     (out, errors)
 }
 
+/// An action `seat` may choose, in words it may read: the action's own words when the
+/// seat sees fully (`seen`, from [`super::sight::sights`]) every piece it names, else
+/// told without them, as the log tells a hidden action. A host sends these with a
+/// seat's choices ([`crate::pbem::host`]).
+pub fn choice_words(module: &Module, state: &GameState, action: &Action, seen: &[Sight]) -> String {
+    let full = |u: UnitId| seen.get(u.index()) == Some(&Sight::Full);
+    if named(action).iter().all(|&u| full(u)) {
+        describe::action(module, state, action)
+    } else {
+        redacted(module, state, action)
+    }
+}
+
 /// The pieces an action names.
 fn named(action: &Action) -> Vec<UnitId> {
     match action {

@@ -42,6 +42,7 @@ use crate::ids::{OptionId, SideId};
 use crate::module::Module;
 
 pub mod folder;
+pub mod host;
 
 /// The turn file layout; bumped when an older muster would misread a newer file.
 ///
@@ -190,6 +191,24 @@ pub fn parse(name: &str, bytes: &[u8]) -> Result<TurnFile, PbemError> {
     struct Head {
         pbem: u32,
     }
+    // Another kind of file, told in one line rather than as a missing field.
+    let any: serde_json::Value = serde_json::from_slice(bytes).map_err(corrupt)?;
+    let is = |k: &str| any.get(k).is_some();
+    let other = if any.get("view").and_then(|v| v.as_str()) == Some(crate::game::sight::SEAT_VIEW) {
+        Some("a seat's view")
+    } else if is("snapshot") && is("actions") && is("seed") {
+        Some("a saved game (open it with muster replay)")
+    } else if is("pbem_host") {
+        Some("a file of a game with a host (muster pbem play DIR --seat SEAT)")
+    } else {
+        None
+    };
+    if let (Some(other), false) = (other, is("pbem")) {
+        return Err(PbemError::Bad {
+            file: name.to_string(),
+            message: format!("it is {other}, not a turn file"),
+        });
+    }
     let head: Head = serde_json::from_slice(bytes).map_err(corrupt)?;
     if head.pbem < PBEM_FORMAT {
         return Err(PbemError::Older {
@@ -265,6 +284,16 @@ impl Game {
                 .ok_or_else(|| bad(name, format!("the module has no side '{id}'")))
         };
         let players = [side(&setup.players[0])?, side(&setup.players[1])?];
+        if !module.all_open() {
+            // Each player would hold the whole game, hidden parts and all.
+            return Err(bad(
+                name,
+                format!(
+                    "module '{}' hides information from its seats: play it by file with a host (muster pbem new --host)",
+                    module.id
+                ),
+            ));
+        }
         if players[0] == players[1] || module.sides.len() != 2 {
             return Err(bad(
                 name,
