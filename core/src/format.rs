@@ -626,6 +626,42 @@ pub enum Procedure {
     Script,
 }
 
+/// `<tables>`: data tables the rules read (`defs.tables`): charts and per-year
+/// parameters written as data, not as Luau literals.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tables {
+    #[serde(default)]
+    pub table: Vec<TableDef>,
+}
+
+/// `<table id name? columns rows?>`: rows of numbers, one per named column. `rows="1-20"`
+/// declares the integer keys every row must cover, so a row left out is a load error.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableDef {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: Option<String>,
+    /// The column ids, separated by spaces.
+    pub columns: Name,
+    /// The integer row keys the table must have, `FIRST-LAST`.
+    pub rows: Option<Name>,
+    #[serde(default)]
+    pub row: Vec<TableRow>,
+}
+
+/// `<row key values>`: one row; `values` are numbers separated by spaces, one per column.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRow {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub key: Name,
+    pub values: Name,
+}
+
 /// `<options>`: the optional-rules catalogue.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

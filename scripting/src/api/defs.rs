@@ -28,6 +28,8 @@ pub const DEFS: &[Param] = &[
     p("tallies", "{ TallyDef }", "the tallies the sides declare"),
     p("options", "{ OptionDef }", "the optional rules"),
     p("option_by_id", "{ [string]: OptionDef }", "the optional rules by id"),
+    p("tables", "{ [string]: DataTable }", "the module's data tables (`<tables>`) by id"),
+    p("table", "(id: string, key: string | number, column: string) -> number", "the number in a data table's row and column; an unknown table, row or column is an error at the caller's line"),
     p("box", "(name: string) -> BoxNum", "strict `box_by_name`: an unknown name is an error at the caller's line with a \"did you mean\""),
     p("unit", "(id: string) -> UnitType", "strict `unit_by_id`"),
     p("side", "(id: string) -> Side", "strict `side_by_id`"),
@@ -68,6 +70,11 @@ pub const RECORDS: &[RecordDoc] = &[
     RecordDoc { name: "OptionDef", seen_as: "defs.options[i]", fields: &[
         p("index", "number", "its place"), p("id", "string", "its id"), p("rule", "string", "its rule number"),
         p("title", "string", "its title"), p("favours", "SideId?", "the side it favours"), p("default_on", "boolean", "in play unless switched off"),
+    ] },
+    RecordDoc { name: "DataTable", seen_as: "defs.tables[id]", fields: &[
+        p("id", "string", "its id"), p("name", "string?", "its name"), p("columns", "{ string }", "the column ids, in order"),
+        p("keys", "{ string | number }", "the row keys, in order; an integer key is a number"),
+        p("rows", "{ [string | number]: { [string]: number } }", "each row by key: its numbers by column id (`rows[13].defender`)"),
     ] },
     RecordDoc { name: "PathStep", seen_as: "path.steps[i]", fields: &[p("line", "LineNum", "the line taken"), p("to", "BoxNum", "the box reached")] },
     RecordDoc { name: "Path", seen_as: "the `path` of movement hooks", fields: &[p("from", "BoxNum", "where it starts"), p("steps", "{ PathStep }", "each line taken and the box reached")] },
