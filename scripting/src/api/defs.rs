@@ -91,6 +91,11 @@ pub const RECORDS: &[RecordDoc] = &[
         p("seat", "SeatId?", "the seat it is addressed to, if not the side on move's: a response out of turn, an answer the game waits for (`wait_for`); its side pays"),
     ] },
     RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
+    RecordDoc { name: "Loss", seen_as: "each item a `battle_losses` handler returns", fields: &[
+        p("side", "SideId", "the side losing"), p("steps", "number", "steps lost (0 or more)"),
+        p("unit", "Unit?", "a piece that must take these steps before the side's others"),
+        p("rule", "string?", "the rules' reference, quoted when an allocation is refused"),
+    ] },
     RecordDoc { name: "Progress", seen_as: "each item a `victory_progress` handler returns", fields: &[
         p("side", "SideId", "whose condition"), p("goal", "string", "the condition in the rules' words"),
         p("have", "number", "how far the side is"), p("need", "number", "what the condition needs"),
