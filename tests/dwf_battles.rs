@@ -5,6 +5,7 @@
 //! rows and the text's worked examples are `muster test mods/dwf` cases
 //! (`mods/dwf/tests/combat.luau`).
 
+use muster_ai::odds::{Setup, Spec, resolved};
 use muster_ai::player::{Level, player};
 use muster_core::game::save::{Save, SavedScenario};
 use muster_core::game::{Action, Dice, GameState, Path, apply, legal_actions, start};
@@ -189,4 +190,51 @@ fn the_computer_players_take_the_losses() {
                 .all(|u| t.g.unit(u).side != t.m.find_side("union").unwrap())
         );
     }
+}
+
+/// `muster odds` on a battle the rules resolve reports its one outcome: Grant's 12
+/// infantry through the woods from Fredericksburg (L639: -1) and 8 by the James, a major
+/// river (L1146: halved), into Lee's Richmond and its 3 fort: (12 - 1) + 8 / 2 + Grant's 5
+/// = 20. The defender loses the chart's 7 (L1095) less Lee's 5 (L647); the attacker, by
+/// woods and a major river, the MAXIMUM column's 13 (L1095, L1101) less Grant's 5, at
+/// least the fort's 3 (L667): 8. The fort stands: the defender wins (L679).
+#[test]
+fn odds_give_the_charts_exact_losses_through_woods_across_a_major_river_into_a_fort() {
+    let m = load_module(root().join("mods/dwf")).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let spec = Spec {
+        attackers: "grant-1863, 3 I4, 2 I4".into(),
+        defenders: "lee, F3, M-VA, 2 I3".into(),
+        attacker_side: None,
+        at: Some("Richmond".into()),
+        flags: Vec::new(),
+        crossing: 0,
+        options: Vec::new(),
+        markers: Vec::new(),
+    };
+    let mut setup = Setup::from_spec(&m, &spec).unwrap_or_else(|e| panic!("{e}"));
+    setup.enter_from(&m, "Fredericksburg", 3).unwrap();
+    setup.enter_from(&m, "Ft. Monroe", 2).unwrap();
+    let exact = resolved(&m, &mut rules, &setup)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .expect("DWF's battles are resolved by the rules");
+    assert_eq!(
+        (exact.attacker_losses, exact.defender_losses),
+        (8, 2),
+        "{:#?}",
+        exact.log
+    );
+    assert_eq!(exact.winner, m.find_side("confederate"));
+    // The approach matters: from Fredericksburg alone, (20 - 1) + 5 = 24 is the rows
+    // 20 and 4 (L1097): the defender 7 + 1 less 5 = 3, the attacker the woods column's
+    // 10 + 2 less 5 = 7.
+    let mut setup = Setup::from_spec(&m, &spec).unwrap();
+    setup.enter_from(&m, "Fredericksburg", 5).unwrap();
+    let exact = resolved(&m, &mut rules, &setup).unwrap().unwrap();
+    assert_eq!(
+        (exact.attacker_losses, exact.defender_losses),
+        (7, 3),
+        "{:#?}",
+        exact.log
+    );
 }
