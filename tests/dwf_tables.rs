@@ -107,3 +107,23 @@ fn a_row_short_of_a_value_is_a_located_load_error() {
         "{err}"
     );
 }
+
+/// `resolve` belongs to `battles` steps: on another it is a located load error.
+#[test]
+fn resolve_on_a_step_that_is_not_battles_is_a_located_load_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dwf");
+    copy_dir(&root().join("mods/dwf"), &dir);
+    let calendar = fs::read_to_string(dir.join("calendar.xml")).unwrap();
+    let patched = calendar.replace(
+        "procedure=\"move\" spends=\"command-points\"",
+        "procedure=\"move\" resolve=\"rules\" spends=\"command-points\"",
+    );
+    assert_ne!(patched, calendar);
+    fs::write(dir.join("calendar.xml"), patched).unwrap();
+    let err = load_module(&dir).err().expect("refused").to_string();
+    assert!(
+        err.contains("calendar.xml:") && err.contains("resolve is for procedure=\"battles\" steps"),
+        "{err}"
+    );
+}
