@@ -234,6 +234,7 @@ impl Probe {
                 shooter: u,
                 target: u,
             },
+            Question::Yields { side: s },
             Question::MayUpgrade { unit: u },
             Question::MayPlace {
                 kind: UnitTypeId(0),
@@ -267,6 +268,9 @@ impl Probe {
         self.rules
             .victory_progress(view)
             .unwrap_or_else(|e| panic!("victory_progress: {e}"));
+        self.rules
+            .battle_losses(view)
+            .unwrap_or_else(|e| panic!("battle_losses: {e}"));
     }
 }
 
