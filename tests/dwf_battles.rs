@@ -117,15 +117,13 @@ fn a_loss_off_another_piece_before_the_forts_is_refused_with_the_rule() {
     let legal = t.legal();
     assert_eq!(legal, [Action::Lose { unit: fort }], "only the fort first");
     let err = apply(&t.m, &mut t.rules, &t.g, &Action::Lose { unit: militia })
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("L649") && err.contains("Fort (3)"), "{err}");
     // A piece of the other side is not the defender's to lose.
     let grant_inf = t.unit("I4", "Richmond");
     let err = apply(&t.m, &mut t.rules, &t.g, &Action::Lose { unit: grant_inf })
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("not one of CSA's pieces"), "{err}");
     // 12 - 1 (woods) + Grant's 5 = 16: the chart's 5, less Lee's 5, but the

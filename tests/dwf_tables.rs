@@ -121,7 +121,7 @@ fn resolve_on_a_step_that_is_not_battles_is_a_located_load_error() {
     );
     assert_ne!(patched, calendar);
     fs::write(dir.join("calendar.xml"), patched).unwrap();
-    let err = load_module(&dir).err().expect("refused").to_string();
+    let err = load_module(&dir).expect_err("refused").to_string();
     assert!(
         err.contains("calendar.xml:") && err.contains("resolve is for procedure=\"battles\" steps"),
         "{err}"
