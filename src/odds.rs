@@ -6,7 +6,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
-use muster_ai::odds::{Config, Report, RetreatPolicy, Setup, SideReport, Spec, simulate};
+use muster_ai::odds::{
+    Config, Exact, Report, RetreatPolicy, Role, Setup, SideReport, Spec, resolved, simulate,
+};
 use muster_core::unit::Flags;
 use serde::Serialize;
 
@@ -63,6 +65,11 @@ pub struct Args {
     /// combat where 5.6 allows.
     #[arg(long, value_name = "POLICY", default_value = "never")]
     defender_retreat: RetreatPolicy,
+    /// Attackers that entered the box from a neighbour, FROM=N, repeatable: the next N
+    /// attackers (in the order of --attacker) came by the line from FROM (a module whose
+    /// rules read the approach: Divided We Fall's terrain column, L1101). Needs --box.
+    #[arg(long = "from", value_name = "BOX=N")]
+    from: Vec<String>,
     /// Battles to play.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     runs: u64,
@@ -118,6 +125,22 @@ pub fn run(args: &Args) -> Result<()> {
     setup
         .settle(&module, &mut rules)
         .map_err(|e| anyhow!("{e}"))?;
+    for item in &args.from {
+        let (from, n) = item
+            .rsplit_once('=')
+            .ok_or_else(|| anyhow!("--from {item}: write BOX=N, e.g. --from Fredericksburg=3"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--from {item}: '{n}' is not a number of attackers"))?;
+        setup
+            .enter_from(&module, from.trim(), n)
+            .map_err(|e| anyhow!("{e}"))?;
+    }
+    // A module whose rules resolve battles has no dice: one outcome, exactly.
+    if let Some(exact) = resolved(&module, &mut rules, &setup).map_err(|e| anyhow!("{e}"))? {
+        return print_exact(&module, &setup, &exact, args.json);
+    }
     let config = Config {
         runs: args.runs,
         seed: args.seed,
@@ -327,4 +350,80 @@ impl Bar {
         eprint!("\r{}\r", " ".repeat(Self::WIDTH as usize + 40));
         let _ = std::io::stderr().flush();
     }
+}
+
+/// What `--json` prints for a battle the rules resolve.
+#[derive(Serialize)]
+struct ExactOutput<'a> {
+    module: &'a str,
+    #[serde(rename = "box")]
+    at: Option<&'a str>,
+    attacker: &'a str,
+    defender: &'a str,
+    /// Steps each side loses.
+    attacker_losses: u32,
+    defender_losses: u32,
+    /// The side holding the field; null if both stay.
+    winner: Option<&'a str>,
+    /// Always 1: the battle has one outcome.
+    probability: f64,
+    log: &'a [String],
+}
+
+/// The one outcome of a battle the rules resolve (no dice): each side's losses, the
+/// winner, probability 100%, and the battle's log.
+fn print_exact(
+    module: &muster_core::Module,
+    setup: &Setup,
+    exact: &Exact,
+    json: bool,
+) -> Result<()> {
+    let side = |r: Role| module.side(setup.side(r)).id.as_str();
+    let at = setup.at.map(|b| module.board.get(b).name.as_str());
+    let winner = exact.winner.map(|w| module.side(w).id.as_str());
+    let out = &mut std::io::stdout().lock();
+    if json {
+        let output = ExactOutput {
+            module: &module.id,
+            at,
+            attacker: side(Role::Attacker),
+            defender: side(Role::Defender),
+            attacker_losses: exact.attacker_losses,
+            defender_losses: exact.defender_losses,
+            winner,
+            probability: 1.0,
+            log: &exact.log,
+        };
+        serde_json::to_writer_pretty(&mut *out, &output)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let place = at.map(|b| format!(" at {b}")).unwrap_or_default();
+    writeln!(
+        out,
+        "{}: {} attacks {}{place}; resolved by the rules, one outcome (100%):",
+        module.name,
+        side(Role::Attacker),
+        side(Role::Defender)
+    )?;
+    writeln!(
+        out,
+        "  {} loses {} steps",
+        side(Role::Attacker),
+        exact.attacker_losses
+    )?;
+    writeln!(
+        out,
+        "  {} loses {} steps",
+        side(Role::Defender),
+        exact.defender_losses
+    )?;
+    match winner {
+        Some(w) => writeln!(out, "  {w} wins")?,
+        None => writeln!(out, "  neither side wins: both stay")?,
+    }
+    for line in &exact.log {
+        writeln!(out, "    {line}")?;
+    }
+    Ok(())
 }

@@ -70,11 +70,112 @@ use muster_core::Module;
 use muster_core::game::RuleError;
 use muster_core::game::Rules;
 use muster_core::game::dice::{Dice, Pcg32};
+use muster_core::ids::SideId;
 use serde::{Deserialize, Serialize};
 
 pub use crate::battle::{Losses, RetreatPolicy};
 pub use setup::{Companion, Fighter, Phase, Setup, Spec};
 pub use sim::{Fought, Outcome, Simulator};
+
+/// The one outcome of a battle the rules resolve (`resolve="rules"` on the module's
+/// `battles` step): no dice, so no runs: each side's losses in steps and the winner.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exact {
+    /// Steps lost by the attacker and the defender.
+    pub attacker_losses: u32,
+    pub defender_losses: u32,
+    /// The side holding the field after it; `None` if both stay.
+    pub winner: Option<SideId>,
+    /// The battle's log, as the game would print it.
+    pub log: Vec<String>,
+}
+
+/// The battle of `setup` played through the engine, if the module resolves its battles
+/// by the rules: the rules' losses, taken by each side off its pieces in the order the
+/// engine lists them, and the side that yields retreating to the first box open. Every
+/// allocation gives the same losses; the winner can depend on which pieces took them
+/// only where the rules weigh pieces differently. `None` for a module whose battles roll
+/// dice ([`simulate`] then).
+pub fn resolved(
+    module: &Module,
+    rules: &mut dyn Rules,
+    setup: &Setup,
+) -> Result<Option<Exact>, OddsError> {
+    use muster_core::format::{Procedure, Resolve};
+    use muster_core::game::{Action, apply};
+    let Some(step) = module
+        .calendar
+        .steps
+        .iter()
+        .position(|s| s.procedure == Procedure::Battles && s.resolve == Resolve::Rules)
+    else {
+        return Ok(None);
+    };
+    let mut g = setup.position(module)?;
+    let attacker = setup.side(Role::Attacker);
+    let player = module
+        .calendar
+        .sides
+        .iter()
+        .position(|&s| s == attacker)
+        .ok_or_else(|| OddsError::Setup("the attacker has no player turn".into()))?;
+    g.player = u8::try_from(player).unwrap_or(u8::MAX);
+    g.step = u8::try_from(step).unwrap_or(u8::MAX);
+    g.repeat = 0;
+    let fail =
+        |e: muster_core::game::ActionError| OddsError::Setup(format!("the battle failed: {e}"));
+    let mut log =
+        muster_core::game::battle::resolve_under_way(module, rules, &mut g).map_err(fail)?;
+    let mut lost = [0u32; 2];
+    let mut winner = None;
+    let mut guard = 0;
+    while let Some(b) = g.combat.as_ref().and_then(|c| c.battle.clone()) {
+        guard += 1;
+        if guard > 10_000 {
+            return Err(OddsError::Setup("the battle does not end".into()));
+        }
+        winner = b.winner;
+        let legal = muster_core::game::legal_actions(module, rules, &g)
+            .map_err(|e| OddsError::Setup(e.to_string()))?;
+        // Standing rather than withdrawing: the battle is what is asked about.
+        let action = match b.stage {
+            muster_core::game::battle::Stage::Withdraw => Action::Pass,
+            _ => legal
+                .first()
+                .cloned()
+                .ok_or_else(|| OddsError::Setup("the battle waits for no decision".into()))?,
+        };
+        if let Action::Lose { .. } = action {
+            lost[usize::from(b.firing != b.attacker)] += 1;
+        }
+        let (next, lines) = apply(module, rules, &g, &action).map_err(fail)?;
+        log.extend(lines);
+        g = next;
+    }
+    if winner.is_none() {
+        // Decided without a retreat: the side with pieces left in the box holds it.
+        let at = setup.at;
+        let holds = |side: SideId| {
+            g.units.iter().any(|u| {
+                u.side == side
+                    && at.is_none_or(|b| u.place == muster_core::game::Place::Board(b))
+                    && module.units.get(u.kind).combatant
+            })
+        };
+        let (a, d) = (holds(attacker), holds(setup.side(Role::Defender)));
+        winner = match (a, d) {
+            (true, false) => Some(attacker),
+            (false, true) => Some(setup.side(Role::Defender)),
+            _ => None,
+        };
+    }
+    Ok(Some(Exact {
+        attacker_losses: lost[0],
+        defender_losses: lost[1],
+        winner,
+        log,
+    }))
+}
 
 /// The most units one side may have in a simulated battle (its units are a bitmask).
 pub const MAX_UNITS: usize = 64;

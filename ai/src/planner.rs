@@ -927,6 +927,9 @@ impl Planner {
                 let target = crate::battle::choose_target(module, rules, state, shooter, &targets)?;
                 Ok(Action::Target { shooter, target })
             }
+            // A battle the rules resolve: which piece takes the next loss, where the
+            // side that yielded retreats (the first the rules allow).
+            Stage::Losses | Stage::Rout => first_legal(module, rules, state),
             Stage::Upgrade => Ok(best_promotion(
                 module,
                 state,

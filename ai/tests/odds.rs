@@ -163,7 +163,7 @@ fn engine_battle(p: &mut Pos, seed: u64, policies: [RetreatPolicy; 2]) -> (Fough
                 let target = choose_target(&p.m, &mut p.rules, &p.g, shooter, &targets).unwrap();
                 Action::Target { shooter, target }
             }
-            Stage::Upgrade => unreachable!("the battle was over"),
+            Stage::Upgrade | Stage::Losses | Stage::Rout => unreachable!("the battle was over"),
         };
         p.act(&action);
         let over =

@@ -62,7 +62,7 @@ fn engine_battle(
                 let target = choose_target(m, rules, &g, shooter, &targets).unwrap();
                 Action::Target { shooter, target }
             }
-            Stage::Upgrade => unreachable!("the battle was over"),
+            Stage::Upgrade | Stage::Losses | Stage::Rout => unreachable!("the battle was over"),
         };
         g = apply(m, rules, &g, &action)
             .unwrap_or_else(|e| panic!("{action:?}: {e}"))

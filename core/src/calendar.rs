@@ -50,6 +50,8 @@ pub struct Step {
     /// `battles`: the most rounds a battle lasts before it ends undecided (`None`: as
     /// many as it takes).
     pub max_rounds: Option<u8>,
+    /// `battles`: dice per shot, or losses the rules compute.
+    pub resolve: crate::format::Resolve,
     /// `place`: the box value a box must have for the side placing (`None`: any box);
     /// `may_place` is asked only of those.
     pub place_in: Option<BoxValueId>,

@@ -574,6 +574,10 @@ pub struct Step {
     /// winner (default: no limit; a round in which neither side can hit ends it anyway).
     #[serde(rename = "max-rounds")]
     pub max_rounds: Option<Spanned<u8>>,
+    /// `battles` only: how a battle's result is found, `dice` (the default: a die per
+    /// shot) or `rules` (the rules compute each side's losses, no dice; the side taking
+    /// them chooses the pieces).
+    pub resolve: Option<Spanned<Resolve>>,
     /// `place` only: a box value; pieces are placed only in boxes with some of it for
     /// the side placing (AHD: recruits only in a city of the recruiter's colour, 7.0).
     /// Default: any box the rules' `may_place` allows.
@@ -624,6 +628,55 @@ pub enum Procedure {
     Place,
     /// No engine decisions: only the rules' offers, then the step ends.
     Script,
+}
+
+/// `<tables>`: data tables the rules read (`defs.tables`): charts and per-year
+/// parameters written as data, not as Luau literals.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tables {
+    #[serde(default)]
+    pub table: Vec<TableDef>,
+}
+
+/// `<table id name? columns rows?>`: rows of numbers, one per named column. `rows="1-20"`
+/// declares the integer keys every row must cover, so a row left out is a load error.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableDef {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub id: Name,
+    pub name: Option<String>,
+    /// The column ids, separated by spaces.
+    pub columns: Name,
+    /// The integer row keys the table must have, `FIRST-LAST`.
+    pub rows: Option<Name>,
+    #[serde(default)]
+    pub row: Vec<TableRow>,
+}
+
+/// `<row key values>`: one row; `values` are numbers separated by spaces, one per column.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRow {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    pub key: Name,
+    pub values: Name,
+}
+
+/// How a `battles` step finds a battle's result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Resolve {
+    /// Rounds of shots, a die rolled per shot (AHD 5.x).
+    #[default]
+    Dice,
+    /// The rules give each side's losses in steps (`battle_losses`, a table lookup);
+    /// each side chooses which of its pieces take them; the rules say who yields
+    /// (`yields`).
+    Rules,
 }
 
 /// `<options>`: the optional-rules catalogue.

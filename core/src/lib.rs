@@ -19,6 +19,7 @@ pub mod pbem;
 pub mod scenario;
 pub mod suggest;
 pub mod summary;
+pub mod table;
 pub mod unit;
 pub mod xml;
 

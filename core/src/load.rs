@@ -18,7 +18,7 @@ const MAX_EXTENDS_DEPTH: usize = 8;
 
 /// The root elements a module file may have, besides the manifest's `<module>`.
 const FILE_KINDS: &[&str] = &[
-    "sides", "map", "units", "calendar", "options", "scenario", "changes",
+    "sides", "map", "units", "calendar", "options", "tables", "scenario", "changes",
 ];
 
 /// Everything read from a module's files, still by name.
@@ -48,6 +48,7 @@ pub(crate) struct Parts {
     pub units: Vec<format::UnitType>,
     pub calendar: Option<format::Calendar>,
     pub options: Vec<format::OptionRule>,
+    pub tables: Vec<format::TableDef>,
     pub scenarios: Vec<format::Scenario>,
 }
 
@@ -800,6 +801,12 @@ fn add_file(cx: &mut Ctx<'_>, root: xml::Element, layer: &mut Layer) {
         "options" => {
             if let Some(o) = deserialize::<format::Options>(cx, &root) {
                 let items = vec![read(ItemKind::Option, o.option, Value::Option)];
+                pair(cx, std::mem::take(&mut root.children), &[], layer, items);
+            }
+        }
+        "tables" => {
+            if let Some(t) = deserialize::<format::Tables>(cx, &root) {
+                let items = vec![read(ItemKind::Table, t.table, Value::Table)];
                 pair(cx, std::mem::take(&mut root.children), &[], layer, items);
             }
         }

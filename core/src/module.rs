@@ -117,6 +117,8 @@ pub struct Module {
     pub units: Units,
     pub calendar: Calendar,
     pub options: Vec<OptionalRule>,
+    /// Data tables for the rules (`<tables>`), in the order written.
+    pub tables: Vec<crate::table::DataTable>,
     pub scenarios: Vec<Scenario>,
     /// Problems that did not stop loading.
     pub warnings: Vec<Diagnostic>,

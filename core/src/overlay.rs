@@ -33,6 +33,7 @@ pub(crate) enum ItemKind {
     Flag,
     Unit,
     Option,
+    Table,
     Scenario,
     Calendar,
     /// A `<step>` inside the calendar's `<player-turn>` or `<turn-end>`.
@@ -41,7 +42,7 @@ pub(crate) enum ItemKind {
 
 /// Every kind and the element that writes it, in the order items are compiled (ids
 /// follow it within a kind): the one table from element names to kinds.
-const KINDS: [(ItemKind, &str); 18] = [
+const KINDS: [(ItemKind, &str); 19] = [
     (ItemKind::Side, "side"),
     (ItemKind::Resource, "resource"),
     (ItemKind::Tally, "tally"),
@@ -57,6 +58,7 @@ const KINDS: [(ItemKind, &str); 18] = [
     (ItemKind::Flag, "flag"),
     (ItemKind::Unit, "unit"),
     (ItemKind::Option, "option"),
+    (ItemKind::Table, "table"),
     (ItemKind::Scenario, "scenario"),
     (ItemKind::Calendar, "calendar"),
     (ItemKind::Step, "step"),
@@ -118,6 +120,7 @@ pub(crate) enum Value {
     Named(format::Named),
     Unit(format::UnitType),
     Option(format::OptionRule),
+    Table(format::TableDef),
     Scenario(format::Scenario),
     Calendar(format::Calendar),
 }
@@ -159,7 +162,7 @@ pub(crate) struct Layer {
 }
 
 /// The root elements that may hold `<remove>` and `<patch>`.
-pub(crate) const CHANGE_ROOTS: &[&str] = &["sides", "map", "units", "options", "changes"];
+pub(crate) const CHANGE_ROOTS: &[&str] = &["sides", "map", "units", "options", "tables", "changes"];
 
 impl Layer {
     pub fn calendar(&self) -> Option<&Item> {
@@ -393,6 +396,7 @@ impl Layer {
                     },
                     Some(Value::Unit(v)) => parts.units.push(v),
                     Some(Value::Option(v)) => parts.options.push(v),
+                    Some(Value::Table(v)) => parts.tables.push(v),
                     Some(Value::Scenario(v)) => parts.scenarios.push(v),
                     Some(Value::Calendar(v)) => parts.calendar = Some(v),
                     None => {}
@@ -633,6 +637,7 @@ fn read_value(cx: &mut Ctx<'_>, kind: ItemKind, el: &xml::Element) -> Option<Val
         | ItemKind::BoxValue => Value::Named(deserialize(cx, el)?),
         ItemKind::Unit => Value::Unit(deserialize(cx, el)?),
         ItemKind::Option => Value::Option(deserialize(cx, el)?),
+        ItemKind::Table => Value::Table(deserialize(cx, el)?),
         ItemKind::Scenario => Value::Scenario(deserialize(cx, el)?),
         ItemKind::Calendar | ItemKind::Step => Value::Calendar(deserialize(cx, el)?),
     })

@@ -405,7 +405,7 @@ fn malformed_changes_are_located() {
             "house/map.xml:3:10: error: this <patch> of a box changes nothing; write the attributes (or child elements) to change",
             "house/map.xml:3:33: error: <patch> cannot hold <boxx>; did you mean 'box'?",
             "house/map.xml:3:49: error: <line> in <patch> is missing 'b'; a line is named by \"a\", \"b\", \"kind\"",
-            "house/calendar.xml:2:3: error: a <calendar> file cannot hold <remove> or <patch>; write them at the top of a <sides>, <map>, <units>, <options>, <changes> file",
+            "house/calendar.xml:2:3: error: a <calendar> file cannot hold <remove> or <patch>; write them at the top of a <sides>, <map>, <units>, <options>, <tables>, <changes> file",
         ]
     );
     assert!(

@@ -977,7 +977,7 @@ fn unknown_root_element_lists_the_kinds() {
     assert_eq!(
         m.errors(),
         [
-            "terrain.xml:2:1: error: unknown kind of module file <terrain>; a module file's root is one of <sides>, <map>, <units>, <calendar>, <options>, <scenario>, <changes>"
+            "terrain.xml:2:1: error: unknown kind of module file <terrain>; a module file's root is one of <sides>, <map>, <units>, <calendar>, <options>, <tables>, <scenario>, <changes>"
         ]
     );
 }

@@ -187,6 +187,8 @@ fn a_battle_is_fought_through_its_window() {
                 }
                 _ => ("No promotion".to_string(), Action::Pass),
             },
+            // AHD's battles roll dice: the rules never resolve them.
+            Stage::Losses | Stage::Rout => unreachable!("AHD's battles are not rules-resolved"),
         };
         if action == Action::Pass {
             passes += 1;

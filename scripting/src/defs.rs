@@ -80,7 +80,7 @@ fn per_side<T: Copy + Default + IntoLua>(
 }
 
 /// The tables of `defs` (besides `module`), all empty when there is no module.
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 21] = [
     "sides",
     "seats",
     "seat_by_id",
@@ -101,6 +101,7 @@ const KEYS: [&str; 20] = [
     "tallies",
     "options",
     "option_by_id",
+    "tables",
 ];
 
 /// `defs` for `module`, or with every list empty when there is none; with the strict
@@ -117,6 +118,8 @@ pub(crate) fn build(lua: &Lua, module: Option<&Module>) -> mlua::Result<Table> {
         }
     };
     add_lookups(lua, &t)?;
+    let tables: Table = t.raw_get("tables")?;
+    t.raw_set("table", table_lookup(lua, tables)?)?;
     t.raw_set("sight", sight_levels(lua)?)?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", refuse_unknown(lua, "defs", "field", &[])?)?;
@@ -237,6 +240,7 @@ fn tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
         ("tallies", array(lua, tallies(lua, m)?)?),
         ("option_by_id", by_id(lua, &options)?),
         ("options", array(lua, options)?),
+        ("tables", data_tables(lua, m)?),
     ] {
         t.raw_set(key, value)?;
     }
@@ -486,6 +490,112 @@ fn options(lua: &Lua, m: &Module) -> mlua::Result<Vec<Table>> {
             }))
         })
         .collect()
+}
+
+/// A row key as Luau indexes it: an integer key (`"13"`) is the number 13, so
+/// `rows[13]` reads it; any other key stays a string.
+fn row_key(lua: &Lua, key: &str) -> mlua::Result<Value> {
+    match key.parse::<i64>() {
+        Ok(n) => Ok(Value::Integer(n)),
+        Err(_) => key.into_lua(lua),
+    }
+}
+
+/// A table's number: an integer when it is one, so `3` prints as 3 and indexes tables.
+fn number(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation)]
+        Value::Integer(v as i64)
+    } else {
+        Value::Number(v)
+    }
+}
+
+/// `defs.tables[id]`: `{ id, name, columns, keys, rows }`, `rows[key][column]` a number.
+fn data_tables(lua: &Lua, m: &Module) -> mlua::Result<Table> {
+    let out = lua.create_table()?;
+    for t in &m.tables {
+        let rows = lua.create_table()?;
+        let mut keys = Vec::new();
+        for r in &t.rows {
+            let row = lua.create_table()?;
+            for (c, v) in t.columns.iter().zip(&r.values) {
+                row.raw_set(c.as_str(), number(*v))?;
+            }
+            row.set_readonly(true);
+            let key = row_key(lua, &r.key)?;
+            rows.raw_set(key.clone(), row)?;
+            keys.push(key);
+        }
+        rows.set_readonly(true);
+        let columns: Vec<&str> = t.columns.iter().map(String::as_str).collect();
+        let record = record!(lua, {
+            "id" => t.id.as_str(),
+            "name" => t.name.as_deref(),
+            "columns" => array(lua, columns)?,
+            "keys" => array(lua, keys)?,
+            "rows" => rows,
+        });
+        out.raw_set(t.id.as_str(), record)?;
+    }
+    out.set_readonly(true);
+    Ok(out)
+}
+
+/// `defs.table(id, key, column)`: the number there, or an error at the caller's line
+/// naming what the module's tables lack (a typo in a chart's column is a loud failure,
+/// not a nil that turns into a wrong loss).
+fn table_lookup(lua: &Lua, tables: Table) -> mlua::Result<Function> {
+    lua.create_function(move |lua, (id, key, column): (Value, Value, Value)| {
+        let (Value::String(id), Value::String(column)) = (&id, &column) else {
+            return Err(at_caller(
+                lua,
+                "write defs.table(\"table id\", row key, \"column\")",
+            ));
+        };
+        let id = id.to_string_lossy();
+        let column = column.to_string_lossy();
+        let t: Value = tables.raw_get(id.as_str())?;
+        let Value::Table(t) = t else {
+            let names: Vec<String> = tables
+                .pairs::<String, Value>()
+                .filter_map(|p| p.ok().map(|(k, _)| k))
+                .collect();
+            let hint = did_you_mean(&id, names.iter().map(String::as_str))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            return Err(at_caller(lua, format!("unknown table '{id}'{hint}")));
+        };
+        let rows: Table = t.raw_get("rows")?;
+        let key = match key {
+            Value::String(s) => row_key(lua, &s.to_string_lossy())?,
+            Value::Number(n) if n.fract() == 0.0 => number(n),
+            other => other,
+        };
+        let row: Value = rows.raw_get(key.clone())?;
+        let Value::Table(row) = row else {
+            return Err(at_caller(
+                lua,
+                format!("table '{id}' has no row {}", describe(&key)),
+            ));
+        };
+        let v: Value = row.raw_get(column.as_str())?;
+        if v.is_nil() {
+            let columns: Vec<String> = t
+                .raw_get::<Table>("columns")?
+                .sequence_values::<String>()
+                .filter_map(Result::ok)
+                .collect();
+            let hint = did_you_mean(&column, columns.iter().map(String::as_str))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_else(|| format!("; its columns: {}", columns.join(" ")));
+            return Err(at_caller(
+                lua,
+                format!("table '{id}' has no column '{column}'{hint}"),
+            ));
+        }
+        Ok(v)
+    })
 }
 
 #[cfg(test)]

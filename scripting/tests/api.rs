@@ -242,6 +242,7 @@ impl Probe {
                 shooter: u,
                 target: u,
             },
+            Question::Yields { side: s },
             Question::MayUpgrade { unit: u },
             Question::MayPlace {
                 kind: UnitTypeId(0),
@@ -281,6 +282,9 @@ impl Probe {
         self.rules
             .referee_entry(view, &mut Dice::seeded(1), &offer)
             .unwrap_or_else(|e| panic!("referee_entry: {e}"));
+        self.rules
+            .battle_losses(view)
+            .unwrap_or_else(|e| panic!("battle_losses: {e}"));
     }
 }
 

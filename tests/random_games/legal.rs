@@ -785,6 +785,12 @@ pub(crate) fn check_battle(
                 &expected,
             );
         }
+        // AHD's battles roll dice: the rules never resolve them.
+        Stage::Losses | Stage::Rout => g.flag(
+            step,
+            "5.0",
+            "an AHD battle reached a rules-resolved stage".into(),
+        ),
     }
     if b.stage != Stage::Target && !passes {
         g.flag(

@@ -298,7 +298,9 @@ impl Setup {
             Stage::Target => Phase::Targeting {
                 shots: b.shots.clone(),
             },
-            Stage::Upgrade => return Err(OddsError::Decided),
+            // A battle the rules resolve has no dice to simulate: its losses are
+            // taken or being taken ([`crate::odds::resolved`] reports it exactly).
+            Stage::Upgrade | Stage::Losses | Stage::Rout => return Err(OddsError::Decided),
         };
         Ok(Setup {
             attacker: b.attacker,
@@ -320,6 +322,57 @@ impl Setup {
             phase,
             base: state.clone(),
         })
+    }
+
+    /// The next `count` attackers without an entry entered the battle box from the box
+    /// `from`, by the line joining them: where a module's rules read the approach (a
+    /// rules-resolved battle's column, Divided We Fall L1101). Needs a battle box.
+    pub fn enter_from(
+        &mut self,
+        module: &Module,
+        from: &str,
+        count: usize,
+    ) -> Result<(), OddsError> {
+        let Some(at) = self.at else {
+            return Err(OddsError::Setup(format!(
+                "attackers from {from} need a battle box (--box)"
+            )));
+        };
+        let Some(origin) = module.board.find(from) else {
+            return Err(OddsError::UnknownBox {
+                name: from.to_string(),
+                hint: String::new(),
+            });
+        };
+        let Some(line) = module
+            .board
+            .neighbours(at)
+            .iter()
+            .find(|&&(n, _)| n == origin)
+            .map(|&(_, l)| l)
+        else {
+            return Err(OddsError::Setup(format!(
+                "{from} is not next to {}: no line joins them",
+                module.board.get(at).name
+            )));
+        };
+        let open: Vec<usize> = (0..self.attackers.len())
+            .filter(|&i| self.attackers[i].entry.is_none())
+            .take(count)
+            .collect();
+        if open.len() < count {
+            return Err(OddsError::Setup(format!(
+                "{count} attackers from {from}: only {} attackers are left without an approach",
+                open.len()
+            )));
+        }
+        for i in open {
+            self.attackers[i].entry = Some(Some(line));
+        }
+        if !self.entered_from.contains(&origin) {
+            self.entered_from.push(origin);
+        }
+        Ok(())
     }
 
     /// One side's units.
@@ -415,6 +468,7 @@ impl Setup {
             reinforced_from: Vec::new(),
             winner: None,
             could_hit: false,
+            owed: Vec::new(),
         });
         b.at = at;
         b.attacker = self.attacker;

@@ -222,6 +222,14 @@ fn step(
         }
         Some(m) => Some(m.value),
     };
+    let resolve = match &s.resolve {
+        None => crate::format::Resolve::Dice,
+        Some(r) if procedure != Procedure::Battles => {
+            cx.error(r.pos, "resolve is for procedure=\"battles\" steps", None);
+            return None;
+        }
+        Some(r) => r.value,
+    };
     let place_in = match &s.place_in {
         None => None,
         Some(v) if procedure != Procedure::Place => {
@@ -260,6 +268,7 @@ fn step(
         repeat,
         max_path,
         max_rounds,
+        resolve,
         place_in,
         side,
         pos: s.pos,

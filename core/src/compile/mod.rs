@@ -5,6 +5,7 @@ mod backdrop;
 mod board;
 mod calendar;
 mod scenario;
+mod tables;
 mod units;
 
 use std::path::PathBuf;
@@ -71,6 +72,7 @@ pub(crate) fn module(
         manifest.pos,
     );
     let options = options(&mut cx, &parts.options, &side_names);
+    let tables = tables::tables(&mut cx, &parts.tables);
 
     let mut module = Module {
         id: manifest.id,
@@ -92,6 +94,7 @@ pub(crate) fn module(
         units,
         calendar,
         options,
+        tables,
         scenarios: Vec::new(),
         warnings: Vec::new(),
         files: SourceFiles::default(),

@@ -31,6 +31,9 @@ pub enum Action {
     Reinforce { unit: UnitId },
     /// Battle: the next unit of the firing side fires at this enemy unit.
     Target { shooter: UnitId, target: UnitId },
+    /// Battle resolved by the rules: the side taking its losses takes the next step off
+    /// this piece of its own.
+    Lose { unit: UnitId },
     /// `upgrade` (or the winner of a battle): swap a piece for the type it promotes to.
     Upgrade { unit: UnitId },
     /// `place`: bring a piece of this type from the pool into this box.

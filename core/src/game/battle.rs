@@ -4,14 +4,22 @@
 //! 2), then names a target for every unit, and the shots are rolled. What may be
 //! targeted, the shot modifiers, where a side may retreat to and who may reinforce are
 //! the rules' answers; the engine keeps the sequence, the dice and the bookkeeping.
+//!
+//! A `battles` step with `resolve="rules"` rolls no dice (RESOLVE, issue 44): after any
+//! withdrawal the rules give each side's losses in steps (`battle_losses`, a table
+//! lookup), the defender then the attacker choose which of their pieces take them
+//! (`Lose`, one step at a time, a piece the rules name first where they say so), and
+//! the rules say which side yields the field (`yields`); it retreats where
+//! `retreat_to` allows, or is eliminated where it cannot.
 
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
-use super::rules::{Event, Question, RuleError, Rules, View, ask_bool, ask_int};
+use super::rules::{Event, Loss, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use super::upgrade;
+use crate::format::Resolve;
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
 
@@ -54,6 +62,11 @@ pub struct Battle {
     /// [`stalemate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub could_hit: bool,
+    /// A battle the rules resolve: the steps each side has still to take (entries
+    /// without a piece), and the steps named pieces must take before the side's others
+    /// (entries with one), as `battle_losses` gave them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owed: Vec<Loss>,
 }
 
 /// How a save writes [`Battle::entries`]: JSON writes `Some(None)` ("by sea") and `None`
@@ -124,6 +137,12 @@ pub enum Stage {
     Target,
     /// The winner may upgrade one surviving unit (`Upgrade`), or not (`Pass`).
     Upgrade,
+    /// A battle the rules resolve: the firing side takes its next lost step off one of
+    /// its pieces (`Lose`).
+    Losses,
+    /// A battle the rules resolve: the firing side yielded the field and retreats
+    /// (`Retreat`); the winner is set.
+    Rout,
 }
 
 impl Battle {
@@ -149,6 +168,25 @@ impl Battle {
         } else {
             self.attacker
         }
+    }
+
+    /// Steps `side` has still to take in a battle the rules resolve.
+    pub fn owed(&self, side: SideId) -> u32 {
+        self.owed
+            .iter()
+            .filter(|l| l.side == side && l.unit.is_none())
+            .map(|l| l.steps)
+            .sum()
+    }
+
+    /// The pieces of the firing side that must take a step before its others, with
+    /// the steps they still must take and the rules' reference.
+    fn firsts(&self) -> impl Iterator<Item = &Loss> + '_ {
+        self.owed.iter().filter(move |l| {
+            l.side == self.firing
+                && l.steps > 0
+                && l.unit.is_some_and(|u| self.own(self.firing).contains(&u))
+        })
     }
 
     /// The side that must decide now.
@@ -280,8 +318,52 @@ pub fn legal(
             }
             out.push(Action::Pass);
         }
+        Stage::Losses => {
+            let firsts: Vec<UnitId> = b.firsts().filter_map(|l| l.unit).collect();
+            for &unit in b.own(b.firing) {
+                if firsts.is_empty() || firsts.contains(&unit) {
+                    out.push(Action::Lose { unit });
+                }
+            }
+        }
+        Stage::Rout => {
+            for to in retreat_options(view, rules, b, b.firing)? {
+                out.push(Action::Retreat { to });
+            }
+        }
     }
     Ok(out)
+}
+
+/// Whether the step under way resolves its battles by the rules (`resolve="rules"`).
+fn by_rules(module: &Module, state: &GameState) -> bool {
+    state
+        .current_step(module)
+        .is_some_and(|s| s.resolve == Resolve::Rules)
+}
+
+/// Why `Lose { unit }` is refused now, in the players' words and the rules'
+/// reference; `None` if it may be taken.
+fn lose_refusal(module: &Module, state: &GameState, b: &Battle, unit: UnitId) -> Option<String> {
+    let side = module.side(b.firing).name.as_str();
+    if unit.index() >= state.units.len() || !b.own(b.firing).contains(&unit) {
+        return Some(format!(
+            "that piece is not one of {side}'s pieces in this battle; {side} takes its losses off its own"
+        ));
+    }
+    let first = b.firsts().find(|l| l.unit != Some(unit))?;
+    let named = first.unit.map(|u| super::describe::unit(module, state, u));
+    let rule = if first.rule.is_empty() {
+        "the rules".to_string()
+    } else {
+        first.rule.clone()
+    };
+    Some(format!(
+        "{rule}: {} must take {} more step{} before {side}'s other pieces",
+        named.unwrap_or_default(),
+        first.steps,
+        if first.steps == 1 { "" } else { "s" }
+    ))
 }
 
 /// Whether [`legal`] lists `action` in the battle `b` under way, asking no more than it
@@ -317,6 +399,10 @@ fn allows(
             Ok(targets(view, rules, b, *shooter)?.contains(target))
         }
         (Stage::Target, _) => Ok(false),
+        (Stage::Losses, Action::Lose { unit }) => {
+            Ok(lose_refusal(module, state, b, *unit).is_none())
+        }
+        (Stage::Losses, _) | (Stage::Rout, Action::Pass) => Ok(false),
         // Passing is always open at the other stages (a retreat or a reinforcement is
         // never forced): the most common answer needs no question at all.
         (_, Action::Pass) => Ok(true),
@@ -437,6 +523,11 @@ pub(crate) fn apply(
         }
         return start_battle(module, rules, state, *at);
     };
+    if let (Stage::Losses, Action::Lose { unit }) = (b.stage, action)
+        && let Some(why) = lose_refusal(module, state, &b, *unit)
+    {
+        return Err(illegal(why));
+    }
     if !allows(module, rules, state, &b, action)? {
         return Err(illegal(format!(
             "{action:?} is not possible in this battle now"
@@ -445,6 +536,39 @@ pub(crate) fn apply(
     let mut b = b;
     let mut log = Vec::new();
     match (b.stage, action) {
+        (Stage::Losses, Action::Lose { unit }) => {
+            return take_loss(module, rules, state, b, *unit);
+        }
+        (Stage::Rout, Action::Retreat { to }) => {
+            let side = b.firing;
+            log.push(format!(
+                "{} retreats from {} to {}",
+                module.side(side).name,
+                module.board.get(b.at).name,
+                module.board.get(*to).name
+            ));
+            let leaving = side_pieces(module, state, &b, side);
+            state.move_pieces(&leaving, *to);
+            b.own_mut(side).clear();
+            let winner = b.winner;
+            return end_battle(module, rules, state, b, winner, log);
+        }
+        (Stage::Withdraw, Action::Retreat { to }) if by_rules(module, state) => {
+            let side = b.decider();
+            log.push(format!(
+                "{} withdraws from {} to {}",
+                module.side(side).name,
+                module.board.get(b.at).name,
+                module.board.get(*to).name
+            ));
+            let leaving = side_pieces(module, state, &b, side);
+            state.move_pieces(&leaving, *to);
+            b.own_mut(side).clear();
+            return end_battle(module, rules, state, b, None, log);
+        }
+        (Stage::Withdraw, Action::Pass) if by_rules(module, state) => {
+            return resolve(module, rules, state, b);
+        }
         (Stage::Withdraw | Stage::Retreat, Action::Retreat { to }) => {
             let side = b.decider();
             let adjacent = module.board.neighbours(b.at).iter().any(|&(n, _)| n == *to);
@@ -612,6 +736,7 @@ fn start_battle(
         reinforced_from: Vec::new(),
         winner: None,
         could_hit: false,
+        owed: Vec::new(),
     };
     let mut log = vec![format!(
         "battle at {}: {} attacks {}",
@@ -623,9 +748,276 @@ fn start_battle(
     log.extend(notify(module, rules, state, Event::BattleStarted { at })?);
     if ask_bool(rules, View { module, state }, Question::MayWithdraw)? {
         b.stage = Stage::Withdraw;
+    } else if by_rules(module, state) {
+        log.extend(resolve(module, rules, state, b)?);
+        return Ok(log);
     }
     store(state, b);
     Ok(log)
+}
+
+/// Resolves the battle under way in `state` by the rules from its start, whatever
+/// stage it is at (the odds calculator's way into a battle it set up itself): the
+/// rules' losses, then the first side to take them.
+pub fn resolve_under_way(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    let Some(mut b) = state.combat.as_ref().and_then(|c| c.battle.clone()) else {
+        return Err(illegal("there is no battle under way"));
+    };
+    b.owed.clear();
+    b.winner = None;
+    b.shots.clear();
+    resolve(module, rules, state, b)
+}
+
+/// Every piece of `side` in the battle's box, fighting or not (a leader goes with his
+/// army when it withdraws or retreats from a battle the rules resolve).
+fn side_pieces(module: &Module, state: &GameState, b: &Battle, side: SideId) -> Vec<UnitId> {
+    let mut out = b.own(side).clone();
+    for u in state.units_at(b.at) {
+        if state.unit(u).side == side && !out.contains(&u) {
+            out.push(u);
+        }
+    }
+    let _ = module;
+    out
+}
+
+/// Steps `side`'s pieces in the battle can still lose.
+fn steps_left(module: &Module, state: &GameState, b: &Battle, side: SideId) -> u32 {
+    b.own(side)
+        .iter()
+        .map(|&u| {
+            let unit = state.unit(u);
+            u32::from(module.units.get(unit.kind).steps.saturating_sub(unit.hits))
+        })
+        .sum()
+}
+
+/// A battle the rules resolve, once no one withdrew: the rules' losses, checked and
+/// stored, then the first side to take them (the defender's first).
+fn resolve(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    store(state, b.clone());
+    let losses = rules.battle_losses(View { module, state })?;
+    let mut owed: Vec<Loss> = Vec::new();
+    for l in losses {
+        if l.side != b.attacker && l.side != b.defender {
+            return Err(illegal(format!(
+                "battle_losses names {}, which does not fight at {}",
+                module.side(l.side).name,
+                module.board.get(b.at).name
+            )));
+        }
+        if let Some(u) = l.unit
+            && !b.own(l.side).contains(&u)
+        {
+            return Err(illegal(format!(
+                "battle_losses names {}, which is not one of {}'s pieces in the battle",
+                super::describe::unit(module, state, u),
+                module.side(l.side).name
+            )));
+        }
+        match owed
+            .iter_mut()
+            .find(|x| x.side == l.side && x.unit == l.unit)
+        {
+            Some(x) => {
+                x.steps = x.steps.saturating_add(l.steps);
+                if x.rule.is_empty() {
+                    x.rule = l.rule;
+                }
+            }
+            None => owed.push(l),
+        }
+    }
+    let mut log = Vec::new();
+    for side in [b.defender, b.attacker] {
+        // A piece's forced steps are part of its side's losses: the side loses at
+        // least as many as its pieces must.
+        let forced: u32 = owed
+            .iter()
+            .filter(|l| l.side == side && l.unit.is_some())
+            .map(|l| l.steps)
+            .sum();
+        let total = match owed.iter().position(|l| l.side == side && l.unit.is_none()) {
+            Some(i) => {
+                owed[i].steps = owed[i].steps.max(forced);
+                owed[i].steps
+            }
+            None => {
+                owed.push(Loss {
+                    side,
+                    unit: None,
+                    steps: forced,
+                    rule: String::new(),
+                });
+                forced
+            }
+        };
+        let can = steps_left(module, state, &b, side);
+        let name = &module.side(side).name;
+        let rule = owed
+            .iter()
+            .find(|l| l.side == side && l.unit.is_none())
+            .map(|l| l.rule.as_str())
+            .filter(|r| !r.is_empty())
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        log.push(format!(
+            "{name} loses {total} step{}{rule}",
+            if total == 1 { "" } else { "s" }
+        ));
+        if total > can {
+            log.push(format!(
+                "{name} has only {can} step{} to lose: {} cannot be taken",
+                if can == 1 { "" } else { "s" },
+                total - can
+            ));
+            if let Some(l) = owed.iter_mut().find(|l| l.side == side && l.unit.is_none()) {
+                l.steps = can;
+            }
+        }
+    }
+    owed.retain(|l| l.steps > 0);
+    b.owed = owed;
+    log.extend(next_loser(module, rules, state, b)?);
+    Ok(log)
+}
+
+/// The next side to take its losses (the defender's first), or the decision once both
+/// have.
+fn next_loser(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    for side in [b.defender, b.attacker] {
+        if b.owed(side) > 0 && steps_left(module, state, &b, side) > 0 {
+            b.stage = Stage::Losses;
+            b.firing = side;
+            store(state, b);
+            return Ok(Vec::new());
+        }
+    }
+    b.owed.clear();
+    decide(module, rules, state, b)
+}
+
+/// One lost step off `unit` (checked by the caller), and the battle moved on.
+fn take_loss(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+    unit: UnitId,
+) -> Result<Vec<String>, ActionError> {
+    let side = b.firing;
+    let name = super::describe::unit(module, state, unit);
+    for l in &mut b.owed {
+        if l.side == side && (l.unit.is_none() || l.unit == Some(unit)) {
+            l.steps = l.steps.saturating_sub(1);
+        }
+    }
+    let left = b.owed(side);
+    let mut log = vec![format!(
+        "{name} loses a step ({left} more for {} to take)",
+        module.side(side).name
+    )];
+    let steps = module.units.get(state.unit(unit).kind).steps;
+    let u = &mut state.units[unit.index()];
+    u.hits += 1;
+    if u.hits >= steps {
+        state.eliminate(module, unit);
+        b.own_mut(side).retain(|&x| x != unit);
+        store(state, b.clone());
+        log.push(format!("{name} is eliminated"));
+        log.extend(notify(
+            module,
+            rules,
+            state,
+            Event::UnitEliminated { unit },
+        )?);
+    }
+    b.owed.retain(|l| l.steps > 0);
+    if left > 0 && steps_left(module, state, &b, side) > 0 {
+        store(state, b);
+        return Ok(log);
+    }
+    b.owed.retain(|l| l.side != side);
+    log.extend(next_loser(module, rules, state, b)?);
+    Ok(log)
+}
+
+/// Both sides' losses taken: a side with nothing left loses; else the rules say who
+/// yields the field (`yields`, the attacker asked first). The side that yields
+/// retreats, or is eliminated if the rules leave it nowhere to go.
+fn decide(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    let winner = match (b.attackers.is_empty(), b.defenders.is_empty()) {
+        (false, true) => Some(b.attacker),
+        (true, false) => Some(b.defender),
+        (true, true) => None,
+        (false, false) => {
+            store(state, b.clone());
+            let view = View { module, state };
+            let loser = if ask_bool(rules, view, Question::Yields { side: b.attacker })? {
+                Some(b.attacker)
+            } else if ask_bool(rules, view, Question::Yields { side: b.defender })? {
+                Some(b.defender)
+            } else {
+                None
+            };
+            let Some(loser) = loser else {
+                log.push(format!(
+                    "neither side yields the field at {}",
+                    module.board.get(b.at).name
+                ));
+                return end_battle(module, rules, state, b, None, log);
+            };
+            let winner = b.enemy_of(loser);
+            b.winner = Some(winner);
+            b.firing = loser;
+            b.stage = Stage::Rout;
+            store(state, b.clone());
+            if !retreat_options(View { module, state }, rules, &b, loser)?.is_empty() {
+                return Ok(log);
+            }
+            log.push(format!(
+                "{} has nowhere to retreat: its pieces at {} are eliminated",
+                module.side(loser).name,
+                module.board.get(b.at).name
+            ));
+            for unit in b.own(loser).clone() {
+                let name = super::describe::unit(module, state, unit);
+                state.eliminate(module, unit);
+                b.own_mut(loser).retain(|&x| x != unit);
+                store(state, b.clone());
+                log.push(format!("{name} is eliminated"));
+                log.extend(notify(
+                    module,
+                    rules,
+                    state,
+                    Event::UnitEliminated { unit },
+                )?);
+            }
+            Some(winner)
+        }
+    };
+    end_battle(module, rules, state, b, winner, log)
 }
 
 /// Rolls the shots announced in the current part, applies hits, and moves the battle on.
@@ -959,6 +1351,7 @@ mod tests {
                 reinforced_from: Vec::new(),
                 winner: None,
                 could_hit: false,
+                owed: Vec::new(),
             }),
         });
         let mut rules = Recorder::default();

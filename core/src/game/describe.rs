@@ -47,7 +47,9 @@ pub fn action_checked(module: &Module, state: &GameState, a: &Action) -> String 
                     .iter()
                     .all(|s| box_ok(&s.to) && s.line.index() < module.board.lines.len())
         }
-        Action::Reinforce { unit } | Action::Upgrade { unit } => unit_ok(unit),
+        Action::Reinforce { unit } | Action::Upgrade { unit } | Action::Lose { unit } => {
+            unit_ok(unit)
+        }
         Action::Target { shooter, target } => unit_ok(shooter) && unit_ok(target),
         Action::Place { kind, at } => kind.index() < module.units.types.len() && box_ok(at),
         Action::Take { unit, at, .. } => {
@@ -100,6 +102,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
                 unit(module, state, *target)
             )
         }
+        Action::Lose { unit: u } => format!("take a loss off {}", unit(module, state, *u)),
         Action::Upgrade { unit: u } => words.say(
             |w| &w.upgrade,
             "upgrade {unit}",

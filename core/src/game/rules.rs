@@ -119,6 +119,11 @@ pub enum Question<'a> {
     /// the calculator could see (it runs them once per marker state and firing side,
     /// and refuses a battle whose `hit_absorbed` changes anything more).
     AbsorbsHit { shooter: UnitId, target: UnitId },
+    /// After a battle the rules resolve (`resolve="rules"`), both sides' losses taken
+    /// and both still holding pieces there: does `side` give up the field and retreat?
+    /// Asked of the attacker, then (if it stays) of the defender; neither yielding
+    /// leaves both in place, with no winner.
+    Yields { side: SideId },
     /// May this unit be upgraded (swapped for the type it promotes to) now?
     MayUpgrade { unit: UnitId },
     /// May the moving side place a piece of this type from its pool in this box now?
@@ -164,6 +169,7 @@ impl Question<'_> {
             Question::MayTarget { .. } => "may_target",
             Question::ShotModifier { .. } => "shot_modifier",
             Question::AbsorbsHit { .. } => "absorbs_hit",
+            Question::Yields { .. } => "yields",
             Question::MayUpgrade { .. } => "may_upgrade",
             Question::MayPlace { .. } => "may_place",
             Question::BoxWorth { .. } => "box_worth",
@@ -187,6 +193,7 @@ impl Question<'_> {
             Question::IsJump { .. }
             | Question::MayWithdraw
             | Question::AbsorbsHit { .. }
+            | Question::Yields { .. }
             | Question::DugIn { .. } => Combine::Any,
             Question::MoveLimit { .. } | Question::Sees { .. } => Combine::Min,
             Question::ShotModifier { .. }
@@ -209,6 +216,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_target", Combine::All),
     ("shot_modifier", Combine::Sum),
     ("absorbs_hit", Combine::Any),
+    ("yields", Combine::Any),
     ("may_upgrade", Combine::All),
     ("may_place", Combine::All),
     ("box_worth", Combine::Sum),
@@ -221,7 +229,22 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("referee_entry", Combine::First),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
+    ("battle_losses", Combine::Concat),
 ];
+
+/// What one side must lose in a battle the rules resolve (the `battle_losses` hook):
+/// `steps` in all, or (with `unit`) at least `steps` off that piece before the side's
+/// other pieces take any (a fort's forced loss). `rule` is the rules' reference, given
+/// with a refusal ("L651: the fort takes the first loss").
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Loss {
+    pub side: SideId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitId>,
+    pub steps: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rule: String,
+}
 
 /// How near a side is to one of its victory conditions, as the rules count it: for
 /// players to read (the app's banner, the terminal's board), never a rule and never
@@ -407,6 +430,13 @@ pub trait Rules {
         let _ = (view, side, withdrawal);
         Ok(Vec::new())
     }
+    /// The losses of the battle under way, which the rules resolve (`resolve="rules"` on
+    /// its step): the `battle_losses` list hook, asked once, after any withdrawal
+    /// before combat. Pure, like a question. None by default: nobody loses anything.
+    fn battle_losses(&mut self, view: View<'_>) -> Result<Vec<Loss>, RuleError> {
+        let _ = view;
+        Ok(Vec::new())
+    }
     /// How near each side is to its victory conditions (the `victory_progress` list
     /// hook), for players to read. None by default.
     fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
@@ -586,6 +616,7 @@ mod tests {
                 shooter: u,
                 target: u,
             },
+            Question::Yields { side: SideId(0) },
             Question::MayUpgrade { unit: u },
             Question::MayPlace {
                 kind: UnitTypeId(0),
@@ -610,10 +641,10 @@ mod tests {
                 seen: crate::format::Sight::Full,
             },
         ];
-        // Every question but the lists `offers`, `evacuations` and `victory_progress`, and
-        // the entries' `accepts_entry` and `referee_entry`, which have trait methods of
-        // their own.
-        assert_eq!(all.len() + 5, QUESTIONS.len());
+        // Every question but the lists `offers`, `evacuations`, `victory_progress` and
+        // `battle_losses`, and the entries' `accepts_entry` and `referee_entry`, which
+        // have trait methods of their own.
+        assert_eq!(all.len() + 6, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

@@ -127,6 +127,7 @@ fn action_piece(action: &Action) -> Option<UnitId> {
         Action::Move { unit, .. }
         | Action::Reinforce { unit }
         | Action::Upgrade { unit }
+        | Action::Lose { unit }
         | Action::Take {
             unit: Some(unit), ..
         } => Some(*unit),

@@ -98,7 +98,10 @@ pub fn choice_words(module: &Module, state: &GameState, action: &Action, seen: &
 /// The pieces an action names.
 fn named(action: &Action) -> Vec<UnitId> {
     match action {
-        Action::Move { unit, .. } | Action::Reinforce { unit } | Action::Upgrade { unit } => {
+        Action::Move { unit, .. }
+        | Action::Reinforce { unit }
+        | Action::Upgrade { unit }
+        | Action::Lose { unit } => {
             vec![*unit]
         }
         Action::Target { shooter, target } => vec![*shooter, *target],

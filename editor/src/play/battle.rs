@@ -287,6 +287,8 @@ fn waiting_for(
             None => format!("{side} names targets"),
         },
         Stage::Upgrade => format!("{side} may promote a unit"),
+        Stage::Losses => format!("{side} chooses the piece that takes its next loss"),
+        Stage::Rout => format!("{side} yields the field and retreats"),
     }
 }
 
@@ -297,7 +299,7 @@ pub fn pass_label(stage: Stage) -> &'static str {
         Stage::Retreat => "Fight on",
         Stage::Reinforce => "No more reinforcements",
         Stage::Upgrade => "No promotion",
-        Stage::Target => "Pass",
+        Stage::Target | Stage::Losses | Stage::Rout => "Pass",
     }
 }
 
@@ -317,7 +319,7 @@ pub fn choice_label(module: &Module, state: &GameState, b: &Battle, a: &Action) 
             };
             format!("{verb} to {}", describe::place(module, *to))
         }
-        Action::Reinforce { .. } | Action::Upgrade { .. } => {
+        Action::Reinforce { .. } | Action::Upgrade { .. } | Action::Lose { .. } => {
             capitalized(&describe::action(module, state, a))
         }
         _ => return None,

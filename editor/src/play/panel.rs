@@ -36,6 +36,7 @@ pub fn kind(a: &Action) -> &'static str {
         Action::Reinforce { .. } => "Reinforce",
         Action::Target { .. } => "Target",
         Action::Upgrade { .. } => "Promote",
+        Action::Lose { .. } => "Take loss",
         Action::Place { .. } => "Recruit",
         Action::Take { .. } => "Offer",
         Action::EndStep => "End segment",

@@ -28,6 +28,8 @@ pub const DEFS: &[Param] = &[
     p("tallies", "{ TallyDef }", "the tallies the sides declare"),
     p("options", "{ OptionDef }", "the optional rules"),
     p("option_by_id", "{ [string]: OptionDef }", "the optional rules by id"),
+    p("tables", "{ [string]: DataTable }", "the module's data tables (`<tables>`) by id"),
+    p("table", "(id: string, key: string | number, column: string) -> number", "the number in a data table's row and column; an unknown table, row or column is an error at the caller's line"),
     p("box", "(name: string) -> BoxNum", "strict `box_by_name`: an unknown name is an error at the caller's line with a \"did you mean\""),
     p("unit", "(id: string) -> UnitType", "strict `unit_by_id`"),
     p("side", "(id: string) -> Side", "strict `side_by_id`"),
@@ -69,6 +71,11 @@ pub const RECORDS: &[RecordDoc] = &[
         p("index", "number", "its place"), p("id", "string", "its id"), p("rule", "string", "its rule number"),
         p("title", "string", "its title"), p("favours", "SideId?", "the side it favours"), p("default_on", "boolean", "in play unless switched off"),
     ] },
+    RecordDoc { name: "DataTable", seen_as: "defs.tables[id]", fields: &[
+        p("id", "string", "its id"), p("name", "string?", "its name"), p("columns", "{ string }", "the column ids, in order"),
+        p("keys", "{ string | number }", "the row keys, in order; an integer key is a number"),
+        p("rows", "{ [string | number]: { [string]: number } }", "each row by key: its numbers by column id (`rows[13].defender`)"),
+    ] },
     RecordDoc { name: "PathStep", seen_as: "path.steps[i]", fields: &[p("line", "LineNum", "the line taken"), p("to", "BoxNum", "the box reached")] },
     RecordDoc { name: "Path", seen_as: "the `path` of movement hooks", fields: &[p("from", "BoxNum", "where it starts"), p("steps", "{ PathStep }", "each line taken and the box reached")] },
     RecordDoc { name: "Offer", seen_as: "the `offer` of `offer_taken` and `offer_worth`", fields: &[
@@ -94,6 +101,11 @@ pub const RECORDS: &[RecordDoc] = &[
         p("choices", "{ string }?", "one of these labels"),
     ] },
     RecordDoc { name: "Wanted", seen_as: "the `wanted` of `offers`", fields: &[p("id", "string", "the offer's id"), p("unit", "Unit?", "its piece"), p("box", "BoxNum?", "its box")] },
+    RecordDoc { name: "Loss", seen_as: "each item a `battle_losses` handler returns", fields: &[
+        p("side", "SideId", "the side losing"), p("steps", "number", "steps lost (0 or more)"),
+        p("unit", "Unit?", "a piece that must take these steps before the side's others"),
+        p("rule", "string?", "the rules' reference, quoted when an allocation is refused"),
+    ] },
     RecordDoc { name: "Progress", seen_as: "each item a `victory_progress` handler returns", fields: &[
         p("side", "SideId", "whose condition"), p("goal", "string", "the condition in the rules' words"),
         p("have", "number", "how far the side is"), p("need", "number", "what the condition needs"),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use mlua::{AnyUserData, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use muster_core::Module;
-use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Progress, QUESTIONS};
+use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Loss, Progress, QUESTIONS};
 use muster_core::game::{
     Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Question, RuleError, Rules,
     SharedReads, Step, View, Wanted,
@@ -467,6 +467,32 @@ impl Rules for ScriptRules {
         Ok(entry)
     }
 
+    /// The `battle_losses` hook: `battle_losses(game)` returns nil or a list of
+    /// `{ side, steps, unit?, rule? }`.
+    fn battle_losses(&mut self, view: View<'_>) -> Result<Vec<Loss>, RuleError> {
+        const HOOK: &str = "battle_losses";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let module = view.module;
+        let units = view.state.units.len();
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    game.into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Table(t) => super::commands::loss(module, units, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
     fn offers_for(
         &mut self,
         view: View<'_>,
@@ -666,6 +692,7 @@ fn question_args(
         | Question::MayReinforce { unit: u }
         | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
         Question::MayWithdraw => game.into_lua_multi(lua),
+        Question::Yields { side } => (game, paths.side(lua, module, side)?).into_lua_multi(lua),
         Question::RetreatTo {
             side,
             to,
@@ -797,6 +824,7 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
         }
         Question::OfferWorth { offer } => offer.label.clone(),
         Question::MayWithdraw => String::new(),
+        Question::Yields { side } => module.side(*side).name.clone(),
         Question::Commands { seat, unit: u } | Question::Sees { seat, unit: u, .. } => {
             format!("{} / {}", module.seat(*seat).name, unit(*u))
         }

@@ -5,7 +5,7 @@
 
 use mlua::{Table, Value};
 use muster_core::Module;
-use muster_core::game::rules::Progress;
+use muster_core::game::rules::{Loss, Progress};
 use muster_core::game::{Command as CoreCommand, GameState, Offer, Place, RuleError};
 use muster_core::ids::{SideId, UnitId};
 use muster_core::suggest::did_you_mean;
@@ -50,6 +50,59 @@ pub(super) fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
         goal: text("goal")?,
         have: number("have")?,
         need: number("need")?,
+    })
+}
+
+/// A loss from a `battle_losses` item `{ side, steps, unit?, rule? }`.
+pub(super) fn loss(module: &Module, units: usize, t: &Table) -> Result<Loss, String> {
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let known = matches!(&k, Value::String(s) if matches!(s.as_bytes().as_ref(), b"side" | b"steps" | b"unit" | b"rule"));
+        if !known {
+            return Err(format!(
+                "unknown field {}: an item is {{ side, steps, unit?, rule? }}",
+                crate::value::describe(&k)
+            ));
+        }
+    }
+    let side_id = match t.raw_get::<Value>("side") {
+        Ok(Value::String(s)) => s.to_string_lossy(),
+        _ => return Err("`side` must be a side id".into()),
+    };
+    let side = module.find_side(&side_id).ok_or_else(|| {
+        format!(
+            "no side '{side_id}'{}",
+            did_you_mean(&side_id, module.sides.iter().map(|s| s.id.as_str()))
+                .map_or_else(String::new, |h| format!("; {h}"))
+        )
+    })?;
+    let steps = match t.raw_get::<Value>("steps") {
+        Ok(Value::Integer(n)) if (0..=i64::from(u16::MAX)).contains(&n) => n as u32,
+        Ok(Value::Number(n)) if n.fract() == 0.0 && (0.0..=f64::from(u16::MAX)).contains(&n) => {
+            n as u32
+        }
+        _ => return Err("`steps` must be a whole number, 0 or more".into()),
+    };
+    let unit = match t.raw_get::<Value>("unit") {
+        Ok(Value::Nil) => None,
+        Ok(Value::Integer(n)) => Some(
+            crate::defs::rust_index(n)
+                .filter(|&i| i < units)
+                .and_then(UnitId::from_index)
+                .ok_or_else(|| format!("`unit` {n} is not a piece of the game"))?,
+        ),
+        _ => return Err("`unit` must be a piece number".into()),
+    };
+    let rule = match t.raw_get::<Value>("rule") {
+        Ok(Value::Nil) => String::new(),
+        Ok(Value::String(s)) => s.to_string_lossy(),
+        _ => return Err("`rule` must be a string".into()),
+    };
+    Ok(Loss {
+        side,
+        unit,
+        steps,
+        rule,
     })
 }
 
