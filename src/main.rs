@@ -109,8 +109,40 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", error_text(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes on one line, said once each: a cause an error's own message
+/// already quotes (`cannot read x: {source}`) is not repeated, and a module's diagnostics
+/// keep their own `error:` (`error: error: no module at ...` was printed before).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    let located = text
+        .lines()
+        .next()
+        .and_then(|l| l.split_once(": "))
+        .is_some_and(|(at, rest)| {
+            at.rsplit(':')
+                .next()
+                .is_some_and(|c| c.parse::<u32>().is_ok())
+                && (rest.starts_with("error: ") || rest.starts_with("warning: "))
+        });
+    if text.starts_with("error: ") || located {
+        text
+    } else {
+        format!("error: {text}")
     }
 }

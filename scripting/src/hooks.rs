@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mlua::{Function, Lua, Table, Value};
-use muster_core::suggest::did_you_mean;
+use muster_core::suggest::{did_you_mean, did_you_mean_any};
 use rustc_hash::FxHashMap;
 
 use crate::error::ScriptError;
@@ -355,7 +355,7 @@ impl Hooks {
             .iter()
             .flat_map(|h| h.handlers.iter().filter_map(|x| x.id.as_deref()))
             .collect();
-        let hint = did_you_mean(id, ids.iter().copied())
+        let hint = did_you_mean_any(id, ids.iter().copied())
             .map(|h| format!("; {h}"))
             .unwrap_or_else(|| {
                 " (handlers are named by the third argument of hooks.on, e.g. { id = \"ahd.may-enter\" }, and a base module's load before its overlays')".to_string()

@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Value};
+use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Table, Value};
 use muster_core::Module;
 
 use crate::budget::{Limits, Meter};
@@ -140,12 +140,14 @@ impl Sandbox {
             result.map_err(fail)?;
         }
 
-        // The load is over: no more handlers, no more files, no more `hooks` global.
+        // The load is over: no more handlers, no more files, and `hooks` is a table that
+        // says so at the line that reads it (nil would say "attempt to index nil").
         open.set(false);
         modules.open.set(false);
+        let gone = hooks_gone(&lua).map_err(fail)?;
         for root in 0..entries.len() {
             if let Some(env) = modules.env(root) {
-                env.raw_set("hooks", Value::Nil).map_err(fail)?;
+                env.raw_set("hooks", gone.clone()).map_err(fail)?;
             }
         }
         let mut hooks = std::mem::take(&mut *hooks.borrow_mut());
@@ -571,4 +573,28 @@ fn bad_return(hook: &str, handler: &Handler, message: String) -> ScriptError {
         handler: handler.origin.clone(),
         message,
     }
+}
+
+/// What `hooks` is once the rules have loaded: reading any field of it is an error at
+/// the reading line, saying that `hooks` exists only while the rules load.
+fn hooks_gone(lua: &Lua) -> mlua::Result<Table> {
+    let gone = lua.create_table()?;
+    let meta = lua.create_table()?;
+    let index = lua.create_function(|lua, (_, key): (Value, Value)| -> mlua::Result<Value> {
+        let key = match &key {
+            Value::String(s) => s.to_string_lossy(),
+            _ => "...".to_string(),
+        };
+        Err(crate::stdlib::at_caller(
+            lua,
+            format!(
+                "hooks.{key}: `hooks` exists only while the rules load; call hooks.on, replace, wrap and remove at the top level of a rules file (or in a function it calls while loading), not inside a handler"
+            ),
+        ))
+    })?;
+    meta.raw_set("__index", index)?;
+    meta.set_readonly(true);
+    gone.set_metatable(Some(meta))?;
+    gone.set_readonly(true);
+    Ok(gone)
 }
