@@ -47,7 +47,8 @@ pub enum ScriptError {
     )]
     Memory {
         hook: String,
-        /// `file:line` where the handler that was running is defined; empty while loading.
+        /// `file:line` where the handler that was running is defined; while loading,
+        /// where the script was last seen running, if it ran long enough to be seen.
         handler: String,
         limit: usize,
         message: String,
@@ -100,7 +101,9 @@ impl ScriptError {
 /// `in hook 'h', handler at f:l` (or `in hook 'h'` when no handler was running): where a
 /// stop happened, since the budget and the heap are shared by every handler of a call.
 fn in_hook(hook: &str, handler: &str) -> String {
-    if handler.is_empty() {
+    if hook == LOADING && !handler.is_empty() {
+        format!("while the rules load, last at {handler}")
+    } else if handler.is_empty() {
         format!("in hook '{hook}'")
     } else {
         format!("in hook '{hook}', handler at {handler}")

@@ -127,9 +127,12 @@ impl Sandbox {
         lua.sandbox(true).map_err(fail)?;
         meter.install(&lua).map_err(fail)?;
 
-        for (root, (_, entry, _)) in entries.iter().enumerate() {
+        for (root, (_, entry, module_id)) in entries.iter().enumerate() {
             meter.reset();
+            meter.note_where(true);
             let result = modules.load_entry(&lua, root, entry);
+            let seen_at = meter.seen_at();
+            meter.note_where(false);
             if let Some(why) = meter.spent() {
                 return Err(ScriptError::Budget {
                     hook: LOADING.to_string(),
@@ -137,7 +140,27 @@ impl Sandbox {
                     message: why,
                 });
             }
-            result.map_err(fail)?;
+            result.map_err(|e| match fail(e) {
+                ScriptError::Memory {
+                    hook,
+                    handler,
+                    limit,
+                    message,
+                } if handler.is_empty() => ScriptError::Memory {
+                    hook,
+                    // Ran out before it was first seen: at least the file it began in.
+                    handler: seen_at.clone().unwrap_or_else(|| {
+                        let prefix = module_id.map(|m| format!("{m}/")).unwrap_or_default();
+                        format!(
+                            "{prefix}{} or a file it requires",
+                            entry.trim_start_matches("./")
+                        )
+                    }),
+                    limit,
+                    message,
+                },
+                other => other,
+            })?;
         }
 
         // The load is over: no more handlers, no more files, and `hooks` is a table that
