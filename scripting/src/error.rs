@@ -300,7 +300,11 @@ fn keywords(source: &str) -> Vec<(&str, usize, bool, usize)> {
         // Long brackets: [[...]], [==[...]==], and --[[...]] comments.
         let long = |from: usize| -> Option<usize> {
             let r = &source[from..];
-            let eq = r.strip_prefix('[')?.bytes().take_while(|&b| b == b'=').count();
+            let eq = r
+                .strip_prefix('[')?
+                .bytes()
+                .take_while(|&b| b == b'=')
+                .count();
             r[1 + eq..].starts_with('[').then_some(eq)
         };
         let skip_long = |from: usize, eq: usize| -> usize {
@@ -379,7 +383,11 @@ mod tests {
             )
         );
         let src = "for i = 1, 3 do\n  while true do\n    break\nend\n";
-        assert!(unclosed_block(src, expected).unwrap().starts_with("the 'while' at line 2"));
+        assert!(
+            unclosed_block(src, expected)
+                .unwrap()
+                .starts_with("the 'while' at line 2")
+        );
         // Well indented, every block closed: nothing to say.
         let src = "if a then\n  b()\nend\n";
         assert_eq!(unclosed_block(src, expected), None);
