@@ -177,8 +177,8 @@ mod tests {
         );
         assert_eq!(closest("scen", ["sides", "scenarios"]), Some("scenarios"));
         assert_eq!(
-            did_you_mean_any("ahd.may-entr", ["ahd.may-enter", "ahd.may-exit", "x"]),
-            Some("did you mean 'ahd.may-enter'?".into())
+            did_you_mean_any("ahd.may-entr", ["ahd.may-exit", "ahd.may-enter", "x"]),
+            Some("did you mean 'ahd.may-enter' or 'ahd.may-exit'?".into())
         );
         assert_eq!(
             did_you_mean_any("ahd.move", ["ahd.moves", "ahd.mover", "ahd.mov"]),
