@@ -116,8 +116,8 @@ fn main() -> ExitCode {
 }
 
 /// The error and its causes on one line, said once each: a cause an error's own message
-/// already quotes (`cannot read x: {source}`) is not repeated, and a module's diagnostics
-/// keep their own `error:` (`error: error: no module at ...` was printed before).
+/// already quotes (`cannot read x: {source}`) is not repeated, and a diagnostic with no
+/// place keeps its own `error:` (`error: error: no module at ...` was printed before).
 fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
@@ -130,17 +130,8 @@ fn error_text(e: &anyhow::Error) -> String {
         }
         text.push_str(&said);
     }
-    let located = text
-        .lines()
-        .next()
-        .and_then(|l| l.split_once(": "))
-        .is_some_and(|(at, rest)| {
-            at.rsplit(':')
-                .next()
-                .is_some_and(|c| c.parse::<u32>().is_ok())
-                && (rest.starts_with("error: ") || rest.starts_with("warning: "))
-        });
-    if text.starts_with("error: ") || located {
+    // Every error line starts `error: ` once (scripts and tests read it so).
+    if text.starts_with("error: ") {
         text
     } else {
         format!("error: {text}")
