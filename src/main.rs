@@ -110,8 +110,31 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", error_text(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes on one line, said once each: a cause an error's own message
+/// already quotes (`cannot read x: {source}`) is not repeated, and a diagnostic with no
+/// place keeps its own `error:` (`error: error: no module at ...` was printed before).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    // Every error line starts `error: ` once (scripts and tests read it so).
+    if text.starts_with("error: ") {
+        text
+    } else {
+        format!("error: {text}")
     }
 }

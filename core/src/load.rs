@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::compile;
-use crate::diag::{Ctx, FileId, LoadError, Pos, Report, SourceFiles};
+use crate::diag::{Ctx, FileId, LoadError, Pos, Report, SourceFiles, tidy};
 use crate::format::{self, Manifest};
 use crate::module::{ENGINE_VERSION, Module, ScriptEntry, StackEntry};
 use crate::overlay::{CHANGE_ROOTS, ItemKind, Layer, Value};
@@ -241,6 +241,18 @@ fn read_module(
         );
         return None;
     }
+    if !base_dir.join("module.xml").is_file() {
+        let at = ext.path.as_ref().map_or(ext.module.pos, |p| p.pos);
+        cx.error(
+            at,
+            format!(
+                "<extends> finds no base module at '{rel}' ({} not found)",
+                tidy(&base_dir.join("module.xml")).display()
+            ),
+            Some(missing_base_hint(&base_dir, &rel, ext.path.is_some())),
+        );
+        return None;
+    }
     let errors_before = cx.report.diagnostics.len();
     let Some(mut base) = read_module(cx, &base_dir, overrides, seen) else {
         if cx.report.diagnostics.len() > errors_before {
@@ -274,6 +286,30 @@ fn read_module(
     }
     lay_on(cx, &mut base, manifest, own, entry);
     Some(base)
+}
+
+/// For an `<extends>` that finds no module: a module folder beside the one named, if
+/// one is spelt alike (`did you mean path="../ahd"?`), or what the path is relative to.
+fn missing_base_hint(base_dir: &Path, rel: &str, written: bool) -> String {
+    let folders: Vec<String> = base_dir
+        .parent()
+        .and_then(|p| std::fs::read_dir(p).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("module.xml").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    let name = base_dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if let Some(near) = suggest::closest(name, folders.iter().map(String::as_str)) {
+        let path = Path::new(rel).with_file_name(near);
+        return format!("did you mean path=\"{}\"?", path.display());
+    }
+    if written {
+        "path is relative to this module's folder: give the base module's folder".into()
+    } else {
+        "without path=\"...\", the base is looked for in a folder of its id beside this module's: set path to the base module's folder".into()
+    }
 }
 
 /// Lays a module read from `dir` on a stack already loaded (`muster --mod`); its

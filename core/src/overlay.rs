@@ -264,18 +264,24 @@ impl Layer {
         }
         let kind = change.kind;
         let key = key_of(kind, &change.el);
-        let items = &mut self.items[kind.slot()];
-        let Some(i) = items.iter().position(|it| key_of(kind, &it.el) == key) else {
+        let Some(i) = self.items[kind.slot()]
+            .iter()
+            .position(|it| key_of(kind, &it.el) == key)
+        else {
             let shown = shown_key(kind, &change.el);
             let earlier = self
                 .removed
                 .iter()
                 .find(|(k, name, _)| *k == kind && *name == key)
                 .map(|(_, _, pos)| format!("it was removed at {}", cx.files.locate(*pos)));
-            let hint = earlier.or_else(|| {
-                let names: Vec<String> = items.iter().map(|it| shown_key(kind, &it.el)).collect();
-                suggest::did_you_mean(&shown, names.iter().map(String::as_str))
-            });
+            let hint = earlier
+                .or_else(|| self.meant(kind, &change.el, verb))
+                .or_else(|| {
+                    let items = &self.items[kind.slot()];
+                    let names: Vec<String> =
+                        items.iter().map(|it| shown_key(kind, &it.el)).collect();
+                    suggest::did_you_mean(&shown, names.iter().map(String::as_str))
+                });
             cx.error(
                 change.el.pos,
                 format!(
@@ -286,6 +292,7 @@ impl Layer {
             );
             return;
         };
+        let items = &mut self.items[kind.slot()];
         if change.remove {
             if kind == ItemKind::Calendar {
                 cx.error(
@@ -304,6 +311,56 @@ impl Layer {
             }
             item.value = None;
         }
+    }
+
+    /// What an author who names no item below most likely meant, from the items there
+    /// are: a line of the same two boxes with another kind; an item named by its `name`
+    /// rather than its id (`<unit id="Veteran Cavalry">`); an item of another kind with
+    /// that key (`<box name="Vc">` for the unit type).
+    fn meant(&self, kind: ItemKind, el: &xml::Element, verb: &str) -> Option<String> {
+        let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+        if kind == ItemKind::Line {
+            let (a, b) = (attr(el, "a"), attr(el, "b"));
+            let other = self.items[kind.slot()].iter().find(|it| {
+                let (x, y) = (attr(&it.el, "a"), attr(&it.el, "b"));
+                (same(a, x) && same(b, y)) || (same(a, y) && same(b, x))
+            })?;
+            return Some(format!(
+                "did you mean <{verb}><line a=\"{}\" b=\"{}\" kind=\"{}\"/>? the line between them has that kind",
+                attr(&other.el, "a"),
+                attr(&other.el, "b"),
+                attr(&other.el, "kind")
+            ));
+        }
+        let key = kind.keys().first()?;
+        let written = attr(el, key);
+        if *key != "name"
+            && let Some(it) = self.items[kind.slot()]
+                .iter()
+                .find(|it| same(attr(&it.el, "name"), written))
+        {
+            let id = attr(&it.el, key);
+            return Some(format!(
+                "that is the name of {} '{id}'; <{verb}> names it by its {key}: write {key}=\"{id}\"",
+                kind.word()
+            ));
+        }
+        let lower = written.trim().to_lowercase();
+        KINDS.iter().find_map(|&(other, element)| {
+            let key = other.keys().first()?;
+            let found = other != kind
+                && other != ItemKind::Step
+                && self.items[other.slot()]
+                    .iter()
+                    .any(|it| key_of(other, &it.el) == lower);
+            found.then(|| {
+                format!(
+                    "'{written}' is a {} here, not a {}: did you mean <{verb}><{element} {key}=\"{written}\"/>?",
+                    other.word(),
+                    kind.word()
+                )
+            })
+        })
     }
 
     fn apply_to_step(&mut self, cx: &mut Ctx<'_>, change: Change) {

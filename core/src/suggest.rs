@@ -2,21 +2,84 @@
 
 /// The candidate closest to `word`, if it is close enough to be a likely typo.
 ///
-/// Comparison ignores case; an exact case-insensitive match always wins.
+/// Comparison ignores case; an exact case-insensitive match always wins. See [`ranked`]
+/// for the order.
 pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let lower = word.to_lowercase();
+    ranked(word, candidates).into_iter().next()
+}
+
+/// `box`, `boxe` and `boxes` all give `box`: what a name is without its plural ending.
+fn stem(word: &str) -> (&str, bool) {
+    if let Some(s) = word.strip_suffix("es").filter(|s| s.len() >= 2) {
+        (s, true)
+    } else if let Some(s) = word.strip_suffix('s').filter(|s| s.len() >= 2) {
+        (s, true)
+    } else {
+        (word, false)
+    }
+}
+
+/// How likely `cand` is what an author who wrote `word` meant: lower is likelier; `None`
+/// if it is not a likely slip at all. The same word in another case first; then the same
+/// word in the same number (`boxs` for `boxes`, not `box`: a plural was meant) or without
+/// its qualifier (`may-enter` for `ahd.may-enter`); then a name the word begins
+/// (`scen` for `scenarios`); then a near spelling (within a third of the length).
+fn rank(lower: &str, cand: &str) -> Option<(u8, usize)> {
+    let c = cand.to_lowercase();
+    let d = strsim::damerau_levenshtein(lower, &c);
+    if d == 0 {
+        return Some((0, 0));
+    }
+    let (ws, wp) = stem(lower);
+    let (cs, cp) = stem(&c);
+    let unqualified = c.rsplit(['.', ':', '/']).next() == Some(lower)
+        || lower.rsplit(['.', ':', '/']).next() == Some(c.as_str());
+    if (ws == cs && wp == cp) || unqualified {
+        return Some((1, d));
+    }
+    if lower.chars().count() >= 3 && c.starts_with(lower) {
+        return Some((2, d));
+    }
     let limit = (lower.chars().count().max(3) / 3).max(1);
-    let mut best: Option<(usize, &'a str)> = None;
-    for cand in candidates {
-        let d = strsim::damerau_levenshtein(&lower, &cand.to_lowercase());
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, cand));
+    (d <= limit).then_some((3, d))
+}
+
+/// The likely meant candidates for `word`, likeliest first (ties keep the candidates'
+/// order, so messages do not change from run to run).
+pub fn ranked<'a, I>(word: &str, candidates: I) -> Vec<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let lower = word.to_lowercase();
+    let mut found: Vec<((u8, usize), usize, &'a str)> = Vec::new();
+    for (i, cand) in candidates.into_iter().enumerate() {
+        if found.iter().any(|(_, _, c)| *c == cand) {
+            continue;
+        }
+        if let Some(r) = rank(&lower, cand) {
+            found.push((r, i, cand));
         }
     }
-    best.map(|(_, c)| c)
+    found.sort_by_key(|&(r, i, _)| (r, i));
+    found.into_iter().map(|(_, _, c)| c).collect()
+}
+
+/// `did you mean 'a'?`, or `did you mean 'a', 'b' or 'c'?` when several are as likely
+/// a slip (at most three, likeliest first): for ids, where a near name may be any of a few.
+pub fn did_you_mean_any<'a, I>(word: &str, candidates: I) -> Option<String>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let found = ranked(word, candidates);
+    let shown: Vec<String> = found.iter().take(3).map(|c| format!("'{c}'")).collect();
+    match shown.as_slice() {
+        [] => None,
+        [one] => Some(format!("did you mean {one}?")),
+        [init @ .., last] => Some(format!("did you mean {} or {last}?", init.join(", "))),
+    }
 }
 
 /// A ready-made hint: `did you mean 'X'?`.
@@ -100,5 +163,26 @@ mod tests {
         assert_eq!(closest("richmond", names), Some("Richmond"));
         assert_eq!(closest("Atlanta", names), None);
         assert_eq!(closest("kidn", ["kind", "a", "b"]), Some("kind"));
+    }
+
+    #[test]
+    fn ranks_what_was_meant_above_the_nearest_spelling() {
+        // `boxs` is one edit from `box` and two from `boxes`, but a plural was meant.
+        assert_eq!(closest("boxs", ["box", "boxes", "sides"]), Some("boxes"));
+        assert_eq!(closest("box", ["boxes", "box"]), Some("box"));
+        // An id without its module's prefix.
+        assert_eq!(
+            closest("may-enter", ["ahd.may-rail", "ahd.may-enter"]),
+            Some("ahd.may-enter")
+        );
+        assert_eq!(closest("scen", ["sides", "scenarios"]), Some("scenarios"));
+        assert_eq!(
+            did_you_mean_any("ahd.may-entr", ["ahd.may-exit", "ahd.may-enter", "x"]),
+            Some("did you mean 'ahd.may-enter' or 'ahd.may-exit'?".into())
+        );
+        assert_eq!(
+            did_you_mean_any("ahd.move", ["ahd.moves", "ahd.mover", "ahd.mov"]),
+            Some("did you mean 'ahd.moves', 'ahd.mover' or 'ahd.mov'?".into())
+        );
     }
 }

@@ -284,7 +284,7 @@ fn removing_or_patching_what_is_not_there_says_what_is() {
         ws.errors(load_module(&house)),
         [
             "house/map.xml:2:11: error: no box 'Milbrook' to remove in the modules below; did you mean 'Millbrook'?",
-            "house/map.xml:3:10: error: no line 'Northport-Millbrook (rail)' to patch in the modules below; did you mean 'Northport-Millbrook (road)'?",
+            "house/map.xml:3:10: error: no line 'Northport-Millbrook (rail)' to patch in the modules below; did you mean <patch><line a=\"Northport\" b=\"Millbrook\" kind=\"road\"/>? the line between them has that kind",
             "house/map.xml:4:34: error: no box 'Millbrook' to remove in the modules below; it was removed at house/map.xml:4:11",
             "house/map.xml:5:10: error: no step 'movment' to patch in the calendar below; did you mean 'movement'?",
             "house/map.xml:5:41: error: no unit type 'Vj' to patch in the modules below; did you mean 'Vi'?",

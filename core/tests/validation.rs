@@ -285,7 +285,7 @@ fn double_dash_in_comment() {
     assert_eq!(
         got,
         [
-            "sides.xml:2:8: error: malformed XML: ill-formed document: forbidden string `--` was found in a comment"
+            "sides.xml:2:8: error: '--' inside a comment: XML forbids two dashes in a row in a comment, so the file cannot be read; write the option otherwise (e.g. \"the --mod option\" as \"the 'mod' option\" or \"- -mod\"), or move it out of the comment"
         ]
     );
 }

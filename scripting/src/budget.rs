@@ -54,6 +54,10 @@ pub(crate) struct Meter {
     /// `file:line: ` of the script line running when the budget ran out (the loop that
     /// did not end is the first thing an author needs to see).
     at: RefCell<String>,
+    /// While the rules load: `file:line` the script was last seen running at (noted every
+    /// [`CLOCK_EVERY`] interrupts), to say where a load ran out of memory, which Luau
+    /// reports with no stack left to read.
+    seen_at: RefCell<Option<String>>,
 }
 
 impl Meter {
@@ -65,10 +69,21 @@ impl Meter {
             started: Cell::new(None),
             spent: Cell::new(None),
             at: RefCell::new(String::new()),
+            seen_at: RefCell::new(None),
         })
     }
 
     /// A fresh budget, at the start of a hook call or of the load.
+    /// Starts (or stops) noting where the script runs; see [`Meter::seen_at`].
+    pub fn note_where(&self, on: bool) {
+        *self.seen_at.borrow_mut() = on.then(String::new);
+    }
+
+    /// `file:line` the script was last seen running at while noting, if it was seen.
+    pub fn seen_at(&self) -> Option<String> {
+        self.seen_at.borrow().clone().filter(|s| !s.is_empty())
+    }
+
     pub fn reset(&self) {
         self.used.set(0);
         self.spent.set(None);
@@ -149,7 +164,15 @@ impl Meter {
                 *self.at.borrow_mut() = caller(lua);
                 Err(mlua::Error::runtime(STOPPED))
             }
-            None => Ok(VmState::Continue),
+            None => {
+                if let Some(seen) = self.seen_at.borrow_mut().as_mut() {
+                    let at = caller(lua);
+                    if !at.is_empty() {
+                        *seen = at.trim_end_matches(": ").to_string();
+                    }
+                }
+                Ok(VmState::Continue)
+            }
         }
     }
 }

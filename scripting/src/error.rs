@@ -47,7 +47,8 @@ pub enum ScriptError {
     )]
     Memory {
         hook: String,
-        /// `file:line` where the handler that was running is defined; empty while loading.
+        /// `file:line` where the handler that was running is defined; while loading,
+        /// where the script was last seen running, if it ran long enough to be seen.
         handler: String,
         limit: usize,
         message: String,
@@ -100,7 +101,9 @@ impl ScriptError {
 /// `in hook 'h', handler at f:l` (or `in hook 'h'` when no handler was running): where a
 /// stop happened, since the budget and the heap are shared by every handler of a call.
 fn in_hook(hook: &str, handler: &str) -> String {
-    if handler.is_empty() {
+    if hook == LOADING && !handler.is_empty() {
+        format!("while the rules load, last at {handler}")
+    } else if handler.is_empty() {
         format!("in hook '{hook}'")
     } else {
         format!("in hook '{hook}', handler at {handler}")
@@ -236,6 +239,122 @@ fn split_traceback(text: &str) -> (String, String) {
     }
 }
 
+/// For Luau's "Expected 'end'" (or `'until'`): which block the author left open, read
+/// from the indentation, since Luau's parser pairs each `end` with the innermost block and
+/// so blames the block whose `end` was taken. The first `end` that stands at the start of
+/// a line indented less than the block it closes belongs to an outer block: the block it
+/// was given to is the one not closed. `None` when the message is not about a missing
+/// `end` or the indentation does not tell.
+pub(crate) fn unclosed_block(source: &str, message: &str) -> Option<String> {
+    if !message.contains("Expected 'end'") && !message.contains("Expected 'until'") {
+        return None;
+    }
+    // (keyword, line, indentation of its line)
+    let mut open: Vec<(&str, usize, usize)> = Vec::new();
+    let mut header = false; // after `for`/`while`: its `do` opens no block of its own
+    for (kw, line, first, indent) in keywords(source) {
+        match kw {
+            "function" | "if" | "repeat" => open.push((kw, line, indent)),
+            "for" | "while" => {
+                open.push((kw, line, indent));
+                header = true;
+            }
+            "do" if header => header = false,
+            "do" => open.push((kw, line, indent)),
+            "end" | "until" => {
+                let (block, at, block_indent) = open.pop()?;
+                if first && indent < block_indent {
+                    return Some(format!(
+                        "the '{block}' at line {at} is not closed: the '{kw}' at line {line} is indented as an outer block's; add its 'end'"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The block keywords of a Luau source outside strings and comments, each with its line,
+/// whether it starts its line, and that line's indentation (a tab counts 4).
+fn keywords(source: &str) -> Vec<(&str, usize, bool, usize)> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let (mut i, mut line, mut indent, mut first) = (0, 1, 0, true);
+    let mut at_start = true; // only whitespace so far on this line
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'\n' {
+            line += 1;
+            (indent, at_start, first) = (0, true, true);
+            i += 1;
+            continue;
+        }
+        if at_start && (c == b' ' || c == b'\t') {
+            indent += if c == b'\t' { 4 } else { 1 };
+            i += 1;
+            continue;
+        }
+        at_start = false;
+        let rest = &source[i..];
+        // Long brackets: [[...]], [==[...]==], and --[[...]] comments.
+        let long = |from: usize| -> Option<usize> {
+            let r = &source[from..];
+            let eq = r
+                .strip_prefix('[')?
+                .bytes()
+                .take_while(|&b| b == b'=')
+                .count();
+            r[1 + eq..].starts_with('[').then_some(eq)
+        };
+        let skip_long = |from: usize, eq: usize| -> usize {
+            let close = format!("]{}]", "=".repeat(eq));
+            source[from..]
+                .find(&close)
+                .map_or(source.len(), |j| from + j + close.len())
+        };
+        let skipped_to = if rest.starts_with("--") {
+            match long(i + 2) {
+                Some(eq) => skip_long(i + 2, eq),
+                None => rest.find('\n').map_or(source.len(), |j| i + j),
+            }
+        } else if let Some(eq) = long(i) {
+            skip_long(i, eq)
+        } else if c == b'"' || c == b'\'' || c == b'`' {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j] != c && bytes[j] != b'\n' {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            (j + 1).min(bytes.len())
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let len = rest
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            let word = &rest[..len];
+            let after_dot = i > 0 && matches!(bytes[i - 1], b'.' | b':');
+            if !after_dot
+                && matches!(
+                    word,
+                    "function" | "if" | "for" | "while" | "do" | "repeat" | "until" | "end"
+                )
+            {
+                out.push((word, line, first, indent));
+            }
+            first = false;
+            i += len;
+            continue;
+        } else {
+            i + rest.chars().next().map_or(1, char::len_utf8)
+        };
+        // Lines passed inside a comment or a string.
+        line += bytes[i..skipped_to].iter().filter(|&&b| b == b'\n').count();
+        first = false;
+        i = skipped_to;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +368,29 @@ mod tests {
         let (m, t) = split_traceback("a.luau:1: x\nstack traceback:\n\t[C]: in ?");
         assert_eq!(m, "a.luau:1: x");
         assert!(t.starts_with("stack traceback:"));
+    }
+
+    #[test]
+    fn names_the_block_left_open_by_its_indentation() {
+        let expected = "x.luau:9: Expected 'end' (to close 'function' at line 1), got <eof>";
+        // The `if` at line 2 lost its `end`: the `end` at line 4 stands where the
+        // function's would.
+        let src = "local function f(x)\n  if x then -- an end here\n    return \"end\"\nend\n\nhooks.on(\"h\", function()\n  return true\nend)\n";
+        assert_eq!(
+            unclosed_block(src, expected).as_deref(),
+            Some(
+                "the 'if' at line 2 is not closed: the 'end' at line 4 is indented as an outer block's; add its 'end'"
+            )
+        );
+        let src = "for i = 1, 3 do\n  while true do\n    break\nend\n";
+        assert!(
+            unclosed_block(src, expected)
+                .unwrap()
+                .starts_with("the 'while' at line 2")
+        );
+        // Well indented, every block closed: nothing to say.
+        let src = "if a then\n  b()\nend\n";
+        assert_eq!(unclosed_block(src, expected), None);
+        assert_eq!(unclosed_block(src, "x.luau:1: Expected '='"), None);
     }
 }

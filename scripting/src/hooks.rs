@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mlua::{Function, Lua, Table, Value};
-use muster_core::suggest::did_you_mean;
+use muster_core::suggest::{did_you_mean, did_you_mean_any};
 use rustc_hash::FxHashMap;
 
 use crate::error::ScriptError;
@@ -129,6 +129,9 @@ pub(crate) struct Handler {
     /// Ids it must run before / after (`before`, `after`), resolved when the load ends.
     before: Vec<String>,
     after: Vec<String>,
+    /// `file:line` of the `hooks.on` call that wrote `before`/`after`: an order's error
+    /// names where the order is written, not the function it orders.
+    ordered_at: String,
     /// Where a `hooks.replace` of it was made: a second replacement is an error naming
     /// both, so two mods never silently clobber each other.
     replaced_at: Option<String>,
@@ -355,7 +358,7 @@ impl Hooks {
             .iter()
             .flat_map(|h| h.handlers.iter().filter_map(|x| x.id.as_deref()))
             .collect();
-        let hint = did_you_mean(id, ids.iter().copied())
+        let hint = did_you_mean_any(id, ids.iter().copied())
             .map(|h| format!("; {h}"))
             .unwrap_or_else(|| {
                 " (handlers are named by the third argument of hooks.on, e.g. { id = \"ahd.may-enter\" }, and a base module's load before its overlays')".to_string()
@@ -395,24 +398,41 @@ impl Hooks {
                             ),
                         };
                         return Err(ScriptError::Load {
-                            file: handler.origin.clone(),
+                            file: handler.ordered_at.clone(),
                             message,
                         });
                     }
                 }
             }
             let hook = &mut self.list[h];
-            let order = stable_order(&hook.handlers).map_err(|cycle| ScriptError::Load {
-                file: hook.handlers[cycle[0]].origin.clone(),
-                message: format!(
-                    "the handlers of '{}' are ordered in a cycle: {}",
-                    hook.spec.name,
-                    cycle
-                        .iter()
-                        .map(|&i| hook.handlers[i].id.as_deref().unwrap_or("(no id)"))
-                        .collect::<Vec<_>>()
-                        .join(" -> ")
-                ),
+            let order = stable_order(&hook.handlers).map_err(|cycle| {
+                let name = |i: usize| hook.handlers[i].id.as_deref().unwrap_or("(no id)");
+                // Each step, with where the order that makes it is written: `a -> b` is
+                // a's `before` or b's `after`.
+                let orders: Vec<String> = cycle
+                    .windows(2)
+                    .map(|w| {
+                        let (a, b) = (&hook.handlers[w[0]], &hook.handlers[w[1]]);
+                        if b.id.as_ref().is_some_and(|id| a.before.contains(id)) {
+                            format!("{} before {} at {}", name(w[0]), name(w[1]), a.ordered_at)
+                        } else {
+                            format!("{} after {} at {}", name(w[1]), name(w[0]), b.ordered_at)
+                        }
+                    })
+                    .collect();
+                ScriptError::Load {
+                    file: hook.handlers[cycle[0]].ordered_at.clone(),
+                    message: format!(
+                        "the handlers of '{}' are ordered in a cycle: {} ({})",
+                        hook.spec.name,
+                        cycle
+                            .iter()
+                            .map(|&i| name(i))
+                            .collect::<Vec<_>>()
+                            .join(" -> "),
+                        orders.join("; ")
+                    ),
+                }
             })?;
             let mut slots: Vec<Option<Handler>> = std::mem::take(&mut hook.handlers)
                 .into_iter()
@@ -547,12 +567,14 @@ pub(crate) fn hooks_table(
             ));
         }
         let origin = origin_of(&func);
+        let ordered_at = caller(lua).trim_end_matches(": ").to_string();
         hooks.list[i].handlers.push(Handler {
             func,
             origin,
             id,
             before,
             after,
+            ordered_at,
             replaced_at: None,
             fixed,
         });

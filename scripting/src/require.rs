@@ -159,11 +159,33 @@ impl Modules {
         let rel = format!("{}.luau", segments.join("/"));
         let source = read_source(&dir, &rel).map_err(fail)?;
         let chunk = lua
-            .load(source)
+            .load(&source[..])
             .set_name(format!("@{prefix}{rel}"))
             .set_mode(ChunkMode::Text)
             .set_environment(env)
-            .into_function()?;
+            .into_function()
+            .map_err(|e| match e {
+                mlua::Error::SyntaxError {
+                    message,
+                    incomplete_input,
+                } => {
+                    let text = String::from_utf8_lossy(&source);
+                    let message = match crate::error::unclosed_block(&text, &message) {
+                        // Luau's own guess ("did you forget to close ...?") pairs the
+                        // `end`s innermost first; the indentation's is the likelier.
+                        Some(hint) => {
+                            let said = message.split("; did you forget").next().unwrap_or("");
+                            format!("{said}; {hint}")
+                        }
+                        None => message,
+                    };
+                    mlua::Error::SyntaxError {
+                        message,
+                        incomplete_input,
+                    }
+                }
+                other => other,
+            })?;
         self.loading.borrow_mut().push(key.clone());
         let result = chunk.call::<Value>(());
         self.loading.borrow_mut().pop();

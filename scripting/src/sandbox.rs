@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Value};
+use mlua::{IntoLuaMulti, Lua, LuaOptions, MultiValue, Scope, Table, Value};
 use muster_core::Module;
 
 use crate::budget::{Limits, Meter};
@@ -127,9 +127,12 @@ impl Sandbox {
         lua.sandbox(true).map_err(fail)?;
         meter.install(&lua).map_err(fail)?;
 
-        for (root, (_, entry, _)) in entries.iter().enumerate() {
+        for (root, (_, entry, module_id)) in entries.iter().enumerate() {
             meter.reset();
+            meter.note_where(true);
             let result = modules.load_entry(&lua, root, entry);
+            let seen_at = meter.seen_at();
+            meter.note_where(false);
             if let Some(why) = meter.spent() {
                 return Err(ScriptError::Budget {
                     hook: LOADING.to_string(),
@@ -137,15 +140,37 @@ impl Sandbox {
                     message: why,
                 });
             }
-            result.map_err(fail)?;
+            result.map_err(|e| match fail(e) {
+                ScriptError::Memory {
+                    hook,
+                    handler,
+                    limit,
+                    message,
+                } if handler.is_empty() => ScriptError::Memory {
+                    hook,
+                    // Ran out before it was first seen: at least the file it began in.
+                    handler: seen_at.clone().unwrap_or_else(|| {
+                        let prefix = module_id.map(|m| format!("{m}/")).unwrap_or_default();
+                        format!(
+                            "{prefix}{} or a file it requires",
+                            entry.trim_start_matches("./")
+                        )
+                    }),
+                    limit,
+                    message,
+                },
+                other => other,
+            })?;
         }
 
-        // The load is over: no more handlers, no more files, no more `hooks` global.
+        // The load is over: no more handlers, no more files, and `hooks` is a table that
+        // says so at the line that reads it (nil would say "attempt to index nil").
         open.set(false);
         modules.open.set(false);
+        let gone = hooks_gone(&lua).map_err(fail)?;
         for root in 0..entries.len() {
             if let Some(env) = modules.env(root) {
-                env.raw_set("hooks", Value::Nil).map_err(fail)?;
+                env.raw_set("hooks", gone.clone()).map_err(fail)?;
             }
         }
         let mut hooks = std::mem::take(&mut *hooks.borrow_mut());
@@ -571,4 +596,28 @@ fn bad_return(hook: &str, handler: &Handler, message: String) -> ScriptError {
         handler: handler.origin.clone(),
         message,
     }
+}
+
+/// What `hooks` is once the rules have loaded: reading any field of it is an error at
+/// the reading line, saying that `hooks` exists only while the rules load.
+fn hooks_gone(lua: &Lua) -> mlua::Result<Table> {
+    let gone = lua.create_table()?;
+    let meta = lua.create_table()?;
+    let index = lua.create_function(|lua, (_, key): (Value, Value)| -> mlua::Result<Value> {
+        let key = match &key {
+            Value::String(s) => s.to_string_lossy(),
+            _ => "...".to_string(),
+        };
+        Err(crate::stdlib::at_caller(
+            lua,
+            format!(
+                "hooks.{key}: `hooks` exists only while the rules load; call hooks.on, replace, wrap and remove at the top level of a rules file (or in a function it calls while loading), not inside a handler"
+            ),
+        ))
+    })?;
+    meta.raw_set("__index", index)?;
+    meta.set_readonly(true);
+    gone.set_metatable(Some(meta))?;
+    gone.set_readonly(true);
+    Ok(gone)
 }

@@ -378,7 +378,7 @@ fn random_cannot_be_reseeded() {
 fn hooks_cannot_be_registered_at_call_time() {
     assert_runtime(
         &attack("hooks.on('ping', function() return false end)"),
-        "attempt to index nil with 'on'",
+        "hooks.on: `hooks` exists only while the rules load",
     );
     // A reference kept from load time does not help.
     let mut sb = load(

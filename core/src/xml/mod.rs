@@ -104,6 +104,12 @@ pub fn parse(file: FileId, src: &str) -> Result<Element, SyntaxError> {
                 if let Some(e) = unclosed(&e, &stack, idx.pos(at)) {
                     return Err(e);
                 }
+                if let quick_xml::Error::IllFormed(
+                    quick_xml::errors::IllFormedError::DoubleHyphenInComment,
+                ) = e
+                {
+                    return Err(err(double_hyphen(src, start, at), DOUBLE_HYPHEN.into()));
+                }
                 return Err(err(at, describe(&e)));
             }
         };
@@ -309,6 +315,25 @@ fn unclosed(e: &quick_xml::Error, stack: &[Element], at: Pos) -> Option<SyntaxEr
     })
 }
 
+/// XML forbids `--` inside a comment, and a comment quoting a command line
+/// (`muster check ahd --mod house`) is the usual way to write it.
+const DOUBLE_HYPHEN: &str = "'--' inside a comment: XML forbids two dashes in a row in a comment, \
+     so the file cannot be read; write the option otherwise (e.g. \"the --mod option\" as \
+     \"the 'mod' option\" or \"- -mod\"), or move it out of the comment";
+
+/// Where the first `--` inside the comment that starts at or after `from` is (its
+/// opening `<!--` and closing `-->` aside), so the error points at the dashes, not at the
+/// comment; `fallback` if none is found.
+fn double_hyphen(src: &str, from: usize, fallback: usize) -> usize {
+    let Some(open) = src.get(from..).and_then(|s| s.find("<!--")) else {
+        return fallback;
+    };
+    let body = from + open + 4;
+    src.get(body..)
+        .and_then(|s| s.find("--"))
+        .map_or(fallback, |i| body + i)
+}
+
 fn describe(e: &quick_xml::Error) -> String {
     use quick_xml::errors::IllFormedError as I;
     match e {
@@ -328,6 +353,19 @@ fn describe(e: &quick_xml::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_dashes_in_a_comment_are_pointed_at() {
+        let src = "<a>\n  <!-- stack it with\n   muster check ahd --mod house -->\n</a>";
+        let e = parse(FileId(0), src).unwrap_err();
+        assert_eq!((e.pos.line, e.pos.col), (3, 21));
+        assert!(
+            e.message.starts_with("'--' inside a comment"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("\"- -mod\""), "{}", e.message);
+    }
 
     #[test]
     fn positions_of_elements_and_attributes() {

@@ -71,6 +71,8 @@ struct DiceSlot {
     dice: Option<Dice>,
     /// Why a roll failed (no dice lent: a question rolled; or the fixed dice ran out).
     error: Option<String>,
+    /// The rules' Lua, to say where a question rolled (set once the rules loaded).
+    lua: Option<mlua::WeakLua>,
 }
 
 /// The hooks the engine calls, with their combine rules.
@@ -105,8 +107,19 @@ impl ScriptRules {
             let mut slot = lent.borrow_mut();
             let slot = &mut *slot;
             let Some(dice) = slot.dice.as_mut() else {
-                slot.error =
-                    Some("math.random is for events: a question must not roll dice".into());
+                // Where it rolled: a pcall in the script cannot hide the error, so it is
+                // kept here and raised when the question returns.
+                let at = slot
+                    .lua
+                    .as_ref()
+                    .and_then(mlua::WeakLua::try_upgrade)
+                    .map(|lua| crate::stdlib::caller(&lua))
+                    .unwrap_or_default();
+                slot.error = Some(format!(
+                    "{at}math.random is for events: a question must not roll dice (a question \
+                     must be pure: asked twice of one game it answers the same, and the engine \
+                     asks it as often as it needs); roll in an event handler instead"
+                ));
                 return lo;
             };
             match dice.roll(hi.saturating_sub(lo).saturating_add(1)) {
@@ -119,6 +132,7 @@ impl ScriptRules {
         });
         let sandbox = Sandbox::load_module(module, &catalogue(), limits, rng)?;
         let lua = sandbox.lua();
+        slot.borrow_mut().lua = Some(lua.weak());
         lua.set_app_data(Lent::new(module));
         let views = game_type(lua, module).map_err(|e| ScriptError::Load {
             file: "(game view)".to_string(),
