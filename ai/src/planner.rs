@@ -23,7 +23,7 @@ use muster_core::game::offer::offers;
 use muster_core::game::placing;
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
-    Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
+    Action, GameState, Knowledge, Path, Place, Question, RuleError, Rules, View, legal_actions,
 };
 use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 
@@ -127,6 +127,8 @@ pub struct Planner {
     tabu: Option<(StepKey, Vec<BoxId>)>,
     /// Answers shared with a search's other planners.
     recall: Option<Arc<Recall>>,
+    /// Draws the samples of a position its seat does not see whole.
+    samples: muster_core::game::dice::Pcg32,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -203,7 +205,15 @@ impl Planner {
             needs: None,
             tabu: None,
             recall: None,
+            samples: muster_core::game::dice::Pcg32::new(0, 5),
         }
+    }
+
+    /// This planner with its samples of hidden positions drawn from `seed` (a game
+    /// where every seat sees everything draws none).
+    pub fn sampling(mut self, seed: u64) -> Planner {
+        self.samples = muster_core::game::dice::Pcg32::new(seed, 5);
+        self
     }
 
     /// Garrison steps each of my decisive boxes needs: [`GUARD_RATIO`] times the steps
@@ -1294,7 +1304,32 @@ fn first_legal(
 }
 
 impl Player for Planner {
+    /// Plays on the game itself where the seat sees everything, else on one sample of
+    /// what it knows (determinization: the loop checks the action on the real game).
     fn choose(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        knowledge: &Knowledge<'_>,
+    ) -> Result<Action, AiError> {
+        let seed = if knowledge.is_open() {
+            0
+        } else {
+            u64::from(self.samples.next_u32()) << 32 | u64::from(self.samples.next_u32())
+        };
+        let state = knowledge.sample(module, seed);
+        self.choose_on(module, rules, &state)
+    }
+
+    fn forget(&mut self) {
+        Planner::forget(self);
+    }
+}
+
+impl Planner {
+    /// The planner's choice in `state`, a whole position (the game, a sample of it, or
+    /// a search's rollout).
+    pub(crate) fn choose_on(
         &mut self,
         module: &Module,
         rules: &mut dyn Rules,
@@ -1327,7 +1362,8 @@ impl Player for Planner {
         }
     }
 
-    fn forget(&mut self) {
+    /// Drops the march being played.
+    pub fn forget(&mut self) {
         self.plan.clear();
         self.plan_for = None;
     }
