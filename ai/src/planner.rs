@@ -879,7 +879,13 @@ impl Planner {
     pub(crate) fn avoid(&mut self, state: &GameState, boxes: &[BoxId]) {
         let key = (state.turn, state.player, state.step, state.repeat);
         match &mut self.tabu {
-            Some((k, tabu)) if *k == key => tabu.extend_from_slice(boxes),
+            Some((k, tabu)) if *k == key => {
+                for b in boxes {
+                    if !tabu.contains(b) {
+                        tabu.push(*b);
+                    }
+                }
+            }
             _ => self.tabu = Some((key, boxes.to_vec())),
         }
     }
@@ -1318,12 +1324,51 @@ impl Player for Planner {
             u64::from(self.samples.next_u32()) << 32 | u64::from(self.samples.next_u32())
         };
         let state = knowledge.sample(module, seed);
+        let others = not_commanded(module, rules, &state, knowledge.seat())?;
+        if !others.is_empty() {
+            self.avoid(&state, &others);
+        }
         self.choose_on(module, rules, &state)
     }
 
     fn forget(&mut self) {
         Planner::forget(self);
     }
+}
+
+/// Where a side has several seats and a box is to be chosen to move from: the boxes
+/// the side could move from but `seat` may not (it commands none of their pieces), for
+/// the planners not to plan marches there.
+pub(crate) fn not_commanded(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: muster_core::ids::SeatId,
+) -> Result<Vec<BoxId>, RuleError> {
+    let shared = module
+        .seat(seat)
+        .side
+        .is_some_and(|side| module.seats_of(side).nth(1).is_some());
+    let choosing = state.moving.as_ref().is_some_and(|m| m.active.is_none());
+    if !shared || !choosing {
+        return Ok(Vec::new());
+    }
+    let selects = |actions: Vec<Action>| -> Vec<BoxId> {
+        actions
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Select { at } => Some(at),
+                _ => None,
+            })
+            .collect()
+    };
+    let mine = selects(muster_core::game::legal_actions_for(
+        module, rules, state, seat,
+    )?);
+    Ok(selects(legal_actions(module, rules, state)?)
+        .into_iter()
+        .filter(|b| !mine.contains(b))
+        .collect())
 }
 
 impl Planner {

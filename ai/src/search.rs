@@ -42,7 +42,7 @@ use muster_core::game::{
 use muster_core::ids::{BoxId, SideId};
 
 use crate::knowledge::{self, Distances, unit_force};
-use crate::planner::{Planner, Style};
+use crate::planner::{Planner, Style, not_commanded};
 use crate::player::{AiError, Player};
 use crate::recall::Recall;
 
@@ -515,7 +515,7 @@ impl Player for SearchPlayer {
         knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
         if let Some(state) = knowledge.open_state() {
-            return self.choose_on(module, rules, &[state]);
+            return self.choose_on(module, rules, &[state], knowledge);
         }
         let samples: Vec<GameState> = (0..SAMPLES)
             .map(|_| {
@@ -525,7 +525,7 @@ impl Player for SearchPlayer {
             })
             .collect();
         let states: Vec<&GameState> = samples.iter().collect();
-        self.choose_on(module, rules, &states)
+        self.choose_on(module, rules, &states, knowledge)
     }
 
     fn forget(&mut self) {
@@ -548,8 +548,16 @@ impl SearchPlayer {
         module: &Module,
         rules: &mut dyn Rules,
         states: &[&GameState],
+        knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
         let state = *states.first().ok_or(AiError::Stuck)?;
+        let others = not_commanded(module, rules, state, knowledge.seat())?;
+        if !others.is_empty() {
+            self.inner.avoid(state, &others);
+            for p in &mut self.others {
+                p.avoid(state, &others);
+            }
+        }
         let marching = state.moving.as_ref().is_some_and(|m| m.active.is_some());
         if marching && let Some(next) = self.queue.pop_front() {
             return Ok(next);
