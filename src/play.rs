@@ -211,7 +211,12 @@ pub fn run(mut o: Args) -> Result<()> {
                 describe::situation(&module, &state)
             ),
             Err(e) => {
-                failure = Some(failed_at(&module, &state, "asking whose decision it is", &e));
+                failure = Some(failed_at(
+                    &module,
+                    &state,
+                    "asking whose decision it is",
+                    &e,
+                ));
                 break;
             }
         };
@@ -241,7 +246,10 @@ pub fn run(mut o: Args) -> Result<()> {
                 }
             };
             let Some(log) = d.applied else {
-                writeln!(out, "[{name}] passes the step to the other seats of its side")?;
+                writeln!(
+                    out,
+                    "[{name}] passes the step to the other seats of its side"
+                )?;
                 continue;
             };
             writeln!(
@@ -308,7 +316,10 @@ pub fn run(mut o: Args) -> Result<()> {
         };
         match turns.holds(&module, &mut rules, &state, seat, &action) {
             Ok(true) => {
-                writeln!(out, "[{name}] passes the step to the other seats of its side")?;
+                writeln!(
+                    out,
+                    "[{name}] passes the step to the other seats of its side"
+                )?;
                 continue;
             }
             Ok(false) => {}

@@ -24,7 +24,7 @@ fn root() -> PathBuf {
 
 fn stack(mods: &[&str]) -> (Module, ScriptRules) {
     let mods: Vec<PathBuf> = mods.iter().map(|m| root().join(m)).collect();
-    let m = load_stack(&root().join("mods/ahd"), &mods).unwrap_or_else(|e| panic!("{e}"));
+    let m = load_stack(root().join("mods/ahd"), &mods).unwrap_or_else(|e| panic!("{e}"));
     let rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
     (m, rules)
 }
@@ -64,7 +64,10 @@ fn an_open_games_knowledge_is_the_state_itself_not_a_copy() {
     let (k, errors) = Knowledge::new(&m, &mut rules, &g, union);
     assert!(errors.is_empty());
     assert!(k.is_open());
-    assert!(std::ptr::eq(k.open_state().unwrap(), &g), "borrowed, not copied");
+    assert!(
+        std::ptr::eq(k.open_state().unwrap(), &g),
+        "borrowed, not copied"
+    );
     let sample = k.sample(&m, 99);
     assert!(
         matches!(sample, std::borrow::Cow::Borrowed(s) if std::ptr::eq(s, &g)),
@@ -96,7 +99,10 @@ fn fog_of_war_knowledge_gives_no_way_to_the_hidden_truth() {
         .copied()
         .filter(|&i| matches!(g.units[i].place, Place::Board(_)))
         .collect();
-    assert!(!on_board.is_empty(), "the test needs hidden enemy pieces on the map");
+    assert!(
+        !on_board.is_empty(),
+        "the test needs hidden enemy pieces on the map"
+    );
     let (k, _) = Knowledge::new(&m, &mut rules, &g, union);
     assert!(!k.is_open());
     assert!(k.open_state().is_none(), "no accessor to the real state");
@@ -149,7 +155,9 @@ fn fog_of_war_knowledge_gives_no_way_to_the_hidden_truth() {
                 .units
                 .iter()
                 .zip(&sight)
-                .filter(|(u, seen)| **seen >= Sight::Presence && u.side != m.seat(union).side.unwrap())
+                .filter(|(u, seen)| {
+                    **seen >= Sight::Presence && u.side != m.seat(union).side.unwrap()
+                })
                 .filter_map(|(u, _)| match u.place {
                     Place::Board(b) => Some(b),
                     _ => None,
@@ -162,7 +170,9 @@ fn fog_of_war_knowledge_gives_no_way_to_the_hidden_truth() {
         kinds_seen.insert(
             s.units
                 .iter()
-                .filter(|u| u.side != m.seat(union).side.unwrap() && matches!(u.place, Place::Board(_)))
+                .filter(|u| {
+                    u.side != m.seat(union).side.unwrap() && matches!(u.place, Place::Board(_))
+                })
                 .map(|u| u.kind)
                 .collect::<Vec<_>>(),
         );
@@ -245,7 +255,6 @@ fn two_commanders_pass_the_step_in_turn_each_moving_his_own_pieces() {
     assert!(acted[east.index()] > 0, "the East acted: {acted:?}");
     assert!(acted[west.index()] > 0, "the West acted: {acted:?}");
     assert!(passed.contains(&east), "the East passed a step to the West");
-
 }
 
 #[test]
@@ -346,7 +355,10 @@ fn muster_play_and_balance_run_fog_of_war_with_computer_seats() {
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("union-east=ai, union-west=random, confederate=ai"), "{text}");
+    assert!(
+        text.contains("union-east=ai, union-west=random, confederate=ai"),
+        "{text}"
+    );
     assert!(text.contains("2 games"), "{text}");
 
     let out = muster(&["balance", "mods/ahd", "--games", "1", "--seat", "nobody=ai"]);

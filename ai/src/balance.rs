@@ -66,7 +66,11 @@ pub fn levels_by_seat(module: &Module, by_side: &[Level], referee: Level) -> Vec
     module
         .seats
         .iter()
-        .map(|s| s.side.and_then(|side| by_side.get(side.index()).copied()).unwrap_or(referee))
+        .map(|s| {
+            s.side
+                .and_then(|side| by_side.get(side.index()).copied())
+                .unwrap_or(referee)
+        })
         .collect()
 }
 
@@ -142,7 +146,9 @@ pub fn play_game(
                 // Each seat passes a step at most once: more passes than seats is a bug.
                 passes += 1;
                 if passes > module.seats.len() {
-                    return Err(fail("the seats passed the step to each other for ever".into()));
+                    return Err(fail(
+                        "the seats passed the step to each other for ever".into(),
+                    ));
                 }
             }
         }

@@ -361,6 +361,9 @@ pub struct Table {
 }
 
 /// What [`Table::play`] did.
+// One at a time, moved straight into the loop's state: boxing it would cost an
+// allocation an action for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Played {
     /// `seat` took `action`: the new state and its log.
     Applied {

@@ -517,13 +517,21 @@ impl Player for SearchPlayer {
         if let Some(state) = knowledge.open_state() {
             return self.choose_on(module, rules, &[state], knowledge);
         }
-        let samples: Vec<GameState> = (0..SAMPLES)
-            .map(|_| {
-                self.draws += 1;
-                let seed = mix(self.seed ^ mix(self.draws));
-                knowledge.sample(module, seed).into_owned()
-            })
-            .collect();
+        let mut draw = || {
+            self.draws += 1;
+            knowledge
+                .sample(module, mix(self.seed ^ mix(self.draws)))
+                .into_owned()
+        };
+        let mut samples = vec![draw()];
+        // More samples only where the search will read them: a march to choose.
+        let queued = samples[0]
+            .moving
+            .as_ref()
+            .is_some_and(|m| m.active.is_some());
+        if !queued && Planner::is_march_decision(module, &samples[0]) {
+            samples.extend((1..SAMPLES).map(|_| draw()));
+        }
         let states: Vec<&GameState> = samples.iter().collect();
         self.choose_on(module, rules, &states, knowledge)
     }

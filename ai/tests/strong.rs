@@ -169,7 +169,8 @@ end)
         Dice::seeded(2),
     )
     .unwrap();
-    let ai_choice = muster_ai::choose(player(Level::Ai, 1).as_mut(), &m, &mut rules, &state).unwrap();
+    let ai_choice =
+        muster_ai::choose(player(Level::Ai, 1).as_mut(), &m, &mut rules, &state).unwrap();
     for threads in [1, 2] {
         let mut strong = SearchPlayer::new(
             SearchConfig {
