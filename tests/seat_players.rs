@@ -227,14 +227,21 @@ fn decisions_about_no_piece_are_every_seats_of_the_side() {
 fn two_commanders_pass_the_step_in_turn_each_moving_his_own_pieces() {
     let (m, mut rules) = commanders();
     let mut g = begin(&m, &mut rules, 4);
-    let mut players: Vec<Box<dyn Player>> = m.seat_ids().map(|_| player(Level::Ai, 4)).collect();
+    // The East random, so that it leaves the side's marches to the West now and then.
+    let mut players: Vec<Box<dyn Player>> = m
+        .seat_ids()
+        .map(|s| match m.seat(s).id.as_str() {
+            "union-east" => player(Level::Random, 4),
+            _ => player(Level::Ai, 4),
+        })
+        .collect();
     let mut table = Table::new();
     let (east, west) = (seat(&m, "union-east"), seat(&m, "union-west"));
     let mut acted = [0; 3];
     let mut passed = Vec::new();
     // The game's first four turns: both commanders act on their pieces, the East
-    // passing each step to the West when done. (The Union's marches are the side's, so
-    // the East, asked first, may spend them all: then the West only promotes.)
+    // passing each step to the West when done. (The Union's marches are the side's: the
+    // East, asked first, may spend them all.)
     let end = muster_core::ids::TurnId(g.turn.0 + 4);
     while g.turn < end && g.outcome.is_none() {
         let s = table.next(&m, &mut rules, &g).unwrap().expect("a seat");

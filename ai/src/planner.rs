@@ -129,6 +129,9 @@ pub struct Planner {
     recall: Option<Arc<Recall>>,
     /// Draws the samples of a position its seat does not see whole.
     samples: muster_core::game::dice::Pcg32,
+    /// The seat it plays, where its side has others: it then chooses among the
+    /// seat's own actions. `None`: the side's (one seat a side, and rollouts).
+    seat: Option<muster_core::ids::SeatId>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -206,7 +209,30 @@ impl Planner {
             tabu: None,
             recall: None,
             samples: muster_core::game::dice::Pcg32::new(0, 5),
+            seat: None,
         }
+    }
+
+    /// The actions it chooses among: its seat's where the side has several.
+    fn legal(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Vec<Action>, RuleError> {
+        match self.seat {
+            Some(seat) => muster_core::game::legal_actions_for(module, rules, state, seat),
+            None => legal_actions(module, rules, state),
+        }
+    }
+
+    /// Plays for `seat` (see [`Planner::legal`]).
+    pub(crate) fn seated(&mut self, module: &Module, seat: muster_core::ids::SeatId) {
+        let shared = module
+            .seat(seat)
+            .side
+            .is_some_and(|side| module.seats_of(side).nth(1).is_some());
+        self.seat = shared.then_some(seat);
     }
 
     /// This planner with its samples of hidden positions drawn from `seed` (a game
@@ -928,7 +954,7 @@ impl Planner {
         };
         match b.stage {
             Stage::Target => {
-                let legal = legal_actions(module, rules, state)?;
+                let legal = self.legal(module, rules, state)?;
                 let Some(Action::Target { shooter, .. }) = legal.first() else {
                     return legal.into_iter().next().ok_or(AiError::Stuck);
                 };
@@ -946,7 +972,7 @@ impl Planner {
             Stage::Upgrade => Ok(best_promotion(
                 module,
                 state,
-                &legal_actions(module, rules, state)?,
+                &self.legal(module, rules, state)?,
             )),
             Stage::Withdraw | Stage::Retreat => {
                 if !self.style.battle_sense {
@@ -993,7 +1019,8 @@ impl Planner {
                 if stay < 0.0 {
                     let need = self.needs(module, rules, state, &pic)?;
                     let field = self.field(state, &pic, need);
-                    let retreat = legal_actions(module, rules, state)?
+                    let retreat = self
+                        .legal(module, rules, state)?
                         .iter()
                         .filter_map(|a| match a {
                             Action::Retreat { to } => Some(*to),
@@ -1022,7 +1049,7 @@ impl Planner {
                 let field = self.field(state, &pic, need);
                 // Bring in the strongest unit whose box is not left open to the enemy.
                 let mut best: Option<(f64, UnitId)> = None;
-                for a in &legal_actions(module, rules, state)? {
+                for a in &self.legal(module, rules, state)? {
                     let Action::Reinforce { unit } = a else {
                         continue;
                     };
@@ -1090,7 +1117,7 @@ impl Planner {
                 }
             }
         }
-        let legal = legal_actions(module, rules, state)?;
+        let legal = self.legal(module, rules, state)?;
         let mut best: Option<(f64, &Action)> = None;
         for a in &legal {
             let score = match a {
@@ -1324,6 +1351,7 @@ impl Player for Planner {
             u64::from(self.samples.next_u32()) << 32 | u64::from(self.samples.next_u32())
         };
         let state = knowledge.sample(module, seed);
+        self.seated(module, knowledge.seat());
         let others = not_commanded(module, rules, &state, knowledge.seat())?;
         if !others.is_empty() {
             self.avoid(&state, &others);
@@ -1391,7 +1419,7 @@ impl Planner {
             Some(Procedure::Move) => self.movement(module, rules, state, me),
             Some(Procedure::Place) => self.recruit(module, rules, state, me),
             Some(Procedure::Upgrade) => {
-                let legal = legal_actions(module, rules, state)?;
+                let legal = self.legal(module, rules, state)?;
                 match best_promotion(module, state, &legal) {
                     Action::EndStep => {
                         Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
@@ -1402,7 +1430,11 @@ impl Planner {
             Some(Procedure::Script) => {
                 Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
             }
-            Some(Procedure::Battles) => first_legal(module, rules, state),
+            Some(Procedure::Battles) => Ok(self
+                .legal(module, rules, state)?
+                .into_iter()
+                .next()
+                .ok_or(AiError::Stuck)?),
             None => Err(AiError::Stuck),
         }
     }

@@ -559,6 +559,10 @@ impl SearchPlayer {
         knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
         let state = *states.first().ok_or(AiError::Stuck)?;
+        self.inner.seated(module, knowledge.seat());
+        for p in &mut self.others {
+            p.seated(module, knowledge.seat());
+        }
         let others = not_commanded(module, rules, state, knowledge.seat())?;
         if !others.is_empty() {
             self.inner.avoid(state, &others);
