@@ -78,6 +78,13 @@ pub fn legal_actions_for(
     if side != Some(decider(module, state)) {
         return addressed_to(module, rules, state, seat);
     }
+    if lone_decider(module, rules, state, seat) {
+        // The side's list less what `allowed_by` refuses: an action's `Take` names the
+        // seat its offer is addressed to, so the offers need not be asked again.
+        let mut all = flow::legal_actions(module, rules, state)?;
+        all.retain(|a| lone_may(module, state, seat, a).is_ok());
+        return Ok(all);
+    }
     let side_offers = offer::offers(module, rules, state)?;
     let all = flow::legal_actions(module, rules, state)?;
     let mut mine = Vec::with_capacity(all.len());
@@ -167,22 +174,7 @@ pub fn allowed_by(
         // The seat's list is the side's, less the offers addressed to another seat and
         // those about another side's piece: checked here, the rest by `flow::apply`,
         // without listing every action (a computer player's every action comes here).
-        if let Action::Take { unit, seat: to, .. } = action {
-            if to.is_some_and(|to| to != seat) {
-                return Err(illegal(format!(
-                    "that offer is addressed to {}",
-                    to.map_or("?", |to| module.seat(to).name.as_str())
-                )));
-            }
-            let side = module.seat(seat).side;
-            if unit.is_some_and(|u| state.units.get(u.index()).map(|p| p.side) != side) {
-                return Err(illegal(format!(
-                    "{} does not command that piece",
-                    module.seat(seat).name
-                )));
-            }
-        }
-        return Ok(());
+        return lone_may(module, state, seat, action);
     }
     let awaited = awaited(module, rules, state)?;
     if !awaited.contains(&seat) {
@@ -198,6 +190,37 @@ pub fn allowed_by(
             "{} may not do that now ({} choices open to it)",
             module.seat(seat).name,
             allowed.len()
+        )));
+    }
+    Ok(())
+}
+
+/// For the lone seat of the side on move ([`lone_decider`]): refuses a `Take` of an
+/// offer addressed to another seat or about another side's piece; the rest is the
+/// side's.
+fn lone_may(
+    module: &Module,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<(), ActionError> {
+    let Action::Take { unit, seat: to, .. } = action else {
+        return Ok(());
+    };
+    if let Some(to) = to.filter(|&to| to != seat) {
+        return Err(illegal(format!(
+            "that offer is addressed to {}",
+            module
+                .seats
+                .get(to.index())
+                .map_or("?", |s| s.name.as_str())
+        )));
+    }
+    let side = module.seat(seat).side;
+    if unit.is_some_and(|u| state.units.get(u.index()).map(|p| p.side) != side) {
+        return Err(illegal(format!(
+            "{} does not command that piece",
+            module.seat(seat).name
         )));
     }
     Ok(())
