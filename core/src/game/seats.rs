@@ -196,8 +196,8 @@ pub fn allowed_by(
 }
 
 /// For the lone seat of the side on move ([`lone_decider`]): refuses a `Take` of an
-/// offer addressed to another seat or about another side's piece; the rest is the
-/// side's.
+/// offer addressed to another seat, or addressed to none and about another side's
+/// piece (as [`legal_actions_for`]'s full check does); the rest is the side's.
 fn lone_may(
     module: &Module,
     state: &GameState,
@@ -207,7 +207,10 @@ fn lone_may(
     let Action::Take { unit, seat: to, .. } = action else {
         return Ok(());
     };
-    if let Some(to) = to.filter(|&to| to != seat) {
+    if let Some(to) = *to {
+        if to == seat {
+            return Ok(());
+        }
         return Err(illegal(format!(
             "that offer is addressed to {}",
             module
