@@ -11,7 +11,7 @@ use muster_ai::balance::{GameResult, GameSetup, Summary, run, summarise};
 use muster_core::scenario;
 use muster_scripting::{Limits, ScriptRules};
 
-use crate::players::{StrongArgs, parse_level, parse_side_level};
+use crate::players::{StrongArgs, parse_level, parse_seat_level, parse_side_level};
 
 // `muster balance`.
 #[derive(clap::Args)]
@@ -37,9 +37,14 @@ pub struct Args {
     /// Who plays the side called confederate: ai (default), strong, greedy or random.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     confederate: Option<Level>,
-    /// Who plays a side, for any module: SIDE=ai|strong|greedy|random.
+    /// Who plays a side, for any module: SIDE=ai|strong|greedy|random (every seat of the
+    /// side).
     #[arg(long, value_name = "SIDE=LEVEL", value_parser = parse_side_level)]
     player: Vec<(String, Level)>,
+    /// Who plays one seat, where a side has several (or a referee's): SEAT=LEVEL, after
+    /// the sides' players.
+    #[arg(long = "seat", value_name = "SEAT=LEVEL", value_parser = parse_seat_level)]
+    seats: Vec<(String, Level)>,
     /// The first game's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -66,7 +71,7 @@ pub fn run_cli(mut o: Args) -> Result<()> {
     o.player.extend(o.union.map(|k| ("union".to_string(), k)));
     o.player
         .extend(o.confederate.map(|k| ("confederate".to_string(), k)));
-    for (_, level) in &mut o.player {
+    for (_, level) in o.player.iter_mut().chain(o.seats.iter_mut()) {
         if let Level::Strong { .. } = level {
             *level = o.strong.level();
         }
@@ -82,10 +87,7 @@ pub fn run_cli(mut o: Args) -> Result<()> {
             .unwrap_or_default()
     });
     let scenario = scenario::resolve(&module, &scenario_arg).map_err(|e| anyhow!("{e}"))?;
-    let mut levels = vec![Level::Ai; module.sides.len()];
-    for (side, level) in &o.player {
-        levels[crate::rules::side(&module, side)?.index()] = *level;
-    }
+    let levels = crate::players::seat_choices(&module, Level::Ai, &o.player, &o.seats)?;
     let option_ids = crate::rules::options(&module, &o.options)?;
     if o.games == 0 {
         bail!("--games must be at least 1");
@@ -121,8 +123,8 @@ pub fn run_cli(mut o: Args) -> Result<()> {
         write_csv(path, &results).with_context(|| format!("writing {}", path.display()))?;
     }
     let players: Vec<String> = module
-        .side_ids()
-        .map(|s| format!("{}={}", module.side(s).id, levels[s.index()].name()))
+        .seat_ids()
+        .map(|s| format!("{}={}", module.seat(s).id, levels[s.index()].name()))
         .collect();
     let out = &mut std::io::stdout().lock();
     if o.json {
@@ -196,6 +198,13 @@ fn print_summary(
     if s.unfinished > 0 {
         writeln!(out, "  unfinished {}", s.unfinished)?;
     }
+    if s.fallbacks > 0 {
+        writeln!(
+            out,
+            "  computer choices the game refused (a random legal action taken instead): {}",
+            s.fallbacks
+        )?;
+    }
     if !s.failed.is_empty() {
         writeln!(
             out,
@@ -220,10 +229,11 @@ fn print_summary(
 }
 
 fn write_csv(path: &std::path::Path, results: &[GameResult]) -> Result<()> {
-    let mut text = String::from("seed,winner,turns,last_turn,actions,finished,reason,error\n");
+    let mut text =
+        String::from("seed,winner,turns,last_turn,actions,finished,reason,error,fallbacks\n");
     for r in results {
         text.push_str(&format!(
-            "{},{},{},{},{},{},\"{}\",\"{}\"\n",
+            "{},{},{},{},{},{},\"{}\",\"{}\",{}\n",
             r.seed,
             r.winner.as_deref().unwrap_or(""),
             r.turns,
@@ -231,7 +241,8 @@ fn write_csv(path: &std::path::Path, results: &[GameResult]) -> Result<()> {
             r.actions,
             r.finished,
             r.reason.replace('"', "\"\""),
-            r.error.as_deref().unwrap_or("").replace('"', "\"\"")
+            r.error.as_deref().unwrap_or("").replace('"', "\"\""),
+            r.fallbacks
         ));
     }
     std::fs::write(path, text)?;

@@ -1,5 +1,6 @@
-//! `muster play`: a whole game at the terminal. Each side is a human at the prompt or a
-//! random player; every action goes through the engine's one `legal_actions`/`apply`.
+//! `muster play`: a whole game at the terminal. Each seat is a human at the prompt or a
+//! computer player; the seats are asked in turn ([`Turns`]), each choosing among its own
+//! `legal_actions_for`, each action checked for its seat (`allowed_by`) and applied.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -8,12 +9,15 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::game::save::{self, Save, SaveError, SavedScenario};
 use muster_core::game::{
-    Action, Dice, GameState, History, decider, describe, legal_actions, set_end, start,
+    Action, Dice, GameState, History, Turns, allowed_by, decider, describe, legal_actions_for,
+    set_end, start,
 };
 use muster_core::{Module, scenario};
 use muster_scripting::ScriptRules;
 
-use crate::players::{PlayerKind, StrongArgs, parse_player, parse_search_threads};
+use crate::players::{
+    PlayerKind, StrongArgs, parse_player, parse_search_threads, parse_seat_player,
+};
 
 // `muster play` (no doc comment: clap would take it for the subcommand's about).
 #[derive(clap::Args)]
@@ -33,10 +37,14 @@ pub struct Args {
     /// Who plays the side called confederate (shorthand for --player confederate=KIND).
     #[arg(long, value_name = "KIND")]
     confederate: Option<PlayerKind>,
-    /// Who plays a side, for any module: SIDE=human|random|greedy|ai|strong. Unnamed sides are
-    /// human.
+    /// Who plays a side, for any module: SIDE=human|random|greedy|ai|strong (every seat of
+    /// the side). Unnamed sides are human.
     #[arg(long, value_name = "SIDE=KIND", value_parser = parse_player)]
     player: Vec<(String, PlayerKind)>,
+    /// Who plays one seat, where a side has several (or a referee's): SEAT=KIND, after
+    /// the sides' players.
+    #[arg(long = "seat", value_name = "SEAT=KIND", value_parser = parse_seat_player)]
+    seats: Vec<(String, PlayerKind)>,
     /// Seed of the game's dice (and of the random players); default: from the clock.
     #[arg(long)]
     seed: Option<u64>,
@@ -135,10 +143,7 @@ pub fn run(mut o: Args) -> Result<()> {
             (scenario, saved_scenario, option_ids, seed, o.end.clone())
         }
     };
-    let mut kinds = vec![PlayerKind::Human; module.sides.len()];
-    for (side, kind) in &o.player {
-        kinds[crate::rules::side(&module, side)?.index()] = *kind;
-    }
+    let kinds = crate::players::seat_kinds(&module, &o.player, &o.seats)?;
     let out = &mut std::io::stdout().lock();
     writeln!(out, "{} - {} (seed {seed})", module.name, scenario.name)?;
     let mut game = match &saved {
@@ -174,16 +179,23 @@ pub fn run(mut o: Args) -> Result<()> {
             History::new(first)
         }
     };
-    // Each computer player's seed is the one `muster balance` gives the same side in the
+    // Each computer player's seed is the one `muster balance` gives the same seat in the
     // game of this seed, so any game of a balance run can be played again and watched.
-    let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = kinds
-        .iter()
-        .enumerate()
-        .map(|(i, k)| k.computer(o.strong, muster_ai::side_seed(seed, i), o.search_threads))
+    let mut computers: Vec<Option<Box<dyn muster_ai::Player>>> = module
+        .seat_ids()
+        .zip(&kinds)
+        .map(|(seat, k)| {
+            k.computer(
+                o.strong,
+                muster_ai::seat_seed(&module, seed, seat),
+                o.search_threads,
+            )
+        })
         .collect();
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut quit = false;
+    let mut turns = Turns::new();
     // A rule that fails stops the game where it stood: the save keeps every action up to
     // there, so nothing is lost (issue 18).
     let mut failure: Option<String> = None;
@@ -195,7 +207,6 @@ pub fn run(mut o: Args) -> Result<()> {
                 game.actions().len()
             );
         }
-        let side = decider(&module, &state);
         rules.take_logged(); // whatever an earlier failed action left
         let refereed =
             crate::entry::referee_action(out, &module, &mut rules, &state, o.referee, &mut input);
@@ -228,41 +239,76 @@ pub fn run(mut o: Args) -> Result<()> {
             }
             continue;
         }
-        if let Some(computer) = computers[side.index()].as_mut() {
+        let seat = match turns.next(&module, &mut rules, &state) {
+            Ok(Some(seat)) => seat,
+            Ok(None) => bail!(
+                "no seat may act and no result: {}",
+                describe::situation(&module, &state)
+            ),
+            Err(e) => {
+                failure = Some(failed_at(
+                    &module,
+                    &state,
+                    "asking whose decision it is",
+                    &e,
+                ));
+                break;
+            }
+        };
+        let name = module.seat(seat).name.clone();
+        if let Some(computer) = computers[seat.index()].as_mut() {
             // Recorded as it is checked: a refused (stale) plan leaves the game as it was.
-            let decided =
-                muster_ai::decide(computer.as_mut(), &module, &mut rules, &state, |r, a| {
-                    game.apply(&module, r, a.clone())
-                });
-            let (action, log) = match decided {
-                Ok(done) => done,
+            let decided = muster_ai::decide_for(
+                computer.as_mut(),
+                &module,
+                &mut rules,
+                &state,
+                seat,
+                |r, a| {
+                    if turns.holds(&module, r, &state, seat, a)? {
+                        return Ok(None);
+                    }
+                    allowed_by(&module, r, &state, seat, a)?;
+                    game.apply(&module, r, a.clone()).map(Some)
+                },
+            );
+            let d = match decided {
+                Ok(d) => d,
                 Err(e) => {
-                    let doing = format!("the {} computer player's turn", module.side(side).name);
+                    let doing = format!("the {name} computer player's turn");
                     failure = Some(failed_at(&module, &state, &doing, &e));
                     break;
                 }
             };
+            let Some(log) = d.applied else {
+                writeln!(
+                    out,
+                    "[{name}] passes the step to the other seats of its side"
+                )?;
+                continue;
+            };
             writeln!(
                 out,
-                "[{}] {}",
-                module.side(side).name,
-                describe::action(&module, &state, &action)
+                "[{name}] {}",
+                describe::action(&module, &state, &d.action)
             )?;
             print_log(out, &log, o.quiet)?;
             print_rules_log(out, rules.take_logged())?;
             for line in rules.take_output() {
                 writeln!(out, "  (script) {line}")?;
             }
-            for warning in computer.take_warnings() {
+            if d.fell_back {
                 writeln!(
                     out,
-                    "(the {} computer player) {warning}",
-                    module.side(side).name
+                    "(the {name} computer player) the game refused its choice: it took a random legal action"
                 )?;
+            }
+            for warning in computer.take_warnings() {
+                writeln!(out, "(the {name} computer player) {warning}")?;
             }
             continue;
         }
-        let legal = match legal_actions(&module, &mut rules, &state) {
+        let legal = match legal_actions_for(&module, &mut rules, &state, seat) {
             Ok(legal) => legal,
             Err(e) => {
                 failure = Some(failed_at(&module, &state, "listing the legal actions", &e));
@@ -275,7 +321,10 @@ pub fn run(mut o: Args) -> Result<()> {
                 describe::situation(&module, &state)
             );
         }
-        // Every computer player chose above: this side is a person's.
+        if module.seats.len() > module.sides.len() {
+            writeln!(out, "\n({name}'s decision)")?;
+        }
+        // Every computer player chose above: this seat is a person's.
         let action = match prompt(
             out,
             &module,
@@ -300,11 +349,24 @@ pub fn run(mut o: Args) -> Result<()> {
                 break;
             }
         };
+        match turns.holds(&module, &mut rules, &state, seat, &action) {
+            Ok(true) => {
+                writeln!(
+                    out,
+                    "[{name}] passes the step to the other seats of its side"
+                )?;
+                continue;
+            }
+            Ok(false) => {}
+            Err(e) => {
+                failure = Some(failed_at(&module, &state, "ending the step", &e));
+                break;
+            }
+        }
         if !o.quiet {
             writeln!(
                 out,
-                "[{}] {}",
-                module.side(side).name,
+                "[{name}] {}",
                 describe::action(&module, &state, &action)
             )?;
         }

@@ -1,6 +1,7 @@
-//! Who plays a side, as the command line says it: the kinds of player, how a strong
-//! player searches, the parsers of `SIDE=KIND` and `SIDE=LEVEL`, and the one mapping
-//! from a kind of player to a computer player (`muster play`, `muster pbem play`).
+//! Who plays a side or a seat, as the command line says it: the kinds of player, how a
+//! strong player searches, the parsers of `SIDE=KIND`, `SIDE=LEVEL` and their `SEAT=`
+//! forms, each seat's player from them, and the one mapping from a kind of player to a
+//! computer player (`muster play`, `muster pbem play`).
 
 use muster_ai::Level;
 
@@ -79,6 +80,64 @@ pub fn parse_player(s: &str) -> Result<(String, PlayerKind), String> {
         format!("'{kind}' is not a kind of player: human, random, greedy, ai or strong")
     })?;
     Ok((side.to_string(), kind))
+}
+
+/// `SEAT=KIND` for `--seat`.
+pub fn parse_seat_player(s: &str) -> Result<(String, PlayerKind), String> {
+    if !s.contains('=') {
+        return Err("write SEAT=KIND, e.g. union-east=ai".into());
+    }
+    parse_player(s)
+}
+
+/// `SEAT=LEVEL` for `--seat`.
+pub fn parse_seat_level(s: &str) -> Result<(String, Level), String> {
+    if !s.contains('=') {
+        return Err("write SEAT=LEVEL, e.g. union-east=strong".into());
+    }
+    parse_side_level(s)
+}
+
+/// A seat by id, or an error listing the module's seats.
+pub fn seat(module: &muster_core::Module, id: &str) -> anyhow::Result<muster_core::ids::SeatId> {
+    module.find_seat(id).ok_or_else(|| {
+        let ids: Vec<&str> = module.seats.iter().map(|s| s.id.as_str()).collect();
+        anyhow::anyhow!(
+            "'{id}' is not a seat of {}: its seats are {}",
+            module.id,
+            ids.join(", ")
+        )
+    })
+}
+
+/// Each seat's player, in seat order: `default` unless a side's (`by_side`, every seat of
+/// the side) or the seat's own (`by_seat`, after) is given.
+pub fn seat_choices<T: Copy>(
+    module: &muster_core::Module,
+    default: T,
+    by_side: &[(String, T)],
+    by_seat: &[(String, T)],
+) -> anyhow::Result<Vec<T>> {
+    let mut out = vec![default; module.seats.len()];
+    for (side, kind) in by_side {
+        let side = crate::rules::side(module, side)?;
+        for s in module.seats_of(side) {
+            out[s.index()] = *kind;
+        }
+    }
+    for (id, kind) in by_seat {
+        out[seat(module, id)?.index()] = *kind;
+    }
+    Ok(out)
+}
+
+/// [`seat_choices`] of players at the terminal: human by default.
+pub fn seat_kinds(
+    module: &muster_core::Module,
+    by_side: &[(String, PlayerKind)],
+    by_seat: &[(String, PlayerKind)],
+) -> anyhow::Result<Vec<PlayerKind>> {
+    seat_choices(module, PlayerKind::Human, by_side, by_seat)
 }
 
 pub fn parse_level(s: &str) -> Result<Level, String> {

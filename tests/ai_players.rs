@@ -30,7 +30,7 @@ fn planners_only_take_legal_actions() {
         while state.outcome.is_none() {
             let side = muster_core::game::decider(&m, &state);
             let p = &mut players[side.index()];
-            let action = p.choose(&m, &mut rules, &state).unwrap();
+            let action = muster_ai::choose(p.as_mut(), &m, &mut rules, &state).unwrap();
             let legal = legal_actions(&m, &mut rules, &state).unwrap();
             assert!(
                 legal.contains(&action),
@@ -57,9 +57,7 @@ fn an_unlogged_apply_plays_the_same_game() {
     let (mut n, mut lost) = (0, 0);
     while state.outcome.is_none() && n < 20_000 {
         let side = muster_core::game::decider(&m, &state);
-        let action = players[side.index()]
-            .choose(&m, &mut rules, &state)
-            .unwrap();
+        let action = muster_ai::choose(&mut players[side.index()], &m, &mut rules, &state).unwrap();
         let (logged, log) = muster_core::game::apply(&m, &mut rules, &state, &action).unwrap();
         let unlogged = apply_unlogged(&m, &mut rules, &state, &action).unwrap();
         assert_eq!(logged, unlogged, "action {n}: {action:?}");
@@ -236,7 +234,7 @@ fn union_movement(union: &str, confederate: &str) -> (Module, muster_core::game:
     moves::begin(&m, &mut rules, &mut state).unwrap();
     let mut ai = player(Level::Ai, 1);
     loop {
-        let action = ai.choose(&m, &mut rules, &state).unwrap();
+        let action = muster_ai::choose(&mut ai, &m, &mut rules, &state).unwrap();
         if action == muster_core::game::Action::EndStep {
             break;
         }
@@ -370,7 +368,7 @@ fn the_ai_garrison_of_washington_stands_against_attackers_who_can_barely_hurt_it
             && decider(&m, &state) == union
         {
             assert_eq!(b.round, 2);
-            let choice = ai.choose(&m, &mut rules, &state).unwrap();
+            let choice = muster_ai::choose(&mut ai, &m, &mut rules, &state).unwrap();
             assert!(
                 !matches!(choice, Action::Retreat { .. }),
                 "the garrison gave up Washington: {choice:?}"
@@ -420,7 +418,7 @@ fn the_ai_takes_an_offer_the_rules_value_and_leaves_one_they_do_not() {
         )
         .unwrap();
         let mut ai = player(Level::Ai, 1);
-        let action = ai.choose(&m, &mut rules, &state).unwrap();
+        let action = muster_ai::choose(&mut ai, &m, &mut rules, &state).unwrap();
         let took =
             matches!(&action, muster_core::game::Action::Take { offer, .. } if offer == "levy");
         assert_eq!(took, takes, "worth {worth}: chose {action:?}");

@@ -84,7 +84,7 @@ fn check_game(m: &Module, rules: &mut ScriptRules, options: &[&str], seed: u64) 
             }
         }
         let side = decider(m, &state);
-        let action = players[side.index()].choose(m, rules, &state).unwrap();
+        let action = muster_ai::choose(&mut players[side.index()], m, rules, &state).unwrap();
         state = apply(m, rules, &state, &action).unwrap().0;
         actions += 1;
     }

@@ -175,7 +175,9 @@ fn the_computer_players_take_the_losses() {
         let mut p = player(level, 1);
         let mut n = 0;
         while t.g.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
-            let a = p.choose(&t.m, &mut t.rules, &t.g).unwrap();
+            let seat = muster_core::game::awaited(&t.m, &mut t.rules, &t.g).unwrap()[0];
+            let (k, _) = muster_core::game::Knowledge::new(&t.m, &mut t.rules, &t.g, seat);
+            let a = p.choose(&t.m, &mut t.rules, &k).unwrap();
             assert!(t.legal().contains(&a), "{level:?} chose {a:?}");
             t.act(a);
             n += 1;

@@ -67,7 +67,7 @@ impl Player {
                 reveal.as_ref(),
                 &next,
                 &nonce,
-                |m, r, h| ai.choose(m, r, h.state()).map_err(|e| e.to_string()),
+                |m, r, h| muster_ai::choose(ai, m, r, h.state()).map_err(|e| e.to_string()),
             ),
             None => self.game.write_next(
                 m,

@@ -5,7 +5,7 @@
 //! field); a `Take` carries the values, or none for the computer umpire's roll.
 
 use muster_ai::Level;
-use muster_ai::balance::{GameSetup, play_game};
+use muster_ai::balance::{GameSetup, levels_by_seat, play_game};
 use muster_core::game::entry::Value;
 use muster_core::game::save::{Save, SavedScenario};
 use muster_core::game::{
@@ -306,7 +306,8 @@ fn a_whole_game_with_the_computer_umpire_finishes() {
     let setup = GameSetup {
         scenario: m.scenario("1861-short").unwrap(),
         options: Vec::new(),
-        players: vec![Level::Ai, Level::Greedy],
+        // The umpire seat's player takes its offers as listed: the computer referee enters them.
+        players: levels_by_seat(&m, &[Level::Ai, Level::Greedy], Level::Random),
         end: None,
         max_actions: 50_000,
     };

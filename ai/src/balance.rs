@@ -10,14 +10,14 @@ use muster_core::ids::{OptionId, SideId};
 use muster_core::{Module, Scenario};
 use serde::Serialize;
 
-use crate::player::{AiError, Level, player, side_seed, step};
+use crate::player::{AiError, Level, Played, Table, player, seat_seed};
 
 /// One game's setup.
 #[derive(Clone, Debug)]
 pub struct GameSetup<'a> {
     pub scenario: &'a Scenario,
     pub options: Vec<OptionId>,
-    /// A level for each side, in the module's side order.
+    /// A level for each seat, in the module's seat order (see [`levels_by_seat`]).
     pub players: Vec<Level>,
     /// An agreed ending turn label (e.g. 03/1863), instead of the scenario's.
     pub end: Option<String>,
@@ -38,6 +38,10 @@ pub struct GameResult {
     pub last_turn: String,
     pub actions: usize,
     pub finished: bool,
+    /// Choices of a computer player the game refused, replaced by a random legal action
+    /// of its seat (a choice made on a sample of what it could not see).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fallbacks: usize,
     /// Why the game could not be played to its end: a rule that failed (its hook and
     /// script line) or a player stuck. Such a game counts for no side.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,6 +54,24 @@ pub enum BalanceError {
     Game { seed: u64, message: String },
     #[error("{0}")]
     Setup(String),
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// A level for each seat of `module` from a level for each side: every seat of a side
+/// plays at its side's level, a referee seat (of no side) at `referee`.
+pub fn levels_by_seat(module: &Module, by_side: &[Level], referee: Level) -> Vec<Level> {
+    module
+        .seats
+        .iter()
+        .map(|s| {
+            s.side
+                .and_then(|side| by_side.get(side.index()).copied())
+                .unwrap_or(referee)
+        })
+        .collect()
 }
 
 /// Plays one whole game between computer players.
@@ -72,30 +94,64 @@ pub fn play_game(
         set_end(module, &mut state, end).map_err(fail)?;
     }
     let first = state.turn;
-    // Each side's player gets its own stream of choices, derived from the seed as
-    // `muster play --seed` derives it ([`side_seed`]), so any game of a run can be
-    // played again.
-    let mut players: Vec<_> = setup
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, &level)| player(level, side_seed(seed, i)))
+    // Each seat's player gets its own stream of choices, derived from the seed as
+    // `muster play --seed` derives it ([`seat_seed`]: a side's first seat has the side's
+    // seed), so any game of a run can be played again.
+    if setup.players.len() != module.seats.len() {
+        return Err(BalanceError::Setup(format!(
+            "{} players for {} seats",
+            setup.players.len(),
+            module.seats.len()
+        )));
+    }
+    let mut players: Vec<_> = module
+        .seat_ids()
+        .zip(&setup.players)
+        .map(|(seat, &level)| player(level, seat_seed(module, seed, seat)))
         .collect();
+    let mut table = Table::new();
     let mut actions = 0;
+    let mut fallbacks = 0;
+    let mut passes = 0;
     while state.outcome.is_none() && actions < setup.max_actions {
-        let side = muster_core::game::decider(module, &state);
-        let p = players
-            .get_mut(side.index())
-            .ok_or_else(|| fail("a side without a player".into()))?;
-        let (_, next, _) = step(p.as_mut(), module, rules, &state).map_err(|e| match e {
-            AiError::Stuck => fail(format!(
+        let stuck = |state: &GameState| {
+            fail(format!(
                 "no legal action: {}",
-                muster_core::game::describe::situation(module, &state)
-            )),
-            other => fail(other.to_string()),
-        })?;
-        state = next;
-        actions += 1;
+                muster_core::game::describe::situation(module, state)
+            ))
+        };
+        let seat = table
+            .next(module, rules, &state)
+            .map_err(|e| fail(e.to_string()))?
+            .ok_or_else(|| stuck(&state))?;
+        let p = players
+            .get_mut(seat.index())
+            .ok_or_else(|| fail("a seat without a player".into()))?;
+        let played = table
+            .play(p.as_mut(), module, rules, &state, seat)
+            .map_err(|e| match e {
+                AiError::Stuck => stuck(&state),
+                other => fail(other.to_string()),
+            })?;
+        match played {
+            Played::Applied {
+                next, fell_back, ..
+            } => {
+                state = next;
+                actions += 1;
+                fallbacks += usize::from(fell_back);
+                passes = 0;
+            }
+            Played::Passed { .. } => {
+                // Each seat passes a step at most once: more passes than seats is a bug.
+                passes += 1;
+                if passes > module.seats.len() {
+                    return Err(fail(
+                        "the seats passed the step to each other for ever".into(),
+                    ));
+                }
+            }
+        }
     }
     let turns = u32::from(state.turn.0.saturating_sub(first.0)) + 1;
     let last_turn = module.calendar.turn(state.turn).label.clone();
@@ -108,6 +164,7 @@ pub fn play_game(
             last_turn,
             actions,
             finished: true,
+            fallbacks,
             error: None,
         },
         None => GameResult {
@@ -118,6 +175,7 @@ pub fn play_game(
             last_turn,
             actions,
             finished: false,
+            fallbacks,
             error: None,
         },
     };
@@ -190,6 +248,7 @@ where
                                 last_turn: String::new(),
                                 actions: 0,
                                 finished: false,
+                                fallbacks: 0,
                                 error: Some(match e {
                                     BalanceError::Game { message, .. } => message,
                                     other => other.to_string(),
@@ -263,6 +322,10 @@ pub struct Summary {
     pub wins: Vec<(String, Rate)>,
     pub draws: Rate,
     pub unfinished: usize,
+    /// Computer players' choices the game refused, replaced by a random legal action,
+    /// over all games (choices made on samples of hidden positions).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fallbacks: usize,
     /// Each way a game ended (the rules' reason), with how often.
     pub reasons: Vec<(String, usize)>,
     /// Game turns played: fewest, quartiles, most, mean.
@@ -335,6 +398,7 @@ pub fn summarise(module: &Module, all: &[GameResult]) -> Summary {
         wins,
         draws: Rate::new(draws, n),
         unfinished: results.iter().filter(|r| !r.finished).count(),
+        fallbacks: results.iter().map(|r| r.fallbacks).sum(),
         reasons,
         length: Length {
             min: at(0.0),

@@ -11,5 +11,8 @@ pub mod player;
 mod recall;
 pub mod search;
 
-pub use player::{AiError, Level, Player, decide, player, player_with, side_seed, step};
+pub use player::{
+    AiError, Decided, Level, Played, Player, Table, acting_seat, choose, decide, decide_for,
+    player, player_with, seat_seed, side_seed, step, step_for,
+};
 pub mod balance;

@@ -23,7 +23,7 @@ use muster_core::game::offer::offers;
 use muster_core::game::placing;
 use muster_core::game::rules::ask_int;
 use muster_core::game::{
-    Action, GameState, Path, Place, Question, RuleError, Rules, View, legal_actions,
+    Action, GameState, Knowledge, Path, Place, Question, RuleError, Rules, View, legal_actions,
 };
 use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 
@@ -127,6 +127,11 @@ pub struct Planner {
     tabu: Option<(StepKey, Vec<BoxId>)>,
     /// Answers shared with a search's other planners.
     recall: Option<Arc<Recall>>,
+    /// Draws the samples of a position its seat does not see whole.
+    samples: muster_core::game::dice::Pcg32,
+    /// The seat it plays, where its side has others: it then chooses among the
+    /// seat's own actions. `None`: the side's (one seat a side, and rollouts).
+    seat: Option<muster_core::ids::SeatId>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -203,7 +208,38 @@ impl Planner {
             needs: None,
             tabu: None,
             recall: None,
+            samples: muster_core::game::dice::Pcg32::new(0, 5),
+            seat: None,
         }
+    }
+
+    /// The actions it chooses among: its seat's where the side has several.
+    fn legal(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Vec<Action>, RuleError> {
+        match self.seat {
+            Some(seat) => muster_core::game::legal_actions_for(module, rules, state, seat),
+            None => legal_actions(module, rules, state),
+        }
+    }
+
+    /// Plays for `seat` (see [`Planner::legal`]).
+    pub(crate) fn seated(&mut self, module: &Module, seat: muster_core::ids::SeatId) {
+        let shared = module
+            .seat(seat)
+            .side
+            .is_some_and(|side| module.seats_of(side).nth(1).is_some());
+        self.seat = shared.then_some(seat);
+    }
+
+    /// This planner with its samples of hidden positions drawn from `seed` (a game
+    /// where every seat sees everything draws none).
+    pub fn sampling(mut self, seed: u64) -> Planner {
+        self.samples = muster_core::game::dice::Pcg32::new(seed, 5);
+        self
     }
 
     /// Garrison steps each of my decisive boxes needs: [`GUARD_RATIO`] times the steps
@@ -869,7 +905,13 @@ impl Planner {
     pub(crate) fn avoid(&mut self, state: &GameState, boxes: &[BoxId]) {
         let key = (state.turn, state.player, state.step, state.repeat);
         match &mut self.tabu {
-            Some((k, tabu)) if *k == key => tabu.extend_from_slice(boxes),
+            Some((k, tabu)) if *k == key => {
+                for b in boxes {
+                    if !tabu.contains(b) {
+                        tabu.push(*b);
+                    }
+                }
+            }
             _ => self.tabu = Some((key, boxes.to_vec())),
         }
     }
@@ -912,7 +954,7 @@ impl Planner {
         };
         match b.stage {
             Stage::Target => {
-                let legal = legal_actions(module, rules, state)?;
+                let legal = self.legal(module, rules, state)?;
                 let Some(Action::Target { shooter, .. }) = legal.first() else {
                     return legal.into_iter().next().ok_or(AiError::Stuck);
                 };
@@ -933,7 +975,7 @@ impl Planner {
             Stage::Upgrade => Ok(best_promotion(
                 module,
                 state,
-                &legal_actions(module, rules, state)?,
+                &self.legal(module, rules, state)?,
             )),
             Stage::Withdraw | Stage::Retreat => {
                 if !self.style.battle_sense {
@@ -980,7 +1022,8 @@ impl Planner {
                 if stay < 0.0 {
                     let need = self.needs(module, rules, state, &pic)?;
                     let field = self.field(state, &pic, need);
-                    let retreat = legal_actions(module, rules, state)?
+                    let retreat = self
+                        .legal(module, rules, state)?
                         .iter()
                         .filter_map(|a| match a {
                             Action::Retreat { to } => Some(*to),
@@ -1009,7 +1052,7 @@ impl Planner {
                 let field = self.field(state, &pic, need);
                 // Bring in the strongest unit whose box is not left open to the enemy.
                 let mut best: Option<(f64, UnitId)> = None;
-                for a in &legal_actions(module, rules, state)? {
+                for a in &self.legal(module, rules, state)? {
                     let Action::Reinforce { unit } = a else {
                         continue;
                     };
@@ -1077,7 +1120,7 @@ impl Planner {
                 }
             }
         }
-        let legal = legal_actions(module, rules, state)?;
+        let legal = self.legal(module, rules, state)?;
         let mut best: Option<(f64, &Action)> = None;
         for a in &legal {
             let score = match a {
@@ -1297,7 +1340,72 @@ fn first_legal(
 }
 
 impl Player for Planner {
+    /// Plays on the game itself where the seat sees everything, else on one sample of
+    /// what it knows (determinization: the loop checks the action on the real game).
     fn choose(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        knowledge: &Knowledge<'_>,
+    ) -> Result<Action, AiError> {
+        let seed = if knowledge.is_open() {
+            0
+        } else {
+            u64::from(self.samples.next_u32()) << 32 | u64::from(self.samples.next_u32())
+        };
+        let state = knowledge.sample(module, seed);
+        self.seated(module, knowledge.seat());
+        let others = not_commanded(module, rules, &state, knowledge.seat())?;
+        if !others.is_empty() {
+            self.avoid(&state, &others);
+        }
+        self.choose_on(module, rules, &state)
+    }
+
+    fn forget(&mut self) {
+        Planner::forget(self);
+    }
+}
+
+/// Where a side has several seats and a box is to be chosen to move from: the boxes
+/// the side could move from but `seat` may not (it commands none of their pieces), for
+/// the planners not to plan marches there.
+pub(crate) fn not_commanded(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: muster_core::ids::SeatId,
+) -> Result<Vec<BoxId>, RuleError> {
+    let shared = module
+        .seat(seat)
+        .side
+        .is_some_and(|side| module.seats_of(side).nth(1).is_some());
+    let choosing = state.moving.as_ref().is_some_and(|m| m.active.is_none());
+    if !shared || !choosing {
+        return Ok(Vec::new());
+    }
+    let selects = |actions: Vec<Action>| -> Vec<BoxId> {
+        actions
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Select { at } => Some(at),
+                _ => None,
+            })
+            .collect()
+    };
+    let mine = selects(muster_core::game::legal_actions_for(
+        module, rules, state, seat,
+    )?);
+    Ok(selects(legal_actions(module, rules, state)?)
+        .into_iter()
+        .filter(|b| !mine.contains(b))
+        .collect())
+}
+
+impl Planner {
+    /// The planner's choice in `state`, a whole position (the game, a sample of it, or
+    /// a search's rollout).
+    pub(crate) fn choose_on(
         &mut self,
         module: &Module,
         rules: &mut dyn Rules,
@@ -1314,7 +1422,7 @@ impl Player for Planner {
             Some(Procedure::Move) => self.movement(module, rules, state, me),
             Some(Procedure::Place) => self.recruit(module, rules, state, me),
             Some(Procedure::Upgrade) => {
-                let legal = legal_actions(module, rules, state)?;
+                let legal = self.legal(module, rules, state)?;
                 match best_promotion(module, state, &legal) {
                     Action::EndStep => {
                         Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
@@ -1325,12 +1433,17 @@ impl Player for Planner {
             Some(Procedure::Script) => {
                 Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
             }
-            Some(Procedure::Battles) => first_legal(module, rules, state),
+            Some(Procedure::Battles) => Ok(self
+                .legal(module, rules, state)?
+                .into_iter()
+                .next()
+                .ok_or(AiError::Stuck)?),
             None => Err(AiError::Stuck),
         }
     }
 
-    fn forget(&mut self) {
+    /// Drops the march being played.
+    pub fn forget(&mut self) {
         self.plan.clear();
         self.plan_for = None;
     }

@@ -36,13 +36,14 @@ use std::sync::{Arc, Mutex};
 
 use muster_core::Module;
 use muster_core::game::{
-    Action, ActionError, Dice, GameState, Rules, View, apply_unlogged, decider,
+    Action, ActionError, Dice, GameState, Knowledge, Rules, View, apply_unlogged, decider,
+    legal_actions,
 };
 use muster_core::ids::{BoxId, SideId};
 
 use crate::knowledge::{self, Distances, unit_force};
-use crate::planner::{Planner, Style};
-use crate::player::{AiError, Player, decide};
+use crate::planner::{Planner, Style, not_commanded};
+use crate::player::{AiError, Player};
 use crate::recall::Recall;
 
 /// Candidate boxes the planners of a rollout search per march (the `ai` searches 12):
@@ -217,6 +218,8 @@ pub struct SearchPlayer {
     warnings: Vec<String>,
     /// Answers shared by every planner of the search, across its decisions.
     recall: Arc<Recall>,
+    /// Samples drawn so far (each one's seed is the player's seed and its number).
+    draws: u64,
 }
 
 /// Different marches the search weighs at most at a decision (the baseline among them).
@@ -243,6 +246,7 @@ impl SearchPlayer {
             queue: VecDeque::new(),
             warnings: Vec::new(),
             recall,
+            draws: 0,
         }
     }
 
@@ -434,13 +438,18 @@ impl SearchPlayer {
 
     /// Chooses the march in front of `me` by rollouts: the sequence of actions to play.
     /// The planner's own choice when the search fails or nothing beats it surely.
+    /// `states` are the positions to search: the game itself, or samples of what the
+    /// seat knows (information-set search by determinization: the candidates are read
+    /// on the first sample, each is played out on every sample with the budget shared
+    /// among them, and the one best over all of them, surely enough, is chosen).
     fn choose_march(
         &mut self,
         module: &Module,
         rules: &mut dyn Rules,
-        state: &GameState,
+        states: &[&GameState],
         me: SideId,
     ) -> Result<Vec<Action>, AiError> {
+        let state = *states.first().ok_or(AiError::Stuck)?;
         let mut candidates = self.candidates(module, rules, state, me)?;
         if candidates.len() == 1 {
             return Ok(candidates.swap_remove(0).0);
@@ -448,8 +457,25 @@ impl SearchPlayer {
         for (i, c) in candidates.iter().enumerate() {
             tracing::debug!("candidate {i}: {c:?}");
         }
-        let per = (self.config.budget_at(state) / candidates.len()).max(1);
-        let pick = match self.race(module, rules, state, me, &candidates, per) {
+        let per = (self.config.budget_at(state) / candidates.len() / states.len()).max(1);
+        let mut raced: Result<Vec<Vec<f64>>, String> = Ok(vec![Vec::new(); candidates.len()]);
+        for sample in states {
+            let values = self.race(module, rules, sample, me, &candidates, per);
+            raced = match (raced, values) {
+                (Ok(mut all), Ok(values)) => {
+                    for (a, v) in all.iter_mut().zip(values) {
+                        // A candidate dropped in one sample has fewer: it is out.
+                        if a.len() % per == 0 {
+                            a.extend(v);
+                        }
+                    }
+                    Ok(all)
+                }
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            };
+        }
+        let per = per * states.len();
+        let pick = match raced {
             Ok(values) => {
                 for (c, v) in values.iter().enumerate() {
                     tracing::trace!("candidate {c}: rollouts {v:?}");
@@ -479,12 +505,71 @@ impl SearchPlayer {
 }
 
 impl Player for SearchPlayer {
+    /// On the game itself where the seat sees everything; else on [`SAMPLES`] samples
+    /// of what it knows, the marches weighed over all of them, every other decision
+    /// the planner's on the first.
     fn choose(
         &mut self,
         module: &Module,
         rules: &mut dyn Rules,
-        state: &GameState,
+        knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
+        if let Some(state) = knowledge.open_state() {
+            return self.choose_on(module, rules, &[state], knowledge);
+        }
+        let mut draw = || {
+            self.draws += 1;
+            knowledge
+                .sample(module, mix(self.seed ^ mix(self.draws)))
+                .into_owned()
+        };
+        let mut samples = vec![draw()];
+        // More samples only where the search will read them: a march to choose.
+        let queued = samples[0]
+            .moving
+            .as_ref()
+            .is_some_and(|m| m.active.is_some());
+        if !queued && Planner::is_march_decision(module, &samples[0]) {
+            samples.extend((1..SAMPLES).map(|_| draw()));
+        }
+        let states: Vec<&GameState> = samples.iter().collect();
+        self.choose_on(module, rules, &states, knowledge)
+    }
+
+    fn forget(&mut self) {
+        self.queue.clear();
+        self.inner.forget();
+    }
+
+    fn take_warnings(&mut self) -> Vec<String> {
+        SearchPlayer::take_warnings(self)
+    }
+}
+
+/// Samples of a hidden position the `strong` player searches at a march decision (the
+/// budget is shared among them).
+pub const SAMPLES: usize = 4;
+
+impl SearchPlayer {
+    fn choose_on(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        states: &[&GameState],
+        knowledge: &Knowledge<'_>,
+    ) -> Result<Action, AiError> {
+        let state = *states.first().ok_or(AiError::Stuck)?;
+        self.inner.seated(module, knowledge.seat());
+        for p in &mut self.others {
+            p.seated(module, knowledge.seat());
+        }
+        let others = not_commanded(module, rules, state, knowledge.seat())?;
+        if !others.is_empty() {
+            self.inner.avoid(state, &others);
+            for p in &mut self.others {
+                p.avoid(state, &others);
+            }
+        }
         let marching = state.moving.as_ref().is_some_and(|m| m.active.is_some());
         if marching && let Some(next) = self.queue.pop_front() {
             return Ok(next);
@@ -493,7 +578,7 @@ impl Player for SearchPlayer {
         if Planner::is_march_decision(module, state) {
             let me = decider(module, state);
             let started = std::time::Instant::now();
-            let mut chosen: VecDeque<Action> = self.choose_march(module, rules, state, me)?.into();
+            let mut chosen: VecDeque<Action> = self.choose_march(module, rules, states, me)?.into();
             tracing::debug!(
                 target: "muster_ai::search::time",
                 "turn {} side {} march {:?} in {} us",
@@ -506,16 +591,7 @@ impl Player for SearchPlayer {
             self.queue = chosen;
             return Ok(first);
         }
-        self.inner.choose(module, rules, state)
-    }
-
-    fn forget(&mut self) {
-        self.queue.clear();
-        self.inner.forget();
-    }
-
-    fn take_warnings(&mut self) -> Vec<String> {
-        SearchPlayer::take_warnings(self)
+        self.inner.choose_on(module, rules, state)
     }
 }
 
@@ -635,13 +711,34 @@ fn rollout(
             return Err(AiError::Stuck);
         };
         // Nobody reads a rollout's log.
-        let (_, next) = decide(p, module, rules, &s, |rules, action| {
-            apply_unlogged(module, rules, &s, action)
-        })?;
-        s = next;
+        s = rollout_step(p, module, rules, &s)?;
         actions += 1;
     }
     judge(module, rules, &s, me, &root.worth)
+}
+
+/// One decision of a rollout's planner on the whole position it plays (a sample's
+/// continuation: every planner in it sees all of it). A refused plan is dropped and the
+/// planner asked again; at last the first legal action is taken.
+fn rollout_step(
+    p: &mut Planner,
+    module: &Module,
+    rules: &mut dyn Rules,
+    s: &GameState,
+) -> Result<GameState, AiError> {
+    for _ in 0..2 {
+        let action = p.choose_on(module, rules, s)?;
+        match apply_unlogged(module, rules, s, &action) {
+            Ok(next) => return Ok(next),
+            Err(ActionError::Illegal(_)) => p.forget(),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let action = legal_actions(module, rules, s)?
+        .into_iter()
+        .next()
+        .ok_or(AiError::Stuck)?;
+    Ok(apply_unlogged(module, rules, s, &action)?)
 }
 
 /// How good `state` is for `me`: my side's worth of the boxes it holds, tallies, pieces

@@ -44,7 +44,7 @@ fn first_actions(n: usize, budget: u32, threads: usize, opening: u32) -> Vec<Act
     );
     let mut out = Vec::new();
     while out.len() < n && state.outcome.is_none() {
-        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        let action = muster_ai::choose(&mut strong, &m, &mut rules, &state).unwrap();
         state = apply(&m, &mut rules, &state, &action).unwrap().0;
         out.push(action);
     }
@@ -118,7 +118,7 @@ fn strong_takes_an_empty_washington_with_a_lone_raider() {
         if state.outcome.is_some() {
             break;
         }
-        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        let action = muster_ai::choose(&mut strong, &m, &mut rules, &state).unwrap();
         log.push(muster_core::game::describe::action(&m, &state, &action));
         let (next, lines) = apply(&m, &mut rules, &state, &action).unwrap();
         log.extend(lines);
@@ -169,7 +169,8 @@ end)
         Dice::seeded(2),
     )
     .unwrap();
-    let ai_choice = player(Level::Ai, 1).choose(&m, &mut rules, &state).unwrap();
+    let ai_choice =
+        muster_ai::choose(player(Level::Ai, 1).as_mut(), &m, &mut rules, &state).unwrap();
     for threads in [1, 2] {
         let mut strong = SearchPlayer::new(
             SearchConfig {
@@ -179,7 +180,7 @@ end)
             },
             1,
         );
-        let action = strong.choose(&m, &mut rules, &state).unwrap();
+        let action = muster_ai::choose(&mut strong, &m, &mut rules, &state).unwrap();
         assert_eq!(action, ai_choice);
         let warnings = strong.take_warnings();
         assert_eq!(warnings.len(), 1, "{warnings:?}");
@@ -189,7 +190,7 @@ end)
         );
         // The plan it fell back on is played on.
         let next = apply(&m, &mut rules, &state, &action).unwrap().0;
-        let then = strong.choose(&m, &mut rules, &next).unwrap();
+        let then = muster_ai::choose(&mut strong, &m, &mut rules, &next).unwrap();
         assert!(matches!(then, Action::Move { .. }), "{then:?}");
     }
 }

@@ -496,10 +496,10 @@ fn the_action_panel_alone_plays_a_whole_game() {
             break;
         }
         let legal = legal_actions(&module, &mut r, &s).expect("legal");
-        let mut action = chooser.choose(&module, &mut r, &s).expect("choice");
+        let mut action = muster_ai::choose(&mut chooser, &module, &mut r, &s).expect("choice");
         if !legal.contains(&action) {
             chooser.forget();
-            action = chooser.choose(&module, &mut r, &s).expect("choice");
+            action = muster_ai::choose(&mut chooser, &module, &mut r, &s).expect("choice");
         }
         if !legal.contains(&action) {
             action = legal[0].clone();

@@ -64,10 +64,10 @@ fn play_until(h: &mut Harness<'_, EditorApp>, seed: u64, stop: impl Fn(&GameStat
         }
         assert!(s.outcome.is_none(), "the game ended first");
         let legal = legal_actions(&module, &mut r, &s).expect("legal");
-        let mut action = chooser.choose(&module, &mut r, &s).expect("choice");
+        let mut action = muster_ai::choose(&mut chooser, &module, &mut r, &s).expect("choice");
         if !legal.contains(&action) {
             chooser.forget();
-            action = chooser.choose(&module, &mut r, &s).expect("choice");
+            action = muster_ai::choose(&mut chooser, &module, &mut r, &s).expect("choice");
         }
         h.state_mut()
             .play_mut()

@@ -9,6 +9,7 @@ mod effects;
 pub mod entry;
 pub mod flow;
 pub mod history;
+pub mod knowledge;
 pub mod moves;
 pub mod offer;
 mod pieces;
@@ -27,13 +28,14 @@ pub use dice::Dice;
 pub use entry::{Entry, Field, FieldKind, Form};
 pub use flow::{apply, apply_unlogged, decider, legal_actions, set_end, start};
 pub use history::History;
+pub use knowledge::Knowledge;
 pub use moves::{Destination, Path, Step, destinations};
 pub use offer::Offer;
 pub use rules::{
     Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
 };
 pub use save::{Save, SaveError};
-pub use seats::{apply_by, awaited, legal_actions_for};
+pub use seats::{Turns, allowed_by, apply_by, awaited, legal_actions_for};
 pub use seen_log::seat_log;
 pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

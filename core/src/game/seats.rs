@@ -78,6 +78,13 @@ pub fn legal_actions_for(
     if side != Some(decider(module, state)) {
         return addressed_to(module, rules, state, seat);
     }
+    if lone_decider(module, rules, state, seat) {
+        // The side's list less what `allowed_by` refuses: an action's `Take` names the
+        // seat its offer is addressed to, so the offers need not be asked again.
+        let mut all = flow::legal_actions(module, rules, state)?;
+        all.retain(|a| lone_may(module, state, seat, a).is_ok());
+        return Ok(all);
+    }
     let side_offers = offer::offers(module, rules, state)?;
     let all = flow::legal_actions(module, rules, state)?;
     let mut mine = Vec::with_capacity(all.len());
@@ -137,7 +144,8 @@ fn action_piece(action: &Action) -> Option<UnitId> {
 }
 
 /// Applies an action that `seat` takes: refused, with whom the game waits for, unless
-/// it is among [`legal_actions_for`] the seat now. The work is [`flow::apply`]'s.
+/// it is among [`legal_actions_for`] the seat now ([`allowed_by`]). The work is
+/// [`flow::apply`]'s.
 pub fn apply_by(
     module: &Module,
     rules: &mut dyn Rules,
@@ -145,8 +153,29 @@ pub fn apply_by(
     seat: SeatId,
     action: &Action,
 ) -> Result<(GameState, Vec<String>), ActionError> {
+    allowed_by(module, rules, state, seat, action)?;
+    flow::apply(module, rules, state, action)
+}
+
+/// Refuses an action `seat` may not take now, naming whom the game waits for; for a
+/// caller that applies it otherwise (a `History` that records it). An action it lets
+/// through may still be refused by [`flow::apply`] (for the lone seat of the side on
+/// move, whose list is the side's, the rest of the check is left to it).
+pub fn allowed_by(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<(), ActionError> {
     if seat.index() >= module.seats.len() {
         return Err(illegal(format!("there is no seat {}", seat.0)));
+    }
+    if lone_decider(module, rules, state, seat) {
+        // The seat's list is the side's, less the offers addressed to another seat and
+        // those about another side's piece: checked here, the rest by `flow::apply`,
+        // without listing every action (a computer player's every action comes here).
+        return lone_may(module, state, seat, action);
     }
     let awaited = awaited(module, rules, state)?;
     if !awaited.contains(&seat) {
@@ -164,7 +193,152 @@ pub fn apply_by(
             allowed.len()
         )));
     }
-    flow::apply(module, rules, state, action)
+    Ok(())
+}
+
+/// For the lone seat of the side on move ([`lone_decider`]): refuses a `Take` of an
+/// offer addressed to another seat, or addressed to none and about another side's
+/// piece (as [`legal_actions_for`]'s full check does); the rest is the side's.
+fn lone_may(
+    module: &Module,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<(), ActionError> {
+    let Action::Take { unit, seat: to, .. } = action else {
+        return Ok(());
+    };
+    if let Some(to) = *to {
+        if to == seat {
+            return Ok(());
+        }
+        return Err(illegal(format!(
+            "that offer is addressed to {}",
+            module
+                .seats
+                .get(to.index())
+                .map_or("?", |s| s.name.as_str())
+        )));
+    }
+    let side = module.seat(seat).side;
+    if unit.is_some_and(|u| state.units.get(u.index()).map(|p| p.side) != side) {
+        return Err(illegal(format!(
+            "{} does not command that piece",
+            module.seat(seat).name
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `seat` is the only seat of the deciding side, with no wait under way and no
+/// `commands` rule: then it may take every action of the side's list but offers
+/// addressed to another seat or about another side's piece.
+fn lone_decider(module: &Module, rules: &dyn Rules, state: &GameState, seat: SeatId) -> bool {
+    if state.outcome.is_some() || !state.waiting.is_empty() {
+        return false;
+    }
+    let side = decider(module, state);
+    module.seat(seat).side == Some(side)
+        && module.seats_of(side).nth(1).is_none()
+        && !rules.answers(COMMANDS)
+}
+
+/// Who acts next in a game loop, and when a side of several seats ends a step. The
+/// engine lets any seat of the deciding side end the step ([`legal_actions_for`] opens
+/// every decision about no piece to all of them); a loop that lets each seat play its
+/// part asks the deciding side's seats in seat order, and holds a seat's `EndStep` as a
+/// pass while another seat of the side has not passed and has something to do. The
+/// step ends with the last seat's `EndStep`. A side with one seat is asked without a
+/// rules call, so a one-seat-a-side game loops as before seats.
+#[derive(Clone, Debug, Default)]
+pub struct Turns {
+    /// The step the passes were made in: turn, player, step and its repeat.
+    step: Option<(crate::ids::TurnId, u8, u8, u8)>,
+    passed: Vec<SeatId>,
+}
+
+impl Turns {
+    pub fn new() -> Self {
+        Turns::default()
+    }
+
+    fn now(&mut self, state: &GameState) {
+        let key = (state.turn, state.player, state.step, state.repeat);
+        if self.step != Some(key) {
+            self.step = Some(key);
+            self.passed.clear();
+        }
+    }
+
+    /// The seat to ask now: one a wait names; else the deciding side's first seat that
+    /// has not passed this step and has something to do (a passed one if none has),
+    /// else a seat an offer is addressed to. `None` once the game is over or no seat
+    /// may act.
+    pub fn next(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Option<SeatId>, RuleError> {
+        self.now(state);
+        if state.outcome.is_some() {
+            return Ok(None);
+        }
+        if !state.waiting.is_empty() {
+            return Ok(waiting(state).next());
+        }
+        let side = decider(module, state);
+        let seats: Vec<SeatId> = module.seats_of(side).collect();
+        if let [only] = seats[..] {
+            return Ok(Some(only));
+        }
+        let (fresh, passed): (Vec<SeatId>, Vec<SeatId>) =
+            seats.iter().partition(|s| !self.passed.contains(s));
+        for seat in fresh.into_iter().chain(passed) {
+            if !legal_actions_for(module, rules, state, seat)?.is_empty() {
+                return Ok(Some(seat));
+            }
+        }
+        Ok(awaited(module, rules, state)?
+            .into_iter()
+            .find(|s| module.seat(*s).side != Some(side)))
+    }
+
+    /// Whether `seat`'s `action` is to be held as a pass rather than applied: an
+    /// `EndStep` while another seat of its side has not passed this step and has
+    /// something to do.
+    pub fn holds(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        seat: SeatId,
+        action: &Action,
+    ) -> Result<bool, RuleError> {
+        self.now(state);
+        if *action != Action::EndStep || !state.waiting.is_empty() {
+            return Ok(false);
+        }
+        let Some(side) = module.seat(seat).side else {
+            return Ok(false);
+        };
+        if side != decider(module, state) || module.seats_of(side).nth(1).is_none() {
+            return Ok(false);
+        }
+        let others: Vec<SeatId> = module
+            .seats_of(side)
+            .filter(|&s| s != seat && !self.passed.contains(&s))
+            .collect();
+        for other in others {
+            if !legal_actions_for(module, rules, state, other)?.is_empty() {
+                if !self.passed.contains(&seat) {
+                    self.passed.push(seat);
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 }
 
 /// Refuses a wait the rules cannot end: a seat waited for must be offered something.

@@ -127,9 +127,7 @@ fn work(module: &Module, inbox: &Receiver<Job>, outbox: &Sender<Done>) {
     let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string());
     while let Ok(mut job) = inbox.recv() {
         let choice = match rules.as_mut() {
-            Ok(rules) => job
-                .player
-                .choose(module, rules, &job.state)
+            Ok(rules) => muster_ai::choose(job.player.as_mut(), module, rules, &job.state)
                 .map_err(|e| e.to_string()),
             Err(e) => Err(format!("the rules do not load: {e}")),
         };
