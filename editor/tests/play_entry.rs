@@ -279,7 +279,7 @@ fn a_human_umpire_enters_a_battle_result_in_a_docked_form() {
         offer.label
     );
     assert!(
-        session.log().iter().any(|l| *l == entered),
+        session.log().contains(&entered),
         "'{entered}' logged"
     );
     assert!(
