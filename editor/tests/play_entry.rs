@@ -188,6 +188,14 @@ fn a_human_umpire_enters_a_battle_result_in_a_docked_form() {
         .unwrap()
         .to_vec();
     assert!(!legal.contains(&offer.action()), "{legal:?}");
+    // Nor does a computer step take it: the decision is the person's.
+    h.state_mut().apply(UiCommand::Play(PlayCommand::AiStep));
+    h.run();
+    assert_eq!(
+        due(&h),
+        (offer.clone(), before.clone()),
+        "the AI step did nothing"
+    );
 
     // Nothing picked for who holds the field: the engine's form check refuses.
     h.get_by_label(ENTER).click();
@@ -278,10 +286,7 @@ fn a_human_umpire_enters_a_battle_result_in_a_docked_form() {
         "  {} entered: Steps lost: {name} {most}; Holds the field: {holder}",
         offer.label
     );
-    assert!(
-        session.log().contains(&entered),
-        "'{entered}' logged"
-    );
+    assert!(session.log().contains(&entered), "'{entered}' logged");
     assert!(
         h.state().play().entry_form().is_none()
             || h.state().play().session().unwrap().entry_due() != Some(&offer),
