@@ -473,3 +473,29 @@ fn each_kind_of_field_renders_and_makes_the_entry() {
     };
     assert_eq!((id.as_str(), &**e), ("result", &entered));
 }
+
+/// The umpire example's module is open (everyone sees everything) but has a seat of no
+/// side: the start screen lists the seats, the umpire's as the referee's, held by a
+/// person or the computer referee only (not a level of computer player).
+#[test]
+fn the_start_screen_lists_the_umpire_seat() {
+    let (_tmp, dir) = umpire_mod();
+    let app = EditorApp::new(Document::open(&dir).expect("module opens")).at_start();
+    let mut h = common::app_harness(app, common::LARGE);
+    h.run();
+    h.get_by_label("New game, players of your choice").click();
+    h.run();
+    for seat in ["Union", "Confederacy", "Umpire"] {
+        assert!(
+            h.query_by_role_and_label(Role::ComboBox, seat).is_some(),
+            "the seat {seat} is listed"
+        );
+    }
+    assert!(h.query_by_label("seat of the referee").is_some());
+    h.get_by_role_and_label(Role::ComboBox, "Umpire").click();
+    h.run();
+    assert!(h.query_by_label("Computer referee").is_some());
+    for level in ["Random", "Greedy", "AI", "Strong"] {
+        assert!(h.query_by_label(level).is_none(), "'{level}' not offered");
+    }
+}
