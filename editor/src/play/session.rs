@@ -439,6 +439,10 @@ impl Session {
     /// The referee's decision the game waits for, if it waits only for seats of no side
     /// and one of them is offered something.
     fn referee_wait(&mut self) -> Option<RefereeWait> {
+        // Most modules have no referee: no rules asked after every action for them.
+        if self.module.seats.iter().all(|s| s.side.is_some()) {
+            return None;
+        }
         let state = self.history.state();
         let seats = awaited(&self.module, &mut self.rules, state).unwrap_or_else(|e| {
             tracing::warn!("who the game waits for: {e}");
