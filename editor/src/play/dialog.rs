@@ -22,6 +22,8 @@ pub struct NewGameDialog {
     /// The module's seats, asked one by one (a module with hidden information or
     /// several seats a side); empty when who plays each side is enough.
     seats: Vec<SeatChoice>,
+    /// Some seat does not see everything (the module's seats say so).
+    hides: bool,
     pub seed: String,
     /// Why the last start failed.
     pub error: Option<String>,
@@ -43,7 +45,25 @@ struct SeatChoice {
 /// a side has several seats. An open module with a seat a side asks only who plays
 /// each side, as before seats existed.
 pub fn asks_seats(module: &Module) -> bool {
-    !module.all_open() || module.seats.len() != module.sides.len()
+    !module.all_open()
+        || module.seats.len() != module.sides.len()
+        || module.seats.iter().any(|s| s.side.is_none())
+}
+
+/// Who may hold a referee's seat (of no side): a person, or the computer referee (the
+/// rules' `referee_entry`; the level is not used).
+const REFEREES: [PlayerKind; 2] = [
+    PlayerKind::Human,
+    PlayerKind::Computer(muster_ai::Level::Ai),
+];
+
+/// How a seat's player is named on the start screen: a referee's computer is the
+/// "Computer referee".
+pub fn seat_label(kind: PlayerKind, referee: bool) -> &'static str {
+    match kind {
+        PlayerKind::Computer(_) if referee => "Computer referee",
+        k => k.label(),
+    }
 }
 
 /// One optional rule in the checklist.
@@ -124,6 +144,7 @@ impl NewGameDialog {
             } else {
                 Vec::new()
             },
+            hides: !module.all_open(),
             seed: seed_from_clock().to_string(),
             error: None,
             auto: true,
@@ -216,11 +237,13 @@ impl NewGameDialog {
                 ui.end_row();
                 for (i, seat) in self.seats.iter_mut().enumerate() {
                     let l = ui.label(seat.name.as_str());
+                    let referee = seat.side_index.is_none();
+                    let kinds: &[PlayerKind] = if referee { &REFEREES } else { &PlayerKind::ALL };
                     let combo = egui::ComboBox::from_id_salt(("seat", i))
-                        .selected_text(seat.kind.label())
+                        .selected_text(seat_label(seat.kind, referee))
                         .show_ui(ui, |ui| {
-                            for k in PlayerKind::ALL {
-                                ui.selectable_value(&mut seat.kind, k, k.label());
+                            for &k in kinds {
+                                ui.selectable_value(&mut seat.kind, k, seat_label(k, referee));
                             }
                         })
                         .response
@@ -252,7 +275,13 @@ impl NewGameDialog {
                 ui.text_edit_singleline(&mut self.seed).labelled_by(l.id);
                 ui.end_row();
             });
-            if !self.seats.is_empty() {
+            if self.seats.iter().any(|s| s.side_index.is_none()) {
+                ui.weak(
+                    "A referee's seat: a person enters each result in a form beside the \
+                     map; the computer referee decides by the rules' own procedure.",
+                );
+            }
+            if self.hides {
                 ui.weak(
                     "Each player sees only what his seat sees. Human seats play at this \
                      screen in turn, a hand-over screen hiding one seat's view from the next.",

@@ -10,6 +10,7 @@ pub mod battle;
 pub mod by_file;
 pub mod changed_save;
 pub mod dialog;
+pub mod entry;
 pub mod handover;
 pub mod hot;
 pub mod hover_odds;
@@ -113,6 +114,9 @@ pub enum PlayCommand {
     CloseReplayReport,
     /// The hand-over screen's button: the player of this seat is at the screen.
     TakeSeat(SeatId),
+    /// The referee's form's button: take its offer with the values entered (an
+    /// [`Action::Take`] with an entry). A refusal is shown beside the form.
+    Enter(Action),
     /// Give the screen to another human seat the game waits for too (two seats of a
     /// side sharing a turn).
     HandTo(SeatId),
@@ -171,6 +175,8 @@ pub struct Play {
     /// The seat whose view was last let on screen (through the hand-over screen in a
     /// hot-seat game with hidden information).
     shown: Option<SeatId>,
+    /// The referee's form, while the game waits for a human referee's entry.
+    entry: Option<entry::EntryForm>,
 }
 
 /// What the play client needs from the app to draw a frame.
@@ -283,6 +289,7 @@ impl Play {
         out: &mut Vec<UiCommand>,
     ) {
         self.drive(ui.ctx());
+        self.sync_entry();
         if let Some(seat) = self.pass_to() {
             // Nothing of the last seat's view stays on screen: no panel, no map.
             if let Some(session) = self.session.as_ref() {
@@ -323,6 +330,19 @@ impl Play {
                         out,
                     );
                 });
+            if let (Some(form), Some(offer)) = (self.entry.as_mut(), session.entry_due()) {
+                // Docked beside the actions, not over the board: the battle's box
+                // stays in sight, ringed.
+                let who = session
+                    .referee()
+                    .map_or("Referee", |r| module.seat(r.seat).name.as_str());
+                egui::Panel::right("play-entry")
+                    .default_size(340.0)
+                    .resizable(true)
+                    .show(ui, |ui| {
+                        entry::show(ui, &module, session.state(), who, offer, form, out);
+                    });
+            }
             egui::Panel::bottom("play-log")
                 .default_size(160.0)
                 .resizable(true)
@@ -373,6 +393,37 @@ impl Play {
             self.replayed.as_deref(),
             out,
         );
+    }
+
+    /// Opens a fresh form when the game comes to a human referee's entry (selecting the
+    /// battle's box), keeps the one being filled while it waits for the same, and drops
+    /// it once the decision is taken.
+    fn sync_entry(&mut self) {
+        let Some(session) = self.session.as_ref() else {
+            self.entry = None;
+            return;
+        };
+        let actions = session.history().actions().len();
+        match session.entry_due() {
+            None => self.entry = None,
+            Some(offer)
+                if self
+                    .entry
+                    .as_ref()
+                    .is_some_and(|f| f.is_for(offer, actions)) => {}
+            Some(offer) => {
+                self.entry = Some(entry::EntryForm::new(offer, actions));
+                if offer.at.is_some() {
+                    self.selected = offer.at;
+                    self.unit = None;
+                }
+            }
+        }
+    }
+
+    /// The referee's form, while one is open.
+    pub fn entry_form(&self) -> Option<&entry::EntryForm> {
+        self.entry.as_ref()
     }
 
     /// The seat the screen must be passed to before anything more is shown, if any:
@@ -449,6 +500,17 @@ impl Play {
         }
         if let Some(left) = pace::wait(now, self.last_ai, self.ai_delay) {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(left));
+            return;
+        }
+        if session.referee().is_some() {
+            // The computer referee enters its result at once, on this thread (the
+            // rules' `referee_entry`, no search).
+            if let Err(e) = session.ai_step() {
+                self.auto = false;
+                self.status = self.failed(e, "the computer referee's decision");
+            }
+            self.last_ai = Some(now);
+            ctx.request_repaint();
             return;
         }
         let module = session.module().clone();
@@ -605,7 +667,17 @@ impl Play {
     pub fn highlighted(&mut self) -> Vec<BoxId> {
         let (selected, unit) = (self.selected, self.unit);
         match self.session.as_mut() {
-            Some(session) => destinations(session, selected, unit),
+            Some(session) => {
+                let mut boxes = destinations(session, selected, unit);
+                // The box of the battle whose result is being entered.
+                if self.entry.is_some()
+                    && let Some(at) = session.entry_due().and_then(|o| o.at)
+                    && !boxes.contains(&at)
+                {
+                    boxes.push(at);
+                }
+                boxes
+            }
             None => Vec::new(),
         }
     }
@@ -771,6 +843,28 @@ impl Play {
                 self.selected = None;
                 self.unit = None;
                 self.pick.clear();
+            }
+            PlayCommand::Enter(action) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                let doing = format!(
+                    "entering '{}'",
+                    muster_core::game::describe::action(session.module(), session.state(), &action)
+                );
+                match session.apply(action) {
+                    Ok(()) => {
+                        self.entry = None;
+                        self.pick.clear();
+                        self.status.clear();
+                    }
+                    Err(e) if e.is_rule_failure() => return Err(self.failed(e, &doing)),
+                    Err(e) => {
+                        // Beside the form, the values kept; the game is as it was.
+                        if let Some(f) = self.entry.as_mut() {
+                            f.error = Some(e.to_string());
+                        }
+                        self.status.clear();
+                    }
+                }
             }
             PlayCommand::TakeSeat(seat) => {
                 // Only the seat the game is passed to: a stale click changes nothing.

@@ -76,7 +76,16 @@ pub fn show(
     ui.label(describe::situation(&module, &game));
     let side = session.decider();
     let player = session.players()[side.index()];
-    if session.outcome().is_none() {
+    if session.outcome().is_none()
+        && let Some(r) = session.referee()
+    {
+        // A referee's decision (an umpire's battle result): no side acts.
+        let name = &module.seat(r.seat).name;
+        ui.strong(format!(
+            "To act: {name} ({})",
+            super::dialog::seat_label(r.kind, true)
+        ));
+    } else if session.outcome().is_none() {
         ui.strong(format!(
             "To act: {} ({})",
             module.side(side).name,
@@ -90,7 +99,11 @@ pub fn show(
             return;
         }
     };
-    let human = player == PlayerKind::Human;
+    let referee = session
+        .referee()
+        .map(|r| (module.seat(r.seat).name.clone(), r.kind));
+    // A referee's decision is not the side's: its form (or the computer referee) takes it.
+    let human = player == PlayerKind::Human && referee.is_none();
     if !pick.is_empty() {
         ui.separator();
         let to = pick.iter().find_map(|a| match a {
@@ -212,7 +225,15 @@ pub fn show(
     }
     ui.separator();
     if !human {
-        if session.outcome().is_none() {
+        if session.outcome().is_none()
+            && let Some((name, kind)) = &referee
+        {
+            ui.label(if *kind == PlayerKind::Human {
+                format!("The {name} enters the result in the form beside the map.")
+            } else {
+                "The computer referee decides: by itself under AI auto, or press AI step.".into()
+            });
+        } else if session.outcome().is_none() {
             ui.label(if player == PlayerKind::ByFile {
                 "The opponent by file is to act: their moves come with their turn file."
             } else {

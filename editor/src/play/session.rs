@@ -15,8 +15,8 @@ use muster_core::game::save::{Reseed, SavedScenario};
 use muster_core::game::seats::awaited;
 use muster_core::game::sight::{SEES, sights};
 use muster_core::game::{
-    Action, ActionError, Dice, GameState, History, Outcome, Save, SaveError, decider, describe,
-    legal_actions, legal_actions_for, seat_log, set_end, start,
+    Action, ActionError, Dice, GameState, History, Offer, Outcome, Save, SaveError, decider,
+    describe, legal_actions, legal_actions_for, offer, seat_log, set_end, start,
 };
 use muster_core::ids::{SeatId, SideId, UnitId};
 use muster_scripting::{Limits, ScriptError, ScriptRules};
@@ -185,6 +185,22 @@ pub struct Session {
     /// The human seat whose view the screen shows, and how much it sees of each piece
     /// (by unit index); `None` when everything is shown (an open game, or no human).
     viewer: Option<Viewer>,
+    /// The referee's decision the game waits for now, if it waits only for seats of no
+    /// side (worked out with the seat at the screen, after every change).
+    referee: Option<RefereeWait>,
+}
+
+/// A decision the game waits for from a referee (a seat of no side): an umpire's
+/// battle result. Found as `muster play --referee` finds it (`src/entry.rs`).
+#[derive(Clone, Debug)]
+pub struct RefereeWait {
+    /// The first referee seat waited for.
+    pub seat: SeatId,
+    /// Who holds it: a person fills the offer's form; a computer takes the offer as
+    /// listed (the rules' computer referee enters the values).
+    pub kind: PlayerKind,
+    /// The offers addressed to the referee seats waited for, the first taken first.
+    pub offers: Vec<Offer>,
 }
 
 /// The seat at the screen, and what it sees now.
@@ -343,6 +359,7 @@ impl Session {
             end: end.map(str::to_owned),
             reseeds: Vec::new(),
             legal: None,
+            referee: None,
             progress: None,
             floor: 0,
             hidden: false,
@@ -375,6 +392,7 @@ impl Session {
     /// his seat sees), else the first human seat. Nothing is hidden in an open game,
     /// or when no human plays.
     fn refresh_view(&mut self) {
+        self.referee = self.referee_wait();
         if !self.hidden && !self.sealing() {
             self.viewer = None;
             return;
@@ -416,6 +434,66 @@ impl Session {
             sight,
             others: humans.into_iter().filter(|&s| s != seat).collect(),
         });
+    }
+
+    /// The referee's decision the game waits for, if it waits only for seats of no side
+    /// and one of them is offered something.
+    fn referee_wait(&mut self) -> Option<RefereeWait> {
+        // Most modules have no referee: no rules asked after every action for them.
+        if self.module.seats.iter().all(|s| s.side.is_some()) {
+            return None;
+        }
+        let state = self.history.state();
+        let seats = awaited(&self.module, &mut self.rules, state).unwrap_or_else(|e| {
+            tracing::warn!("who the game waits for: {e}");
+            Vec::new()
+        });
+        if seats.is_empty() || seats.iter().any(|&s| self.module.seat(s).side.is_some()) {
+            return None;
+        }
+        let offers: Vec<Offer> = offer::offers(&self.module, &mut self.rules, state)
+            .unwrap_or_else(|e| {
+                tracing::warn!("the referee's offers: {e}");
+                Vec::new()
+            })
+            .into_iter()
+            .filter(|o| o.seat.is_some_and(|s| seats.contains(&s)))
+            .collect();
+        let seat = offers.first()?.seat?;
+        Some(RefereeWait {
+            seat,
+            kind: self
+                .seats
+                .get(seat.index())
+                .copied()
+                .unwrap_or(PlayerKind::Human),
+            offers,
+        })
+    }
+
+    /// The referee's decision the game waits for now, if any.
+    pub fn referee(&self) -> Option<&RefereeWait> {
+        self.referee.as_ref()
+    }
+
+    /// The offer whose form a person at this screen fills now: the game waits for a
+    /// human referee, whose first offer has a form.
+    pub fn entry_due(&self) -> Option<&Offer> {
+        self.referee
+            .as_ref()
+            .filter(|r| r.kind == PlayerKind::Human)
+            .and_then(|r| r.offers.first())
+            .filter(|o| !o.form.is_empty())
+    }
+
+    /// Whether the computer referee is to act (the game waits for a referee seat a
+    /// computer holds, and is not over).
+    fn computer_referee(&self) -> bool {
+        self.outcome().is_none()
+            && self
+                .referee
+                .as_ref()
+                .is_some_and(|r| matches!(r.kind, PlayerKind::Computer(_)))
     }
 
     /// Gives the screen to `seat`, another human seat the game waits for too (two seats
@@ -522,6 +600,7 @@ impl Session {
             options,
             end,
             legal: None,
+            referee: None,
             progress: None,
             floor,
             hidden: false,
@@ -630,6 +709,7 @@ impl Session {
             end: save.end.clone(),
             reseeds: Vec::new(),
             legal: None,
+            referee: None,
             progress: None,
             floor: 0,
             hidden: false,
@@ -744,6 +824,7 @@ impl Session {
             options: self.options.clone(),
             end: self.end.clone(),
             legal: None,
+            referee: None,
             progress: None,
             floor: self.floor,
             hidden: self.hidden,
@@ -814,6 +895,10 @@ impl Session {
 
     /// Whether a computer plays the side to act (and the game is not over).
     pub fn computer_to_act(&self) -> bool {
+        if let Some(r) = &self.referee {
+            // A referee's decision: the computer referee's, or a person's form.
+            return self.outcome().is_none() && matches!(r.kind, PlayerKind::Computer(_));
+        }
         self.outcome().is_none()
             && matches!(
                 self.players[self.decider().index()],
@@ -839,6 +924,24 @@ impl Session {
             } else {
                 legal_actions(&self.module, &mut self.rules, self.history.state())
                     .map_err(|e| e.to_string())
+            };
+            // A human referee's offers with a form are taken through the form (the
+            // offer as listed would let the computer referee decide).
+            let list = match self
+                .referee
+                .as_ref()
+                .filter(|r| r.kind == PlayerKind::Human)
+            {
+                Some(r) => list.map(|all| {
+                    all.into_iter()
+                        .filter(|a| {
+                            !r.offers
+                                .iter()
+                                .any(|o| !o.form.is_empty() && *a == o.action())
+                        })
+                        .collect()
+                }),
+                None => list,
             };
             self.legal = Some(list);
         }
@@ -902,7 +1005,13 @@ impl Session {
         self.legal = None;
         self.progress = None;
         self.takers.push(Some(side));
-        let who = self.module.side(side).name.clone();
+        // A referee's decision is the referee's, not the side on move's.
+        let who = match action {
+            Action::Take { seat: Some(s), .. } if self.module.seat(*s).side.is_none() => {
+                self.module.seat(*s).name.clone()
+            }
+            _ => self.module.side(side).name.clone(),
+        };
         self.log.push(format!(
             "[{who}] {}",
             describe::action(&self.module, before, action)
@@ -995,7 +1104,8 @@ impl Session {
     /// Takes the computer player of the side to act out of its seat, to think on
     /// another thread (see [`super::thinker`]): its side's index and the player.
     pub fn take_computer(&mut self) -> Option<(usize, Box<dyn Player>)> {
-        if !self.computer_to_act() {
+        // The computer referee does not think: see [`Session::ai_step`].
+        if !self.computer_to_act() || self.referee.is_some() {
             return None;
         }
         let side = self.decider().index();
@@ -1014,9 +1124,11 @@ impl Session {
 
     /// Whether the computer of the side to act is in its seat (not thinking elsewhere).
     pub fn computer_seated(&self) -> bool {
-        self.computers
-            .get(self.decider().index())
-            .is_some_and(Option::is_some)
+        self.computer_referee()
+            || self
+                .computers
+                .get(self.decider().index())
+                .is_some_and(Option::is_some)
     }
 
     /// Applies the choice a computer made on another thread, as [`Session::ai_step`]
@@ -1045,6 +1157,18 @@ impl Session {
     pub fn ai_step(&mut self) -> Result<Option<Action>, SessionError> {
         if !self.computer_to_act() {
             return Ok(None);
+        }
+        if self.computer_referee()
+            && let Some(action) = self
+                .referee
+                .as_ref()
+                .and_then(|r| r.offers.first())
+                .map(Offer::action)
+        {
+            // The offer as listed: the rules' computer referee enters the values, from
+            // the game's dice (`referee_entry`), as `muster play` does.
+            self.record(action.clone())?;
+            return Ok(Some(action));
         }
         self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
