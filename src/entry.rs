@@ -31,6 +31,11 @@ pub fn referee_action(
     referee: Referee,
     input: &mut impl Iterator<Item = std::io::Result<String>>,
 ) -> Result<Option<Action>> {
+    // Most modules have no referee: asking whom the game waits for would list the
+    // rules' offers once more at every decision.
+    if module.seats.iter().all(|s| s.side.is_some()) {
+        return Ok(None);
+    }
     let seats = awaited(module, rules, state)?;
     if seats.is_empty() || seats.iter().any(|&s| module.seat(s).side.is_some()) {
         return Ok(None);
