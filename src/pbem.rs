@@ -434,6 +434,11 @@ fn export(dir: &Path, module_dir: Option<&Path>, mods: &[PathBuf], to: &Path) ->
     let save = game
         .to_save(&module)
         .ok_or_else(|| anyhow!("the game starts with file 2: nothing to save yet"))?;
+    write_export(&save, to)
+}
+
+/// Writes an exported game as a save at `to`, never over a file that exists.
+pub(crate) fn write_export(save: &muster_core::game::Save, to: &Path) -> Result<ExitCode> {
     if to.exists() {
         bail!(
             "{} exists already; give a new file (nothing was written)",

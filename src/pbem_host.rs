@@ -624,20 +624,7 @@ pub fn export(dir: &Path, to: &Path) -> Result<ExitCode> {
         .record
         .to_save(&module, &master)
         .ok_or_else(|| anyhow!("the game has not started: every seat must join first"))?;
-    if to.exists() {
-        bail!(
-            "{} exists already; give a new file (nothing was written)",
-            to.display()
-        );
-    }
-    save.write(to)?;
-    writeln!(
-        std::io::stdout().lock(),
-        "saved {} actions to {}",
-        save.actions.len(),
-        to.display()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    crate::pbem::write_export(&save, to)
 }
 
 /// Whether `dir` is a host's folder.

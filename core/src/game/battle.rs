@@ -649,6 +649,31 @@ pub(crate) fn apply(
     Ok(log)
 }
 
+/// `unit` of `side`, named `name`, is eliminated in the battle: off the board and out of
+/// its side's list. The rules see the battle as it is now, for this event and the next
+/// questions.
+fn eliminate(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    b: &mut Battle,
+    side: SideId,
+    unit: UnitId,
+    name: &str,
+) -> Result<Vec<String>, ActionError> {
+    state.eliminate(module, unit);
+    b.own_mut(side).retain(|&x| x != unit);
+    store(state, b.clone());
+    let mut log = vec![format!("{name} is eliminated")];
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::UnitEliminated { unit },
+    )?);
+    Ok(log)
+}
+
 fn store(state: &mut GameState, b: Battle) {
     if let Some(c) = state.combat.as_mut() {
         c.battle = Some(b);
@@ -936,16 +961,7 @@ fn take_loss(
     let u = &mut state.units[unit.index()];
     u.hits += 1;
     if u.hits >= steps {
-        state.eliminate(module, unit);
-        b.own_mut(side).retain(|&x| x != unit);
-        store(state, b.clone());
-        log.push(format!("{name} is eliminated"));
-        log.extend(notify(
-            module,
-            rules,
-            state,
-            Event::UnitEliminated { unit },
-        )?);
+        log.extend(eliminate(module, rules, state, &mut b, side, unit, &name)?);
     }
     b.owed.retain(|l| l.steps > 0);
     if left > 0 && steps_left(module, state, &b, side) > 0 {
@@ -1003,16 +1019,7 @@ fn decide(
             ));
             for unit in b.own(loser).clone() {
                 let name = super::describe::unit(module, state, unit);
-                state.eliminate(module, unit);
-                b.own_mut(loser).retain(|&x| x != unit);
-                store(state, b.clone());
-                log.push(format!("{name} is eliminated"));
-                log.extend(notify(
-                    module,
-                    rules,
-                    state,
-                    Event::UnitEliminated { unit },
-                )?);
+                log.extend(eliminate(module, rules, state, &mut b, loser, unit, &name)?);
             }
             Some(winner)
         }
@@ -1097,18 +1104,15 @@ fn shoot(
     let u = &mut state.units[target.index()];
     u.hits += 1;
     if u.hits >= steps {
-        state.eliminate(module, target);
         let enemy = b.enemy_of(b.firing);
-        b.own_mut(enemy).retain(|&x| x != target);
-        // The rules see the battle as it is now, for this event and the next shots'
-        // questions.
-        store(state, b.clone());
-        log.push(format!("{target_name} is eliminated"));
-        log.extend(notify(
+        log.extend(eliminate(
             module,
             rules,
             state,
-            Event::UnitEliminated { unit: target },
+            b,
+            enemy,
+            target,
+            &target_name,
         )?);
     }
     Ok(())
