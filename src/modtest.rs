@@ -1008,6 +1008,34 @@ impl UserData for GameHandle {
                 Ok(g.state.resource(s, r))
             },
         );
+        // The rules' `victory_threats` hint, each as "side: text [box, box]".
+        m.add_method_mut("threats", |lua, g, ()| {
+            use muster_core::game::Rules as _;
+            let view = muster_core::game::View {
+                module: &g.module,
+                state: &g.state,
+            };
+            let threats = g
+                .rules
+                .victory_threats(view)
+                .map_err(|e| fail(lua, e.to_string()))?;
+            Ok(threats
+                .iter()
+                .map(|t| {
+                    let boxes: Vec<&str> = t
+                        .boxes
+                        .iter()
+                        .map(|&b| g.module.board.get(b).name.as_str())
+                        .collect();
+                    format!(
+                        "{}: {} [{}]",
+                        g.module.side(t.side).id,
+                        t.text,
+                        boxes.join(", ")
+                    )
+                })
+                .collect::<Vec<_>>())
+        });
         m.add_method("var", |_, g, name: String| Ok(g.state.var(&name)));
         m.add_method("side", |_, g, ()| {
             Ok(g.module.side(g.state.active_side(&g.module)).id.clone())

@@ -229,6 +229,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("referee_entry", Combine::First),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
+    ("victory_threats", Combine::Concat),
     ("battle_losses", Combine::Concat),
 ];
 
@@ -257,6 +258,20 @@ pub struct Progress {
     /// How far the side is, and what the condition needs (e.g. 3 of 7).
     pub have: f64,
     pub need: f64,
+}
+
+/// A victory condition a side could meet on its next player turn, as the rules see it
+/// (the `victory_threats` hint): the app warns the other side and rings `boxes` on the
+/// map. Never a rule: the game still ends by the rules' events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Threat {
+    /// The side that could win so.
+    pub side: SideId,
+    /// What would do it, in the rules' words, e.g. "if Philadelphia and Scranton fall,
+    /// the Confederate Army Maximum Size passes the Union's (10.0)".
+    pub text: String,
+    /// The boxes whose capture (or loss) would do it.
+    pub boxes: Vec<BoxId>,
 }
 
 /// Everything the engine reports.
@@ -440,6 +455,12 @@ pub trait Rules {
     /// How near each side is to its victory conditions (the `victory_progress` list
     /// hook), for players to read. None by default.
     fn victory_progress(&mut self, view: View<'_>) -> Result<Vec<Progress>, RuleError> {
+        let _ = view;
+        Ok(Vec::new())
+    }
+    /// The victory conditions a side could meet on its next player turn (the
+    /// `victory_threats` list hook), for players to see coming. None by default.
+    fn victory_threats(&mut self, view: View<'_>) -> Result<Vec<Threat>, RuleError> {
         let _ = view;
         Ok(Vec::new())
     }

@@ -110,6 +110,10 @@ pub const RECORDS: &[RecordDoc] = &[
         p("side", "SideId", "whose condition"), p("goal", "string", "the condition in the rules' words"),
         p("have", "number", "how far the side is"), p("need", "number", "what the condition needs"),
     ] },
+    RecordDoc { name: "Threat", seen_as: "each item a `victory_threats` handler returns", fields: &[
+        p("side", "SideId", "the side that could win so"), p("text", "string", "what would do it, in the rules' words"),
+        p("boxes", "{ BoxNum }?", "the boxes whose fall would do it"),
+    ] },
     RecordDoc { name: "Shot", seen_as: "`game:shots()`", fields: &[p("shooter", "Unit", "the piece firing"), p("target", "Unit", "the piece named")] },
 ];
 

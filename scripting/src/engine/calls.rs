@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use mlua::{AnyUserData, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use muster_core::Module;
-use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Loss, Progress, QUESTIONS};
+use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Loss, Progress, QUESTIONS, Threat};
 use muster_core::game::{
     Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Question, RuleError, Rules,
     SharedReads, Step, View, Wanted,
@@ -18,7 +18,7 @@ use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use ref_cast::RefCast;
 use rustc_hash::FxHashMap;
 
-use super::commands::{command, offer, progress};
+use super::commands::{command, offer, progress, threat};
 use super::view::{GameRef, Views, game_type};
 use crate::defs::{lua_index, rust_index};
 use crate::reading::Lent;
@@ -533,6 +533,31 @@ impl Rules for ScriptRules {
                 },
                 |v| match v {
                     Value::Table(t) => progress(module, t),
+                    other => Err(format!("{}, not a table", crate::value::describe(other))),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(out)
+    }
+
+    /// The `victory_threats` hook: `victory_threats(game)` returns nil or a list of
+    /// `{ side, text, boxes }`.
+    fn victory_threats(&mut self, view: View<'_>) -> Result<Vec<Threat>, RuleError> {
+        const HOOK: &str = "victory_threats";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let module = view.module;
+        let out = self
+            .sandbox
+            .list_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    game.into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::Table(t) => threat(module, t),
                     other => Err(format!("{}, not a table", crate::value::describe(other))),
                 },
             )

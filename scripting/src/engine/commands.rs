@@ -5,7 +5,7 @@
 
 use mlua::{Table, Value};
 use muster_core::Module;
-use muster_core::game::rules::{Loss, Progress};
+use muster_core::game::rules::{Loss, Progress, Threat};
 use muster_core::game::{Command as CoreCommand, GameState, Offer, Place, RuleError};
 use muster_core::ids::{SideId, UnitId};
 use muster_core::suggest::did_you_mean;
@@ -51,6 +51,59 @@ pub(super) fn progress(module: &Module, t: &Table) -> Result<Progress, String> {
         have: number("have")?,
         need: number("need")?,
     })
+}
+
+/// One item of `victory_threats`: `{ side, text, boxes }`, `boxes` a list of box numbers
+/// of the board.
+pub(super) fn threat(module: &Module, t: &Table) -> Result<Threat, String> {
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let known = matches!(&k, Value::String(s) if matches!(s.as_bytes().as_ref(), b"side" | b"text" | b"boxes"));
+        if !known {
+            return Err(format!(
+                "unknown field {}: an item is {{ side, text, boxes }}",
+                crate::value::describe(&k)
+            ));
+        }
+    }
+    let side_id = match t.raw_get::<Value>("side") {
+        Ok(Value::String(s)) => s.to_string_lossy(),
+        _ => return Err("`side` must be a side id".into()),
+    };
+    let side = module.find_side(&side_id).ok_or_else(|| {
+        format!(
+            "no side '{side_id}'{}",
+            did_you_mean(&side_id, module.sides.iter().map(|s| s.id.as_str()))
+                .map_or_else(String::new, |h| format!("; {h}"))
+        )
+    })?;
+    let text = match t.raw_get::<Value>("text") {
+        Ok(Value::String(s)) => s.to_string_lossy(),
+        _ => return Err("`text` must be a string".into()),
+    };
+    let boxes = match t.raw_get::<Value>("boxes") {
+        Ok(Value::Nil) => Vec::new(),
+        Ok(Value::Table(list)) => {
+            let mut out = Vec::new();
+            for v in list.sequence_values::<Value>() {
+                let b = match v.map_err(|e| e.to_string())? {
+                    Value::Integer(n) => box_id(n)
+                        .filter(|b| b.index() < module.board.boxes.len())
+                        .ok_or_else(|| format!("`boxes`: {n} is not a box of the board"))?,
+                    other => {
+                        return Err(format!(
+                            "`boxes` holds {}, not a box number",
+                            crate::value::describe(&other)
+                        ));
+                    }
+                };
+                out.push(b);
+            }
+            out
+        }
+        _ => return Err("`boxes` must be a list of box numbers".into()),
+    };
+    Ok(Threat { side, text, boxes })
 }
 
 /// A loss from a `battle_losses` item `{ side, steps, unit?, rule? }`.
