@@ -13,6 +13,7 @@ pub mod command;
 pub mod document;
 pub mod edit;
 pub mod file_dialog;
+pub mod labels;
 pub mod map_data;
 pub mod map_view;
 pub mod map_xml;

@@ -63,6 +63,8 @@ pub struct MapView {
     pub backdrop: crate::backdrop::BackdropPainter,
     /// The box under the pointer in the last frame drawn.
     hovered: Option<usize>,
+    /// The box names' unique abbreviations, worked out once per set of names.
+    name_forms: crate::labels::FormsCache,
 }
 
 /// A label to paint in screen space after the scene.
@@ -75,6 +77,10 @@ struct Label {
     /// Shrink the text to fit this width (map units), if set.
     max_width: Option<f32>,
     kind: LabelKind,
+    /// A badge's fill (the side's colour); `None` for plain text.
+    fill: Option<Color32>,
+    /// Moved this far on screen from `at` (badges side by side at any zoom).
+    offset: Vec2,
 }
 
 /// How a label behaves at low zoom.
@@ -84,6 +90,9 @@ enum LabelKind {
     Name,
     /// Counters, values, line names: dropped when too small to read (declutter).
     Detail,
+    /// A stack's count of pieces, one per side: drawn readable only when the counters'
+    /// own text is too small to read (zoomed out), in place of it.
+    Badge,
 }
 
 /// The smallest size a box name is drawn at, in screen points.
@@ -166,7 +175,14 @@ impl MapView {
             out.push(UiCommand::Select(line.map(Selection::Line)));
         }
         if let Some(layer) = scene_layer {
-            paint_labels(ui, layer, view_rect, to_global, labels);
+            paint_labels(
+                ui,
+                layer,
+                view_rect,
+                to_global,
+                labels,
+                &mut self.name_forms,
+            );
         }
         self.legend(ui, input, view_rect);
         let mut shown = self.scene_rect.unwrap_or(bounds);
@@ -392,6 +408,34 @@ impl MapView {
             }
             if input
                 .overlay
+                .is_some_and(|o| o.danger.get(i).copied().unwrap_or(false))
+            {
+                // A box whose fall would lose the game next turn: a dashed red ring,
+                // at least 3 points thick on screen however far out the map is zoomed.
+                let zoom = ui
+                    .ctx()
+                    .layer_transform_to_global(ui.layer_id())
+                    .map_or(1.0, |t| t.scaling)
+                    .max(0.01);
+                let width = (3.0 / zoom).max(4.0);
+                let ring = rect.expand(19.0 + width / 2.0);
+                let c = ring.left_top();
+                let pts = vec![
+                    c,
+                    ring.right_top(),
+                    ring.right_bottom(),
+                    ring.left_bottom(),
+                    c,
+                ];
+                painter.add(Shape::dashed_line(
+                    &pts,
+                    Stroke::new(width, crate::play::danger::DANGER),
+                    2.5 * width,
+                    1.5 * width,
+                ));
+            }
+            if input
+                .overlay
                 .is_some_and(|o| o.contested.get(i).copied().unwrap_or(false))
             {
                 battle_marker(&painter, rect.left_top() + vec2(2.0, 2.0));
@@ -424,6 +468,8 @@ impl MapView {
                 color: text_on(fill),
                 max_width: Some(BOX_SIZE.x - 6.0),
                 kind: LabelKind::Name,
+                fill: None,
+                offset: Vec2::ZERO,
             });
             self.draw_recruits(&painter, input, b, rect, labels);
             if let Some(o) = input.overlay {
@@ -607,6 +653,8 @@ impl MapView {
                     color,
                     max_width: None,
                     kind: LabelKind::Detail,
+                    fill: None,
+                    offset: Vec2::ZERO,
                 });
             }
         }
@@ -646,6 +694,8 @@ impl MapView {
                 color: side.color,
                 max_width: None,
                 kind: LabelKind::Detail,
+                fill: None,
+                offset: Vec2::ZERO,
             });
             x += 16.0;
         }
@@ -805,6 +855,8 @@ fn draw_counters(
             color: ink,
             max_width: Some(r.width() - 18.0),
             kind: LabelKind::Detail,
+            fill: None,
+            offset: Vec2::ZERO,
         });
         let side = sides.get(c.side).map_or("?", |s| s.name.as_str());
         let flags = if c.flags.is_empty() {
@@ -838,8 +890,37 @@ fn draw_counters(
             hover.join("\n"),
         ));
     }
+    // Zoomed out, each side's pieces here as one badge with their number.
+    let mut totals: Vec<(usize, u32)> = Vec::new();
+    for c in stack {
+        match totals.iter_mut().find(|(s, _)| *s == c.side) {
+            Some((_, n)) => *n += u32::from(c.count),
+            None => totals.push((c.side, u32::from(c.count))),
+        }
+    }
+    let width = BADGE_STEP * totals.len() as f32;
+    for (k, (side, n)) in totals.into_iter().enumerate() {
+        let fill = sides
+            .get(side)
+            .map_or(visuals.widgets.active.bg_fill, |s| s.color);
+        labels.push(Label {
+            at: rect.center_bottom(),
+            anchor: Align2::CENTER_TOP,
+            text: n.to_string(),
+            size: BADGE_SIZE,
+            color: text_on(fill),
+            max_width: None,
+            kind: LabelKind::Badge,
+            fill: Some(fill),
+            offset: vec2(k as f32 * BADGE_STEP - (width - BADGE_STEP) / 2.0, 1.0),
+        });
+    }
     out
 }
+
+/// A count badge's text size on screen, and the distance between two side by side.
+const BADGE_SIZE: f32 = 10.0;
+const BADGE_STEP: f32 = 20.0;
 
 /// A unit class's symbol in `r`, after the NATO map symbols when the class id is one
 /// of their words (infantry: a cross, cavalry: a diagonal, artillery: a dot); any
@@ -874,84 +955,149 @@ fn unit_symbol(painter: &Painter, r: Rect, class: Option<&str>, ink: Color32) {
 }
 
 /// Paints labels in a layer above the scene, in screen coordinates at the zoomed size,
-/// so text is rasterised at its final size and stays sharp.
+/// so text is rasterised at its final size and stays sharp. Box names are placed first
+/// (see [`crate::labels`]): the full name where it fits, else the longest unique
+/// abbreviation that covers no other name.
 fn paint_labels(
     ui: &Ui,
     scene_layer: LayerId,
     clip: Rect,
     to_global: TSTransform,
     labels: Vec<Label>,
+    cache: &mut crate::labels::FormsCache,
 ) {
     let layer = LayerId::new(scene_layer.order, scene_layer.id.with("labels"));
     ui.ctx().set_sublayer(scene_layer, layer);
     let painter = Painter::new(ui.ctx().clone(), layer, clip);
     let zoom = to_global.scaling;
-    for label in labels {
+    let (names, rest): (Vec<Label>, Vec<Label>) =
+        labels.into_iter().partition(|l| l.kind == LabelKind::Name);
+    paint_names(&painter, to_global, &names, cache);
+    let details_readable = SMALL_SIZE * zoom >= MIN_DETAIL;
+    for label in rest {
         // Half-point steps keep the font cache small while zooming.
         let mut size = (label.size * zoom * 2.0).round() / 2.0;
         let mut text = label.text.clone();
-        if label.kind == LabelKind::Detail && size < MIN_DETAIL {
+        if label.kind == LabelKind::Badge {
+            if details_readable {
+                continue;
+            }
+            let galley =
+                painter.layout_no_wrap(text, FontId::proportional(label.size), label.color);
+            let at = to_global * label.at + label.offset;
+            let r = label.anchor.anchor_size(at, galley.size() + vec2(8.0, 2.0));
+            let fill = label.fill.unwrap_or(Color32::GRAY);
+            painter.rect_filled(r, CornerRadius::same(7), fill);
+            painter.rect_stroke(
+                r,
+                CornerRadius::same(7),
+                Stroke::new(1.0, label.color),
+                StrokeKind::Inside,
+            );
+            painter.galley(r.min + vec2(4.0, 1.0), galley, label.color);
             continue;
         }
-        if label.kind == LabelKind::Name && size < MIN_NAME {
-            size = MIN_NAME;
+        if label.kind == LabelKind::Detail && size < MIN_DETAIL {
+            continue;
         }
         let mut galley =
             painter.layout_no_wrap(text.clone(), FontId::proportional(size), label.color);
         if let Some(max) = label.max_width.map(|w| w * zoom)
             && galley.size().x > max
         {
-            let fitted = (size * max / galley.size().x * 2.0).floor() / 2.0;
-            if label.kind == LabelKind::Name && fitted < MIN_NAME {
-                // Too long to read at this zoom: abbreviated, not shrunk to nothing.
-                match abbreviate(&painter, &text, size, max, label.color) {
-                    Some(short) => text = short,
-                    None => continue,
-                }
-            } else {
-                // A long name is set smaller rather than spilling out of its box.
-                size = fitted;
-                if size < 3.0 {
-                    continue;
-                }
+            // A long text is set smaller rather than spilling out of its place.
+            size = (size * max / galley.size().x * 2.0).floor() / 2.0;
+            if size < 3.0 {
+                continue;
             }
+            text = label.text.clone();
             galley = painter.layout_no_wrap(text, FontId::proportional(size), label.color);
         }
         let rect = label
             .anchor
-            .anchor_size(to_global * label.at, galley.size());
+            .anchor_size(to_global * label.at + label.offset, galley.size());
         painter.galley(rect.min, galley, label.color);
     }
 }
 
-/// `name` cut to fit `max` points at `size`: a parenthesised qualifier goes first
-/// (`Fayetteville (North Carolina)` -> `Fayetteville`), then letters from the end with a
-/// final `.`; `None` when not even three letters fit.
-fn abbreviate(
+/// How far a box name may run past its box on each side, in screen points, when no
+/// other name is there.
+const SPILL: f32 = 14.0;
+
+/// Paints the box names, placed together so none covers another: each takes, in
+/// order, the longest unique form that has room on its box and is free, else its
+/// shortest form just above or below the box, else the shortest on the box whatever it
+/// covers. Forms are laid out one at a time, only until one is taken.
+fn paint_names(
     painter: &Painter,
-    name: &str,
-    size: f32,
-    max: f32,
-    color: Color32,
-) -> Option<String> {
-    let width = |t: &str| {
-        painter
-            .layout_no_wrap(t.to_string(), FontId::proportional(size), color)
-            .size()
-            .x
-    };
-    let base = name.split(" (").next().unwrap_or(name).trim();
-    if width(base) <= max {
-        return Some(base.to_string());
-    }
-    let chars: Vec<char> = base.chars().collect();
-    for n in (3..chars.len()).rev() {
-        let t: String = chars[..n].iter().collect::<String>() + ".";
-        if width(&t) <= max {
-            return Some(t);
+    to_global: TSTransform,
+    names: &[Label],
+    cache: &mut crate::labels::FormsCache,
+) {
+    let zoom = to_global.scaling;
+    let texts: Vec<&str> = names.iter().map(|l| l.text.as_str()).collect();
+    let forms = cache.get(&texts);
+    let mut placer = crate::labels::Placer::default();
+    for (label, forms) in names.iter().zip(forms) {
+        let size = ((label.size * zoom * 2.0).round() / 2.0).max(MIN_NAME);
+        let at = to_global * label.at + label.offset;
+        let box_width = label.max_width.map_or(f32::INFINITY, |w| w * zoom);
+        let layout = |t: &str, size: f32| {
+            painter.layout_no_wrap(t.to_string(), FontId::proportional(size), label.color)
+        };
+        let rect_at = |at: Pos2, g: &egui::Galley| label.anchor.anchor_size(at, g.size());
+        let full = layout(&label.text, size);
+        let fitted = (size * box_width / full.size().x * 2.0).floor() / 2.0;
+        let (galley, rect) = if full.size().x <= box_width {
+            let r = rect_at(at, &full);
+            (full, r)
+        } else if fitted >= MIN_NAME {
+            // Zoomed in: the whole name, a little smaller, inside its box.
+            let g = layout(&label.text, fitted);
+            let r = rect_at(at, &g);
+            (g, r)
+        } else {
+            let room = box_width + 2.0 * SPILL;
+            let mut chosen = None;
+            let mut shortest = None;
+            for f in forms {
+                let g = layout(f, size);
+                if g.size().x > room {
+                    continue;
+                }
+                let r = rect_at(at, &g);
+                if placer.is_free(r) {
+                    chosen = Some((g, r));
+                    break;
+                }
+                shortest = Some(g);
+            }
+            let shortest = shortest
+                .or_else(|| forms.last().map(|f| layout(f, size)))
+                .unwrap_or_else(|| layout(&label.text, size));
+            chosen.unwrap_or_else(|| {
+                let step = vec2(0.0, shortest.size().y);
+                let r = [at - step, at + step]
+                    .into_iter()
+                    .map(|p| rect_at(p, &shortest))
+                    .find(|r| placer.is_free(*r))
+                    .unwrap_or_else(|| rect_at(at, &shortest));
+                (shortest, r)
+            })
+        };
+        placer.take(rect);
+        if rect.width() > box_width {
+            // Running past its box onto the map: a backing keeps it readable.
+            let dark = label.color.intensity() < 0.5;
+            let back = if dark {
+                Color32::from_white_alpha(190)
+            } else {
+                Color32::from_black_alpha(170)
+            };
+            painter.rect_filled(rect.expand(1.0), CornerRadius::same(2), back);
         }
+        painter.galley(rect.min, galley, label.color);
     }
-    None
 }
 
 /// The board's extent: the map's declared size, grown to hold every box.

@@ -70,6 +70,9 @@ pub struct Overlay {
     /// Boxes to ring as the computer's doing (its battles, the boxes it captured);
     /// empty for none.
     pub events: Vec<bool>,
+    /// Boxes whose fall would let a side win on its next turn (the rules'
+    /// `victory_threats`), ringed in the danger colour; empty for none.
+    pub danger: Vec<bool>,
 }
 
 impl Overlay {
@@ -83,6 +86,7 @@ impl Overlay {
             captured: vec![false; boxes],
             arrows: Vec::new(),
             events: Vec::new(),
+            danger: Vec::new(),
         }
     }
 

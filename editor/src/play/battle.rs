@@ -52,7 +52,7 @@ impl BattleView {
     }
 
     /// Follows the game: a battle under way is remembered, one that ended keeps its lines.
-    fn update(&mut self, session: &Session) {
+    pub(super) fn update(&mut self, session: &Session) {
         let log = session.shown_log();
         match battle(session.state()) {
             Some(b) => {
@@ -82,7 +82,9 @@ impl BattleView {
         }
     }
 
-    pub fn show(&mut self, ctx: &egui::Context, session: &mut Session, out: &mut Vec<UiCommand>) {
+    /// Draws the battle in the dock beside the map (a section of its own, never a
+    /// window over the board).
+    pub fn show(&mut self, ui: &mut Ui, session: &mut Session, out: &mut Vec<UiCommand>) {
         self.update(session);
         let Some(seen) = self.last.as_ref().filter(|s| !s.closed) else {
             return;
@@ -118,14 +120,10 @@ impl BattleView {
         };
         let b = &seen.battle;
         let title = format!("Battle at {}", describe::place(&module, b.at));
-        // Over the map's left side, clear of the action panel and the odds window.
-        let corner = ctx.content_rect().left_top() + egui::vec2(12.0, 90.0);
-        egui::Window::new(title)
-            .id(egui::Id::unique("play-battle-window"))
-            .default_pos(corner)
-            .default_width(460.0)
-            .resizable(true)
-            .show(ctx, |ui| {
+        egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+            .id_salt("play-battle-window")
+            .default_open(true)
+            .show(ui, |ui| {
                 if under_way {
                     ui.strong(format!("Round {}", b.round));
                     ui.label(format!("{} firing", module.side(b.firing).name));

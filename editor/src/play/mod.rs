@@ -9,6 +9,7 @@ pub mod banner;
 pub mod battle;
 pub mod by_file;
 pub mod changed_save;
+pub mod danger;
 pub mod dialog;
 pub mod entry;
 pub mod handover;
@@ -20,6 +21,7 @@ pub mod pace;
 pub mod panel;
 pub mod report;
 pub mod session;
+pub mod table;
 pub mod thinker;
 pub mod toolbar;
 pub mod victory;
@@ -122,6 +124,27 @@ pub enum PlayCommand {
     HandTo(SeatId),
 }
 
+/// The dock's width when it opens, in points: the battle's two columns of counters fit.
+pub const DOCK_WIDTH: f32 = 340.0;
+
+/// The rules' warnings a player at the screen should see: the conditions a side played
+/// by someone else (the computer, or another person by file) could meet on its next turn.
+/// In a hot-seat game every side's are shown; in a game with hidden information none
+/// (the rules read the whole position).
+fn shown_threats(session: &mut Session) -> Vec<muster_core::game::rules::Threat> {
+    if session.hidden() {
+        return Vec::new();
+    }
+    let players = session.players().to_vec();
+    let all_human = players.iter().all(|k| *k == PlayerKind::Human);
+    session
+        .victory_threats()
+        .iter()
+        .filter(|t| all_human || players.get(t.side.index()) != Some(&PlayerKind::Human))
+        .cloned()
+        .collect()
+}
+
 /// Seconds between computer actions in a new session: slow enough to follow.
 pub const DEFAULT_DELAY: f64 = 0.3;
 
@@ -141,8 +164,13 @@ pub struct Play {
     victory_closed: bool,
     panel: panel::PanelState,
     odds: odds::OddsView,
-    /// The path typed in the toolbar for saving and loading games.
+    /// The path typed in the toolbar for saving and loading games: a bare name is in
+    /// [`Play::games_dir`].
     pub game_path: String,
+    /// The folder games are saved in (see [`table::games_dir`]), named on save.
+    pub games_dir: PathBuf,
+    /// The toolbar's width unfolded, as last drawn: narrower windows fold it.
+    toolbar_width: f32,
     status: String,
     /// The module changed but the game could not be replayed on it: it runs on the
     /// old rules.
@@ -191,6 +219,7 @@ impl Play {
             show_odds: true,
             ai_delay: DEFAULT_DELAY,
             game_path: "game.json".into(),
+            games_dir: table::games_dir(),
             failure_dir: PathBuf::from("."),
             ..Self::default()
         }
@@ -304,6 +333,7 @@ impl Play {
             egui::Panel::top("play-by-file").show(ui, |ui| by_file::strip(ui, b, &standing, out));
         }
         let mut index = None;
+        let mut danger_boxes: Vec<BoxId> = Vec::new();
         if let Some(session) = self.session.as_mut() {
             let module = session.module().clone();
             // The rules count victory from the whole position: not shown to one seat.
@@ -315,9 +345,22 @@ impl Play {
             egui::Panel::top("play-banner").show(ui, |ui| {
                 banner::show(ui, &module, session.state(), &progress)
             });
+            // The danger of defeat, under the race to win, across the window.
+            let threats = shown_threats(session);
+            danger_boxes = threats
+                .iter()
+                .flat_map(|t| t.boxes.iter().copied())
+                .collect();
+            if !threats.is_empty() {
+                egui::Panel::top("play-danger").show(ui, |ui| {
+                    danger::show(ui, &module, &threats);
+                });
+            }
             index = Some(BoxIndex::new(&module, input.map));
+            // Narrower on a small screen, so the map keeps most of the width.
+            let actions_width = (ui.available_width() * 0.26).clamp(280.0, 380.0);
             egui::Panel::right("play-actions")
-                .default_size(380.0)
+                .default_size(actions_width)
                 .resizable(true)
                 .show(ui, |ui| {
                     panel::show(
@@ -343,26 +386,55 @@ impl Play {
                         entry::show(ui, &module, session.state(), who, offer, form, out);
                     });
             }
+            // The dock left of the map, the window's whole height: the battle, its
+            // odds and the computer's turn, each a section, so nothing floats over the
+            // board.
+            self.battle.update(session);
+            // Not while the computers play on: each position would be simulated anew.
+            let odds = self.show_odds
+                && !(self.auto && session.computer_to_act())
+                && odds::target(session, self.selected).is_some();
+            // The computer's turn in full is for open games only.
+            let turn = !session.hidden() && report::visible(&self.turn);
+            if self.battle.is_open() || odds || turn {
+                egui::Panel::left("play-dock")
+                    .default_size(DOCK_WIDTH)
+                    .resizable(true)
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .id_salt("play-dock-scroll")
+                            .show(ui, |ui| {
+                                if self.battle.is_open() {
+                                    self.battle.show(ui, session, out);
+                                }
+                                if odds {
+                                    self.odds.show(ui, session, self.selected, out);
+                                }
+                                if turn {
+                                    report::show(ui, &module, &self.turn, out);
+                                }
+                            });
+                    });
+            }
             egui::Panel::bottom("play-log")
                 .default_size(160.0)
                 .resizable(true)
                 .show(ui, |ui| {
                     log::show(ui, session.shown_log(), session.shown_rule_lines())
                 });
-            self.battle.show(ui.ctx(), session, out);
-            // Not while the computers play on: each position would be simulated anew.
-            if self.show_odds && !(self.auto && session.computer_to_act()) {
-                self.odds.show(ui.ctx(), session, self.selected, out);
-            }
-            // The computer's turn in full is for open games only.
-            if !session.hidden() {
-                report::show(ui.ctx(), &module, &self.turn, out);
-            }
             if session.outcome().is_some() && !self.victory_closed {
                 victory::show(ui.ctx(), session, out);
             }
         }
-        let overlay = self.overlay(input.map, index.as_ref());
+        let mut overlay = self.overlay(input.map, index.as_ref());
+        if let (Some(o), Some(ix)) = (overlay.as_mut(), index.as_ref()) {
+            o.danger = vec![false; input.map.boxes.len()];
+            for b in &danger_boxes {
+                if let Some(i) = ix.doc(*b) {
+                    o.danger[i] = true;
+                }
+            }
+        }
         let selection = index
             .as_ref()
             .zip(self.selected)
@@ -969,10 +1041,20 @@ impl Play {
         self.by_file = None;
     }
 
-    /// Saves the game under way.
+    /// Saves the game under way, a bare name in the games folder, with its table (who
+    /// plays which side, "AI auto") beside it; the status names the file.
     pub fn save_game(&mut self, path: &Path) {
+        let path = table::resolve(&self.games_dir, path);
         let result = match self.session.as_ref() {
-            Some(s) => s.save(path).map_err(|e| e.to_string()),
+            Some(s) => path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or(Ok(()), |dir| {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))
+                })
+                .and_then(|()| s.save(&path).map_err(|e| e.to_string()))
+                .and_then(|()| table::Table::new(s.players(), self.auto).write(&path)),
             None => Err("no game to save".into()),
         };
         self.status = match result {
@@ -984,21 +1066,31 @@ impl Play {
         };
     }
 
-    /// Loads a game with `module`; on any error the game under way is kept.
+    /// Loads a game with `module` (a bare name from the games folder); on any error the
+    /// game under way is kept. Who plays which side and "AI auto" come from the table
+    /// saved beside it, else stay as they are at the table now.
     pub fn load_game(&mut self, path: &Path, module: Option<&Arc<Module>>) {
+        let path = &table::resolve(&self.games_dir, path);
         let Some(module) = module else {
             self.status = "cannot load a game: the module does not load".into();
             return;
         };
-        let players = self
-            .session
+        let saved = table::Table::read(path);
+        let players = saved
             .as_ref()
-            .map(|s| s.players().to_vec())
-            .filter(|p| p.len() == module.sides.len())
+            .and_then(|t| t.players(module.sides.len()))
+            .or_else(|| {
+                self.session
+                    .as_ref()
+                    .map(|s| s.players().to_vec())
+                    .filter(|p| p.len() == module.sides.len())
+            })
             .unwrap_or_else(|| vec![PlayerKind::Human; module.sides.len()]);
+        let auto = saved.as_ref().map_or(self.auto, |t| t.auto);
         match Session::load(module.clone(), path, players) {
             Ok(s) => {
                 self.install(s);
+                self.auto = auto;
                 self.status = format!("game loaded from {}", path.display());
             }
             Err(e) if e.module_changed() => {

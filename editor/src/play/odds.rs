@@ -94,7 +94,7 @@ pub struct OddsView {
 impl OddsView {
     pub fn show(
         &mut self,
-        ctx: &egui::Context,
+        ui: &mut egui::Ui,
         session: &mut Session,
         selected: Option<BoxId>,
         _out: &mut Vec<UiCommand>,
@@ -107,11 +107,10 @@ impl OddsView {
             self.key = None;
             self.result = Some(Err(HIDDEN_ODDS.into()));
             let place = &session.module().board.get(at).name;
-            egui::Window::new("Battle odds")
-                .pivot(egui::Align2::RIGHT_TOP)
-                .default_pos(ctx.content_rect().right_top() + egui::vec2(-400.0, 80.0))
-                .default_width(320.0)
-                .show(ctx, |ui| {
+            egui::CollapsingHeader::new(egui::RichText::new("Battle odds").strong())
+                .id_salt("play-odds")
+                .default_open(true)
+                .show(ui, |ui| {
                     ui.strong(format!("Battle at {place}"));
                     ui.label(HIDDEN_ODDS);
                 });
@@ -131,14 +130,10 @@ impl OddsView {
         }
         let module = session.module();
         let place = &module.board.get(at).name;
-        // Over the map's right side, clear of the toolbar and the action panel.
-        let corner = ctx.content_rect().right_top() + egui::vec2(-400.0, 80.0);
-        egui::Window::new("Battle odds")
-            .pivot(egui::Align2::RIGHT_TOP)
-            .default_pos(corner)
-            .default_width(320.0)
-            .resizable(true)
-            .show(ctx, |ui| {
+        egui::CollapsingHeader::new(egui::RichText::new("Battle odds").strong())
+            .id_salt("play-odds")
+            .default_open(true)
+            .show(ui, |ui| {
                 ui.strong(format!("Battle at {place}"));
                 match &self.result {
                     Some(Ok(report)) => show_report(ui, module, report),
@@ -192,7 +187,7 @@ fn show_report(ui: &mut egui::Ui, module: &Module, report: &Report) {
         .map(|r| egui_plot::Bar::new(f64::from(r.round), r.pct).width(0.8))
         .collect();
     egui_plot::Plot::new("odds-rounds")
-        .height(140.0)
+        .height(100.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)

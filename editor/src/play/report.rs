@@ -95,30 +95,56 @@ impl ComputerTurn {
         self.finished = true;
     }
 
-    /// The summary in words, one line each: counts first, then the captures.
+    /// The summary in sentences a player reads at a glance, one line each: what the
+    /// side did in all, where it marched (each road once, with how many pieces), where it
+    /// fought, and the boxes that changed hands.
     pub fn summary(&self, module: &Module) -> Vec<String> {
         let mut out = Vec::new();
+        let who = self.side.map_or("The computer".to_string(), |s| {
+            format!("The {}", module.side(s).name)
+        });
         let marched = self.marches.len();
+        let battles = self.battles.len();
         out.push(format!(
-            "{} action{}, {marched} unit move{}, {} battle{}",
+            "{who} took {} action{}: {marched} piece{} marched, {battles} battle{}.",
             self.lines.len(),
             plural(self.lines.len()),
             plural(marched),
-            self.battles.len(),
-            plural(self.battles.len())
+            plural(battles),
         ));
+        let mut routes: Vec<((BoxId, BoxId), usize)> = Vec::new();
+        for &m in &self.marches {
+            match routes.iter_mut().find(|(r, _)| *r == m) {
+                Some((_, n)) => *n += 1,
+                None => routes.push((m, 1)),
+            }
+        }
+        for ((from, to), n) in routes {
+            out.push(format!(
+                "Marched {n} piece{} from {} to {}.",
+                plural(n),
+                describe::place(module, from),
+                describe::place(module, to)
+            ));
+        }
         for &at in &self.battles {
-            out.push(format!("Battle at {}", describe::place(module, at)));
+            out.push(format!(
+                "Fought a battle at {}.",
+                describe::place(module, at)
+            ));
         }
         for &(at, was, now) in &self.captures {
-            let who =
-                |s: Option<SideId>| s.map_or("nobody".to_string(), |s| module.side(s).name.clone());
-            out.push(format!(
-                "{}: {} -> {}",
-                describe::place(module, at),
-                who(was),
-                who(now)
-            ));
+            let place = describe::place(module, at);
+            out.push(match (was, now) {
+                (Some(w), Some(n)) => format!(
+                    "The {} took {place} from the {}.",
+                    module.side(n).name,
+                    module.side(w).name
+                ),
+                (None, Some(n)) => format!("The {} took {place}.", module.side(n).name),
+                (Some(w), None) => format!("The {} lost {place}.", module.side(w).name),
+                (None, None) => format!("{place} changed hands."),
+            });
         }
         out
     }
@@ -128,9 +154,17 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The window that tells a human what the computer just did.
+/// The height of the summary's scrolled part, in points (seven or so lines).
+const REPORT_HEIGHT: f32 = 130.0;
+
+/// Whether the summary of the computer's last turn is on screen.
+pub fn visible(turn: &ComputerTurn) -> bool {
+    turn.side.is_some() && turn.finished && !turn.dismissed && !turn.is_empty()
+}
+
+/// The dock's section that tells a human what the computer just did.
 pub fn show(
-    ctx: &egui::Context,
+    ui: &mut egui::Ui,
     module: &Module,
     turn: &ComputerTurn,
     out: &mut Vec<crate::command::UiCommand>,
@@ -140,15 +174,24 @@ pub fn show(
         return;
     }
     let title = format!("{}'s turn (computer)", module.side(side).name);
-    egui::Window::new(title)
-        .id(egui::Id::unique("computer-turn"))
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -180.0))
-        .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
-            for line in turn.summary(module) {
-                ui.label(line);
+    egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+        .id_salt("computer-turn")
+        .default_open(true)
+        .show(ui, |ui| {
+            let mut lines = turn.summary(module).into_iter();
+            if let Some(first) = lines.next() {
+                ui.label(first);
             }
+            // The marches, battles and captures scroll within the dock, so the battle and
+            // its odds stay in sight beside them.
+            egui::ScrollArea::vertical()
+                .id_salt("computer-turn-summary")
+                .max_height(REPORT_HEIGHT)
+                .show(ui, |ui| {
+                    for line in lines {
+                        ui.label(line);
+                    }
+                });
             if let Some(v) = turn.evaluation {
                 ui.label(format!(
                     "Computer's evaluation for the {}: {v:+.1}",

@@ -10,7 +10,7 @@ use muster_ai::{AiError, Level, Player};
 use muster_core::Module;
 use muster_core::format::Sight;
 use muster_core::game::flow::StartError;
-use muster_core::game::rules::{Progress, Rules};
+use muster_core::game::rules::{Progress, Rules, Threat};
 use muster_core::game::save::{Reseed, SavedScenario};
 use muster_core::game::seats::awaited;
 use muster_core::game::sight::{SEES, sights};
@@ -170,6 +170,8 @@ pub struct Session {
     legal: Option<Result<Vec<Action>, String>>,
     /// The rules' `victory_progress` for the current state, asked once per state.
     progress: Option<Vec<Progress>>,
+    /// The rules' `victory_threats` for the current state, asked once per state.
+    threats: Option<Vec<Threat>>,
     /// Actions before this many are not taken back (in a game by file: the ones sent).
     floor: usize,
     /// Who plays each seat, in the module's seat order.
@@ -361,6 +363,7 @@ impl Session {
             legal: None,
             referee: None,
             progress: None,
+            threats: None,
             floor: 0,
             hidden: false,
             seats,
@@ -602,6 +605,7 @@ impl Session {
             legal: None,
             referee: None,
             progress: None,
+            threats: None,
             floor,
             hidden: false,
             seats,
@@ -625,6 +629,7 @@ impl Session {
         self.floor = self.history.actions().len();
         self.legal = None;
         self.progress = None;
+        self.threats = None;
     }
 
     /// Takes the rules out of the session (to read a game by file with them again).
@@ -711,6 +716,7 @@ impl Session {
             legal: None,
             referee: None,
             progress: None,
+            threats: None,
             floor: 0,
             hidden: false,
             seats,
@@ -826,6 +832,7 @@ impl Session {
             legal: None,
             referee: None,
             progress: None,
+            threats: None,
             floor: self.floor,
             hidden: self.hidden,
             seats: self.seats.clone(),
@@ -969,6 +976,23 @@ impl Session {
         self.progress.as_deref().unwrap_or_default()
     }
 
+    /// The victory conditions a side could meet on its next player turn, as the rules
+    /// see them (the `victory_threats` hint); nothing if the rules give none or fail.
+    pub fn victory_threats(&mut self) -> &[Threat] {
+        if self.threats.is_none() {
+            let view = muster_core::game::View {
+                module: &self.module,
+                state: self.history.state(),
+            };
+            let list = self.rules.victory_threats(view).unwrap_or_else(|e| {
+                tracing::warn!("victory_threats: {e}");
+                Vec::new()
+            });
+            self.threats = Some(list);
+        }
+        self.threats.as_deref().unwrap_or_default()
+    }
+
     /// Applies `action` for the side to act; on error nothing changes.
     pub fn apply(&mut self, action: Action) -> Result<(), SessionError> {
         if self.outcome().is_some() {
@@ -1004,6 +1028,7 @@ impl Session {
     fn note(&mut self, side: SideId, before: &GameState, action: &Action, log: Vec<String>) {
         self.legal = None;
         self.progress = None;
+        self.threats = None;
         self.takers.push(Some(side));
         // A referee's decision is the referee's, not the side on move's.
         let who = match action {
@@ -1081,6 +1106,7 @@ impl Session {
         self.takers.pop();
         self.legal = None;
         self.progress = None;
+        self.threats = None;
         for c in self.computers.iter_mut().flatten() {
             c.forget();
         }

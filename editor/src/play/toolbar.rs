@@ -9,9 +9,14 @@ use muster_core::game::{Action, describe};
 use super::{Play, PlayCommand, Session};
 use crate::command::UiCommand;
 
+/// Draws the toolbar: one row that never wraps. When the whole row (as last measured
+/// unfolded) is wider than the window, the new games, the game's files and the
+/// computers' settings fold into the "File" and "Options" menus, so nothing runs off a
+/// 1280-wide screen; the decisions, undo and the computers' controls stay in the row.
 pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
+    let narrow = ui.available_width() < play.toolbar_width;
     // One row that never wraps: the map below keeps its place whatever is offered.
-    ui.horizontal(|ui| {
+    let row = ui.horizontal(|ui| {
         enders(ui, play, out);
         // Another human seat the game waits for too (two seats of a side sharing a
         // turn, a sealed choice): the one at the screen may hand over first.
@@ -30,15 +35,10 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
                 }
             }
         }
-        if ui.button("New game").clicked() {
-            out.push(UiCommand::Play(PlayCommand::OpenNewGame));
-        }
-        if ui
-            .button("By file…")
-            .on_hover_text("play against a person elsewhere by exchanging turn files")
-            .clicked()
-        {
-            out.push(UiCommand::Play(PlayCommand::OpenByFile));
+        if narrow {
+            ui.menu_button("File", |ui| games(ui, play, out, true));
+        } else {
+            games(ui, play, out, false);
         }
         let session = play.session();
         let can_undo = session.is_some_and(Session::can_undo);
@@ -59,60 +59,12 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
         if ui.checkbox(&mut auto, "AI auto").changed() {
             out.push(UiCommand::Play(PlayCommand::SetAuto(auto)));
         }
-        let mut delay = play.ai_delay;
-        let slider = egui::Slider::new(&mut delay, 0.0..=super::pace::MAX_DELAY)
-            .text("AI delay")
-            .suffix(" s")
-            .step_by(0.05);
-        if ui
-            .add(slider)
-            .on_hover_text("seconds between computer actions under AI auto")
-            .changed()
-        {
-            out.push(UiCommand::Play(PlayCommand::SetAiDelay(delay)));
-        }
-        let mut eval = play.show_eval;
-        if ui
-            .checkbox(&mut eval, "Evaluation")
-            .on_hover_text("after a computer's turn, show how the ai crate rates the position")
-            .changed()
-        {
-            out.push(UiCommand::Play(PlayCommand::ShowEvaluation(eval)));
-        }
-        let mut odds = play.show_odds;
-        if ui.checkbox(&mut odds, "Odds").changed() {
-            out.push(UiCommand::Play(PlayCommand::ShowOdds(odds)));
-        }
-        ui.separator();
-        let l = ui.label("Game file");
-        ui.add(egui::TextEdit::singleline(&mut play.game_path).desired_width(110.0))
-            .labelled_by(l.id);
-        let path = PathBuf::from(play.game_path.trim());
-        let has_path = !play.game_path.trim().is_empty();
-        if ui
-            .add_enabled(
-                has_path && play.session.is_some(),
-                egui::Button::new("Save game"),
-            )
-            .clicked()
-        {
-            out.push(UiCommand::SaveGame(path.clone()));
-        }
-        if ui
-            .add_enabled(has_path, egui::Button::new("Load game"))
-            .clicked()
-        {
-            out.push(UiCommand::LoadGame(path));
-        }
-        // The same through the file dialog (native where there is one).
-        if ui
-            .add_enabled(play.session.is_some(), egui::Button::new("Save game as…"))
-            .clicked()
-        {
-            out.push(UiCommand::SaveGameDialog);
-        }
-        if ui.button("Load game…").clicked() {
-            out.push(UiCommand::LoadGameDialog);
+        if narrow {
+            ui.menu_button("Options", |ui| settings(ui, play, out));
+        } else {
+            settings(ui, play, out);
+            ui.separator();
+            files(ui, play, out, false);
         }
         if play.stale
             && ui
@@ -133,7 +85,107 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
             ));
         }
     });
+    if !narrow {
+        // The row's width with everything in it, clipped or not.
+        play.toolbar_width = row.response.rect.width() + ui.spacing().item_spacing.x;
+    }
     status_line(ui, &play.status);
+}
+
+/// New games; folded into the "File" menu with the files when the window is narrow.
+fn games(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>, folded: bool) {
+    if ui.button("New game").clicked() {
+        out.push(UiCommand::Play(PlayCommand::OpenNewGame));
+    }
+    if ui
+        .button("By file…")
+        .on_hover_text("play against a person elsewhere by exchanging turn files")
+        .clicked()
+    {
+        out.push(UiCommand::Play(PlayCommand::OpenByFile));
+    }
+    if folded {
+        ui.separator();
+        files(ui, play, out, true);
+    }
+}
+
+/// The computers' pace, their evaluation and the odds.
+fn settings(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
+    let mut delay = play.ai_delay;
+    let slider = egui::Slider::new(&mut delay, 0.0..=super::pace::MAX_DELAY)
+        .text("AI delay")
+        .suffix(" s")
+        .step_by(0.05);
+    if ui
+        .add(slider)
+        .on_hover_text("seconds between computer actions under AI auto")
+        .changed()
+    {
+        out.push(UiCommand::Play(PlayCommand::SetAiDelay(delay)));
+    }
+    let mut eval = play.show_eval;
+    if ui
+        .checkbox(&mut eval, "Evaluation")
+        .on_hover_text("after a computer's turn, show how the ai crate rates the position")
+        .changed()
+    {
+        out.push(UiCommand::Play(PlayCommand::ShowEvaluation(eval)));
+    }
+    let mut odds = play.show_odds;
+    if ui.checkbox(&mut odds, "Odds").changed() {
+        out.push(UiCommand::Play(PlayCommand::ShowOdds(odds)));
+    }
+}
+
+/// Saving and loading by the typed name (in the games folder unless a full path) or
+/// through the file dialog.
+fn files(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>, folded: bool) {
+    let games = play.games_dir.display().to_string();
+    let l = ui.label("Game file");
+    ui.add(egui::TextEdit::singleline(&mut play.game_path).desired_width(110.0))
+        .labelled_by(l.id)
+        .on_hover_text(format!("a name is saved in the games folder, {games}"));
+    let path = PathBuf::from(play.game_path.trim());
+    let has_path = !play.game_path.trim().is_empty();
+    if ui
+        .add_enabled(
+            has_path && play.session.is_some(),
+            egui::Button::new("Save game"),
+        )
+        .on_hover_text(format!("into {games}"))
+        .clicked()
+    {
+        out.push(UiCommand::SaveGame(path.clone()));
+        if folded {
+            ui.close();
+        }
+    }
+    if ui
+        .add_enabled(has_path, egui::Button::new("Load game"))
+        .clicked()
+    {
+        out.push(UiCommand::LoadGame(path));
+        if folded {
+            ui.close();
+        }
+    }
+    // The same through the file dialog (native where there is one).
+    if ui
+        .add_enabled(play.session.is_some(), egui::Button::new("Save game as…"))
+        .clicked()
+    {
+        out.push(UiCommand::SaveGameDialog);
+        if folded {
+            ui.close();
+        }
+    }
+    if ui.button("Load game…").clicked() {
+        out.push(UiCommand::LoadGameDialog);
+        if folded {
+            ui.close();
+        }
+    }
 }
 
 /// The status message on a line of its own, always there and cut to one line (hover
