@@ -322,3 +322,32 @@ fn a_save_keeps_the_players_and_ai_auto_in_the_games_folder() {
     );
     assert!(play.auto(), "AI auto is on again");
 }
+
+/// Every box of AHD's map gets forms no other box shares, so an abbreviated name always
+/// reads as one box ("Columbus" and "Columbus, Ga." never both "Colum.").
+#[test]
+fn the_ahd_map_names_abbreviate_to_forms_no_two_boxes_share() {
+    let doc = Document::open(&common::ahd()).expect("module opens");
+    let names: Vec<&str> = doc.map().boxes.iter().map(|b| b.name.as_str()).collect();
+    let forms = muster_editor::labels::abbreviations(&names);
+    let mut owner = std::collections::HashMap::new();
+    for (i, list) in forms.iter().enumerate() {
+        assert_eq!(list[0], names[i], "the full name first");
+        for f in list {
+            if let Some(j) = owner.insert(f.clone(), i) {
+                panic!("'{f}' would read as {} and as {}", names[j], names[i]);
+            }
+        }
+    }
+    let shortest = |name: &str| {
+        let i = names.iter().position(|n| *n == name).expect(name);
+        forms[i].last().cloned().unwrap_or_default()
+    };
+    assert_eq!(shortest("Charleston (South Carolina)"), "Char. SC");
+    assert_eq!(shortest("Columbus"), "Columbus");
+    assert!(
+        shortest("Philadelphia").len() < "Philadelphia".len(),
+        "a long name has a shorter form: {}",
+        shortest("Philadelphia")
+    );
+}

@@ -277,6 +277,9 @@ impl Probe {
             .victory_progress(view)
             .unwrap_or_else(|e| panic!("victory_progress: {e}"));
         self.rules
+            .victory_threats(view)
+            .unwrap_or_else(|e| panic!("victory_threats: {e}"));
+        self.rules
             .refuses_entry(view, &offer)
             .unwrap_or_else(|e| panic!("accepts_entry: {e}"));
         self.rules

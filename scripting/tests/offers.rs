@@ -256,6 +256,52 @@ end, { id = "house.bad" })
     assert!(e.contains("no side 'unoin'; did you mean 'union'?"), "{e}");
 }
 
+/// `victory_threats` (a list hook for players to see defeat coming): a house rule's
+/// items join AHD's, with their boxes; a box that is not on the board or a misspelt
+/// field is an error naming the hook and the fault.
+#[test]
+fn victory_threats_items_join_and_a_bad_one_is_named() {
+    use muster_core::game::View;
+    use muster_core::game::rules::Rules;
+    let house = r#"
+hooks.on("victory_threats", function(game)
+	return { { side = "union", text = "if Richmond falls", boxes = { defs.box("Richmond") } } }
+end, { id = "house.threat" })
+"#;
+    let (_dir, m, mut rules, g) = with_house_rule(house);
+    let view = View {
+        module: &m,
+        state: &g,
+    };
+    let threats = rules.victory_threats(view).expect("answers");
+    let last = threats.last().expect("the house rule's item");
+    assert_eq!(last.text, "if Richmond falls");
+    assert_eq!(last.boxes, vec![m.board.find("Richmond").expect("box")]);
+
+    for (bad, fault) in [
+        (
+            r#"return { { side = "union", text = "x", boxes = { 9999 } } }"#,
+            "`boxes`: 9999 is not a box of the board",
+        ),
+        (
+            r#"return { { side = "union", txt = "x" } }"#,
+            "unknown field the string \"txt\": an item is { side, text, boxes }",
+        ),
+    ] {
+        let house = format!(
+            "hooks.on(\"victory_threats\", function(game)\n\t{bad}\nend, {{ id = \"house.bad\" }})\n"
+        );
+        let (_dir, m, mut rules, g) = with_house_rule(&house);
+        let view = View {
+            module: &m,
+            state: &g,
+        };
+        let e = rules.victory_threats(view).unwrap_err().to_string();
+        assert!(e.contains("victory_threats"), "{e}");
+        assert!(e.contains(fault), "{e}");
+    }
+}
+
 /// A computer player's look ahead on the game's own rules (`Rules::look_ahead`): what
 /// the game kept before it (lines logged, printed, traced) is there after it, and what
 /// the look ahead made is gone.
