@@ -107,7 +107,7 @@ pub fn legs(
         found: &mut found,
         best: &mut best,
     };
-    rules.ask_each(view, &mut |ask| search.from_here(ask, &mut path, 0))?;
+    rules.ask_each(view, &mut |ask| search.extend(ask, &mut path, 0))?;
     found.sort_by_key(|(d, c)| (*c, d.path.steps.len()));
     Ok(found)
 }
@@ -125,7 +125,7 @@ struct Search<'a, 'v> {
 }
 
 impl Search<'_, '_> {
-    fn from_here(
+    fn extend(
         &mut self,
         ask: &mut dyn Asker,
         path: &mut Path,
@@ -141,7 +141,7 @@ impl Search<'_, '_> {
             path.steps.push(Step { line, to: next });
             let step = self.step(ask, path, spent)?;
             if let Some(cost) = step {
-                self.from_here(ask, path, cost)?;
+                self.extend(ask, path, cost)?;
             }
             path.steps.pop();
         }
