@@ -66,8 +66,8 @@ impl Game {
             .unwrap_or_else(|| panic!("no {kind:?} there"))
     }
 
-    /// Ends steps until the Union's Campaign phase, then moves Fredericksburg's pieces
-    /// to Richmond and fights there.
+    /// Ends steps until the Union's Campaign phase, then moves Grant's stack from
+    /// Fredericksburg to Richmond and fights there.
     fn attack(&mut self) {
         let union = self.m.find_side("union").unwrap();
         while !(self.g.active_side(&self.m) == union
@@ -78,29 +78,27 @@ impl Game {
         {
             self.act(Action::EndStep);
         }
-        let (from, to) = (self.at("Fredericksburg"), self.at("Richmond"));
-        self.act(Action::Select { at: from });
-        let moves: Vec<(UnitId, Path)> = self
+        // L334, L382: Grant is activated and picks his infantry up (the stack's point).
+        let to = self.at("Richmond");
+        let grant = self.unit("grant-1863", "Fredericksburg");
+        self.act(Action::Activate { unit: grant });
+        while let Some(a) = self
             .legal()
             .into_iter()
-            .filter_map(|a| match a {
-                Action::Move { unit, path } if path.steps.last().map(|s| s.to) == Some(to) => {
-                    Some((unit, path))
-                }
+            .find(|a| matches!(a, Action::PickUp { .. }))
+        {
+            self.act(a);
+        }
+        let path: Path = self
+            .legal()
+            .into_iter()
+            .find_map(|a| match a {
+                Action::Move { unit, path } if unit == grant && path.to() == to => Some(path),
                 _ => None,
             })
-            .collect();
-        let mut moved = Vec::new();
-        for (unit, path) in moves {
-            if !moved.contains(&unit) {
-                moved.push(unit);
-                self.act(Action::Move { unit, path });
-            }
-        }
-        if self.legal().contains(&Action::Release) {
-            self.act(Action::Release);
-        }
-        self.act(Action::EndStep);
+            .expect("Grant's stack reaches Richmond");
+        self.act(Action::Move { unit: grant, path });
+        // L392: combat is immediate: the battle is fought when the Union commits to it.
         self.act(Action::Fight { at: to });
     }
 }

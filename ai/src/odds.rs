@@ -103,12 +103,9 @@ pub fn resolved(
 ) -> Result<Option<Exact>, OddsError> {
     use muster_core::format::{Procedure, Resolve};
     use muster_core::game::{Action, apply};
-    let Some(step) = module
-        .calendar
-        .steps
-        .iter()
-        .position(|s| s.procedure == Procedure::Battles && s.resolve == Resolve::Rules)
-    else {
+    let Some(step) = module.calendar.steps.iter().position(|s| {
+        (s.procedure == Procedure::Battles || s.immediate) && s.resolve == Resolve::Rules
+    }) else {
         return Ok(None);
     };
     let mut g = setup.position(module)?;

@@ -776,6 +776,9 @@ impl Planner {
         let Some(seg) = &state.moving else {
             return first_legal(module, rules, state);
         };
+        if muster_core::game::activation::by_piece(module, state) {
+            return by_piece(module, rules, state);
+        }
         let key = (state.turn, state.player, state.step, state.repeat);
         let left = state.step_left(module);
         if let Some(a) = &seg.active {
@@ -938,6 +941,7 @@ impl Planner {
             && state.combat.as_ref().is_none_or(|c| c.battle.is_none())
             && state.moving.as_ref().is_some_and(|m| m.active.is_none())
             && state.step_left(module) > 0
+            && !muster_core::game::activation::by_piece(module, state)
     }
 
     fn battle(
@@ -1326,6 +1330,68 @@ fn best_promotion(module: &Module, state: &GameState, legal: &[Action]) -> Actio
             .cloned()
             .unwrap_or(Action::Pass)
     })
+}
+
+/// A `move` step by piece (`activate="piece"`), played simply until the planner learns
+/// legs: commit to a battle waiting; an activated piece picks up what it may for
+/// nothing more than its first pick-up (a leader's stack), attacks a box it outnumbers
+/// or else takes a leg chosen by the position (so pieces spread), then stops; with no
+/// piece activated, activates the next one (each once a step), else ends the step.
+fn by_piece(module: &Module, rules: &mut dyn Rules, state: &GameState) -> Result<Action, AiError> {
+    let legal = legal_actions(module, rules, state)?;
+    if let Some(a) = legal.iter().find(|a| matches!(a, Action::Fight { .. })) {
+        return Ok(a.clone());
+    }
+    let spin = usize::from(state.turn.0) + usize::from(state.player);
+    let Some(act) = muster_core::game::activation::current(state).cloned() else {
+        let activations: Vec<&Action> = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Activate { .. }))
+            .collect();
+        if !activations.is_empty() {
+            return Ok(activations[spin % activations.len()].clone());
+        }
+        return legal.last().cloned().ok_or(AiError::Stuck);
+    };
+    if act.legs > 0 {
+        return Ok(Action::Release);
+    }
+    let leader = !module.units.get(state.unit(act.unit).kind).combatant;
+    if leader && let Some(a) = legal.iter().find(|a| matches!(a, Action::PickUp { .. })) {
+        return Ok(a.clone());
+    }
+    let side = state.unit(act.unit).side;
+    let strength = |at: BoxId, mine: bool| -> i64 {
+        state
+            .units_at(at)
+            .filter(|&u| (state.unit(u).side == side) == mine)
+            .map(|u| i64::from(module.units.get(state.unit(u).kind).combat))
+            .sum()
+    };
+    let own: i64 = std::iter::once(act.unit)
+        .chain(state.attached(act.unit))
+        .map(|u| i64::from(module.units.get(state.unit(u).kind).combat))
+        .sum();
+    let moves: Vec<&Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .collect();
+    for a in &moves {
+        if let Action::Move { path, .. } = a {
+            let enemy = strength(path.to(), false);
+            if enemy > 0 && own + strength(path.to(), true) > enemy {
+                return Ok((*a).clone());
+            }
+        }
+    }
+    let calm: Vec<&&Action> = moves
+        .iter()
+        .filter(|a| matches!(a, Action::Move { path, .. } if strength(path.to(), false) == 0))
+        .collect();
+    if calm.is_empty() {
+        return Ok(Action::Release);
+    }
+    Ok((*calm[(spin + act.unit.index()) % calm.len()]).clone())
 }
 
 fn first_legal(

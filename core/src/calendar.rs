@@ -52,6 +52,13 @@ pub struct Step {
     pub max_rounds: Option<u8>,
     /// `battles`: dice per shot, or losses the rules compute.
     pub resolve: crate::format::Resolve,
+    /// `move`: a box or one piece a decision (ACTIVATE).
+    pub activate: crate::format::Activate,
+    /// `move`: battles fought inside the step (IMMEDIATE).
+    pub immediate: bool,
+    /// `move` by piece: the rules' references for refused activations and legs.
+    pub activate_rule: String,
+    pub points_rule: String,
     /// `place`: the box value a box must have for the side placing (`None`: any box);
     /// `may_place` is asked only of those.
     pub place_in: Option<BoxValueId>,

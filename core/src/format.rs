@@ -578,6 +578,22 @@ pub struct Step {
     /// shot) or `rules` (the rules compute each side's losses, no dice; the side taking
     /// them chooses the pieces).
     pub resolve: Option<Spanned<Resolve>>,
+    /// `move` only: what one decision activates, `box` (the default: every piece in a
+    /// box) or `piece` (one piece and what it carries, moving in legs on the movement
+    /// points the rules give: ACTIVATE and LEGS, issue 44).
+    pub activate: Option<Spanned<Activate>>,
+    /// `move` with `activate="piece"` only: `immediate` fights a battle inside the step
+    /// as soon as the mover commits to it (`Fight`), then movement goes on (IMMEDIATE).
+    /// `resolve` then says how those battles are resolved.
+    pub combat: Option<Spanned<Combat>>,
+    /// `move` with `activate="piece"`: the rules' reference quoted when an activation
+    /// is refused for its cost (e.g. `L330`).
+    #[serde(rename = "activate-rule")]
+    pub activate_rule: Option<String>,
+    /// `move` with `activate="piece"`: the rules' reference quoted when a leg is
+    /// refused for its movement points (e.g. `L366`).
+    #[serde(rename = "points-rule")]
+    pub points_rule: Option<String>,
     /// `place` only: a box value; pieces are placed only in boxes with some of it for
     /// the side placing (AHD: recruits only in a city of the recruiter's colour, 7.0).
     /// Default: any box the rules' `may_place` allows.
@@ -677,6 +693,29 @@ pub enum Resolve {
     /// each side chooses which of its pieces take them; the rules say who yields
     /// (`yields`).
     Rules,
+}
+
+/// What one decision of a `move` step activates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activate {
+    /// A box: every piece of the side there may move (AHD's march).
+    #[default]
+    Box,
+    /// One piece and what it carries, at the cost the rules set (`activation_cost`),
+    /// moving in legs on movement points (`move_points`, `move_cost`).
+    Piece,
+}
+
+/// When a `move` step's battles are fought.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Combat {
+    /// Not in the step: a later `battles` step fights them.
+    #[default]
+    Later,
+    /// In the step, when the mover commits to one (`Fight`), before the next move.
+    Immediate,
 }
 
 /// `<options>`: the optional-rules catalogue.

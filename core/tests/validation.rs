@@ -1571,6 +1571,58 @@ fn max_rounds_belongs_to_battles_and_is_at_least_one() {
     );
 }
 
+/// `activate` belongs to `move` steps, `combat` to those activating by piece, and
+/// `resolve` to battles and move steps fighting immediately (issue 44), each refused
+/// elsewhere at the attribute.
+#[test]
+fn activation_and_immediate_combat_attributes_belong_to_move_steps() {
+    let on_battles = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="battles""#,
+        r#"procedure="battles" activate="piece""#,
+    )]);
+    assert_eq!(
+        on_battles,
+        ["calendar.xml:7:67: error: activate is for procedure=\"move\" steps"]
+    );
+    let by_box = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="move" spends="moves""#,
+        r#"procedure="move" spends="moves" combat="immediate""#,
+    )]);
+    assert_eq!(
+        by_box,
+        [
+            "calendar.xml:6:81: error: combat is for procedure=\"move\" steps with activate=\"piece\"; battles fought during movement need pieces activated one at a time"
+        ]
+    );
+    let resolve = diagnostics(&[(
+        "calendar.xml",
+        r#"procedure="move" spends="moves""#,
+        r#"procedure="move" spends="moves" activate="piece" resolve="rules""#,
+    )]);
+    assert_eq!(
+        resolve,
+        [
+            "calendar.xml:6:99: error: resolve is for procedure=\"battles\" steps and move steps with combat=\"immediate\""
+        ]
+    );
+    let fine = TempModule::mini();
+    fine.edit(
+        "calendar.xml",
+        r#"procedure="move" spends="moves""#,
+        r#"procedure="move" spends="moves" activate="piece" combat="immediate" resolve="rules""#,
+    );
+    let m = fine.load().unwrap_or_else(|e| panic!("{e}"));
+    let step = m
+        .calendar
+        .steps
+        .iter()
+        .find(|s| s.immediate)
+        .expect("the move step");
+    assert_eq!(step.activate, muster_core::format::Activate::Piece);
+}
+
 #[test]
 fn a_step_spending_an_undeclared_resource() {
     let got = diagnostics(&[("calendar.xml", r#"spends="moves""#, r#"spends="move""#)]);

@@ -187,6 +187,7 @@ impl Probe {
                 to: b,
             },
             Event::BoxSelected { at: b },
+            Event::PieceActivated { unit: u, cost: 1 },
             Event::OfferTaken { offer: &offer },
             Event::BattleStarted { at: b },
             Event::UnitReinforced { unit: u, from: b },
@@ -223,6 +224,17 @@ impl Probe {
                 path: &path,
             },
             Question::MoveLimit { unit: u },
+            Question::ActivationCost { unit: u },
+            Question::MovePoints { unit: u },
+            Question::MoveCost {
+                unit: u,
+                path: &path,
+            },
+            Question::PickUpCost {
+                unit: u,
+                carrier: u,
+                paid: 0,
+            },
             Question::MayWithdraw,
             Question::RetreatTo {
                 side: s,
@@ -288,6 +300,9 @@ impl Probe {
         self.rules
             .battle_losses(view)
             .unwrap_or_else(|e| panic!("battle_losses: {e}"));
+        self.rules
+            .end_step_refusal(view, "s")
+            .unwrap_or_else(|e| panic!("end_step_refusal: {e}"));
     }
 }
 

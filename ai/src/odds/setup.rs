@@ -825,7 +825,7 @@ fn base_state(module: &Module, attacker: SideId, n: usize) -> Result<GameState, 
         .calendar
         .steps
         .iter()
-        .position(|s| s.procedure == Procedure::Battles);
+        .position(|s| s.procedure == Procedure::Battles || s.immediate);
     g.step = segment.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
     g.vars.clear();
     g.attributes.clear();

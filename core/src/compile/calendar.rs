@@ -222,10 +222,34 @@ fn step(
         }
         Some(m) => Some(m.value),
     };
+    let activate = match &s.activate {
+        None => crate::format::Activate::Box,
+        Some(a) if procedure != Procedure::Move => {
+            cx.error(a.pos, "activate is for procedure=\"move\" steps", None);
+            return None;
+        }
+        Some(a) => a.value,
+    };
+    let immediate = match &s.combat {
+        None => false,
+        Some(c) if activate != crate::format::Activate::Piece => {
+            cx.error(
+                c.pos,
+                "combat is for procedure=\"move\" steps with activate=\"piece\"",
+                Some("battles fought during movement need pieces activated one at a time".into()),
+            );
+            return None;
+        }
+        Some(c) => c.value == crate::format::Combat::Immediate,
+    };
     let resolve = match &s.resolve {
         None => crate::format::Resolve::Dice,
-        Some(r) if procedure != Procedure::Battles => {
-            cx.error(r.pos, "resolve is for procedure=\"battles\" steps", None);
+        Some(r) if procedure != Procedure::Battles && !immediate => {
+            cx.error(
+                r.pos,
+                "resolve is for procedure=\"battles\" steps and move steps with combat=\"immediate\"",
+                None,
+            );
             return None;
         }
         Some(r) => r.value,
@@ -269,6 +293,10 @@ fn step(
         max_path,
         max_rounds,
         resolve,
+        activate,
+        immediate,
+        activate_rule: s.activate_rule.clone().unwrap_or_default(),
+        points_rule: s.points_rule.clone().unwrap_or_default(),
         place_in,
         side,
         pos: s.pos,

@@ -16,9 +16,19 @@ pub enum Action {
     Select { at: BoxId },
     /// `move`: move one piece of the selected box along a path.
     Move { unit: UnitId, path: Path },
-    /// `move`: finish the moves of the selected box.
+    /// `move`: finish the moves of the selected box, or the activated piece's.
     Release,
-    /// `battles`: fight the battle in this box next.
+    /// `move` with `activate="piece"`: spend what the rules ask (`activation_cost`) to
+    /// activate this piece and what it carries; it may then move in legs.
+    Activate { unit: UnitId },
+    /// `move` with `activate="piece"`: the activated piece picks this piece up in its
+    /// box (`pick_up_cost`); it is carried from then on.
+    PickUp { unit: UnitId },
+    /// `move` with `activate="piece"`: the activated piece leaves this piece it carries
+    /// in the box where it stands.
+    DropOff { unit: UnitId },
+    /// `battles`: fight the battle in this box next; a `move` step with
+    /// `combat="immediate"`: fight the battle the moving side brought on there now.
     Fight { at: BoxId },
     /// Battle: retreat (or withdraw before round 1) every unit of the side to this box:
     /// an adjacent one (`RetreatTo`) or, where the rules offer it, one no line joins

@@ -47,9 +47,12 @@ pub fn action_checked(module: &Module, state: &GameState, a: &Action) -> String 
                     .iter()
                     .all(|s| box_ok(&s.to) && s.line.index() < module.board.lines.len())
         }
-        Action::Reinforce { unit } | Action::Upgrade { unit } | Action::Lose { unit } => {
-            unit_ok(unit)
-        }
+        Action::Reinforce { unit }
+        | Action::Upgrade { unit }
+        | Action::Lose { unit }
+        | Action::Activate { unit }
+        | Action::PickUp { unit }
+        | Action::DropOff { unit } => unit_ok(unit),
         Action::Target { shooter, target } => unit_ok(shooter) && unit_ok(target),
         Action::Place { kind, at } => kind.index() < module.units.types.len() && box_ok(at),
         Action::Take { unit, at, .. } => {
@@ -77,6 +80,9 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
         }
         Action::Release => words.say(|w| &w.release, "finish moving from the selected box", &[]),
         Action::Fight { at } => format!("fight the battle at {}", place(module, *at)),
+        Action::Activate { unit: u } => format!("activate {}", unit(module, state, *u)),
+        Action::PickUp { unit: u } => format!("pick up {}", unit(module, state, *u)),
+        Action::DropOff { unit: u } => format!("drop off {}", unit(module, state, *u)),
         Action::Retreat { to } => {
             // A box no line joins to the battle's is an evacuation (`evacuations`).
             let adjacent = state

@@ -100,6 +100,13 @@ pub fn legal_actions(
             .collect());
     }
     let mut actions = match procedure {
+        // A battle fought inside a move step (`combat="immediate"`) decides first.
+        Procedure::Move if super::activation::battle_under_way(state) => {
+            battle::legal(module, rules, state)?
+        }
+        Procedure::Move if super::activation::by_piece(module, state) => {
+            super::activation::legal(module, rules, state)?
+        }
         Procedure::Move => {
             let mut actions = moves::legal(module, rules, state)?;
             if state.moving.as_ref().is_some_and(|m| m.active.is_none()) {
@@ -126,7 +133,33 @@ pub fn legal_actions(
         actions.extend(taken);
         actions.extend(last);
     }
+    if actions.last() == Some(&Action::EndStep) && end_refusal(module, rules, state)?.is_some() {
+        actions.pop();
+    }
     Ok(actions)
+}
+
+/// Why the side to act may not end the step now: the rules' reason
+/// (`end_step_refusal`, asked only of rules that answer it, so other games pay
+/// nothing), after a `move` step's own by piece (a piece still activated, a battle to
+/// fight).
+fn end_refusal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Option<String>, RuleError> {
+    if super::activation::by_piece(module, state)
+        && let Some(why) = super::activation::end_refusal(module, state)
+    {
+        return Ok(Some(why));
+    }
+    if !rules.answers("end_step_refusal") {
+        return Ok(None);
+    }
+    let Some(step) = state.current_step(module) else {
+        return Ok(None);
+    };
+    rules.end_step_refusal(View { module, state }, &step.id)
 }
 
 /// Applies one action and returns the new state with the log lines it produced. On any
@@ -179,8 +212,19 @@ fn apply_as(
     }
     let mut next = state.clone();
     let mut log = match (procedure, action) {
-        (_, Action::EndStep) => end_step(module, rules, &mut next, detail)?,
+        (_, Action::EndStep) => {
+            if let Some(why) = end_refusal(module, rules, state)? {
+                return Err(illegal(why));
+            }
+            end_step(module, rules, &mut next, detail)?
+        }
         (_, Action::Take { .. }) => offer::take(module, rules, &mut next, action)?,
+        (Procedure::Move, _) if super::activation::battle_under_way(state) => {
+            battle::apply(module, rules, &mut next, action)?
+        }
+        (Procedure::Move, _) if super::activation::by_piece(module, state) => {
+            super::activation::apply(module, rules, &mut next, action)?
+        }
         (Procedure::Move, _) => moves::apply(module, rules, &mut next, action)?,
         (Procedure::Battles, _) => battle::apply(module, rules, &mut next, action)?,
         (Procedure::Upgrade, _) => upgrade::apply(module, rules, &mut next, action)?,
@@ -305,7 +349,15 @@ fn end_step(
             if state.moving.as_ref().is_some_and(|m| m.active.is_some()) {
                 return Err(illegal("finish the moves of the selected box first"));
             }
+            if super::activation::by_piece(module, state)
+                && let Some(why) = super::activation::end_refusal(module, state)
+            {
+                return Err(illegal(why));
+            }
             state.moving = None;
+            if step.immediate {
+                state.combat = None;
+            }
             Vec::new()
         }
         Procedure::Battles => battle::finish(module, rules, state)?,
@@ -505,7 +557,14 @@ pub fn enter_step(
         return Ok(Vec::new());
     };
     match step.procedure {
-        Procedure::Move => moves::setup(state),
+        Procedure::Move => {
+            moves::setup(state);
+            // Battles fought inside the step keep their bookkeeping where the
+            // `battles` procedure does (IMMEDIATE).
+            if step.immediate {
+                battle::setup(state);
+            }
+        }
         Procedure::Battles => battle::setup(state),
         Procedure::Upgrade | Procedure::Place | Procedure::Script => {}
     }

@@ -1,6 +1,7 @@
 //! Playing a game: the state, its dice, and (to come) the actions that change it.
 
 pub mod action;
+pub mod activation;
 pub mod battle;
 pub mod command;
 pub mod describe;

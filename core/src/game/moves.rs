@@ -191,6 +191,13 @@ fn search(
 pub struct MoveStep {
     /// The box selected, if any, and its pieces that may still move.
     pub active: Option<SelectedBox>,
+    /// In a step with `activate="piece"`: the piece activated, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activation: Option<super::activation::Activation>,
+    /// In a step with `activate="piece"`: the boxes the moving side entered (where a
+    /// battle waits with `combat="immediate"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entered: Vec<BoxId>,
 }
 
 /// The selected box, and its pieces that have not yet moved or done their part (a

@@ -77,6 +77,24 @@ pub enum Question<'a> {
     /// How many selections (of its box) may this unit take part in during one `move`
     /// step? No answer: no limit.
     MoveLimit { unit: UnitId },
+    /// A `move` step with `activate="piece"`: what activating this piece (and what it
+    /// carries) costs in the step's resource. No handler: 0.
+    ActivationCost { unit: UnitId },
+    /// A `move` step with `activate="piece"`: the movement points the activated piece
+    /// has for its legs. No answer: no limit but the path search's (`max-path`).
+    MovePoints { unit: UnitId },
+    /// A `move` step with `activate="piece"`: the movement points the last line of the
+    /// path costs the piece, given the lines before it in the same leg (line kind,
+    /// weather, the terrain on the side of the box entered). No handler: 1 a line.
+    MoveCost { unit: UnitId, path: &'a Path },
+    /// A `move` step with `activate="piece"`: what `carrier`, the piece activated, pays
+    /// in the step's resource to pick `unit` up in its box (`paid`: what the
+    /// activation has cost so far). No answer: it may not.
+    PickUpCost {
+        unit: UnitId,
+        carrier: UnitId,
+        paid: i64,
+    },
     /// May the defender of the battle under way withdraw before round 1?
     MayWithdraw,
     /// May `side` retreat (or, before round 1, withdraw) from the battle to `to`?
@@ -163,6 +181,10 @@ impl Question<'_> {
             Question::MayStop { .. } => "may_stop",
             Question::IsJump { .. } => "is_jump",
             Question::MoveLimit { .. } => "move_limit",
+            Question::ActivationCost { .. } => "activation_cost",
+            Question::MovePoints { .. } => "move_points",
+            Question::MoveCost { .. } => "move_cost",
+            Question::PickUpCost { .. } => "pick_up_cost",
             Question::MayWithdraw => "may_withdraw",
             Question::RetreatTo { .. } => "retreat_to",
             Question::MayReinforce { .. } => "may_reinforce",
@@ -195,8 +217,13 @@ impl Question<'_> {
             | Question::AbsorbsHit { .. }
             | Question::Yields { .. }
             | Question::DugIn { .. } => Combine::Any,
-            Question::MoveLimit { .. } | Question::Sees { .. } => Combine::Min,
-            Question::ShotModifier { .. }
+            Question::MoveLimit { .. }
+            | Question::Sees { .. }
+            | Question::MovePoints { .. }
+            | Question::PickUpCost { .. } => Combine::Min,
+            Question::ActivationCost { .. }
+            | Question::MoveCost { .. }
+            | Question::ShotModifier { .. }
             | Question::BoxWorth { .. }
             | Question::OfferWorth { .. } => Combine::Sum,
         }
@@ -210,6 +237,10 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("may_stop", Combine::All),
     ("is_jump", Combine::Any),
     ("move_limit", Combine::Min),
+    ("activation_cost", Combine::Sum),
+    ("move_points", Combine::Min),
+    ("move_cost", Combine::Sum),
+    ("pick_up_cost", Combine::Min),
     ("may_withdraw", Combine::Any),
     ("retreat_to", Combine::All),
     ("may_reinforce", Combine::All),
@@ -231,6 +262,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("victory_progress", Combine::Concat),
     ("victory_threats", Combine::Concat),
     ("battle_losses", Combine::Concat),
+    ("end_step_refusal", Combine::First),
 ];
 
 /// What one side must lose in a battle the rules resolve (the `battle_losses` hook):
@@ -294,6 +326,9 @@ pub enum Event<'a> {
     },
     /// The moving side selected a box in a `move` step; its pieces may move now.
     BoxSelected { at: BoxId },
+    /// The moving side activated a piece in a `move` step with `activate="piece"`
+    /// (its cost, `cost`, is paid already); it may move now.
+    PieceActivated { unit: UnitId, cost: i64 },
     /// The deciding side took an offer (its cost is paid already).
     OfferTaken { offer: &'a Offer },
     /// A battle begins in a box.
@@ -332,6 +367,7 @@ impl Event<'_> {
             Event::UnitMoved { .. } => "unit_moved",
             Event::UnitRelocated { .. } => "unit_relocated",
             Event::BoxSelected { .. } => "box_selected",
+            Event::PieceActivated { .. } => "piece_activated",
             Event::OfferTaken { .. } => "offer_taken",
             Event::BattleStarted { .. } => "battle_started",
             Event::UnitReinforced { .. } => "unit_reinforced",
@@ -356,6 +392,7 @@ pub const EVENTS: &[&str] = &[
     "unit_moved",
     "unit_relocated",
     "box_selected",
+    "piece_activated",
     "offer_taken",
     "battle_started",
     "unit_reinforced",
@@ -469,6 +506,18 @@ pub trait Rules {
     /// and is dropped when it ends. Nothing by default.
     fn look_ahead(&mut self, on: bool) {
         let _ = on;
+    }
+    /// Why the side to act may not end `step` now (an obligation not met, in the rules'
+    /// words with their reference): the first reason a handler of `end_step_refusal`
+    /// gives, or none. Asked when the player ends a step, never when a step ends by
+    /// itself. Pure, like a question. None by default.
+    fn end_step_refusal(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+    ) -> Result<Option<String>, RuleError> {
+        let _ = (view, step);
+        Ok(None)
     }
     /// Whether the rules refuse the values entered for an offer (`offer.entry`, already
     /// checked against its form): the first reason a handler of `accepts_entry` gives,
@@ -618,6 +667,17 @@ mod tests {
                 path: &path,
             },
             Question::MoveLimit { unit: u },
+            Question::ActivationCost { unit: u },
+            Question::MovePoints { unit: u },
+            Question::MoveCost {
+                unit: u,
+                path: &path,
+            },
+            Question::PickUpCost {
+                unit: u,
+                carrier: u,
+                paid: 0,
+            },
             Question::MayWithdraw,
             Question::RetreatTo {
                 side: SideId(0),
@@ -663,9 +723,9 @@ mod tests {
             },
         ];
         // Every question but the lists `offers`, `evacuations`, `victory_progress` and
-        // `battle_losses`, and the entries' `accepts_entry` and `referee_entry`, which
-        // have trait methods of their own.
-        assert_eq!(all.len() + 6, QUESTIONS.len());
+        // `battle_losses`, the entries' `accepts_entry` and `referee_entry`, and
+        // `end_step_refusal`, which have trait methods of their own.
+        assert_eq!(all.len() + 7, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

@@ -135,6 +135,9 @@ fn action_piece(action: &Action) -> Option<UnitId> {
         | Action::Reinforce { unit }
         | Action::Upgrade { unit }
         | Action::Lose { unit }
+        | Action::Activate { unit }
+        | Action::PickUp { unit }
+        | Action::DropOff { unit }
         | Action::Take {
             unit: Some(unit), ..
         } => Some(*unit),

@@ -101,7 +101,10 @@ fn named(action: &Action) -> Vec<UnitId> {
         Action::Move { unit, .. }
         | Action::Reinforce { unit }
         | Action::Upgrade { unit }
-        | Action::Lose { unit } => {
+        | Action::Lose { unit }
+        | Action::Activate { unit }
+        | Action::PickUp { unit }
+        | Action::DropOff { unit } => {
             vec![*unit]
         }
         Action::Target { shooter, target } => vec![*shooter, *target],

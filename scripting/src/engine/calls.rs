@@ -447,6 +447,37 @@ impl Rules for ScriptRules {
         Ok(why)
     }
 
+    /// The `end_step_refusal` hook: `end_step_refusal(game, step)` returns nil (the
+    /// step may end) or a reason (refused); the first reason counts.
+    fn end_step_refusal(
+        &mut self,
+        view: View<'_>,
+        step: &str,
+    ) -> Result<Option<String>, RuleError> {
+        const HOOK: &str = "end_step_refusal";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let why = self
+            .sandbox
+            .first_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    (game, step).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::String(s) => Ok(s.to_string_lossy()),
+                    other => Err(format!(
+                        "returned {}; this hook returns nil (the step may end) or a reason (a string)",
+                        crate::value::describe(other)
+                    )),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(why)
+    }
+
     /// The `referee_entry` hook: `referee_entry(game, offer)` returns nil (not this
     /// handler's) or the values `{ [field id] = value }`; the first entry counts. Dice
     /// may be rolled: the game's own.
@@ -681,6 +712,9 @@ impl Rules for ScriptRules {
                     winner.map(|w| side_name(module, w)),
                 )
                     .into_lua_multi(lua),
+                Event::PieceActivated { unit: u, cost } => {
+                    (game, unit(u), cost).into_lua_multi(lua)
+                }
                 Event::UnitUpgraded { unit: u }
                 | Event::UnitPlaced { unit: u }
                 | Event::UnitEliminated { unit: u } => (game, unit(u)).into_lua_multi(lua),
@@ -728,8 +762,18 @@ fn question_args(
             (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
         }
         Question::MoveLimit { unit: u }
+        | Question::ActivationCost { unit: u }
+        | Question::MovePoints { unit: u }
         | Question::MayReinforce { unit: u }
         | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
+        Question::MoveCost { unit: u, path } => {
+            (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
+        }
+        Question::PickUpCost {
+            unit: u,
+            carrier,
+            paid,
+        } => (game, unit(u), unit(carrier), paid).into_lua_multi(lua),
         Question::MayWithdraw => game.into_lua_multi(lua),
         Question::Yields { side } => (game, paths.side(lua, module, side)?).into_lua_multi(lua),
         Question::RetreatTo {
@@ -835,8 +879,18 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
             format!("{}: {}", unit(*u), describe::path(module, path))
         }
         Question::MoveLimit { unit: u }
+        | Question::ActivationCost { unit: u }
+        | Question::MovePoints { unit: u }
         | Question::MayReinforce { unit: u }
         | Question::MayUpgrade { unit: u } => unit(*u),
+        Question::MoveCost { unit: u, path } => {
+            format!("{}: {}", unit(*u), describe::path(module, path))
+        }
+        Question::PickUpCost {
+            unit: u, carrier, ..
+        } => {
+            format!("{} by {}", unit(*u), unit(*carrier))
+        }
         Question::MayTarget { shooter, target }
         | Question::ShotModifier { shooter, target }
         | Question::AbsorbsHit { shooter, target } => {
