@@ -579,7 +579,11 @@ pub(crate) fn prompt(
             Ok(_) => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
             Err(_) => match crate::terminal::by_words(module, state, legal, line) {
                 Ok(a) => return Ok(Choice::Act(a)),
-                Err(why) => writeln!(out, "{why}")?,
+                // Words that name an action the game refuses get its reason.
+                Err(why) => match crate::terminal::refusal(module, rules, state, legal, line) {
+                    Some(refused) => writeln!(out, "{refused}")?,
+                    None => writeln!(out, "{why}")?,
+                },
             },
         }
     }
