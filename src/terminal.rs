@@ -148,7 +148,8 @@ fn fit(described: &str, wanted: &str) -> Fit {
     if wanted.chars().count() < 3 && !wanted.starts_with('#') {
         return Fit::No;
     }
-    if described.contains(wanted) {
+    // A piece's number is a whole word: `#1` is not in `#12`.
+    if !wanted.contains('#') && described.contains(wanted) {
         return Fit::Part;
     }
     let words: Vec<&str> = described
@@ -192,27 +193,35 @@ pub fn by_words(
     let mut matching: Vec<usize> = (0..legal.len())
         .filter(|&i| fit(&described[i], &wanted) != Fit::No)
         .collect();
-    // Several words whose last one ends only one of the actions name that one: `#2
+    // Several words that end as only one of the actions ends name that one: `#2
     // baltimore` is the move that ends in Baltimore, not one that goes on through it.
     let typed: Vec<&str> = wanted.split_whitespace().collect();
     if matching.len() > 1 && typed.len() > 1 {
         let last = typed[typed.len() - 1];
-        let ending: Vec<usize> = matching
+        // Where each action ends: the words after its last arrow, "to" or "in".
+        let ends = |i: usize| {
+            let d = described[i].as_str();
+            ["> ", " to ", " in "]
+                .iter()
+                .filter_map(|sep| d.rfind(sep).map(|k| &d[k + sep.len()..]))
+                .min_by_key(|rest| rest.len())
+                .unwrap_or(d)
+        };
+        // The whole box typed, else the start of its name typed last.
+        let whole: Vec<usize> = matching
             .iter()
             .copied()
-            .filter(|&i| {
-                let d = &described[i];
-                let tail = d.rsplit(' ').next().unwrap_or_default();
-                // The last word may be several of the box's ("manassas junction").
-                tail.starts_with(last)
-                    || d.rsplit_once("> ")
-                        .is_some_and(|(_, to)| to.starts_with(last))
-                    || d.rsplit_once(" to ")
-                        .is_some_and(|(_, to)| to.starts_with(last))
-            })
+            .filter(|&i| wanted.ends_with(ends(i)))
             .collect();
-        if ending.len() == 1 {
-            matching = ending;
+        let started: Vec<usize> = matching
+            .iter()
+            .copied()
+            .filter(|&i| ends(i).starts_with(last))
+            .collect();
+        if whole.len() == 1 {
+            matching = whole;
+        } else if started.len() == 1 {
+            matching = started;
         }
     }
     match matching.as_slice() {
@@ -324,5 +333,95 @@ pub fn refusal(
         Ok(Some(r)) => Some(r.to_string()),
         Ok(None) => None,
         Err(e) => Some(format!("the rules failed saying why: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each form of words the prompt suggests, checked against the parser on positions
+    //! of random AHD games (issue 46, item 6: "#1 manassas" was refused).
+    use muster_core::game::legal_actions;
+    use muster_test_support::{RandomGame, ahd};
+
+    use super::*;
+
+    /// The words printed in the list take the action they describe; `#N BOX`, a
+    /// piece's number and where it goes (the prompt's "type more of the words"), takes
+    /// the piece's one move ending there, or lists only that piece's moves.
+    #[test]
+    fn every_hint_the_prompt_prints_is_understood() {
+        let (m, mut rules) = ahd();
+        let states: Vec<GameState> = {
+            let (m2, mut r2) = ahd();
+            let s: Vec<GameState> = RandomGame::new(&m2, &mut r2, "1861", 4).take(400).collect();
+            s
+        };
+        let (mut listed, mut numbered) = (0, 0);
+        for state in &states {
+            let legal = legal_actions(&m, &mut rules, state).unwrap();
+            let words: Vec<String> = legal
+                .iter()
+                .map(|a| describe::action(&m, state, a))
+                .collect();
+            for (a, w) in legal.iter().zip(&words) {
+                if words.iter().filter(|x| x.eq_ignore_ascii_case(w)).count() > 1 {
+                    continue;
+                }
+                assert_eq!(by_words(&m, state, &legal, w).as_ref(), Ok(a), "{w}");
+                listed += 1;
+                let Action::Move { unit, path } = a else {
+                    continue;
+                };
+                let n = state.unit(*unit).number;
+                let to = describe::place(&m, path.to());
+                let typed = format!("#{n} {to}");
+                let ending_there = legal
+                    .iter()
+                    .filter(|b| matches!(b, Action::Move { unit: u, path: p } if u == unit && p.to() == path.to()))
+                    .count();
+                match by_words(&m, state, &legal, &typed) {
+                    Ok(b) => {
+                        assert_eq!(ending_there, 1, "{typed}");
+                        assert_eq!(&b, a, "{typed}");
+                    }
+                    Err(why) => {
+                        assert!(ending_there > 1, "{typed}: {why}");
+                        assert!(why.contains("type more of the words"), "{why}");
+                    }
+                }
+                numbered += 1;
+            }
+        }
+        assert!(
+            listed > 1000 && numbered > 100,
+            "{listed} listed, {numbered} numbered"
+        );
+    }
+
+    /// `help`'s example, and a piece's number alone once several words are typed.
+    #[test]
+    fn the_help_example_and_a_number_with_a_box() {
+        let (m, mut rules) = ahd();
+        let mut game = RandomGame::new(&m, &mut rules, "1861", 7);
+        let start = game.next().unwrap();
+        drop(game);
+        let (m, mut rules) = ahd();
+        let legal = legal_actions(&m, &mut rules, &start).unwrap();
+        let washington = m.board.find("Washington").unwrap();
+        assert_eq!(
+            by_words(&m, &start, &legal, "activate Washington"),
+            Ok(Action::Select { at: washington })
+        );
+        let (next, _) =
+            muster_core::game::apply(&m, &mut rules, &start, &Action::Select { at: washington })
+                .unwrap();
+        let legal = legal_actions(&m, &mut rules, &next).unwrap();
+        let a = by_words(&m, &next, &legal, "#1 manassas").unwrap();
+        assert_eq!(
+            describe::action(&m, &next, &a),
+            "move Militia Infantry #1 Washington -rail-> Manassas Junction"
+        );
+        // "#1" is that piece, never #12.
+        assert!(fit("move militia infantry #12 washington", "#1") == Fit::No);
     }
 }

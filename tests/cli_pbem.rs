@@ -233,3 +233,53 @@ fn a_human_who_quits_writes_nothing_and_a_game_folder_is_not_reused() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("holds a game already"));
 }
+
+/// Runs `muster` in `cwd`, a folder outside the repository.
+fn muster_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muster"))
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("MUSTER_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run muster")
+}
+
+/// Issue 46, item 5: `muster pbem play DIR` run outside the repository finds the
+/// game's module without `--module` (the module file 0 records, looked for from the
+/// game folder, remembered once found), and the report of the other side's file
+/// names each action as it was taken, with every line the game logged, rolls too.
+#[test]
+fn play_outside_the_repository_finds_the_module_and_reports_every_roll() {
+    let dir = tempfile::tempdir().unwrap();
+    let (u, c) = new_game(dir.path());
+    let away = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&away).unwrap();
+    assert!(!away.join("mods").exists());
+    let mut reports = String::new();
+    for (me, mine, theirs) in [
+        ("confederate", &c, &u),
+        ("union", &u, &c),
+        ("confederate", &c, &u),
+    ] {
+        let out = muster_in(
+            &away,
+            &["pbem", "play", s(mine), "--side", me, "--player", "ai"],
+        );
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains("wrote "), "{stdout}");
+        send(mine, theirs);
+        reports.push_str(&stdout);
+    }
+    // The Union's file 2 as the Confederacy read it: each action after its side, then
+    // what the game logged for it (the Confederacy's marches rolled at its turn's start).
+    assert!(
+        reports.contains("the last file's moves, with every roll:\n  Union: "),
+        "{reports}"
+    );
+    assert!(reports.contains("marches (4.1)"), "{reports}");
+    // The Confederate folder found the module by itself and remembered it.
+    let note = std::fs::read_to_string(c.join(".muster-module")).unwrap();
+    assert!(note.trim_end().ends_with("ahd"), "{note}");
+}
