@@ -127,8 +127,7 @@ impl BattleView {
             .resizable(true)
             .show(ctx, |ui| {
                 if under_way {
-                    ui.strong(format!("Round {}", b.round));
-                    ui.label(format!("{} firing", module.side(b.firing).name));
+                    ui.strong(describe::battle_status(&module, b));
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
                 } else {
                     ui.strong("Battle over");
@@ -163,9 +162,14 @@ impl BattleView {
                                         out.push(UiCommand::Play(PlayCommand::Act(action.clone())));
                                     }
                                 }
-                                None => {
-                                    ui.label(text);
-                                }
+                                None => super::refusal::unnamed_target(
+                                    ui,
+                                    text,
+                                    shooter.filter(|_| human && !targets.is_empty()),
+                                    u,
+                                    side != b.firing,
+                                    out,
+                                ),
                             }
                         }
                     }
@@ -193,8 +197,9 @@ impl BattleView {
                             );
                         }
                     }
+                    super::refusal::lone_target_setting(ui);
                     if !human {
-                        ui.label("A computer decides: press AI step, or tick AI auto.");
+                        ui.label(super::refusal::who_decides(session));
                     }
                 }
                 ui.separator();

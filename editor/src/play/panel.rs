@@ -22,6 +22,8 @@ pub struct PanelState {
     pub kind: Option<&'static str>,
     /// The (turn, player turn) the filter was set in: a new turn starts unfiltered.
     pub set_in: Option<(u16, u8)>,
+    /// A place step's recruits, in slots that do not move (see [`super::refusal`]).
+    pub recruits: super::refusal::RecruitSlots,
 }
 
 /// An action's kind, as the filter buttons name it.
@@ -249,6 +251,14 @@ pub fn show(
         state.kind = None;
         state.set_in = Some(now);
     }
+    let legal: Vec<Action> = if state.recruits.show(ui, session, out) {
+        legal
+            .into_iter()
+            .filter(|a| !matches!(a, Action::Place { .. }))
+            .collect()
+    } else {
+        legal
+    };
     ui.horizontal(|ui| {
         let l = ui.label("Filter");
         ui.text_edit_singleline(&mut state.filter).labelled_by(l.id);
