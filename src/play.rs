@@ -521,6 +521,7 @@ pub(crate) enum Choice {
 
 /// Shows the position and the numbered actions; reads a choice. With `lone_target`, a
 /// shot that may name a single target takes it without asking.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prompt(
     out: &mut impl Write,
     module: &Module,

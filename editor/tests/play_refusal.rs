@@ -142,6 +142,8 @@ fn the_recruit_list_keeps_its_slots_and_greys_what_has_gone() {
     new_game(&mut h, 7);
     // To the Union's Recruitment segment: end the segments before it.
     for _ in 0..10 {
+        // The panel's filter narrows the slots too: every recruit reads "recruit ...".
+        retype(&mut h, "Filter", "recruit ");
         if recruit_buttons(&h).len() > 1 {
             break;
         }

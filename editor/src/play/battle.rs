@@ -127,7 +127,7 @@ impl BattleView {
             .resizable(true)
             .show(ctx, |ui| {
                 if under_way {
-                    ui.strong(describe::battle_status(&module, b));
+                    super::refusal::battle_heading(ui, &module, b);
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
                 } else {
                     ui.strong("Battle over");

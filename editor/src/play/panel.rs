@@ -251,14 +251,6 @@ pub fn show(
         state.kind = None;
         state.set_in = Some(now);
     }
-    let legal: Vec<Action> = if state.recruits.show(ui, session, out) {
-        legal
-            .into_iter()
-            .filter(|a| !matches!(a, Action::Place { .. }))
-            .collect()
-    } else {
-        legal
-    };
     ui.horizontal(|ui| {
         let l = ui.label("Filter");
         ui.text_edit_singleline(&mut state.filter).labelled_by(l.id);
@@ -290,6 +282,15 @@ pub fn show(
         }
     });
     let needle = state.filter.trim().to_lowercase();
+    // A place step's recruits are drawn in fixed slots (see `refusal`), not below.
+    let legal: Vec<Action> = if state.recruits.show(ui, session, &needle, state.kind, out) {
+        legal
+            .into_iter()
+            .filter(|a| !matches!(a, Action::Place { .. }))
+            .collect()
+    } else {
+        legal
+    };
     let mut shown: Vec<(&Action, String)> = legal
         .iter()
         .filter(|a| state.kind.is_none_or(|k| kind(a) == k))

@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 
 use egui::Ui;
+use muster_core::game::battle::Battle;
 use muster_core::game::why::{absent_placements, placeable_kinds};
 use muster_core::game::{Action, Path, Step, describe, why_not};
 use muster_core::ids::{BoxId, UnitId};
@@ -121,6 +122,12 @@ pub fn takes_lone_target(ctx: &egui::Context) -> bool {
     !ctx.data(|d| d.get_temp::<bool>(ask_lone_target_id()).unwrap_or(false))
 }
 
+/// Sets whether a battle's only possible target is taken for the player (tests that
+/// compare every decision with the engine's turn it off).
+pub fn set_takes_lone_target(ctx: &egui::Context, take: bool) {
+    ctx.data_mut(|d| d.insert_temp(ask_lone_target_id(), !take));
+}
+
 /// The setting, as a checkbox (in the battle window).
 pub fn lone_target_setting(ui: &mut Ui) {
     let mut take = takes_lone_target(ui.ctx());
@@ -129,8 +136,7 @@ pub fn lone_target_setting(ui: &mut Ui) {
         .on_hover_text("a shot that may name one enemy only names it without asking")
         .changed()
     {
-        ui.ctx()
-            .data_mut(|d| d.insert_temp(ask_lone_target_id(), !take));
+        set_takes_lone_target(ui.ctx(), take);
     }
 }
 
@@ -160,6 +166,21 @@ pub fn unnamed_target(
         _ => {
             ui.label(text);
         }
+    }
+}
+
+/// Where a battle stands, at the top of its window: the round and who fires while it
+/// is fought; once decided, who won and what is left (a decided battle is not
+/// "firing" any more).
+pub fn battle_heading(ui: &mut Ui, module: &muster_core::Module, b: &Battle) {
+    if b.winner.is_none() {
+        ui.strong(format!("Round {}", b.round));
+        ui.label(format!("{} firing", module.side(b.firing).name));
+    } else {
+        let status = describe::battle_status(module, b);
+        let mut words = status.chars();
+        let first = words.next().map(|c| c.to_uppercase().collect::<String>());
+        ui.strong(format!("{}{}", first.unwrap_or_default(), words.as_str()));
     }
 }
 
@@ -193,7 +214,17 @@ pub struct RecruitSlots {
 impl RecruitSlots {
     /// Draws the list when the human to act is in a place step; returns whether it did
     /// (the caller then leaves placements out of its own list).
-    pub fn show(&mut self, ui: &mut Ui, session: &mut Session, out: &mut Vec<UiCommand>) -> bool {
+    /// Only the slots whose words contain `needle` are drawn (the panel's filter,
+    /// which the player types: it narrows the list, the clicks never reflow it), and
+    /// none when the panel shows another kind of action than recruits.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        session: &mut Session,
+        needle: &str,
+        kind: Option<&str>,
+        out: &mut Vec<UiCommand>,
+    ) -> bool {
         let module = session.module().clone();
         let state = session.state().clone();
         let placing = matches!(
@@ -235,23 +266,34 @@ impl RecruitSlots {
                 Err(e) => vec![format!("the rules failed saying why: {e}")],
             };
         }
+        if kind.is_some_and(|k| k != "Recruit") {
+            return true;
+        }
         for line in &self.absent {
             ui.weak(line);
         }
-        for a in &self.slots {
-            let text = describe::action(&module, &state, a);
-            match self.gone.iter().find(|(g, _)| g == a) {
-                Some((_, reason)) => {
-                    ui.add_enabled(false, egui::Button::new(text))
-                        .on_disabled_hover_text(reason);
-                }
-                None => {
-                    if ui.button(text).clicked() {
-                        out.push(UiCommand::Play(PlayCommand::Act(a.clone())));
+        egui::ScrollArea::vertical()
+            .id_salt("play-recruit-slots")
+            .max_height(300.0)
+            .show(ui, |ui| {
+                for a in &self.slots {
+                    let text = describe::action(&module, &state, a);
+                    if !needle.is_empty() && !text.to_lowercase().contains(needle) {
+                        continue;
+                    }
+                    match self.gone.iter().find(|(g, _)| g == a) {
+                        Some((_, reason)) => {
+                            ui.add_enabled(false, egui::Button::new(text))
+                                .on_disabled_hover_text(reason);
+                        }
+                        None => {
+                            if ui.button(text).clicked() {
+                                out.push(UiCommand::Play(PlayCommand::Act(a.clone())));
+                            }
+                        }
                     }
                 }
-            }
-        }
+            });
         true
     }
 }
