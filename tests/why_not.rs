@@ -87,7 +87,7 @@ impl Game {
         }
     }
 
-    fn to_recruitment(&mut self) {
+    fn play_to_recruitment(&mut self) {
         while self.m.calendar.steps[usize::from(self.g.step)].id != "recruitment" {
             self.act(Action::EndStep);
         }
@@ -193,7 +193,7 @@ fn recruits_explain_their_absence_before_the_segment_ends() {
     </scenario>"#;
     // Marches 2, then recruitment rolls a 3.
     let mut t = Game::at_movement(xml, "union", &[2, 3]);
-    t.to_recruitment();
+    t.play_to_recruitment();
     let (mi, mc) = (t.m.units.find("Mi").unwrap(), t.m.units.find("Mc").unwrap());
     let kinds = placeable_kinds(&t.m, &t.g);
     assert_eq!(

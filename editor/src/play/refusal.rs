@@ -88,7 +88,7 @@ fn shortest(module: &muster_core::Module, from: BoxId, to: BoxId) -> Option<Path
     let mut steps = Vec::new();
     let mut at = to;
     while at != from {
-        let (prev, step) = came[at.index()].clone()?;
+        let (prev, step) = came[at.index()]?;
         steps.push(step);
         at = prev;
     }
