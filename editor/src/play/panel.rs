@@ -283,7 +283,8 @@ pub fn show(
     });
     let needle = state.filter.trim().to_lowercase();
     // A place step's recruits are drawn in fixed slots (see `refusal`), not below.
-    let legal: Vec<Action> = if state.recruits.show(ui, session, &needle, state.kind, out) {
+    let slots = state.recruits.show(ui, session, &needle, state.kind, out);
+    let legal: Vec<Action> = if slots.is_some() {
         legal
             .into_iter()
             .filter(|a| !matches!(a, Action::Place { .. }))
@@ -297,7 +298,7 @@ pub fn show(
         .map(|a| (a, describe::action(&module, &game, a)))
         .filter(|(_, text)| needle.is_empty() || text.to_lowercase().contains(&needle))
         .collect();
-    if shown.is_empty() && !legal.is_empty() {
+    if shown.is_empty() && !legal.is_empty() && slots.is_none_or(|n| n == 0) {
         // Never hide every legal action: the player would be stuck.
         ui.colored_label(
             ui.visuals().warn_fg_color,

@@ -212,8 +212,9 @@ pub struct RecruitSlots {
 }
 
 impl RecruitSlots {
-    /// Draws the list when the human to act is in a place step; returns whether it did
-    /// (the caller then leaves placements out of its own list).
+    /// Draws the list when the human to act is in a place step; returns how many slots
+    /// it drew then (the caller leaves placements out of its own list), `None` in any
+    /// other step.
     /// Only the slots whose words contain `needle` are drawn (the panel's filter,
     /// which the player types: it narrows the list, the clicks never reflow it), and
     /// none when the panel shows another kind of action than recruits.
@@ -224,7 +225,7 @@ impl RecruitSlots {
         needle: &str,
         kind: Option<&str>,
         out: &mut Vec<UiCommand>,
-    ) -> bool {
+    ) -> Option<usize> {
         let module = session.module().clone();
         let state = session.state().clone();
         let placing = matches!(
@@ -233,10 +234,10 @@ impl RecruitSlots {
         );
         if !placing || session.players()[session.decider().index()] != PlayerKind::Human {
             self.step = None;
-            return false;
+            return None;
         }
         let Ok(legal) = session.legal().map(<[Action]>::to_vec) else {
-            return false;
+            return None;
         };
         let now = (state.turn.0, state.player, state.step, state.repeat);
         if self.step != Some(now) {
@@ -267,7 +268,7 @@ impl RecruitSlots {
             };
         }
         if kind.is_some_and(|k| k != "Recruit") {
-            return true;
+            return Some(0);
         }
         for line in &self.absent {
             ui.weak(line);
@@ -276,11 +277,13 @@ impl RecruitSlots {
             .id_salt("play-recruit-slots")
             .max_height(300.0)
             .show(ui, |ui| {
+                let mut drawn = 0;
                 for a in &self.slots {
                     let text = describe::action(&module, &state, a);
                     if !needle.is_empty() && !text.to_lowercase().contains(needle) {
                         continue;
                     }
+                    drawn += 1;
                     match self.gone.iter().find(|(g, _)| g == a) {
                         Some((_, reason)) => {
                             ui.add_enabled(false, egui::Button::new(text))
@@ -293,7 +296,9 @@ impl RecruitSlots {
                         }
                     }
                 }
-            });
-        true
+                drawn
+            })
+            .inner
+            .into()
     }
 }
