@@ -197,7 +197,9 @@ impl BattleView {
                             );
                         }
                     }
-                    super::refusal::lone_target_setting(ui);
+                    if human && !targets.is_empty() {
+                        super::refusal::lone_target_setting(ui);
+                    }
                     if !human {
                         ui.label(super::refusal::who_decides(session));
                     }
