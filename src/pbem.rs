@@ -66,7 +66,8 @@ pub fn run(subcommand: PbemSubcommand) -> Result<ExitCode> {
     }
 }
 
-/// The game in `dir`, every file checked, on the module as loaded.
+/// The game in `dir`, every file checked, on the module as loaded; with the last
+/// file's stretch in words (see [`Game::report`]).
 fn read_game(
     dir: &Path,
     module_dir: Option<&Path>,
@@ -78,30 +79,80 @@ fn read_game(
         Some(base) if !mods.is_empty() => base.id.clone(),
         _ => setup.module.id.clone(),
     };
-    let module_dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
+    let module_dir = find_module(dir, &base, module_dir)?;
     let (module, mut rules) = crate::rules::load(&module_dir, mods)?;
     let read = folder.read(&module, &mut rules)?;
-    let last_log = stretch_words(&module, &mut rules, &read.game, read.before_last);
+    remember_module(dir, &module_dir);
+    let last_log = read.game.report(&module, &mut rules, read.before_last)?;
     rules.take_logged();
     rules.take_output();
     Ok((read.game, module, rules, last_log))
 }
 
-/// The last stretch in words: who did what.
-fn stretch_words(
-    module: &Module,
-    _rules: &mut ScriptRules,
-    game: &Game,
-    from: usize,
-) -> Vec<String> {
-    let Some(h) = game.history() else {
-        return Vec::new();
-    };
-    // The actions in words, named in the final position (a piece keeps its name).
-    h.actions()[from.min(h.actions().len())..]
+/// The file in a player's folder that remembers where its game's module was found
+/// (the folder is the player's own; the file is never sent).
+const MODULE_NOTE: &str = ".muster-module";
+
+/// The folder of module `id` for the game in `dir`: `--module` if given; else the
+/// folder the game was last played with (remembered in `dir`); else `mods/<id>` in
+/// the game folder or one above it, in the working directory, or above the `muster`
+/// program (a build in the repository's `target/`). So `muster pbem play DIR` works
+/// from anywhere once the module has been found once.
+pub(crate) fn find_module(dir: &Path, id: &str, given: Option<&Path>) -> Result<PathBuf> {
+    if let Some(given) = given {
+        return Ok(given.to_path_buf());
+    }
+    let mut tried: Vec<PathBuf> = Vec::new();
+    if let Ok(text) = std::fs::read_to_string(dir.join(MODULE_NOTE)) {
+        let remembered = PathBuf::from(text.trim());
+        if remembered.join("module.xml").is_file() {
+            return Ok(remembered);
+        }
+        tried.push(remembered);
+    }
+    let wanted = Path::new("mods").join(id);
+    let mut places: Vec<PathBuf> = Vec::new();
+    if let Ok(abs) = std::path::absolute(dir) {
+        places.extend(abs.ancestors().map(Path::to_path_buf));
+    }
+    places.push(PathBuf::new());
+    if let Ok(exe) = std::env::current_exe() {
+        places.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
+    }
+    for place in places {
+        let candidate = place.join(&wanted);
+        if candidate.join("module.xml").is_file() {
+            return Ok(candidate);
+        }
+        if !tried.contains(&candidate) {
+            tried.push(candidate);
+        }
+    }
+    let shown: Vec<String> = tried
         .iter()
-        .map(|a| describe::action_checked(module, h.state(), a))
-        .collect()
+        .take(4)
+        .map(|p| p.display().to_string())
+        .collect();
+    bail!(
+        "no folder of module '{id}' found for the game in {} (looked in {}{}); give it with --module DIR",
+        dir.display(),
+        shown.join(", "),
+        if tried.len() > 4 { ", ..." } else { "" }
+    )
+}
+
+/// Remembers in the player's folder where the game's module was found, so the next
+/// `pbem play` there needs no `--module`. A folder that cannot be written keeps
+/// nothing (the module is then looked for again).
+fn remember_module(dir: &Path, module_dir: &Path) {
+    let Ok(abs) = std::path::absolute(module_dir) else {
+        return;
+    };
+    let note = dir.join(MODULE_NOTE);
+    let text = abs.display().to_string();
+    if std::fs::read_to_string(&note).ok().as_deref() != Some(text.as_str()) {
+        let _ = std::fs::write(note, text);
+    }
 }
 
 // `muster pbem new`.
@@ -186,6 +237,7 @@ fn new(o: NewArgs) -> Result<ExitCode> {
         o.end.clone(),
         players.clone(),
     )?;
+    remember_module(dir, &o.module);
     let game = Game::open(
         &module,
         &path.display().to_string(),
@@ -251,6 +303,9 @@ pub struct PlayArgs {
     /// Seed of a random computer player's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Ask for a battle's target even when only one enemy may be named.
+    #[arg(long)]
+    ask_lone_target: bool,
     #[command(flatten)]
     strong: StrongArgs,
 }
@@ -293,7 +348,7 @@ fn play(o: PlayArgs) -> Result<ExitCode> {
         );
     }
     if !last.is_empty() {
-        writeln!(out, "the last file's moves:")?;
+        writeln!(out, "the last file's moves, with every roll:")?;
         for line in &last {
             writeln!(out, "  {line}")?;
         }
@@ -337,8 +392,17 @@ fn play(o: PlayArgs) -> Result<ExitCode> {
                     let legal =
                         muster_core::game::legal_actions(m, r, state).map_err(|e| e.to_string())?;
                     let mut stdout = std::io::stdout().lock();
-                    match prompt(&mut stdout, m, state, r, &legal, false, &mut input)
-                        .map_err(|e| e.to_string())?
+                    match prompt(
+                        &mut stdout,
+                        m,
+                        state,
+                        r,
+                        &legal,
+                        false,
+                        !o.ask_lone_target,
+                        &mut input,
+                    )
+                    .map_err(|e| e.to_string())?
                     {
                         Choice::Act(a) => Ok(a),
                         Choice::Undo | Choice::Quit => {
@@ -371,9 +435,8 @@ fn play(o: PlayArgs) -> Result<ExitCode> {
     };
     let path = folder.write_turn(&game, &side_id, &bytes)?;
     // The game with the new file, read back as the opponent will read it.
-    let before = game.history().map_or(0, |h| h.actions().len());
-    let (after, _, mut after_rules, _) = read_game(&o.dir, o.module.as_deref(), &o.mods)?;
-    for line in stretch_words(&module, &mut after_rules, &after, before) {
+    let (after, _, _, mine) = read_game(&o.dir, o.module.as_deref(), &o.mods)?;
+    for line in mine {
         writeln!(out, "  {line}")?;
     }
     if let Some(h) = after.history() {

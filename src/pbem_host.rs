@@ -591,7 +591,7 @@ pub fn verify(
         Some(base) if !mods.is_empty() => base.id.clone(),
         _ => setup.module.id.clone(),
     };
-    let module_dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
+    let module_dir = crate::pbem::find_module(dir, &base, module_dir)?;
     let (module, mut rules) = crate::rules::load(&module_dir, mods)?;
     let mut all = Vec::new();
     for suffix in [".seat.json", ".answer.json"] {

@@ -75,6 +75,10 @@ pub struct Args {
     /// no side: the rules' computer referee, or a person at the prompt.
     #[arg(long, value_enum, default_value_t)]
     referee: crate::entry::Referee,
+    /// Ask for a battle's target even when only one enemy may be named (by default
+    /// the only target is taken for you; the game records it all the same).
+    #[arg(long)]
+    ask_lone_target: bool,
     #[command(flatten)]
     strong: StrongArgs,
     /// Threads a strong player searches on (1-64); its choices do not depend on it.
@@ -332,6 +336,7 @@ pub fn run(mut o: Args) -> Result<()> {
             &mut rules,
             &legal,
             game.can_undo(),
+            !o.ask_lone_target,
             &mut input,
         )? {
             Choice::Act(a) => a,
@@ -514,7 +519,9 @@ pub(crate) enum Choice {
     Quit,
 }
 
-/// Shows the position and the numbered actions; reads a choice.
+/// Shows the position and the numbered actions; reads a choice. With `lone_target`, a
+/// shot that may name a single target takes it without asking.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prompt(
     out: &mut impl Write,
     module: &Module,
@@ -522,10 +529,20 @@ pub(crate) fn prompt(
     rules: &mut dyn muster_core::game::Rules,
     legal: &[Action],
     can_undo: bool,
+    lone_target: bool,
     input: &mut impl Iterator<Item = std::io::Result<String>>,
 ) -> Result<Choice> {
     let side = decider(module, state);
     writeln!(out, "\n{}", describe::situation(module, state))?;
+    // A shot with one possible target asks nothing (the action is recorded as any).
+    if lone_target && let [only @ Action::Target { .. }] = legal {
+        writeln!(
+            out,
+            "{} to act: the only target, taken for you",
+            module.side(side).name
+        )?;
+        return Ok(Choice::Act(only.clone()));
+    }
     writeln!(out, "{} to act:", module.side(side).name)?;
     for (i, a) in legal.iter().enumerate() {
         writeln!(
@@ -579,7 +596,11 @@ pub(crate) fn prompt(
             Ok(_) => writeln!(out, "'{line}' is not a number from 1 to {}", legal.len())?,
             Err(_) => match crate::terminal::by_words(module, state, legal, line) {
                 Ok(a) => return Ok(Choice::Act(a)),
-                Err(why) => writeln!(out, "{why}")?,
+                // Words that name an action the game refuses get its reason.
+                Err(why) => match crate::terminal::refusal(module, rules, state, legal, line) {
+                    Some(refused) => writeln!(out, "{refused}")?,
+                    None => writeln!(out, "{why}")?,
+                },
             },
         }
     }

@@ -233,3 +233,70 @@ fn a_human_who_quits_writes_nothing_and_a_game_folder_is_not_reused() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("holds a game already"));
 }
+
+/// Runs `muster` in `cwd`, a folder outside the repository.
+fn muster_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muster"))
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("MUSTER_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run muster")
+}
+
+/// Issue 46, item 5: `muster pbem play DIR` run outside the repository finds the
+/// game's module without `--module` (the module file 0 records, looked for from the
+/// game folder, remembered once found), and the report of the other side's file
+/// names each action as it was taken, with every line the game logged, rolls too.
+#[test]
+fn play_outside_the_repository_finds_the_module_and_reports_every_roll() {
+    let dir = tempfile::tempdir().unwrap();
+    let (u, c) = new_game(dir.path());
+    let away = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&away).unwrap();
+    assert!(!away.join("mods").exists());
+    // Until the Union's file the Confederacy reads holds a die roll (its recruitment
+    // roll at the latest): the report there shows it.
+    let mut rolled = false;
+    for turn in 0..12 {
+        let (me, mine, theirs) = if turn % 2 == 0 {
+            ("confederate", &c, &u)
+        } else {
+            ("union", &u, &c)
+        };
+        let out = muster_in(
+            &away,
+            &["pbem", "play", s(mine), "--side", me, "--player", "ai"],
+        );
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        send(mine, theirs);
+        if stdout.contains("the game is over") {
+            break;
+        }
+        if me == "union" || turn == 0 {
+            continue;
+        }
+        // What the Confederacy read of the Union's file: each action after its side,
+        // then, indented, what the game logged for it.
+        let report: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| *l != "the last file's moves, with every roll:")
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .collect();
+        assert!(report[0].starts_with("  Union: "), "{stdout}");
+        if report
+            .iter()
+            .any(|l| l.starts_with("    ") && (l.contains("rolled ") || l.contains(": rolls ")))
+        {
+            rolled = true;
+            break;
+        }
+    }
+    assert!(rolled, "no roll reported");
+    // The Confederate folder found the module by itself and remembered it.
+    let note = std::fs::read_to_string(c.join(".muster-module")).unwrap();
+    assert!(note.trim_end().ends_with("ahd"), "{note}");
+}

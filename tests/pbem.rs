@@ -356,3 +356,64 @@ fn bad_files_get_one_clear_message() {
         "{e}"
     );
 }
+
+/// What a player reads of the other side's file (issue 46, item 5) is the game's own
+/// log: each action named in the position it was taken in (the target's number, the
+/// piece promoted, the box a reinforcement came from), after the side that took it,
+/// then every line the game logged for it, every die rolled included, exactly as a
+/// replay of the game as a save logs them.
+#[test]
+fn the_report_of_each_file_is_the_games_own_log() {
+    use muster_core::game::save::Replayed;
+    let m = ahd();
+    // Long enough for battles (their shots name targets and roll) and promotions.
+    let files = play(&m, Some("10/1861"), 5, true);
+    let whole = verify(&m, &files).unwrap_or_else(|e| panic!("{e}"));
+    let save = whole.to_save(&m).unwrap();
+    // The game's own log: for each action, its words in the position before it and
+    // the lines applying it logged.
+    let mut own: Vec<(String, Vec<String>)> = Vec::new();
+    let mut r = rules(&m);
+    save.replay_each(&m, &mut r, &mut |_, step| {
+        if let Replayed::Action {
+            before,
+            action,
+            lines,
+            ..
+        } = step
+        {
+            let side = &m.side(muster_core::game::decider(&m, before)).name;
+            let words = muster_core::game::describe::action(&m, before, action);
+            own.push((format!("{side}: {words}"), lines.to_vec()));
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut rolls = 0;
+    let mut targets = 0;
+    let mut r = rules(&m);
+    let mut game = Game::open(&m, "file 0", &files[0]).unwrap();
+    for (k, f) in files.iter().enumerate().skip(1) {
+        let before = game.history().map_or(0, |h| h.actions().len());
+        game.add(&m, &mut r, &format!("file {k}"), f).unwrap();
+        let after = game.history().map_or(0, |h| h.actions().len());
+        let report = game.report(&m, &mut r, before).unwrap();
+        let expected: Vec<String> = own[before..after]
+            .iter()
+            .flat_map(|(words, lines)| {
+                std::iter::once(words.clone()).chain(lines.iter().map(|l| format!("  {l}")))
+            })
+            .collect();
+        assert_eq!(report, expected, "file {k}");
+        rolls += report.iter().filter(|l| l.contains(": rolls ")).count();
+        // A target is named with its number while it is on the board.
+        targets += report
+            .iter()
+            .filter(|l| l.contains(" fires at ") && !l.starts_with("  "))
+            .inspect(|l| {
+                let target = l.rsplit(" fires at ").next().unwrap();
+                assert!(target.contains(" #"), "{l}");
+            })
+            .count();
+    }
+    assert!(rolls > 0 && targets > 0, "{rolls} rolls, {targets} targets");
+}

@@ -50,6 +50,8 @@ fn new_game(
     retype(h, "Seed", &seed.to_string());
     // The tests drive the computers themselves (AI step, AI auto).
     h.get_by_label("Computers play by themselves").click();
+    // The tests name every target themselves, a lone one too.
+    muster_editor::play::refusal::set_takes_lone_target(&h.ctx, false);
     h.run();
     h.get_by_label("Start").click();
     h.run();

@@ -5,7 +5,7 @@ mod common;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{Queryable, by};
 use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
@@ -42,6 +42,8 @@ fn new_game(h: &mut Harness<'_, EditorApp>, seed: u64, players: &[(&str, &str)])
     retype(h, "Seed", &seed.to_string());
     // The tests drive the computers themselves (AI step, AI auto).
     h.get_by_label("Computers play by themselves").click();
+    // The tests name every target themselves, a lone one too.
+    muster_editor::play::refusal::set_takes_lone_target(&h.ctx, false);
     h.run();
     h.get_by_label("Start").click();
     h.run();
@@ -110,10 +112,14 @@ fn a_battle_is_fought_through_its_window() {
         let s = state(&h);
         let Some(b) = battle(&s).cloned() else { break };
         let legal = legal_actions(&module, &mut r, &s).expect("legal");
+        // A decided battle says who won, not whose round it is (issue 46).
+        let heading = match b.winner {
+            None => format!("Round {}", b.round),
+            Some(w) => format!("Won by {}", module.side(w).name),
+        };
         assert!(
-            h.query_all_by_label(&format!("Round {}", b.round))
-                .next()
-                .is_some()
+            h.query_all(by().label_contains(&heading)).next().is_some(),
+            "{heading}"
         );
         let (label, action) = match b.stage {
             Stage::Target => {

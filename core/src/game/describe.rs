@@ -1,6 +1,7 @@
 //! Words for actions and positions, for logs, prompts and the editor.
 
 use super::action::Action;
+use super::battle::{Battle, Stage};
 use super::moves::Path;
 use super::state::{GameState, Place};
 use crate::ids::{BoxId, UnitId};
@@ -190,10 +191,9 @@ pub fn situation(module: &Module, state: &GameState) -> String {
     }
     if let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) {
         out.push_str(&format!(
-            "\nbattle at {}, round {}: {} firing",
+            "\nbattle at {}, {}",
             place(module, b.at),
-            b.round,
-            module.side(b.firing).name
+            battle_status(module, b)
         ));
         for (label, list) in [("attackers", &b.attackers), ("defenders", &b.defenders)] {
             let names: Vec<String> = list.iter().map(|&u| unit(module, state, u)).collect();
@@ -201,6 +201,28 @@ pub fn situation(module: &Module, state: &GameState) -> String {
         }
     }
     out
+}
+
+/// Where a battle stands, in words: `round 2: Confederacy firing` while it is fought,
+/// `won by the Union: it may promote a piece` once decided (a decided battle is not
+/// "firing" any more), `the Union may withdraw before round 1`.
+pub fn battle_status(module: &Module, b: &Battle) -> String {
+    let side = |s| module.side(s).name.as_str();
+    match (b.winner, b.stage) {
+        (Some(w), Stage::Upgrade) => {
+            let word =
+                module
+                    .calendar
+                    .words
+                    .say(|w| &w.upgrade, "upgrade {unit}", &[("unit", "a piece")]);
+            format!("won by {} after {} rounds: it may {word}", side(w), b.round)
+        }
+        (Some(w), Stage::Rout) => format!("won by {}: {} retreats", side(w), side(b.firing)),
+        (Some(w), _) => format!("won by {} after {} rounds", side(w), b.round),
+        (None, Stage::Withdraw) => format!("{} may withdraw before round 1", side(b.defender)),
+        (None, Stage::Losses) => format!("round {}: {} takes its losses", b.round, side(b.firing)),
+        (None, _) => format!("round {}: {} firing", b.round, side(b.firing)),
+    }
 }
 
 /// Each of the module's tallies for every side, a line each: `army maximum: Union 34,

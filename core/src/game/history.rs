@@ -30,6 +30,12 @@ impl History {
         &self.actions
     }
 
+    /// The state action `i` was taken in (the current one for `i` = the number of
+    /// actions): its words name pieces as they were then, not as they are now.
+    pub fn state_before(&self, i: usize) -> Option<&GameState> {
+        self.states.get(i)
+    }
+
     /// Applies an action and records it; on error nothing changes.
     pub fn apply(
         &mut self,

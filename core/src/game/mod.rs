@@ -22,6 +22,7 @@ pub mod seen_log;
 pub mod sight;
 pub mod state;
 pub mod upgrade;
+pub mod why;
 
 pub use action::{Action, ActionError};
 pub use command::Command;
@@ -40,3 +41,4 @@ pub use seats::{Turns, allowed_by, apply_by, awaited, legal_actions_for};
 pub use seen_log::seat_log;
 pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};
+pub use why::{Refusal, RuleSaid, why_not};

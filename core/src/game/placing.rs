@@ -11,7 +11,7 @@ use crate::module::Module;
 /// Whether the step under way lets `side` place in `at` at all: the box has the
 /// step's `place-in` value for the side (AHD: a recruitment city of its colour, 7.0).
 /// Only those boxes are asked about.
-fn placeable(module: &Module, state: &GameState, side: SideId, at: BoxId) -> bool {
+pub(crate) fn placeable(module: &Module, state: &GameState, side: SideId, at: BoxId) -> bool {
     let value = state.current_step(module).and_then(|s| s.place_in);
     value.is_none_or(|v| module.board.get(at).value(v, side) > 0)
 }
@@ -102,7 +102,11 @@ pub(crate) fn apply(
             && state.unit(u).kind == *kind
             && state.unit(u).place == Place::Pool
     }) else {
-        return Err(illegal("no piece of that type in the pool"));
+        return Err(illegal(format!(
+            "no {} of {} is left in the pool",
+            module.units.get(*kind).name,
+            module.side(side).name
+        )));
     };
     if !placeable(module, state, side, *at) {
         let value = state.current_step(module).and_then(|s| s.place_in);

@@ -542,6 +542,17 @@ pub trait Rules {
         let _ = (view, dice, offer);
         Ok(None)
     }
+    /// Starts (`true`) or stops keeping which handler said no to each question asked,
+    /// for [`super::why::why_not`] only: off, it costs nothing. Nothing by default.
+    fn trace_refusals(&mut self, on: bool) {
+        let _ = on;
+    }
+    /// The handlers that said no to the questions asked since tracing began (see
+    /// [`Rules::trace_refusals`]), in the order asked. None by default: the rules
+    /// cannot tell who refused.
+    fn refusals(&mut self) -> Vec<super::why::RuleSaid> {
+        Vec::new()
+    }
     /// The offers when one is being taken, with `wanted` naming it: rules may list only
     /// those that match (the engine still checks id, piece and box), so taking one of
     /// many offers does not cost listing them all. All of them by default.

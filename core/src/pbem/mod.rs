@@ -725,6 +725,38 @@ impl Game {
         self.finish(module, rules, reveal, next_secret, nonce, stretch.as_ref())
     }
 
+    /// The actions from `from` on, for the player who did not take them: each in
+    /// words, after the side that took it (`Union: march: activate Washington`), named
+    /// in the position it was taken in (a piece's number, the box a reinforcement came
+    /// from, the piece promoted), then indented, every line the game logged for it, the
+    /// dice rolled included, as the game's own log has them (each action is applied
+    /// again on the state it was taken in: the same dice, the same lines).
+    pub fn report(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        from: usize,
+    ) -> Result<Vec<String>, PbemError> {
+        let Some(h) = &self.history else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for (i, action) in h.actions().iter().enumerate().skip(from) {
+            let Some(state) = h.state_before(i) else {
+                break;
+            };
+            let side = &module.side(decider(module, state)).name;
+            out.push(format!(
+                "{side}: {}",
+                describe::action_checked(module, state, action)
+            ));
+            let (_, log) = crate::game::apply(module, rules, state, action)
+                .map_err(|e| PbemError::Rule(e.to_string()))?;
+            out.extend(log.into_iter().map(|l| format!("  {l}")));
+        }
+        Ok(out)
+    }
+
     /// The game's dice as a save records them: the first stretch's seed, then each
     /// later stretch's.
     pub fn dice(&self) -> (u64, Vec<Reseed>) {

@@ -125,8 +125,7 @@ impl BattleView {
             .default_open(true)
             .show(ui, |ui| {
                 if under_way {
-                    ui.strong(format!("Round {}", b.round));
-                    ui.label(format!("{} firing", module.side(b.firing).name));
+                    super::refusal::battle_heading(ui, &module, b);
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
                 } else {
                     ui.strong("Battle over");
@@ -161,9 +160,14 @@ impl BattleView {
                                         out.push(UiCommand::Play(PlayCommand::Act(action.clone())));
                                     }
                                 }
-                                None => {
-                                    ui.label(text);
-                                }
+                                None => super::refusal::unnamed_target(
+                                    ui,
+                                    text,
+                                    shooter.filter(|_| human && !targets.is_empty()),
+                                    u,
+                                    side != b.firing,
+                                    out,
+                                ),
                             }
                         }
                     }
@@ -191,8 +195,11 @@ impl BattleView {
                             );
                         }
                     }
+                    if human && !targets.is_empty() {
+                        super::refusal::lone_target_setting(ui);
+                    }
                     if !human {
-                        ui.label("A computer decides: press AI step, or tick AI auto.");
+                        ui.label(super::refusal::who_decides(session));
                     }
                 }
                 ui.separator();

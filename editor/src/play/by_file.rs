@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use egui::Ui;
 use muster_core::Module;
-use muster_core::game::describe;
 use muster_core::ids::SideId;
 use muster_core::pbem::folder::{Folder, TurnKeys};
 use muster_core::pbem::{Game, Stretch};
@@ -140,12 +139,11 @@ impl ByFile {
                 _ => game.next_author(),
             },
         };
-        let last = game.history().map_or_else(Vec::new, |h| {
-            h.actions()[read.before_last.min(h.actions().len())..]
-                .iter()
-                .map(|a| describe::action_checked(module, h.state(), a))
-                .collect()
-        });
+        // The other side's stretch as the game logged it: each action named where it
+        // was taken, with every roll.
+        let last = game
+            .report(module, &mut rules, read.before_last)
+            .map_err(|e| e.to_string())?;
         let mut by_file = ByFile {
             module: module.clone(),
             folder,

@@ -19,6 +19,7 @@ pub mod log;
 pub mod odds;
 pub mod pace;
 pub mod panel;
+pub mod refusal;
 pub mod report;
 pub mod session;
 pub mod table;
@@ -76,6 +77,8 @@ pub enum PlayCommand {
     SetAiDelay(f64),
     /// Close the window of a battle that is over.
     CloseBattle,
+    /// Say why this action is not possible now (see [`refusal`]), on the status line.
+    WhyNot(Action),
     /// Close the summary of the computer's turn (its arrows go with it).
     CloseTurnSummary,
     /// Show the `ai` crate's evaluation after a computer's turn.
@@ -567,6 +570,20 @@ impl Play {
             ctx.request_repaint_after(std::time::Duration::from_millis(30));
             return;
         }
+        if refusal::takes_lone_target(ctx)
+            && self.pass_to().is_none()
+            && let Some(session) = self.session.as_mut()
+            && let Some(only) = refusal::lone_target(session)
+        {
+            if let Err(e) = session.apply(only) {
+                self.status = e.to_string();
+            }
+            ctx.request_repaint();
+            return;
+        }
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
         if !(self.auto && session.computer_to_act() && session.computer_seated()) {
             return;
         }
@@ -891,6 +908,10 @@ impl Play {
             }
             PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
             PlayCommand::CloseBattle => self.battle.close(),
+            PlayCommand::WhyNot(action) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                self.status = refusal::why(session, &action);
+            }
             c @ (PlayCommand::OpenByFile
             | PlayCommand::CancelByFile
             | PlayCommand::ByFileNew { .. }
@@ -974,6 +995,10 @@ impl Play {
         match <[Action; 1]>::try_from(moves) {
             Ok([action]) => self.apply(PlayCommand::Act(action), None, map),
             Err(moves) if moves.is_empty() => {
+                // Not a destination of the moving pieces: say why, then select it.
+                if let Some(why) = refusal::map_click(session, self.selected, self.unit, at) {
+                    self.status = why;
+                }
                 self.selected = Some(at);
                 self.unit = None;
                 self.pick.clear();

@@ -22,6 +22,8 @@ pub struct PanelState {
     pub kind: Option<&'static str>,
     /// The (turn, player turn) the filter was set in: a new turn starts unfiltered.
     pub set_in: Option<(u16, u8)>,
+    /// A place step's recruits, in slots that do not move (see [`super::refusal`]).
+    pub recruits: super::refusal::RecruitSlots,
 }
 
 /// An action's kind, as the filter buttons name it.
@@ -283,13 +285,23 @@ pub fn show(
         }
     });
     let needle = state.filter.trim().to_lowercase();
+    // A place step's recruits are drawn in fixed slots (see `refusal`), not below.
+    let slots = state.recruits.show(ui, session, &needle, state.kind, out);
+    let legal: Vec<Action> = if slots.is_some() {
+        legal
+            .into_iter()
+            .filter(|a| !matches!(a, Action::Place { .. }))
+            .collect()
+    } else {
+        legal
+    };
     let mut shown: Vec<(&Action, String)> = legal
         .iter()
         .filter(|a| state.kind.is_none_or(|k| kind(a) == k))
         .map(|a| (a, describe::action(&module, &game, a)))
         .filter(|(_, text)| needle.is_empty() || text.to_lowercase().contains(&needle))
         .collect();
-    if shown.is_empty() && !legal.is_empty() {
+    if shown.is_empty() && !legal.is_empty() && slots.is_none_or(|n| n == 0) {
         // Never hide every legal action: the player would be stuck.
         ui.colored_label(
             ui.visuals().warn_fg_color,

@@ -345,6 +345,28 @@ impl PathTables {
 }
 
 impl Rules for ScriptRules {
+    fn trace_refusals(&mut self, on: bool) {
+        self.set_trace(on);
+    }
+
+    fn refusals(&mut self) -> Vec<muster_core::game::RuleSaid> {
+        self.take_trace()
+            .into_iter()
+            .flat_map(|t| {
+                let question = t.question;
+                t.answers
+                    .into_iter()
+                    .filter(|a| a.answer == "no")
+                    .map(move |a| muster_core::game::RuleSaid {
+                        hook: a.hook.to_string(),
+                        question: question.clone(),
+                        handler: a.handler,
+                        id: a.id,
+                    })
+            })
+            .collect()
+    }
+
     fn look_ahead(&mut self, on: bool) {
         if on && self.kept.is_none() {
             let trace = self.trace.take();
