@@ -189,6 +189,7 @@ fn a_battle_with_its_odds_and_the_computers_turn_beside_the_board() {
     // Odds off while playing to the picture (each position would be simulated).
     h.state_mut()
         .apply(UiCommand::Play(PlayCommand::ShowOdds(false)));
+    muster_editor::play::refusal::set_takes_lone_target(&h.ctx, false);
     let module = module();
     let confederacy = module.find_side("confederate").expect("side");
     let mut r = rules(&module);
