@@ -181,6 +181,9 @@ fn apply_as(
     let mut log = match (procedure, action) {
         (_, Action::EndStep) => end_step(module, rules, &mut next, detail)?,
         (_, Action::Take { .. }) => offer::take(module, rules, &mut next, action)?,
+        (_, Action::Organize { .. } | Action::Drop { .. }) => {
+            super::formations::apply(module, rules, &mut next, action)?
+        }
         (Procedure::Move, _) => moves::apply(module, rules, &mut next, action)?,
         (Procedure::Battles, _) => battle::apply(module, rules, &mut next, action)?,
         (Procedure::Upgrade, _) => upgrade::apply(module, rules, &mut next, action)?,

@@ -226,6 +226,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("sees", Combine::Min),
     ("offers", Combine::Concat),
     ("accepts_entry", Combine::First),
+    ("composition", Combine::First),
     ("referee_entry", Combine::First),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
@@ -458,6 +459,19 @@ pub trait Rules {
         offer: &Offer,
     ) -> Result<Option<String>, RuleError> {
         let _ = (view, offer);
+        Ok(None)
+    }
+    /// Whether the rules refuse what `formation` holds after a player's organisation
+    /// action (the `composition` hook, seed 001 §6.22: "a corps holds 2-4 divisions"):
+    /// the first reason a handler gives, naming the rule's section, or none. Asked of
+    /// every piece the action changes and every formation above them, after the
+    /// module's `holds` and `capacity`. Pure, like a question. Accepted by default.
+    fn refuses_composition(
+        &mut self,
+        view: View<'_>,
+        formation: UnitId,
+    ) -> Result<Option<String>, RuleError> {
+        let _ = (view, formation);
         Ok(None)
     }
     /// The computer referee: the values the rules enter for an offer with a form when
