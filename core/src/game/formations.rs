@@ -186,6 +186,12 @@ impl GameState {
 /// a member held by itself (a cycle), or more combatant pieces than its capacity. The
 /// reason names the capacity or the `holds` list, for a refusal.
 pub fn refusal(module: &Module, state: &GameState, formation: UnitId) -> Option<String> {
+    misfit(module, state, formation).or_else(|| over_capacity(module, state, formation))
+}
+
+/// Why `formation` may not hold one of its members: a type it does not hold, another
+/// side's piece, or itself (a cycle).
+fn misfit(module: &Module, state: &GameState, formation: UnitId) -> Option<String> {
     let f = state.unit(formation);
     let t = module.units.get(f.kind);
     let label = |u: UnitId| unit_label(module, state, u);
@@ -218,6 +224,13 @@ pub fn refusal(module: &Module, state: &GameState, formation: UnitId) -> Option<
             ));
         }
     }
+    None
+}
+
+/// Whether `formation` holds more combatant pieces than its type's capacity.
+fn over_capacity(module: &Module, state: &GameState, formation: UnitId) -> Option<String> {
+    let t = module.units.get(state.unit(formation).kind);
+    let label = |u: UnitId| unit_label(module, state, u);
     if let Some(cap) = t.capacity {
         let n = state.held_count(module, formation);
         if n > u32::from(cap) {
@@ -255,11 +268,15 @@ fn check(
     mut formations: Vec<UnitId>,
 ) -> Result<(), ActionError> {
     formations.sort_unstable();
-    for &f in &formations {
-        if module.units.get(state.unit(f).kind).is_formation()
-            && let Some(why) = refusal(module, state, f)
-        {
-            return Err(illegal(why));
+    // What each may hold first, then capacities: a piece in the wrong place is the
+    // reason, not the count it upsets.
+    for test in [misfit, over_capacity] {
+        for &f in &formations {
+            if module.units.get(state.unit(f).kind).is_formation()
+                && let Some(why) = test(module, state, f)
+            {
+                return Err(illegal(why));
+            }
         }
     }
     for &f in &formations {

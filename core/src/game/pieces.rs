@@ -358,6 +358,26 @@ mod tests {
         assert_eq!((old.moves, old.number, old.attached_to), (0, 0, None));
     }
 
+    /// The attach-chain bug (issue 47): attaching a piece that carries another onto a
+    /// third made a chain two deep, which a move then split (the third piece stayed
+    /// among those still to move from the box it had left). Onto a piece that is not a
+    /// formation, attaching is one level, both ways.
+    #[test]
+    fn a_piece_carrying_others_is_not_attached_to_a_piece_that_is_not_a_formation() {
+        let (m, mut g, [a, b, c, _]) = chain();
+        for u in [a, b, c] {
+            g.units[u.index()].attached_to = None;
+        }
+        g.attach(&m, b, Some(a)).expect("one level");
+        let before = g.clone();
+        let err = g
+            .attach(&m, a, Some(c))
+            .expect_err("a carries b: two levels");
+        assert!(err.to_string().contains("carries others"), "{err}");
+        assert_eq!(g, before, "nothing applied");
+        assert!(g.attach(&m, c, Some(b)).is_err(), "b is itself carried");
+    }
+
     #[test]
     fn a_cycle_of_carriers_cannot_loop() {
         let (_, mut g, [a, b, ..]) = chain();
