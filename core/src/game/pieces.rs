@@ -2,8 +2,8 @@
 //! piece's place through these, so what happens when a piece leaves its place is written
 //! once: its flags are cleared (they are about where it stood), what it carries goes
 //! with it or is let go, and it gets a number when it enters the board and loses it
-//! when it leaves ([`GameState::number_pieces`]). Formations, seats and hidden
-//! information will add to these rules here.
+//! when it leaves ([`GameState::number_pieces`]). A formation's garrison (a member
+//! left in another box, [`super::formations`]) stays where it is when its holder moves.
 //!
 //! What each mover keeps of a piece's other fields is exactly what it kept when the
 //! procedures did this by hand: saves hold a snapshot that a replay must give back bit

@@ -656,9 +656,9 @@ mod tests {
             },
         ];
         // Every question but the lists `offers`, `evacuations`, `victory_progress` and
-        // `battle_losses`, and the entries' `accepts_entry` and `referee_entry`, which
-        // have trait methods of their own.
-        assert_eq!(all.len() + 6, QUESTIONS.len());
+        // `battle_losses`, the entries' `accepts_entry` and `referee_entry`, and the
+        // formations' `composition`, which have trait methods of their own.
+        assert_eq!(all.len() + 7, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }
