@@ -640,3 +640,18 @@ fn a_seat_that_does_not_see_a_formation_does_not_see_its_members() {
         .expect("the army, named");
     assert_eq!(army.members.len(), 3, "McDowell and two corps");
 }
+
+#[test]
+fn the_rules_read_holders_and_names_and_set_names() {
+    // The fixture's `turn_started` names each unnamed division after its corps.
+    let (m, mut rules) = load();
+    let g = begin(&m, &mut rules);
+    let corps = named(&g, "Beauregard's Corps");
+    let div = named(&g, "Division of Beauregard's Corps (2 in all)");
+    assert_eq!(g.holder(div), Some(corps));
+    let said = muster_core::game::describe::unit(&m, &g, div);
+    assert!(
+        said.starts_with("Division of Beauregard's Corps (2 in all) (Division #"),
+        "{said}"
+    );
+}
