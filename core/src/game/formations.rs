@@ -467,3 +467,75 @@ fn retain_ready(module: &Module, state: &mut GameState) {
         a.ready = ready;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Dice;
+    use crate::load_module;
+
+    /// The formations fixture's set-up (no rules: the engine's own checks).
+    fn army() -> (Module, GameState) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/formations");
+        let m = load_module(dir).unwrap_or_else(|e| panic!("{e}"));
+        let g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        (m, g)
+    }
+
+    fn named(g: &GameState, name: &str) -> UnitId {
+        g.names.iter().find(|(_, n)| n == name).unwrap().0
+    }
+
+    #[test]
+    fn the_rules_attach_into_a_formation_to_any_depth_within_its_capacity() {
+        let (m, mut g) = army();
+        let iii = named(&g, "III Corps");
+        let div = named(&g, "1st Division, II Corps");
+        // A division of three brigades into III Corps (11): 14 > 12, refused whole.
+        let before = g.clone();
+        let err = g.attach(&m, div, Some(iii)).unwrap_err().to_string();
+        assert!(err.contains("capacity of a Corps is 12"), "{err}");
+        assert_eq!(g, before);
+        // A brigade fits (12), and a division can be nested under a corps.
+        let bde = g
+            .members(div)
+            .find(|&u| m.units.get(g.unit(u).kind).id == "Bde")
+            .unwrap();
+        g.attach(&m, bde, Some(iii)).unwrap();
+        assert_eq!(g.held_count(&m, iii), 12);
+        let other = named(&g, "I Corps (Heintzelman)");
+        g.attach(&m, div, Some(other)).unwrap();
+        assert!(g.holds_deep(named(&g, "Army of the Potomac"), div));
+        // What a formation holds is the module's: a corps cannot hold an army.
+        let err = g
+            .attach(&m, named(&g, "Army of the Potomac"), Some(iii))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a Corps cannot hold a Army"), "{err}");
+        // Nor can a piece end up holding itself.
+        let err = g.attach(&m, other, Some(div)).unwrap_err().to_string();
+        assert!(
+            err.contains("cannot hold a Corps") || err.contains("itself"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_field_corps_weighs_two_and_an_army_what_it_holds() {
+        // Seed 001 §6.12 / §3.2.
+        let (m, mut g) = army();
+        let union = m.find_side("union").unwrap();
+        let field = g
+            .unit_ids()
+            .find(|&u| m.units.get(g.unit(u).kind).id == "FieldCorps" && g.unit(u).side == union)
+            .unwrap();
+        assert_eq!(g.weight(&m, field), 2);
+        let iii = named(&g, "III Corps");
+        let before = g.army_size(&m, union);
+        // III Corps under the army: the army counts it, the side's size is unchanged.
+        g.attach(&m, iii, Some(named(&g, "Army of the Potomac")))
+            .unwrap();
+        assert_eq!(g.army_size(&m, union), before);
+        assert_eq!(g.weight(&m, named(&g, "Army of the Potomac")), 3);
+    }
+}
