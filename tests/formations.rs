@@ -655,3 +655,39 @@ fn the_rules_read_holders_and_names_and_set_names() {
         "{said}"
     );
 }
+
+#[test]
+fn a_commander_organises_only_the_formations_he_commands() {
+    // Seed 001 §2/§7: commanders move (and here organise) only their formations. The
+    // fixture `formations-seats` gives McDowell the army, another seat III Corps.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formations-seats");
+    let m = load_module(dir).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let g = begin(&m, &mut rules);
+    let mcdowell = m.find_seat("mcdowell").unwrap();
+    let other = m.find_seat("heintzelman").unwrap();
+    let bde = members_of_type(&m, &g, named(&g, "1st Division, II Corps"), "Bde")[0];
+    let into_iii = Action::Organize {
+        changes: vec![Change {
+            unit: bde,
+            to: Some(named(&g, "III Corps")),
+        }],
+    };
+    let why = muster_core::game::apply_by(&m, &mut rules, &g, mcdowell, &into_iii)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("McDowell does not command III Corps"), "{why}");
+    let why = muster_core::game::apply_by(&m, &mut rules, &g, other, &into_iii)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("does not command Infantry Brigade"), "{why}");
+    let within = Action::Organize {
+        changes: vec![Change {
+            unit: bde,
+            to: Some(named(&g, "2nd Division, I Corps")),
+        }],
+    };
+    assert!(muster_core::game::apply_by(&m, &mut rules, &g, mcdowell, &within).is_ok());
+}
