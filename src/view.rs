@@ -147,14 +147,28 @@ pub fn write_view(out: &mut dyn Write, view: &SeatView) -> std::io::Result<()> {
             .pieces
             .iter()
             .map(|p| match (&p.kind, &p.side) {
-                (Some(kind), _) => format!(
-                    "{kind} #{}{}",
-                    p.number.unwrap_or_default(),
-                    p.side
-                        .as_ref()
-                        .map(|s| format!(" ({s})"))
-                        .unwrap_or_default()
-                ),
+                (Some(kind), _) => {
+                    let n = p.number.unwrap_or_default();
+                    // A named piece (a formation): `I Corps (McDowell) (Corps #3)`,
+                    // with the numbers of the members the seat sees.
+                    let what = match &p.name {
+                        Some(name) => format!("{name} ({kind} #{n})"),
+                        None => format!("{kind} #{n}"),
+                    };
+                    let members: Vec<String> = p.members.iter().map(|m| format!("#{m}")).collect();
+                    format!(
+                        "{what}{}{}",
+                        p.side
+                            .as_ref()
+                            .map(|s| format!(" ({s})"))
+                            .unwrap_or_default(),
+                        if members.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" holding {}", members.join(" "))
+                        }
+                    )
+                }
                 (None, Some(side)) => format!("a {side} piece"),
                 (None, None) => "a piece".into(),
             })

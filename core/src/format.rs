@@ -464,6 +464,14 @@ pub struct UnitType {
     pub attribute: Vec<Attribute>,
     #[serde(default)]
     pub mix: Vec<Mix>,
+    /// A formation: the unit types its pieces may hold directly, separated by spaces or
+    /// commas (`holds="Div Bde Gen"`); held pieces move with it, to any depth.
+    pub holds: Option<Name>,
+    /// The most combatant pieces a formation holds, at any depth (a corps: 12 stands).
+    pub capacity: Option<Spanned<u16>>,
+    /// What one piece counts in its side's army size, with all it holds (a field corps:
+    /// 2); unset: a formation counts what its members count, a combatant 1, others 0.
+    pub weight: Option<Spanned<u16>>,
 }
 
 fn yes() -> bool {
@@ -783,6 +791,8 @@ pub struct ScenarioSide {
     #[serde(default)]
     pub place: Vec<Place>,
     #[serde(default)]
+    pub marker: Vec<MarkerPlace>,
+    #[serde(default)]
     pub control: Vec<Control>,
     #[serde(default)]
     pub pool: Vec<OffBoard>,
@@ -812,6 +822,28 @@ pub struct Place {
     pub units: Name,
     /// Flags the placed pieces carry, separated by commas (`flags="entrenched"`).
     pub flags: Option<Name>,
+    /// Names this placement (of one piece) so members can be placed in it (`in`).
+    pub id: Option<Name>,
+    /// The placement (by its `id`, earlier in the side) of the formation holding these
+    /// pieces; they must be placed in its box.
+    #[serde(rename = "in")]
+    pub within: Option<Name>,
+    /// The piece's own name ("I Corps (McDowell)"); one piece only.
+    pub name: Option<Name>,
+    /// Attribute values of the placed pieces, `attributes="sp=6, morale=4"`.
+    pub attributes: Option<Name>,
+}
+
+/// `<marker box id count>` in a scenario's side: markers lying in a box at the start.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerPlace {
+    #[serde(rename = "$pos")]
+    pub pos: Pos,
+    #[serde(rename = "box")]
+    pub at: Name,
+    pub id: Name,
+    pub count: Spanned<u16>,
 }
 
 /// Units off the board (pool, set aside): `units="12 Mi"`.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::unit::Flags;
 
 use crate::diag::{Diagnostic, LoadError, Pos, Severity};
-use crate::ids::{BoxId, SideId, TurnId, UnitTypeId};
+use crate::ids::{AttributeId, BoxId, MarkerId, SideId, TurnId, UnitTypeId};
 use crate::module::Module;
 
 #[derive(Clone, Debug, Serialize)]
@@ -43,15 +43,27 @@ pub struct SideSetup {
     pub pool: Vec<(UnitTypeId, u16)>,
     /// Units set aside, entering play later by a rule (e.g. drafts).
     pub set_aside: Vec<(UnitTypeId, u16)>,
+    /// Markers lying in boxes at the start.
+    pub markers: Vec<(BoxId, MarkerId, u16)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Placement {
     pub at: BoxId,
     pub unit: UnitTypeId,
     pub count: u16,
     /// The flags the placed pieces carry from the start.
     pub flags: Flags,
+    /// The placement (an index into the side's placements, an earlier one of one
+    /// formation piece) whose piece holds these.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<usize>,
+    /// The piece's own name (a placement of one piece).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Attribute values that differ from the type's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<(AttributeId, i64)>,
 }
 
 impl Scenario {

@@ -38,6 +38,12 @@ pub struct UnitType {
     pub attributes: Vec<(AttributeId, i64)>,
     /// Counter-mix limit per side, indexed by [`SideId`].
     pub mix: Vec<u16>,
+    /// The types a piece of this type may hold directly (a formation); empty: none.
+    pub holds: Vec<UnitTypeId>,
+    /// The most combatant pieces it holds at any depth, if limited.
+    pub capacity: Option<u16>,
+    /// What it counts in its side's army size with all it holds, if the module says.
+    pub weight: Option<u16>,
     #[serde(skip)]
     pub pos: Pos,
 }
@@ -49,6 +55,11 @@ impl UnitType {
             .iter()
             .find(|(a, _)| *a == id)
             .map(|&(_, v)| v)
+    }
+
+    /// Whether pieces of this type are formations (may hold pieces).
+    pub fn is_formation(&self) -> bool {
+        !self.holds.is_empty()
     }
 
     pub fn mix_for(&self, side: SideId) -> u16 {

@@ -295,6 +295,9 @@ impl Probe {
             .refuses_entry(view, &offer)
             .unwrap_or_else(|e| panic!("accepts_entry: {e}"));
         self.rules
+            .refuses_composition(view, u)
+            .unwrap_or_else(|e| panic!("composition: {e}"));
+        self.rules
             .referee_entry(view, &mut Dice::seeded(1), &offer)
             .unwrap_or_else(|e| panic!("referee_entry: {e}"));
         self.rules

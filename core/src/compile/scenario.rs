@@ -157,6 +157,8 @@ fn compile(
 fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Vec<SideSetup> {
     let mut out = vec![SideSetup::default(); module.sides.len()];
     let mut given = vec![false; module.sides.len()];
+    // Placements with an id, by side: the formations members are placed in.
+    let mut ids: Vec<(SideId, String, usize)> = Vec::new();
     // Which side holds each box, and where, to catch two sides in one box.
     let mut holder: Vec<Option<(SideId, Pos)>> = vec![None; module.board.boxes.len()];
     // Every control marker, with where it was written.
@@ -212,14 +214,94 @@ fn setups(cx: &mut Ctx<'_>, module: &Module, raw: &[format::ScenarioSide]) -> Ve
                 .flags
                 .as_ref()
                 .map_or(Flags::NONE, |list| flag_list(cx, module, list));
-            for (unit, count) in unit_list(cx, module, &p.units) {
+            let within = p
+                .within
+                .as_ref()
+                .and_then(|w| formation_of(cx, module, &ids, setup, w, at));
+            let attributes = p
+                .attributes
+                .as_ref()
+                .map(|list| attribute_list(cx, module, list))
+                .unwrap_or_default();
+            let placed = unit_list(cx, module, &p.units);
+            let pieces: u32 = placed.iter().map(|&(_, n)| u32::from(n)).sum();
+            let single =
+                p.id.as_ref()
+                    .or(p.name.as_ref().map(|n| n as &format::Name));
+            if let Some(one) = single
+                && pieces != 1
+            {
+                cx.error(
+                    one.pos,
+                    format!("a placement with an id or a name places one piece, not {pieces}"),
+                    Some("write units=\"1 TYPE\", one <place> per named piece".into()),
+                );
+            }
+            for (unit, count) in placed {
+                if let Some(f) = within {
+                    let holder = module.units.get(setup.placements[f].unit);
+                    if !holder.holds.contains(&unit) {
+                        let holds: Vec<&str> = holder
+                            .holds
+                            .iter()
+                            .map(|&t| module.units.get(t).id.as_str())
+                            .collect();
+                        cx.error(
+                            p.pos,
+                            format!(
+                                "a {} cannot hold a {}",
+                                holder.id,
+                                module.units.get(unit).id
+                            ),
+                            Some(format!("a {} holds {}", holder.id, holds.join(", "))),
+                        );
+                        continue;
+                    }
+                }
                 setup.placements.push(Placement {
                     at,
                     unit,
                     count,
                     flags,
+                    within,
+                    name: p.name.as_ref().map(|n| n.value.clone()),
+                    attributes: attributes.clone(),
                 });
             }
+            if let Some(id) = &p.id
+                && pieces == 1
+                && !setup.placements.is_empty()
+            {
+                if ids
+                    .iter()
+                    .any(|(s, n, _)| *s == side && n.eq_ignore_ascii_case(id))
+                {
+                    cx.error(
+                        id.pos,
+                        format!("placement id '{}' is used twice", id.value),
+                        None,
+                    );
+                } else {
+                    ids.push((side, id.value.clone(), setup.placements.len() - 1));
+                }
+            }
+            check_capacity(cx, module, setup, p.pos);
+        }
+        for mk in &rs.marker {
+            let Some(at) = find_box(cx, module, &mk.at) else {
+                continue;
+            };
+            let Some(id) = module.units.find_marker(&mk.id) else {
+                let known: Vec<&str> = module.units.markers.iter().map(|m| m.id.as_str()).collect();
+                cx.error(
+                    mk.id.pos,
+                    format!("unknown marker '{}'", mk.id.value),
+                    crate::suggest::did_you_mean(&mk.id, known.iter().copied())
+                        .or_else(|| Some(format!("markers are {}", known.join(", ")))),
+                );
+                continue;
+            };
+            setup.markers.push((at, id, mk.count.value));
         }
         for c in &rs.control {
             match (&c.at, &c.tag) {
@@ -311,6 +393,149 @@ fn find_side(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<S
         );
     }
     found
+}
+
+/// The placement `in="..."` names, if it is an earlier placement of one formation of
+/// this side in the same box `at`; else a located error and `None`.
+fn formation_of(
+    cx: &mut Ctx<'_>,
+    module: &Module,
+    ids: &[(SideId, String, usize)],
+    setup: &SideSetup,
+    name: &format::Name,
+    at: BoxId,
+) -> Option<usize> {
+    let Some(&(_, _, f)) = ids
+        .iter()
+        .find(|(_, n, f)| n.eq_ignore_ascii_case(name) && setup.placements.get(*f).is_some())
+    else {
+        let hint = crate::suggest::did_you_mean(name, ids.iter().map(|(_, n, _)| n.as_str()))
+            .unwrap_or_else(|| {
+                "give the formation's <place> an id=\"...\" and place it before its members".into()
+            });
+        cx.error(
+            name.pos,
+            format!("no formation placed with id '{}' before this", name.value),
+            Some(hint),
+        );
+        return None;
+    };
+    let holder = &setup.placements[f];
+    if !module.units.get(holder.unit).is_formation() {
+        cx.error(
+            name.pos,
+            format!(
+                "'{}' is a {}, which holds no pieces",
+                name.value,
+                module.units.get(holder.unit).id
+            ),
+            Some("a formation's unit type declares holds=\"...\" in units.xml".into()),
+        );
+        return None;
+    }
+    if holder.at != at {
+        cx.error(
+            name.pos,
+            format!(
+                "these pieces are placed in '{}' but their formation '{}' is in '{}'",
+                module.board.get(at).name,
+                name.value,
+                module.board.get(holder.at).name
+            ),
+            Some("place a formation's members in its box".into()),
+        );
+        return None;
+    }
+    Some(f)
+}
+
+/// Reports the placement at `pos` when it takes a formation over its capacity: the
+/// combatant pieces it holds at any depth.
+fn check_capacity(cx: &mut Ctx<'_>, module: &Module, setup: &SideSetup, pos: Pos) {
+    let held = |f: usize| -> u32 {
+        // Placements refer only to earlier ones, so one pass from `f` on finds them all.
+        let mut inside = vec![false; setup.placements.len()];
+        inside[f] = true;
+        let mut n = 0;
+        for (i, p) in setup.placements.iter().enumerate().skip(f + 1) {
+            if p.within.is_some_and(|w| inside[w]) {
+                inside[i] = true;
+                if module.units.get(p.unit).combatant {
+                    n += u32::from(p.count);
+                }
+            }
+        }
+        n
+    };
+    let Some(last) = setup.placements.last() else {
+        return;
+    };
+    let mut at = last.within;
+    while let Some(f) = at {
+        let t = module.units.get(setup.placements[f].unit);
+        if let Some(cap) = t.capacity
+            && held(f) > u32::from(cap)
+        {
+            let name = setup.placements[f]
+                .name
+                .clone()
+                .unwrap_or_else(|| t.name.clone());
+            cx.error(
+                pos,
+                format!(
+                    "this takes {name} over its capacity: {} combatant pieces, at most {cap} (capacity of {})",
+                    held(f),
+                    t.id
+                ),
+                Some("place the rest in another formation, or in a type with more capacity".into()),
+            );
+            return;
+        }
+        at = setup.placements[f].within;
+    }
+}
+
+/// `attributes="sp=6, morale=4"`: attribute ids with values.
+fn attribute_list(
+    cx: &mut Ctx<'_>,
+    module: &Module,
+    list: &format::Name,
+) -> Vec<(crate::ids::AttributeId, i64)> {
+    let mut out = Vec::new();
+    for (item, pos) in list.items(',') {
+        let Some((name, value)) = item.split_once('=') else {
+            cx.error(
+                pos,
+                format!("'{item}' is not attribute=value"),
+                Some("write attributes=\"sp=6, morale=4\"".into()),
+            );
+            continue;
+        };
+        let Some(id) = module.units.find_attribute(name.trim()) else {
+            cx.error(
+                pos,
+                format!("unknown attribute '{}'", name.trim()),
+                crate::suggest::did_you_mean(
+                    name.trim(),
+                    module.units.attributes.iter().map(String::as_str),
+                ),
+            );
+            continue;
+        };
+        match value.trim().parse::<i64>() {
+            Ok(v) => out.push((id, v)),
+            Err(_) => cx.error(
+                pos,
+                format!(
+                    "attribute '{}' takes a whole number, not '{}'",
+                    name.trim(),
+                    value.trim()
+                ),
+                None,
+            ),
+        }
+    }
+    out
 }
 
 fn find_box(cx: &mut Ctx<'_>, module: &Module, name: &format::Name) -> Option<BoxId> {

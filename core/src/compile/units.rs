@@ -165,6 +165,9 @@ pub(super) fn units(
             combatant: u.combatant,
             attributes: own,
             mix,
+            holds: Vec::new(),
+            capacity: u.capacity.as_ref().map(|c| c.value),
+            weight: u.weight.as_ref().map(|w| w.value),
             pos: u.pos,
         });
         raw_of.push(u);
@@ -184,6 +187,34 @@ pub(super) fn units(
                 format!("unknown unit type '{}'", to.value),
                 names.hint(to),
             ),
+        }
+    }
+    // What a formation holds may name types declared after it.
+    for (i, u) in raw_of.iter().enumerate() {
+        let Some(list) = &u.holds else { continue };
+        for word in list.value.split([' ', ',']).filter(|w| !w.is_empty()) {
+            match names.get(word).and_then(UnitTypeId::from_index) {
+                Some(t) if !types[i].holds.contains(&t) => types[i].holds.push(t),
+                Some(_) => {}
+                None => cx.error(
+                    list.pos,
+                    format!(
+                        "unit type '{}' holds unknown unit type '{word}'",
+                        u.id.value
+                    ),
+                    names.hint(word),
+                ),
+            }
+        }
+        if u.capacity.is_some() && types[i].holds.is_empty() {
+            cx.error(
+                u.pos,
+                format!(
+                    "unit type '{}' has a capacity but holds nothing",
+                    u.id.value
+                ),
+                Some("add holds=\"...\" naming the unit types it may hold".into()),
+            );
         }
     }
     for (i, u) in raw_of.iter().enumerate() {

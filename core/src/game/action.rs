@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::entry::Entry;
+use super::formations::Change;
 use super::moves::Path;
 use super::rules::RuleError;
 use crate::ids::{BoxId, SeatId, UnitId, UnitTypeId};
@@ -63,6 +64,13 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         entry: Option<Box<Entry>>,
     },
+    /// Formations: pieces of one box change formation all at once (`to: None`: a piece
+    /// leaves its formation), checked as a whole against what each formation may hold,
+    /// its capacity and the rules' `composition` (see [`crate::game::formations`]).
+    Organize { changes: Vec<Change> },
+    /// Formations: leave a member (with what it holds) as a garrison in a box its
+    /// formation passed through on its last move, or where it stands.
+    Drop { unit: UnitId, at: BoxId },
     /// Finish the current step.
     EndStep,
 }

@@ -78,8 +78,11 @@ pub enum Command {
         marker: MarkerId,
         count: i32,
     },
-    /// Attaches a piece to another in the same box (`to: None` detaches it).
+    /// Attaches a piece to another in the same box (`to: None` detaches it): into a
+    /// formation within what it holds and its capacity, onto another piece one level.
     Attach { unit: UnitId, to: Option<UnitId> },
+    /// Names a piece on the board ("I Corps (McDowell)"); `None` takes its name away.
+    SetName { unit: UnitId, name: Option<String> },
     /// Moves the game's last turn (an extended game, or a scenario's own end).
     SetLastTurn { turn: TurnId },
     /// The game is over.

@@ -13,9 +13,12 @@ pub fn unit(module: &Module, state: &GameState, u: UnitId) -> String {
     let t = module.units.get(unit.kind);
     let reduced = if unit.hits > 0 { " (reduced)" } else { "" };
     // Off the board a piece has no number: it is one of its type's counters.
-    match unit.number {
-        0 => format!("{}{reduced}", t.name),
-        n => format!("{} #{n}{reduced}", t.name),
+    match (state.name(u), unit.number) {
+        (None, 0) => format!("{}{reduced}", t.name),
+        (None, n) => format!("{} #{n}{reduced}", t.name),
+        // A named piece: `I Corps (McDowell) (Corps #3)`.
+        (Some(name), 0) => format!("{name} ({}){reduced}", t.name),
+        (Some(name), n) => format!("{name} ({} #{n}){reduced}", t.name),
     }
 }
 
@@ -59,6 +62,10 @@ pub fn action_checked(module: &Module, state: &GameState, a: &Action) -> String 
         Action::Take { unit, at, .. } => {
             unit.as_ref().is_none_or(unit_ok) && at.as_ref().is_none_or(box_ok)
         }
+        Action::Organize { changes } => changes
+            .iter()
+            .all(|c| unit_ok(&c.unit) && c.to.as_ref().is_none_or(unit_ok)),
+        Action::Drop { unit, at } => unit_ok(unit) && box_ok(at),
         Action::Release | Action::Pass | Action::EndStep => true,
     };
     if ok {
@@ -95,6 +102,25 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
             format!("{verb} to {}", place(module, *to))
         }
         Action::Pass => "pass".into(),
+        Action::Organize { changes } => {
+            let each: Vec<String> = changes
+                .iter()
+                .map(|c| match c.to {
+                    Some(to) => format!(
+                        "{} into {}",
+                        unit(module, state, c.unit),
+                        unit(module, state, to)
+                    ),
+                    None => format!("detach {}", unit(module, state, c.unit)),
+                })
+                .collect();
+            format!("organise: {}", each.join("; "))
+        }
+        Action::Drop { unit: u, at } => format!(
+            "leave {} as a garrison in {}",
+            unit(module, state, *u),
+            place(module, *at)
+        ),
         Action::Reinforce { unit: u } => {
             let from = match state.unit(*u).place {
                 Place::Board(b) => place(module, b).to_string(),

@@ -107,7 +107,11 @@ fn apply_command(
             value,
         } => set_attribute(module, state, unit, attribute, value)?,
         Command::AddMarkers { at, marker, count } => add_markers(module, state, at, marker, count)?,
-        Command::Attach { unit, to } => state.attach(unit, to)?,
+        Command::Attach { unit, to } => state.attach(module, unit, to)?,
+        Command::SetName { unit, name } => {
+            board_box(state, unit, "set_name")?;
+            state.set_name(unit, name);
+        }
         Command::SetLastTurn { turn } => {
             if turn.index() >= module.calendar.turns.len() || turn < state.turn {
                 return Err(illegal(

@@ -219,6 +219,9 @@ fn apply_as(
             end_step(module, rules, &mut next, detail)?
         }
         (_, Action::Take { .. }) => offer::take(module, rules, &mut next, action)?,
+        (_, Action::Organize { .. } | Action::Drop { .. }) => {
+            super::formations::apply(module, rules, &mut next, action)?
+        }
         (Procedure::Move, _) if super::activation::battle_under_way(state) => {
             battle::apply(module, rules, &mut next, action)?
         }

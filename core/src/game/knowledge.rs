@@ -199,6 +199,7 @@ fn observe(module: &Module, state: &GameState, seat: SeatId, sight: &[Sight]) ->
         }
     }
     base.attributes.retain(|(u, _, _)| full(*u));
+    base.names.retain(|(u, _)| full(*u));
     base.turn_log.moves.retain(|m| full(m.unit));
     base.turn_log.fought.retain(|&u| full(u));
     base.turn_log.upgraded.retain(|&u| full(u));

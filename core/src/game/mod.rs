@@ -9,6 +9,7 @@ pub mod dice;
 mod effects;
 pub mod entry;
 pub mod flow;
+pub mod formations;
 pub mod history;
 pub mod knowledge;
 pub mod moves;

@@ -257,7 +257,8 @@ pub fn ready_units(
     rules.ask_each(view, &mut |ask| {
         for u in view.state.units_at(at) {
             let unit = view.state.unit(u);
-            if unit.side != side {
+            // A formation's member moves only with it.
+            if unit.side != side || view.state.in_formation(view.module, u) {
                 continue;
             }
             let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
@@ -403,11 +404,12 @@ pub(crate) fn apply(
             state.move_piece(*unit, path.to());
             let u = &mut state.units[unit.index()];
             u.moves = u.moves.saturating_add(1);
-            // Pieces attached to it went with it, and have made their move.
-            let carried: Vec<UnitId> = state.attached(*unit).collect();
+            // Pieces it carries, at any depth, went with it and have made their move.
+            let mut ready = a.ready.clone();
+            ready.retain(|r| r != unit && !state.holds_deep(*unit, *r));
             let m = state.moving.as_mut().expect("checked above");
             if let Some(a) = m.active.as_mut() {
-                a.ready.retain(|r| r != unit && !carried.contains(r));
+                a.ready = ready;
             }
             state.turn_log.moves.push(MoveRecord {
                 unit: *unit,

@@ -2,8 +2,8 @@
 //! piece's place through these, so what happens when a piece leaves its place is written
 //! once: its flags are cleared (they are about where it stood), what it carries goes
 //! with it or is let go, and it gets a number when it enters the board and loses it
-//! when it leaves ([`GameState::number_pieces`]). Formations, seats and hidden
-//! information will add to these rules here.
+//! when it leaves ([`GameState::number_pieces`]). A formation's garrison (a member
+//! left in another box, [`super::formations`]) stays where it is when its holder moves.
 //!
 //! What each mover keeps of a piece's other fields is exactly what it kept when the
 //! procedures did this by hand: saves hold a snapshot that a replay must give back bit
@@ -111,23 +111,58 @@ impl GameState {
     }
 
     /// Attaches `unit` to `to` (`None` detaches it): both on the board in one box, a
-    /// piece never carrying itself, and carried one level deep at most (a carrier is not
-    /// itself carried; the soak checks it).
-    pub(crate) fn attach(&mut self, unit: UnitId, to: Option<UnitId>) -> Result<(), ActionError> {
+    /// piece never carrying itself. Into a formation (a type declaring `holds`), to any
+    /// depth, within what it holds and its capacity, at every level above it
+    /// ([`super::formations::refusal`]). Onto any other piece, one level deep at most:
+    /// the carrier is not itself carried, and the piece carries nothing (else the chain
+    /// would be two deep; the soak checks it).
+    pub(crate) fn attach(
+        &mut self,
+        module: &Module,
+        unit: UnitId,
+        to: Option<UnitId>,
+    ) -> Result<(), ActionError> {
         let at = board_box(self, unit, "attach")?;
-        if let Some(to) = to {
-            if to == unit {
-                return Err(illegal("attach: a piece cannot carry itself"));
-            }
-            if board_box(self, to, "attach")? != at {
-                return Err(illegal("attach: the two pieces are not in one box"));
-            }
-            if self.units[to.index()].attached_to.is_some() {
-                return Err(illegal("attach: that piece is itself attached to another"));
-            }
+        let Some(to) = to else {
+            self.units[unit.index()].attached_to = None;
+            return Ok(());
+        };
+        if to == unit {
+            return Err(illegal("attach: a piece cannot carry itself"));
         }
-        self.units[unit.index()].attached_to = to;
+        if board_box(self, to, "attach")? != at {
+            return Err(illegal("attach: the two pieces are not in one box"));
+        }
+        if module.units.get(self.unit(to).kind).is_formation() {
+            let before = self.units[unit.index()].attached_to;
+            self.units[unit.index()].attached_to = Some(to);
+            let mut at = Some(to);
+            for _ in 0..self.units.len() {
+                let Some(f) = at else { break };
+                if let Some(why) = super::formations::refusal(module, self, f) {
+                    self.units[unit.index()].attached_to = before;
+                    return Err(illegal(format!("attach: {why}")));
+                }
+                at = self.holder(f);
+            }
+            return Ok(());
+        }
+        if self.units[to.index()].attached_to.is_some() {
+            return Err(illegal("attach: that piece is itself attached to another"));
+        }
+        if self.attached(unit).next().is_some() {
+            return Err(illegal(
+                "attach: that piece carries others, and a piece that is not a formation carries one level only",
+            ));
+        }
+        self.units[unit.index()].attached_to = Some(to);
         Ok(())
+    }
+
+    /// `unit`, a formation's member, stays in box `at` as a garrison (seed 001 §6.23):
+    /// it keeps its formation, and what it holds stays with it.
+    pub(crate) fn leave_behind(&mut self, unit: UnitId, at: BoxId) {
+        self.arrive(unit, Place::Board(at));
     }
 
     /// Gives each piece that entered the board a number no piece had before in this
@@ -151,13 +186,15 @@ impl GameState {
     /// it carries.
     fn arrive(&mut self, unit: UnitId, to: Place) {
         let u = &mut self.units[unit.index()];
+        let from = u.place;
         u.place = to;
         u.flags = Flags::NONE;
-        self.carry(unit);
+        self.carry(unit, from);
     }
 
-    /// What `carrier` carries, to any depth, goes where it is, its flags cleared.
-    fn carry(&mut self, carrier: UnitId) {
+    /// What `carrier` carries, to any depth, goes where it is, its flags cleared; a
+    /// garrison (a member not in `from`, the box the carrier left) stays where it is.
+    fn carry(&mut self, carrier: UnitId, from: Place) {
         let place = self.units[carrier.index()].place;
         // Allocates only for a piece that carries one that carries.
         let mut carriers = Vec::new();
@@ -166,7 +203,7 @@ impl GameState {
         let mut rounds = self.units.len();
         while let Some(c) = next {
             for (i, u) in self.units.iter_mut().enumerate() {
-                if u.attached_to == Some(c) {
+                if u.attached_to == Some(c) && u.place == from {
                     u.place = place;
                     u.flags = Flags::NONE;
                     carriers.extend(UnitId::from_index(i));
@@ -319,6 +356,26 @@ mod tests {
         let old = g.unit(a);
         assert!(!matches!(old.place, Place::Board(_)));
         assert_eq!((old.moves, old.number, old.attached_to), (0, 0, None));
+    }
+
+    /// The attach-chain bug (issue 47): attaching a piece that carries another onto a
+    /// third made a chain two deep, which a move then split (the third piece stayed
+    /// among those still to move from the box it had left). Onto a piece that is not a
+    /// formation, attaching is one level, both ways.
+    #[test]
+    fn a_piece_carrying_others_is_not_attached_to_a_piece_that_is_not_a_formation() {
+        let (m, mut g, [a, b, c, _]) = chain();
+        for u in [a, b, c] {
+            g.units[u.index()].attached_to = None;
+        }
+        g.attach(&m, b, Some(a)).expect("one level");
+        let before = g.clone();
+        let err = g
+            .attach(&m, a, Some(c))
+            .expect_err("a carries b: two levels");
+        assert!(err.to_string().contains("carries others"), "{err}");
+        assert_eq!(g, before, "nothing applied");
+        assert!(g.attach(&m, c, Some(b)).is_err(), "b is itself carried");
     }
 
     #[test]

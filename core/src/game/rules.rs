@@ -257,6 +257,7 @@ pub const QUESTIONS: &[(&str, Combine)] = &[
     ("sees", Combine::Min),
     ("offers", Combine::Concat),
     ("accepts_entry", Combine::First),
+    ("composition", Combine::First),
     ("referee_entry", Combine::First),
     ("evacuations", Combine::Concat),
     ("victory_progress", Combine::Concat),
@@ -530,6 +531,19 @@ pub trait Rules {
         let _ = (view, offer);
         Ok(None)
     }
+    /// Whether the rules refuse what `formation` holds after a player's organisation
+    /// action (the `composition` hook, seed 001 §6.22: "a corps holds 2-4 divisions"):
+    /// the first reason a handler gives, naming the rule's section, or none. Asked of
+    /// every piece the action changes and every formation above them, after the
+    /// module's `holds` and `capacity`. Pure, like a question. Accepted by default.
+    fn refuses_composition(
+        &mut self,
+        view: View<'_>,
+        formation: UnitId,
+    ) -> Result<Option<String>, RuleError> {
+        let _ = (view, formation);
+        Ok(None)
+    }
     /// The computer referee: the values the rules enter for an offer with a form when
     /// no person does (`referee_entry`), drawing only on `dice`, the game's own, so the
     /// game replays exactly. None: no handler entered any. None by default.
@@ -734,9 +748,10 @@ mod tests {
             },
         ];
         // Every question but the lists `offers`, `evacuations`, `victory_progress` and
-        // `battle_losses`, the entries' `accepts_entry` and `referee_entry`, and
-        // `end_step_refusal`, which have trait methods of their own.
-        assert_eq!(all.len() + 7, QUESTIONS.len());
+        // `battle_losses`, the entries' `accepts_entry` and `referee_entry`,
+        // `end_step_refusal`, and the formations' `composition`, which have trait methods
+        // of their own.
+        assert_eq!(all.len() + 8, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }

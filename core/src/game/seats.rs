@@ -188,6 +188,33 @@ pub fn allowed_by(
             names(module, &awaited)
         )));
     }
+    // Formation actions are not listed (every way to split a box): a seat awaited
+    // takes one about pieces it commands, all of them.
+    let named: Vec<UnitId> = match action {
+        Action::Organize { changes } => changes
+            .iter()
+            .flat_map(|c| std::iter::once(c.unit).chain(c.to))
+            .collect(),
+        Action::Drop { unit, .. } => vec![*unit],
+        _ => Vec::new(),
+    };
+    if !named.is_empty() {
+        let mut authority = Authority::new(module, rules, state, seat);
+        for u in named {
+            if !authority.commands(u)? {
+                let what = if u.index() < state.units.len() {
+                    super::describe::unit(module, state, u)
+                } else {
+                    format!("unit {}", u.0)
+                };
+                return Err(illegal(format!(
+                    "{} does not command {what}",
+                    module.seat(seat).name
+                )));
+            }
+        }
+        return Ok(());
+    }
     let allowed = legal_actions_for(module, rules, state, seat)?;
     if !allowed.iter().any(|a| same_decision(a, action)) {
         return Err(illegal(format!(

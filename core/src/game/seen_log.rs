@@ -109,6 +109,11 @@ fn named(action: &Action) -> Vec<UnitId> {
         }
         Action::Target { shooter, target } => vec![*shooter, *target],
         Action::Take { unit, .. } => unit.iter().copied().collect(),
+        Action::Drop { unit, .. } => vec![*unit],
+        Action::Organize { changes } => changes
+            .iter()
+            .flat_map(|c| std::iter::once(c.unit).chain(c.to))
+            .collect(),
         Action::Select { .. }
         | Action::Release
         | Action::Fight { .. }

@@ -98,9 +98,16 @@ pub struct PieceSeen {
     pub flags: Vec<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<String, i64>,
-    /// The number of the piece it is attached to, when both are seen fully.
+    /// The number of the piece it is attached to (its formation), when both are seen
+    /// fully.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<u32>,
+    /// Its own name ("I Corps (McDowell)"), when seen fully.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The numbers of the pieces it holds that the seat sees fully, in id order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<u32>,
 }
 
 /// Pieces off the board: by side and place, and by type where seen fully.
@@ -163,6 +170,7 @@ pub fn sights(
         .collect();
     let mut errors = Vec::new();
     if def.sees_all() && !rules.answers(SEES) {
+        within_formations(module, state, &mut sight);
         return (sight, errors);
     }
     let view = View { module, state };
@@ -197,7 +205,35 @@ pub fn sights(
             }
         }
     }
+    within_formations(module, state, &mut sight);
     (sight, errors)
+}
+
+/// A formation's member is seen no better than its formation, at every depth: a seat
+/// that does not see a corps does not see its divisions or stands (fails closed).
+/// Pieces attached to a piece that is not a formation keep their own sight.
+fn within_formations(module: &Module, state: &GameState, sight: &mut [Sight]) {
+    if !module.units.types.iter().any(|t| t.is_formation()) {
+        return;
+    }
+    // One pass per level of nesting; bounded, so a cycle cannot loop.
+    for _ in 0..state.units.len() {
+        let mut changed = false;
+        for (i, u) in state.units.iter().enumerate() {
+            let Some(h) = u.attached_to else { continue };
+            if !module.units.get(state.unit(h).kind).is_formation() {
+                continue;
+            }
+            let cap = sight.get(h.index()).copied().unwrap_or(Sight::None);
+            if sight[i] > cap {
+                sight[i] = cap;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// A `sees` answer as a level; anything out of range hides.
@@ -375,6 +411,8 @@ fn piece(module: &Module, state: &GameState, id: UnitId, full: bool, sight: &[Si
             flags: Vec::new(),
             attributes: BTreeMap::new(),
             attached_to: None,
+            name: None,
+            members: Vec::new(),
         };
     }
     let unit_type = module.units.get(u.kind);
@@ -405,5 +443,11 @@ fn piece(module: &Module, state: &GameState, id: UnitId, full: bool, sight: &[Si
             .attached_to
             .filter(|c| sight.get(c.index()) == Some(&Sight::Full))
             .map(|c| state.unit(c).number),
+        name: state.name(id).map(str::to_string),
+        members: state
+            .members(id)
+            .filter(|m| sight.get(m.index()) == Some(&Sight::Full))
+            .map(|m| state.unit(m).number)
+            .collect(),
     }
 }

@@ -142,6 +142,10 @@ pub struct GameState {
     /// seat, none applied until the last seat has chosen (then all in seat order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sealed: Option<Vec<Offer>>,
+    /// Pieces' own names ("I Corps (McDowell)"), sorted by piece: set by the scenario,
+    /// a player's formation action or the rules; most pieces have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<(UnitId, String)>,
 }
 
 /// This player turn's record: cleared when a player turn starts.
@@ -218,12 +222,13 @@ impl GameState {
             numbered,
             waiting,
             sealed,
+            names,
         } = self;
         let mut h = SipHasher13::new();
         (turn, player, step, repeat, resources, units, boxes).hash(&mut h);
         (options, end, first_turn, scenario, vars, moving, turn_log).hash(&mut h);
         (combat, outcome, attributes, markers, numbered).hash(&mut h);
-        (waiting, sealed).hash(&mut h);
+        (waiting, sealed, names).hash(&mut h);
         h.finish128().as_u128()
     }
 
@@ -286,13 +291,17 @@ impl GameState {
             numbered: 0,
             waiting: Vec::new(),
             sealed: None,
+            names: Vec::new(),
         };
         for side in module.side_ids() {
             let Some(setup) = scenario.side(side) else {
                 continue;
             };
+            // The first piece of each placement: the formation members are placed in.
+            let mut first = Vec::with_capacity(setup.placements.len());
             for p in &setup.placements {
-                state.take_from_stock(
+                let before = state.units.len();
+                let from = state.take_from_stock(
                     module,
                     scenario,
                     side,
@@ -301,6 +310,33 @@ impl GameState {
                     Place::Board(p.at),
                     p.flags,
                 )?;
+                debug_assert_eq!(before, state.units.len());
+                first.push(from);
+                if p.within.is_none() && p.name.is_none() && p.attributes.is_empty() {
+                    continue;
+                }
+                let placed: Vec<UnitId> = state
+                    .unit_ids()
+                    .skip(from.index())
+                    .filter(|&u| {
+                        let x = state.unit(u);
+                        x.side == side && x.kind == p.unit && x.place == Place::Board(p.at)
+                    })
+                    .take(usize::from(p.count))
+                    .collect();
+                for &u in &placed {
+                    state.units[u.index()].attached_to =
+                        p.within.and_then(|w| first.get(w).copied());
+                    if let Some(name) = &p.name {
+                        state.set_name(u, Some(name.clone()));
+                    }
+                    for &(a, v) in &p.attributes {
+                        state.set_attribute_value(module, u, a, v);
+                    }
+                }
+            }
+            for &(at, marker, count) in &setup.markers {
+                state.add_marker_count(at, marker, i32::from(count));
             }
             for &(unit, count) in &setup.pool {
                 state.take_from_stock(
@@ -342,9 +378,10 @@ impl GameState {
         count: u16,
         to: Place,
         flags: Flags,
-    ) -> Result<(), SetupError> {
+    ) -> Result<UnitId, SetupError> {
         let mut left = u32::from(count);
-        for u in self.units.iter_mut() {
+        let mut first = None;
+        for (i, u) in self.units.iter_mut().enumerate() {
             if left == 0 {
                 break;
             }
@@ -352,6 +389,7 @@ impl GameState {
                 u.place = to;
                 u.flags = flags;
                 left -= 1;
+                first = first.or(UnitId::from_index(i));
             }
         }
         if left > 0 {
@@ -363,7 +401,7 @@ impl GameState {
                 left: u32::from(count) - left,
             });
         }
-        Ok(())
+        Ok(first.unwrap_or(UnitId(0)))
     }
 
     pub fn unit(&self, id: UnitId) -> &Unit {
@@ -568,8 +606,14 @@ impl GameState {
                 return Err(format!("unit {i} carries flags off the board"));
             }
             if let Some(to) = u.attached_to {
-                let carrier = self.units.get(to.index()).map(|c| c.place);
-                if carrier != Some(u.place) || !matches!(u.place, Place::Board(_)) {
+                let carrier = self.units.get(to.index());
+                // A formation's garrison stays where it was dropped (§6.23 of seed 001).
+                let garrison = carrier.is_some_and(|c| {
+                    module.units.get(c.kind).is_formation() && matches!(c.place, Place::Board(_))
+                });
+                if !matches!(u.place, Place::Board(_))
+                    || (carrier.map(|c| c.place) != Some(u.place) && !garrison)
+                {
                     return Err(format!(
                         "unit {i} is attached to unit {} but they are not in one box",
                         to.0

@@ -44,6 +44,8 @@ pub fn kind(a: &Action) -> &'static str {
         Action::Lose { .. } => "Take loss",
         Action::Place { .. } => "Recruit",
         Action::Take { .. } => "Offer",
+        Action::Organize { .. } => "Organise",
+        Action::Drop { .. } => "Leave garrison",
         Action::EndStep => "End segment",
     }
 }

@@ -500,6 +500,37 @@ impl Rules for ScriptRules {
         Ok(why)
     }
 
+    /// The `composition` hook: `composition(game, unit)` returns nil (accepted) or a
+    /// reason (refused); the first reason counts.
+    fn refuses_composition(
+        &mut self,
+        view: View<'_>,
+        formation: UnitId,
+    ) -> Result<Option<String>, RuleError> {
+        const HOOK: &str = "composition";
+        let state = GameRef::ref_cast(view.state);
+        let views = &mut self.views;
+        let why = self
+            .sandbox
+            .first_with(
+                HOOK,
+                |lua, scope| {
+                    let game = views.open(scope, state)?;
+                    (game, lua_index(formation.index())).into_lua_multi(lua)
+                },
+                |v| match v {
+                    Value::String(s) => Ok(s.to_string_lossy()),
+                    other => Err(format!(
+                        "returned {}; this hook returns nil (accepted) or a reason (a string)",
+                        crate::value::describe(other)
+                    )),
+                },
+            )
+            .map_err(|e| rule_error(HOOK, e))?;
+        self.dice_error(HOOK)?;
+        Ok(why)
+    }
+
     /// The `referee_entry` hook: `referee_entry(game, offer)` returns nil (not this
     /// handler's) or the values `{ [field id] = value }`; the first entry counts. Dice
     /// may be rolled: the game's own.

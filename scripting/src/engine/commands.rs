@@ -576,6 +576,13 @@ pub(super) fn command(
                 _ => Some(unit("to")?),
             },
         },
+        "set_name" => CoreCommand::SetName {
+            unit: unit("unit")?,
+            name: match c.get("name") {
+                None | Some(ScriptValue::Nil) => None,
+                _ => Some(text("name")?),
+            },
+        },
         "set_last_turn" => {
             let label = text("turn")?;
             let turn = module
@@ -628,6 +635,7 @@ pub(super) fn command(
                 "add_markers",
                 "remove_markers",
                 "attach",
+                "set_name",
                 "set_last_turn",
                 "game_over",
                 "log",

@@ -75,6 +75,8 @@ local wrapped = {
 	pieces = list,
 	ready_units = list,
 	attached = list,
+	members = list,
+	all_members = list,
 	battle_units = list,
 	battle_entered_from = list,
 	shots = shot_list,
@@ -682,6 +684,34 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
     untraced(m, "attached", |lua, g, u: Value| {
         let u = Call::new(lua, "attached", [u]).unit(0, &g.0)?;
         spread(lua, ids(g.0.attached(u)))
+    });
+    // Formations: a piece's holder, its members (direct or at any depth), its own
+    // name, its weight and a side's army size (see `muster_core::game::formations`).
+    untraced(m, "holder", |lua, g, u: Value| {
+        let u = Call::new(lua, "holder", [u]).unit(0, &g.0)?;
+        Ok(g.0.holder(u).map(|h| lua_index(h.index())))
+    });
+    untraced(m, "members", |lua, g, u: Value| {
+        let u = Call::new(lua, "members", [u]).unit(0, &g.0)?;
+        spread(lua, ids(g.0.members(u)))
+    });
+    untraced(m, "all_members", |lua, g, u: Value| {
+        let u = Call::new(lua, "all_members", [u]).unit(0, &g.0)?;
+        spread(lua, ids(g.0.all_members(u).into_iter()))
+    });
+    untraced(m, "piece_name", |lua, g, u: Value| {
+        let u = Call::new(lua, "piece_name", [u]).unit(0, &g.0)?;
+        Ok(g.0.name(u).map(str::to_string))
+    });
+    untraced(m, "weight", |lua, g, u: Value| {
+        let module = module_of(lua)?;
+        let u = Call::new(lua, "weight", [u]).unit(0, &g.0)?;
+        Ok(g.0.weight(&module, u))
+    });
+    untraced(m, "army_size", |lua, g, side: Value| {
+        let module = module_of(lua)?;
+        let side = Call::new(lua, "army_size", [side]).side(0, &module)?;
+        Ok(g.0.army_size(&module, side))
     });
     untraced(m, "selected_box", |_, g, ()| {
         Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
