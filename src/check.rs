@@ -1,7 +1,7 @@
 //! `muster check`: validate a module, print its summary or every error found.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -19,9 +19,24 @@ struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     extra_scenarios: Vec<ScenarioSummary>,
     diagnostics: Vec<Diagnostic>,
+    /// Type errors found, or why the rules were not type-checked (`--no-typecheck`
+    /// skips the check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    typecheck: Option<TypeCheck>,
     /// Rule errors the smoke games hit (`--smoke N`).
     #[serde(skip_serializing_if = "Option::is_none")]
     smoke: Option<Smoke>,
+}
+
+#[derive(Serialize)]
+struct TypeCheck {
+    /// How many type errors (they are among the diagnostics).
+    errors: usize,
+    /// Why the rules were not checked: the warning printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+    /// How long the check took, in milliseconds.
+    ms: u64,
 }
 
 #[derive(Serialize)]
@@ -55,6 +70,11 @@ pub struct Args {
     /// that plays the same game.
     #[arg(long, value_name = "N", conflicts_with = "watch")]
     smoke: Option<u32>,
+    /// Do not type-check the rules (Luau's strict mode, against the engine's
+    /// definitions), which `check` does by default with the `muster-typecheck` program
+    /// built beside muster.
+    #[arg(long)]
+    no_typecheck: bool,
 }
 
 /// Checks once and reports, or with `--watch` checks on every save.
@@ -62,22 +82,18 @@ pub fn run(a: &Args) -> Result<ExitCode> {
     if a.watch {
         return crate::watch::run(&a.module, &a.mods).map(|()| ExitCode::SUCCESS);
     }
-    check(&a.module, &a.mods, &a.scenarios, a.json, a.smoke)
+    check(a)
 }
 
-fn check(
-    dir: &Path,
-    mods: &[PathBuf],
-    scenario_args: &[String],
-    json: bool,
-    smoke: Option<u32>,
-) -> Result<ExitCode> {
+fn check(a: &Args) -> Result<ExitCode> {
+    let (dir, mods, json, smoke) = (&a.module, &a.mods, a.json, a.smoke);
     let report = match load_stack(dir, mods) {
         Err(e) => Report {
             ok: false,
             summary: None,
             extra_scenarios: Vec::new(),
             diagnostics: e.diagnostics,
+            typecheck: None,
             smoke: None,
         },
         Ok(module) => {
@@ -87,6 +103,7 @@ fn check(
             // The rules are part of the module: a script that does not load is an error.
             let loaded =
                 muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default());
+            let rules_loaded = loaded.is_ok();
             if let Err(e) = loaded {
                 ok = false;
                 diagnostics.push(Diagnostic {
@@ -96,7 +113,35 @@ fn check(
                     hint: None,
                 });
             }
-            for arg in scenario_args {
+            // Rules that do not load are reported as such: their type errors would
+            // only repeat a syntax error.
+            // Type errors do not stop the smoke games: strict mode may complain of what runs.
+            let mut typed_ok = true;
+            let typecheck = if a.no_typecheck || !rules_loaded {
+                None
+            } else {
+                let started = std::time::Instant::now();
+                let outcome = crate::typecheck::check(&module)?;
+                let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                Some(match outcome {
+                    crate::typecheck::Outcome::Checked(errors) => {
+                        typed_ok = errors.is_empty();
+                        let n = errors.len();
+                        diagnostics.extend(errors);
+                        TypeCheck {
+                            errors: n,
+                            skipped: None,
+                            ms,
+                        }
+                    }
+                    crate::typecheck::Outcome::Missing(path) => TypeCheck {
+                        errors: 0,
+                        skipped: Some(crate::typecheck::missing_warning(&path)),
+                        ms,
+                    },
+                })
+            };
+            for arg in &a.scenarios {
                 match scenario::resolve(&module, arg) {
                     Ok(s) => extra.push(ScenarioSummary::of(&module, &s)),
                     Err(e) => {
@@ -124,10 +169,11 @@ fn check(
                 _ => None,
             };
             Report {
-                ok,
+                ok: ok && typed_ok,
                 summary: Some(Summary::of(&module)),
                 extra_scenarios: extra,
                 diagnostics,
+                typecheck,
                 smoke,
             }
         }
@@ -149,6 +195,17 @@ fn check(
 fn print_text(report: &Report) -> Result<()> {
     for d in &report.diagnostics {
         eprintln!("{d}");
+    }
+    if let Some(t) = &report.typecheck {
+        if let Some(warning) = &t.skipped {
+            eprintln!("{warning}");
+        } else if t.errors > 0 {
+            eprintln!(
+                "{} type error{} (Luau's strict mode, against the engine's definitions that `muster api` writes; --no-typecheck skips the check)",
+                t.errors,
+                if t.errors == 1 { "" } else { "s" }
+            );
+        }
     }
     let Some(s) = &report.summary else {
         let n = report

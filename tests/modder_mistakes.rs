@@ -55,10 +55,18 @@ impl Stack {
 
     /// `muster ARGS` in the folder: its exit status and all it printed.
     fn muster(&self, args: &[&str]) -> (bool, String) {
+        self.muster_env(args, &[])
+    }
+
+    /// `muster ARGS` with these environment variables.
+    fn muster_env(&self, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+        muster_test_support::build_typechecker(Path::new(env!("CARGO_BIN_EXE_muster")));
         let out = Command::new(env!("CARGO_BIN_EXE_muster"))
             .current_dir(self.dir.path())
             .args(args)
             .env_remove("MUSTER_LOG")
+            .env_remove("MUSTER_TYPECHECK")
+            .envs(env.iter().copied())
             .output()
             .expect("run muster");
         let text = format!(
@@ -215,6 +223,61 @@ fn hooks_used_inside_a_handler_says_it_exists_only_while_the_rules_load() {
         &["--smoke", "1"],
         "error: rule 'may_enter' failed: house/rules/init.luau:2: hooks.on: `hooks` exists only while the rules load; call hooks.on, replace, wrap and remove at the top level of a rules file (or in a function it calls while loading), not inside a handler (in hook 'may_enter')",
     );
+}
+
+// --- Type checks (issue 45 item 1) ----------------------------------------------------
+
+/// A misspelt view method in a handler annotated with its hook's type: the game would
+/// fail only when the handler first runs; `check` finds it at once.
+const MISSPELT_METHOD: &str = "local may_enter: MayEnterHandler = function(game, unit, path)\n\treturn game:controler(path.from) == \"union\"\nend\nhooks.on(\"may_enter\", may_enter)\n";
+
+#[test]
+fn a_type_error_is_reported_at_its_file_line_and_column() {
+    let s = Stack::rules(MISSPELT_METHOD);
+    s.fails_with(
+        &[],
+        "house/rules/init.luau:2:9: error: Key 'controler' not found in external type 'Game'",
+    );
+    s.fails_with(
+        &[],
+        "1 type error (Luau's strict mode, against the engine's definitions that `muster api` writes; --no-typecheck skips the check)",
+    );
+    // Skipped on request: the rules load, so check passes.
+    let (ok, out) = s.muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(!out.contains("type error"), "{out}");
+}
+
+#[test]
+fn a_missing_checker_is_a_warning_that_says_how_to_build_it() {
+    let s = Stack::rules(MISSPELT_METHOD);
+    let (ok, out) = s.muster_env(
+        &["check", "house"],
+        &[("MUSTER_TYPECHECK", "/nonexistent/muster-typecheck")],
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.lines().any(|l| l == "warning: the rules were not type-checked: no muster-typecheck at /nonexistent/muster-typecheck; build it with `cargo build -p muster-typecheck` (`cargo build` builds it too), or skip the check with --no-typecheck"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_base_rules_type_check_clean_under_a_mod() {
+    let s = Stack::rules("hooks.on(\"may_enter\", function(game, unit, box) return true end)\n");
+    let (ok, out) = s.muster(&["check", "house", "--json"]);
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(
+        out.lines()
+            .take_while(|l| *l != "}")
+            .chain(["}"])
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_str(),
+    )
+    .expect("json");
+    assert_eq!(v["typecheck"]["errors"], 0, "{out}");
+    assert!(v["typecheck"].get("skipped").is_none(), "{out}");
 }
 
 // --- Smaller -------------------------------------------------------------------------
