@@ -44,6 +44,18 @@ struct Smoke {
     games: u32,
     turns: u16,
     errors: Vec<crate::smoke::Finding>,
+    /// A `hooks.wrap` that ran in the games and never called `next`: the rule it wraps
+    /// is dropped without a word (maybe meant: then `hooks.replace` says so).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
+}
+
+/// The warning for a wrapper that ran and never called its `next`, at its line.
+fn never_next(w: &muster_scripting::WrapUse) -> String {
+    format!(
+        "{}: warning: hooks.wrap('{}'): the wrapper ran in the smoke games and never called next, so the handler it wraps never ran and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('{}', ...) if dropping it is meant",
+        w.origin, w.id, w.id
+    )
 }
 
 // `muster check`.
@@ -157,13 +169,19 @@ fn check(a: &Args) -> Result<ExitCode> {
                     for m in mods {
                         args.push_str(&format!(" --mod {}", m.display()));
                     }
-                    let errors = crate::smoke::run(&module, &args, games)
+                    let found = crate::smoke::run(&module, &args, games)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
-                    ok = errors.is_empty();
+                    ok = found.errors.is_empty();
                     Some(Smoke {
                         games,
                         turns: crate::smoke::TURNS,
-                        errors,
+                        errors: found.errors,
+                        warnings: found
+                            .wraps
+                            .iter()
+                            .filter(|w| w.calls > 0 && w.nexts == 0)
+                            .map(never_next)
+                            .collect(),
                     })
                 }
                 _ => None,
@@ -336,6 +354,9 @@ fn print_text(report: &Report) -> Result<()> {
                 n => format!("{n} distinct rule errors"),
             }
         )?;
+        for w in &smoke.warnings {
+            writeln!(out, "  {w}")?;
+        }
         for f in &smoke.errors {
             writeln!(out, "  error: {}", f.error)?;
             writeln!(

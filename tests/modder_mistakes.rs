@@ -32,7 +32,9 @@ impl Stack {
         )
         .expect("module.xml");
         for (path, text) in files {
-            std::fs::write(house.join(path), text).expect("write");
+            let path = house.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
         }
         Self { dir }
     }
@@ -278,6 +280,107 @@ fn the_base_rules_type_check_clean_under_a_mod() {
     .expect("json");
     assert_eq!(v["typecheck"]["errors"], 0, "{out}");
     assert!(v["typecheck"].get("skipped").is_none(), "{out}");
+}
+
+// --- The base's rules against a mod (issue 45 item 2) -------------------------------
+
+/// A house rule opening the Potomac to the Confederates (against AHD 4.2); `tail` ends
+/// the wrapper: `next(game, unit, path)` keeps AHD's other limits, `true` drops them.
+fn potomac(tail: &str, tests: &str) -> Stack {
+    let rules = format!(
+        "-- House rule: the Confederates may use the Potomac too (AHD 4.2 reserves it to the Union).\n\
+         hooks.wrap(\"ahd.may-enter\", function(next, game, unit, path)\n\
+         \tfor _, step in path.steps do\n\
+         \t\tif defs.lines[step.line].name == \"Potomac\" then\n\
+         \t\t\treturn true\n\
+         \t\tend\n\
+         \tend\n\
+         \treturn {tail}\n\
+         end)\n"
+    );
+    Stack::new(
+        "  <extends module=\"ahd\"/>\n  <rules entry=\"rules/init.luau\"/>",
+        &[("rules/init.luau", &rules), ("tests/potomac.luau", tests)],
+    )
+}
+
+const POTOMAC_TEST: &str = "test.case(\"Confederates move along the Potomac\", function(t)\n\
+\tlocal xml = [[<scenario id=\"t\" name=\"t\" start=\"08/1861\">\n\
+\t  <side id=\"confederate\"><place box=\"Fredericksburg\" units=\"1 Vi\"/></side>\n\
+\t</scenario>]]\n\
+\tlocal csa = t:game({ scenario = xml, side = \"confederate\", dice = { 3 } })\n\
+\tcsa:act(\"march: activate Fredericksburg\")\n\
+\tcsa:move(csa:unit(\"Vi\", \"Fredericksburg\"), \"Washington\", { \"river\" })\n\
+end)\n";
+
+const AHD_4_2: &str = "4.2: Confederate units may never move along the Potomac";
+
+#[test]
+fn with_base_the_base_tests_run_on_the_mod_and_a_change_is_marked_with_its_reason() {
+    // Unmarked: AHD's own 4.2 test fails on the stack, as it should.
+    let s = potomac("next(game, unit, path)", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["test", "house", "--with-base", "--filter", "potomac"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains(&format!("FAIL ahd/tests/movement.luau: {AHD_4_2}\n     ahd/tests/movement.luau:88: expected an error, but the function succeeded\n")),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 passed, 1 failed, 0 changed by the mods\n"),
+        "{out}"
+    );
+    // Without --with-base only the mod's own tests run.
+    let (ok, out) = s.muster(&["test", "house"]);
+    assert!(ok, "{out}");
+    assert_eq!(
+        out,
+        "ok   house/tests/potomac.luau: Confederates move along the Potomac\n1 passed, 0 failed\n"
+    );
+
+    // Marked: reported as changed, with the mark's line and reason, and not a failure.
+    let marked = format!(
+        "test.changes(\"{AHD_4_2}\", \"this house rule opens the Potomac to both sides\")\n{POTOMAC_TEST}"
+    );
+    let s = potomac("next(game, unit, path)", &marked);
+    let (ok, out) = s.muster(&["test", "house", "--with-base"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(&format!("chg  ahd/tests/movement.luau: {AHD_4_2}\n     changed by house (house/tests/potomac.luau:1): this house rule opens the Potomac to both sides\n     ahd/tests/movement.luau:88: expected an error, but the function succeeded\n")),
+        "{out}"
+    );
+    assert!(out.contains("ok   ahd/tests/combat.luau: 5.1: a unit hits on a roll equal to or less than its Combat Value\n"), "{out}");
+    assert!(
+        out.ends_with("16 passed, 0 failed, 1 changed by the mods\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_mark_naming_no_base_test_is_a_failure_with_the_name_meant() {
+    let marked = format!(
+        "test.changes(\"4.2: Confederates may never move along the Potomac\", \"opened\")\n{POTOMAC_TEST}"
+    );
+    let s = potomac("next(game, unit, path)", &marked);
+    let (ok, out) = s.muster(&["test", "house", "--with-base", "--filter", "potomac"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.starts_with(&format!("FAIL house/tests/potomac.luau:1: test.changes(\"4.2: Confederates may never move along the Potomac\"): no test of the modules below has this name; did you mean '{AHD_4_2}'?\n")),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_wrapper_that_never_calls_next_is_a_warning_at_its_line() {
+    let s = potomac("true", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
+    assert!(ok, "a warning, not an error:\n{out}");
+    let warning = "house/rules/init.luau:2: warning: hooks.wrap('ahd.may-enter'): the wrapper ran in the smoke games and never called next, so the handler it wraps never ran and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('ahd.may-enter', ...) if dropping it is meant";
+    assert!(out.lines().any(|l| l.trim_start() == warning), "{out}");
+    // One that calls it is fine.
+    let s = potomac("next(game, unit, path)", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(!out.contains("warning"), "{out}");
 }
 
 // --- Smaller -------------------------------------------------------------------------

@@ -405,6 +405,7 @@ fn stack_entry(manifest: &Manifest, dir: &Path) -> (StackEntry, PathBuf) {
         id: manifest.id.clone(),
         version: manifest.version.clone(),
         content_hash: crate::hash::module_hash(&[dir.to_path_buf()]),
+        dir: dir.to_path_buf(),
     };
     (entry, dir.to_path_buf())
 }

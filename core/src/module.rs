@@ -84,6 +84,9 @@ pub struct StackEntry {
     /// as in saves: a u64 does not survive JSON readers that use doubles).
     #[serde(serialize_with = "hex")]
     pub content_hash: u64,
+    /// Its folder as found (`muster test --with-base` runs each module's tests).
+    #[serde(skip)]
+    pub dir: PathBuf,
 }
 
 fn hex<S: serde::Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {

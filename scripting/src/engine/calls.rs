@@ -149,6 +149,12 @@ impl ScriptRules {
         })
     }
 
+    /// Every `hooks.wrap` of the rules and how often it ran and called `next` (`muster
+    /// check --smoke` warns of a wrapper that ran and never did).
+    pub fn wraps(&self) -> Vec<crate::WrapUse> {
+        self.sandbox.wraps()
+    }
+
     /// Starts or stops keeping the lines the rules log (`log` commands), so that a
     /// player can tell them from the engine's (`muster play --rules-log`, the app's log
     /// colours).
