@@ -1,7 +1,7 @@
 //! `muster check`: validate a module, print its summary or every error found.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -89,6 +89,84 @@ pub struct Args {
     no_typecheck: bool,
 }
 
+/// The `.luau` files under `dir`, recursively, sorted.
+fn scripts_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            scripts_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "luau") {
+            out.push(p);
+        }
+    }
+}
+
+/// A warning at each `<remove>` whose item a script of a module below still names in a
+/// string (`"kentucky-neutrality"`): the base's rule will not find it when it runs, and
+/// the error would name the base's line, far from the removal. Lines are named by their
+/// boxes, not one string, so they are not looked for.
+fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // The stack's index of the module a file belongs to: the longest folder holding it.
+    let owner = |file: &Path| {
+        module
+            .stack
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| file.starts_with(&e.dir))
+            .max_by_key(|(_, e)| e.dir.as_os_str().len())
+            .map(|(i, _)| i)
+    };
+    let mut texts: Vec<(usize, String, String)> = Vec::new();
+    for (i, e) in module.stack.iter().enumerate() {
+        let mut files = Vec::new();
+        scripts_under(&e.dir.join("rules"), &mut files);
+        for f in files {
+            if let Ok(text) = std::fs::read_to_string(&f) {
+                let rel = f.strip_prefix(&e.dir).unwrap_or(&f);
+                let shown = Path::new(&e.id).join(rel).display().to_string();
+                texts.push((i, shown, text));
+            }
+        }
+    }
+    for r in module.removed.iter().filter(|r| r.element != "line") {
+        let by = owner(&r.at.file).unwrap_or(usize::MAX);
+        let mut lines = Vec::new();
+        for (_, shown, text) in texts.iter().filter(|(i, ..)| *i < by) {
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("--").next().unwrap_or("").to_lowercase();
+                if code.contains(&format!("\"{}\"", r.key))
+                    || code.contains(&format!("'{}'", r.key))
+                {
+                    lines.push(format!("{shown}:{}", n + 1));
+                }
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let named = match lines.as_slice() {
+            [one] => format!("{one} still names it"),
+            [init @ .., last] => format!("{} and {last} still name it", init.join(", ")),
+            [] => continue,
+        };
+        out.push(Diagnostic {
+            severity: muster_core::Severity::Warning,
+            location: Some(r.at.clone()),
+            message: format!("<remove> of {} '{}', but {named}", r.kind, r.key),
+            hint: Some(
+                "the base's rule will not find it when it runs: wrap or replace the handler that reads it (hooks.wrap, hooks.replace), or keep the item"
+                    .into(),
+            ),
+        });
+    }
+    out
+}
+
 /// Checks once and reports, or with `--watch` checks on every save.
 pub fn run(a: &Args) -> Result<ExitCode> {
     if a.watch {
@@ -110,6 +188,7 @@ fn check(a: &Args) -> Result<ExitCode> {
         },
         Ok(module) => {
             let mut diagnostics = module.warnings.clone();
+            diagnostics.extend(removed_but_named(&module));
             let mut extra = Vec::new();
             let mut ok = true;
             // The rules are part of the module: a script that does not load is an error.

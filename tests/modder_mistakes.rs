@@ -383,6 +383,48 @@ fn a_wrapper_that_never_calls_next_is_a_warning_at_its_line() {
     assert!(!out.contains("warning"), "{out}");
 }
 
+// --- Blame where it belongs (issue 45 item 3) ------------------------------------------
+
+#[test]
+fn an_error_in_the_base_handler_through_a_wrapper_names_the_wrappers_call() {
+    // The arguments passed to next in the wrong order: AHD's line fails, the house's
+    // line is the mistake.
+    let s = potomac("next(game, path, unit)", POTOMAC_TEST);
+    s.fails_with(
+        &["--smoke", "1", "--no-typecheck"],
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:159: game:relocated({...}): argument 1 must be a unit number (1-126), got {...}; reached through hooks.wrap: next(...) at house/rules/init.luau:8 (in hook 'may_enter')",
+    );
+}
+
+#[test]
+fn a_removed_item_the_base_still_reads_is_a_warning_at_the_remove() {
+    let s = Stack::changes(
+        "<changes>\n  <remove>\n    <option id=\"kentucky-neutrality\"/>\n  </remove>\n</changes>\n",
+    );
+    let (ok, out) = s.muster(&["check", "house"]);
+    assert!(ok, "a warning:\n{out}");
+    assert!(
+        out.lines().any(|l| l == "house/changes.xml:3:5: warning: <remove> of option 'kentucky-neutrality', but ahd/rules/movement.luau:13 still names it; the base's rule will not find it when it runs: wrap or replace the handler that reads it (hooks.wrap, hooks.replace), or keep the item"),
+        "{out}"
+    );
+    // And when the base's rule reads it, its error names the removal.
+    s.fails_with(
+        &["--smoke", "1"],
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:131: game:option(\"kentucky-neutrality\"): no optional rule 'kentucky-neutrality'; it was removed at house/changes.xml:3:5 (<remove>) (in hook 'may_enter')",
+    );
+}
+
+#[test]
+fn a_patch_that_breaks_the_base_scenarios_is_reported_at_the_patch() {
+    let s = Stack::changes(
+        "<changes>\n  <patch>\n    <unit id=\"Vi\">\n      <mix side=\"union\" count=\"20\"/>\n      <mix side=\"confederate\" count=\"2\"/>\n    </unit>\n  </patch>\n</changes>\n",
+    );
+    s.fails_with(
+        &[],
+        "house/changes.xml:3:5: error: this <patch> of unit type 'Vi' makes the modules below invalid: ahd/scenarios/1862.xml:27:3: confederate uses 8 Vi (Veteran Infantry) but the counter mix has 2; units on the board, in the pool and set aside all come from the counter mix",
+    );
+}
+
 // --- Smaller -------------------------------------------------------------------------
 
 #[test]
