@@ -473,12 +473,43 @@ fn errors_are_printed_with_one_error_prefix_and_each_cause_once() {
     assert!(!ok);
     assert_eq!(
         out,
-        "error: no module at 'mods/ahd': mods/ahd/module.xml not found; give the folder that holds the module's module.xml\n"
+        "error: the save was played on module 'ahd', looked for at mods/ahd without --module, where there is no module.xml; give its folder: muster replay game.json --module PATH\n"
     );
     let (ok, out) = s.muster(&["replay", "none.json"]);
     assert!(!ok);
     assert_eq!(
         out,
         "error: cannot read or write none.json: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn rules_log_on_a_mod_prints_the_mods_lines_not_the_bases() {
+    let s = Stack::rules(
+        "hooks.on(\"player_turn_started\", function(game)\n\treturn { { kind = \"log\", text = \"house: a turn begins\" } }\nend)\n",
+    );
+    let (ok, out) = s.muster(&[
+        "play",
+        "house",
+        "--union",
+        "random",
+        "--confederate",
+        "random",
+        "--seed",
+        "1",
+        "--end",
+        "08/1861",
+        "--quiet",
+        "--rules-log",
+    ]);
+    assert!(ok, "{out}");
+    let rules: Vec<&str> = out.lines().filter(|l| l.contains("(rules)")).collect();
+    assert!(!rules.is_empty(), "{out}");
+    // AHD logs its recruitment roll ("rolled 5 for recruitment") in these turns.
+    assert!(
+        rules
+            .iter()
+            .all(|l| l.trim() == "(rules) house: a turn begins"),
+        "{rules:?}"
     );
 }
