@@ -425,6 +425,35 @@ fn a_patch_that_breaks_the_base_scenarios_is_reported_at_the_patch() {
     );
 }
 
+// --- Reusing the base's modules (issue 45 item 5) --------------------------------------
+
+#[test]
+fn a_mod_reuses_its_bases_module_read_only() {
+    // AHD's own may_stop (4.0's stops), reused by name rather than restated.
+    let s = Stack::rules(
+        "local movement = require(\"@ahd/rules.movement\")\n\
+         hooks.replace(\"ahd.may-stop\", function(game, unit, path)\n\
+         \treturn movement.may_stop(game, unit, path)\n\
+         end)\n",
+    );
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1"]);
+    assert!(ok, "{out}");
+    // Changing the base's module is refused where it is tried.
+    let s = Stack::rules(
+        "local movement = require(\"@ahd/rules.movement\")\n\
+         movement.may_stop = function() return true end\n",
+    );
+    s.fails_with(
+        &[],
+        "error: rules: house/rules/init.luau:2: require(\"@ahd/rules.movement\") is read-only: a mod cannot change its base's module (it set 'may_stop'); to change a rule, wrap or replace its handler (hooks.wrap, hooks.replace) (in hook '(load)')",
+    );
+    let s = Stack::rules("local movement = require(\"@ahdd/rules.movement\")\n");
+    s.fails_with(
+        &[],
+        "error: rules: house/rules/init.luau:1: require('@ahdd/rules.movement'): no module 'ahdd' below this one to require from (those with rules: ahd); did you mean 'ahd'? (in hook '(load)')",
+    );
+}
+
 // --- Smaller -------------------------------------------------------------------------
 
 #[test]

@@ -45,8 +45,9 @@ fn main() -> ExitCode {
             None => (None, PathBuf::from(m)),
         })
         .collect();
-    let refs: Vec<&Path> = modules.iter().map(|(_, d)| d.as_path()).collect();
-    let problems = match muster_typecheck::check_modules(&text, &refs, &[]) {
+    let stack: Vec<(Option<&str>, &Path)> =
+        modules.iter().map(|(id, d)| (*id, d.as_path())).collect();
+    let problems = match muster_typecheck::check_stack(&text, &stack, &[]) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
