@@ -669,6 +669,7 @@ impl GameHandle {
             "step",
             "first_turn",
             "ending",
+            "turn",
         ];
         if let Some(t) = spec {
             for (k, _) in t.pairs::<Value, Value>().flatten() {
@@ -741,12 +742,26 @@ impl GameHandle {
         };
         let mut rules = ScriptRules::load(m, Limits::default()).map_err(|e| e.to_string())?;
         rules.keep_logged(false);
-        let (mut state, log) = match get("side")? {
-            Value::Nil => {
-                flow::start(m, &mut rules, sc, options, dice).map_err(|e| e.to_string())?
+        let turn = match get("turn")? {
+            Value::Nil => None,
+            Value::String(t) => Some(t.to_string_lossy()),
+            other => {
+                return Err(format!(
+                    "turn: a turn label (\"06/1862\"), got {}",
+                    show(&other)
+                ));
             }
-            Value::String(side) => {
-                let side = side.to_string_lossy();
+        };
+        let side = match (get("side")?, &turn) {
+            (Value::Nil, None) => None,
+            // A turn starts at its first player turn unless a side is given.
+            (Value::Nil, Some(_)) => m.calendar.sides.first().map(|&s| m.side(s).id.clone()),
+            (Value::String(s), _) => Some(s.to_string_lossy()),
+            (other, _) => return Err(format!("side: a side id, got {}", show(&other))),
+        };
+        let (mut state, log) = match side {
+            None => flow::start(m, &mut rules, sc, options, dice).map_err(|e| e.to_string())?,
+            Some(side) => {
                 let step = match get("step")? {
                     Value::String(s) => Some(s.to_string_lossy()),
                     Value::Nil => None,
@@ -762,9 +777,9 @@ impl GameHandle {
                     &side,
                     step.as_deref(),
                     first,
+                    turn.as_deref(),
                 )?
             }
-            other => return Err(format!("side: a side id, got {}", show(&other))),
         };
         if let Value::String(end) = get("ending")? {
             flow::set_end(m, &mut state, &end.to_string_lossy())?;
@@ -889,16 +904,51 @@ impl GameHandle {
     }
 
     fn units_of(&self, kind: &str, at: &str) -> Result<Vec<UnitId>, String> {
-        let b = self.box_id(at)?;
         let k = self
             .module
             .units
             .find(kind)
             .ok_or_else(|| format!("no unit type '{kind}'"))?;
         Ok(self
-            .state
-            .units_at(b)
+            .pieces_at(at)?
+            .into_iter()
             .filter(|&u| self.state.unit(u).kind == k)
+            .collect())
+    }
+
+    /// The pieces in a box, or off the board in `pool`, `stock` or `set_aside` (the
+    /// words `g:where` answers; a box of that name comes first).
+    fn pieces_at(&self, at: &str) -> Result<Vec<UnitId>, String> {
+        let off = match at {
+            _ if self.module.board.find(at).is_some() => None,
+            "pool" => Some(Place::Pool),
+            "stock" => Some(Place::Stock),
+            "set_aside" => Some(Place::SetAside),
+            _ => None,
+        };
+        match off {
+            Some(place) => Ok(self
+                .state
+                .unit_ids()
+                .filter(|&u| self.state.unit(u).place == place)
+                .collect()),
+            None => Ok(self.state.units_at(self.box_id(at)?).collect()),
+        }
+    }
+
+    /// Only the pieces of `side`, if one is given.
+    fn of_side(&self, units: Vec<UnitId>, side: Option<&str>) -> Result<Vec<UnitId>, String> {
+        let Some(side) = side else {
+            return Ok(units);
+        };
+        let s = self.module.find_side(side).ok_or_else(|| {
+            let ids = self.module.sides.iter().map(|s| s.id.as_str());
+            let hint = muster_core::suggest::did_you_mean(side, ids).unwrap_or_default();
+            format!("no side '{side}'; {hint}")
+        })?;
+        Ok(units
+            .into_iter()
+            .filter(|&u| self.state.unit(u).side == s)
             .collect())
     }
 
@@ -975,8 +1025,35 @@ fn at_side(
     side: &str,
     step: Option<&str>,
     first: bool,
+    turn: Option<&str>,
 ) -> Result<(GameState, Vec<String>), String> {
     let mut state = GameState::new(m, sc, options, dice).map_err(|e| e.to_string())?;
+    // A later turn of the scenario, its pieces as the scenario sets them up.
+    if let Some(label) = turn {
+        let labels = || m.calendar.turns.iter().map(|t| t.label.as_str());
+        let i = m
+            .calendar
+            .turns
+            .iter()
+            .position(|t| t.label == label)
+            .ok_or_else(|| {
+                let hint = muster_core::suggest::did_you_mean(label, labels()).unwrap_or_default();
+                format!("turn: no turn '{label}' in the calendar; {hint}")
+            })?;
+        let i = u16::try_from(i).map_err(|_| "too many turns")?;
+        if i < sc.start.0 || i > sc.end.0 {
+            return Err(format!(
+                "turn: '{label}' is outside scenario '{}' ({} to {})",
+                sc.id,
+                m.calendar.turn(sc.start).label,
+                m.calendar.turn(sc.end).label
+            ));
+        }
+        state.turn = TurnId(i);
+        if first {
+            state.first_turn = state.turn;
+        }
+    }
     let side_id = m.find_side(side).ok_or_else(|| {
         let ids = m.sides.iter().map(|s| s.id.as_str());
         let hint = muster_core::suggest::did_you_mean(side, ids).unwrap_or_default();
@@ -1101,33 +1178,47 @@ impl UserData for GameHandle {
             }
             g.apply(&a).map_err(|e| fail(lua, e))
         });
-        m.add_method("units_at", |lua, g, at: String| {
-            let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
-            Ok(g.state
-                .units_at(b)
-                .map(|u| describe::unit(&g.module, &g.state, u))
-                .collect::<Vec<_>>())
-        });
-        m.add_method("units", |lua, g, (kind, at): (String, String)| {
-            let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
-            Ok(list.into_iter().map(|u| i64::from(u.0)).collect::<Vec<_>>())
-        });
-        m.add_method("unit", |lua, g, (kind, at): (String, String)| {
-            let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
-            list.first()
-                .map(|u| i64::from(u.0))
-                .ok_or_else(|| fail(lua, format!("no {kind} in {at}")))
-        });
-        m.add_method("count", |lua, g, (at, kind): (String, Option<String>)| {
-            let n = match kind {
-                Some(k) => g.units_of(&k, &at).map_err(|e| fail(lua, e))?.len(),
-                None => {
-                    let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
-                    g.state.units_at(b).count()
+        m.add_method(
+            "units_at",
+            |lua, g, (at, side): (String, Option<String>)| {
+                let list = g.pieces_at(&at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list
+                    .into_iter()
+                    .map(|u| describe::unit(&g.module, &g.state, u))
+                    .collect::<Vec<_>>())
+            },
+        );
+        m.add_method(
+            "units",
+            |lua, g, (kind, at, side): (String, String, Option<String>)| {
+                let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list.into_iter().map(|u| i64::from(u.0)).collect::<Vec<_>>())
+            },
+        );
+        m.add_method(
+            "unit",
+            |lua, g, (kind, at, side): (String, String, Option<String>)| {
+                let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                list.first()
+                    .map(|u| i64::from(u.0))
+                    .ok_or_else(|| fail(lua, format!("no {kind} in {at}")))
+            },
+        );
+        m.add_method(
+            "count",
+            |lua, g, (at, kind, side): (String, Option<String>, Option<String>)| {
+                let list = match kind {
+                    Some(k) => g.units_of(&k, &at),
+                    None => g.pieces_at(&at),
                 }
-            };
-            Ok(n)
-        });
+                .map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list.len())
+            },
+        );
         m.add_method("describe", |lua, g, u: UnitArg| {
             let id = g.unit_id(&u).map_err(|e| fail(lua, e))?;
             Ok(describe::unit(&g.module, &g.state, id))

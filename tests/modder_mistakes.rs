@@ -454,6 +454,37 @@ fn a_mod_reuses_its_bases_module_read_only() {
     );
 }
 
+// --- A richer test API (issue 45 item 6) ---------------------------------------------
+
+#[test]
+fn a_test_starts_at_a_named_scenarios_turn_and_step_and_sees_the_pool_and_stock() {
+    let tests = r#"test.case("a later turn of a named scenario, its pool and stock", function(t)
+	local g = t:game({ scenario = "1861", turn = "09/1861", side = "union", step = "recruitment", dice = { 4 } })
+	t:eq({ g:turn(), g:side(), g:step() }, { "09/1861", "union", "recruitment" })
+	t:eq(g:count("pool", "Mc", "union"), 1)
+	t:eq(g:units_at("pool", "union"), { "Militia Cavalry" })
+	t:eq(g:count("set_aside", "Mi", "union"), 12)
+	t:eq(g:count("stock", nil, "union"), 43)
+	g:act("recruit Militia Cavalry in Pittsburgh")
+	t:eq(g:count("pool", nil, "union"), 0)
+	t:eq(g:where(g:unit("Mc", "Pittsburgh")), "Pittsburgh")
+end)
+test.case("a turn outside the scenario", function(t)
+	t:game({ scenario = "1862", turn = "09/1861", side = "union" })
+end)
+"#;
+    let s = Stack::new("  <extends module=\"ahd\"/>", &[("tests/api.luau", tests)]);
+    let (ok, out) = s.muster(&["test", "house"]);
+    assert!(!ok, "{out}");
+    assert_eq!(
+        out,
+        "ok   house/tests/api.luau: a later turn of a named scenario, its pool and stock\n\
+         FAIL house/tests/api.luau: a turn outside the scenario\n     \
+         house/tests/api.luau:13: turn: '09/1861' is outside scenario '1862' (04/1862 to 06/1865)\n\
+         1 passed, 1 failed\n"
+    );
+}
+
 // --- Smaller -------------------------------------------------------------------------
 
 #[test]
