@@ -170,7 +170,7 @@ fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
 /// Checks once and reports, or with `--watch` checks on every save.
 pub fn run(a: &Args) -> Result<ExitCode> {
     if a.watch {
-        return crate::watch::run(&a.module, &a.mods).map(|()| ExitCode::SUCCESS);
+        return crate::watch::run(&a.module, &a.mods, !a.no_typecheck).map(|()| ExitCode::SUCCESS);
     }
     check(a)
 }
