@@ -167,11 +167,11 @@ pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
     }
 }
 
-/// An error raised inside a wrapped handler (a base's, say) reached through a
-/// `hooks.wrap`per's `next`, with the line of each wrapper's call of `next`, innermost
-/// first: the error's own line is in the handler, the mistake often in the call (a bad
-/// argument). The `next` of a wrap is `muster:3` in the traceback (`hooks.rs`'s compose),
-/// and the frame after it is the wrapper's line that called it.
+/// An error raised inside a wrapped handler (a base's, say), reached through the `next`
+/// of a `hooks.wrap`, with the line of each wrapper's call of `next`, innermost first:
+/// the error's own line is in the handler, the mistake often in the call (a bad
+/// argument). A wrap's `next` is `muster:3` in the traceback (`hooks.rs`'s compose), and
+/// the frame after it is the wrapper's line that called it.
 fn through_wrappers(message: String, traceback: &str) -> String {
     let frames: Vec<&str> = traceback
         .lines()
