@@ -4,38 +4,31 @@
 use std::io::Write as _;
 use std::path::Path;
 
-/// Writes `text` to `path` atomically. A file replaced keeps its permissions (the
-/// temporary file is created owner-only, 0600, which a rename would otherwise leave on a
-/// module file others read); a new one gets a new file's usual ones.
+/// Writes `text` to `path` atomically. A file replaced keeps its permissions and a new
+/// one gets a new file's usual ones (a temporary file is owner-only, 0600, which the
+/// rename would otherwise leave on a module file others read).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    let permissions = match std::fs::metadata(path) {
-        Ok(m) => Some(m.permissions()),
-        Err(_) => usual_permissions(),
-    };
-    if let Some(p) = permissions {
-        tmp.as_file().set_permissions(p)?;
+    let mut builder = tempfile::Builder::new();
+    // A new file: the mode `File::create` gives (0666, less the umask as the system
+    // applies it), not tempfile's owner-only one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    // A file replaced keeps its own, exactly (set, not masked by the umask).
+    if let Ok(m) = std::fs::metadata(path) {
+        tmp.as_file().set_permissions(m.permissions())?;
     }
     tmp.write_all(text.as_bytes())?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
-}
-
-/// A new file's permissions as `File::create` would make them (0666 less the umask):
-/// those of a file created and removed beside nothing, read off the system temp folder.
-fn usual_permissions() -> Option<std::fs::Permissions> {
-    let probe = tempfile::Builder::new().tempfile().ok()?;
-    let path = probe.path().to_path_buf();
-    drop(probe);
-    let file = std::fs::File::create(&path).ok()?;
-    let permissions = file.metadata().ok()?.permissions();
-    let _ = std::fs::remove_file(&path);
-    Some(permissions)
 }
 
 #[cfg(test)]
