@@ -19,9 +19,24 @@ struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     extra_scenarios: Vec<ScenarioSummary>,
     diagnostics: Vec<Diagnostic>,
+    /// Type errors found, or why the rules were not type-checked (`--no-typecheck`
+    /// skips the check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    typecheck: Option<TypeCheck>,
     /// Rule errors the smoke games hit (`--smoke N`).
     #[serde(skip_serializing_if = "Option::is_none")]
     smoke: Option<Smoke>,
+}
+
+#[derive(Serialize)]
+struct TypeCheck {
+    /// How many type errors (they are among the diagnostics).
+    errors: usize,
+    /// Why the rules were not checked: the warning printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+    /// How long the check took, in milliseconds.
+    ms: u64,
 }
 
 #[derive(Serialize)]
@@ -29,6 +44,18 @@ struct Smoke {
     games: u32,
     turns: u16,
     errors: Vec<crate::smoke::Finding>,
+    /// A `hooks.wrap` that ran in the games and never called `next`: the rule it wraps
+    /// is dropped without a word (maybe meant: then `hooks.replace` says so).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
+}
+
+/// The warning for a wrapper that ran and never called its `next`, at its line.
+fn never_next(w: &muster_scripting::WrapUse) -> String {
+    format!(
+        "{}: warning: hooks.wrap('{}'): the wrapper ran in the smoke games and never called next, so the handler it wraps never ran and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('{}', ...) if dropping it is meant",
+        w.origin, w.id, w.id
+    )
 }
 
 // `muster check`.
@@ -55,38 +82,119 @@ pub struct Args {
     /// that plays the same game.
     #[arg(long, value_name = "N", conflicts_with = "watch")]
     smoke: Option<u32>,
+    /// Do not type-check the rules (Luau's strict mode, against the engine's
+    /// definitions), which `check` does by default with the `muster-typecheck` program
+    /// built beside muster.
+    #[arg(long)]
+    no_typecheck: bool,
+}
+
+/// The `.luau` files under `dir`, recursively, sorted.
+fn scripts_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            scripts_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "luau") {
+            out.push(p);
+        }
+    }
+}
+
+/// A warning at each `<remove>` whose item a script of a module below still names in a
+/// string (`"kentucky-neutrality"`): the base's rule will not find it when it runs, and
+/// the error would name the base's line, far from the removal. Lines are named by their
+/// boxes, not one string, so they are not looked for.
+fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // The stack's index of the module a file belongs to: the longest folder holding it.
+    let owner = |file: &Path| {
+        module
+            .stack
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| file.starts_with(&e.dir))
+            .max_by_key(|(_, e)| e.dir.as_os_str().len())
+            .map(|(i, _)| i)
+    };
+    let mut texts: Vec<(usize, String, String)> = Vec::new();
+    for (i, e) in module.stack.iter().enumerate() {
+        let mut files = Vec::new();
+        scripts_under(&e.dir.join("rules"), &mut files);
+        for f in files {
+            if let Ok(text) = std::fs::read_to_string(&f) {
+                let rel = f.strip_prefix(&e.dir).unwrap_or(&f);
+                let shown = Path::new(&e.id).join(rel).display().to_string();
+                texts.push((i, shown, text));
+            }
+        }
+    }
+    for r in module.removed.iter().filter(|r| r.element != "line") {
+        let by = owner(&r.at.file).unwrap_or(usize::MAX);
+        let mut lines = Vec::new();
+        for (_, shown, text) in texts.iter().filter(|(i, ..)| *i < by) {
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("--").next().unwrap_or("").to_lowercase();
+                if code.contains(&format!("\"{}\"", r.key))
+                    || code.contains(&format!("'{}'", r.key))
+                {
+                    lines.push(format!("{shown}:{}", n + 1));
+                }
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let named = match lines.as_slice() {
+            [one] => format!("{one} still names it"),
+            [init @ .., last] => format!("{} and {last} still name it", init.join(", ")),
+            [] => continue,
+        };
+        out.push(Diagnostic {
+            severity: muster_core::Severity::Warning,
+            location: Some(r.at.clone()),
+            message: format!("<remove> of {} '{}', but {named}", r.kind, r.key),
+            hint: Some(
+                "the base's rule will not find it when it runs: wrap or replace the handler that reads it (hooks.wrap, hooks.replace), or keep the item"
+                    .into(),
+            ),
+        });
+    }
+    out
 }
 
 /// Checks once and reports, or with `--watch` checks on every save.
 pub fn run(a: &Args) -> Result<ExitCode> {
     if a.watch {
-        return crate::watch::run(&a.module, &a.mods).map(|()| ExitCode::SUCCESS);
+        return crate::watch::run(&a.module, &a.mods, !a.no_typecheck).map(|()| ExitCode::SUCCESS);
     }
-    check(&a.module, &a.mods, &a.scenarios, a.json, a.smoke)
+    check(a)
 }
 
-fn check(
-    dir: &Path,
-    mods: &[PathBuf],
-    scenario_args: &[String],
-    json: bool,
-    smoke: Option<u32>,
-) -> Result<ExitCode> {
+fn check(a: &Args) -> Result<ExitCode> {
+    let (dir, mods, json, smoke) = (&a.module, &a.mods, a.json, a.smoke);
     let report = match load_stack(dir, mods) {
         Err(e) => Report {
             ok: false,
             summary: None,
             extra_scenarios: Vec::new(),
             diagnostics: e.diagnostics,
+            typecheck: None,
             smoke: None,
         },
         Ok(module) => {
             let mut diagnostics = module.warnings.clone();
+            diagnostics.extend(removed_but_named(&module));
             let mut extra = Vec::new();
             let mut ok = true;
             // The rules are part of the module: a script that does not load is an error.
             let loaded =
                 muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default());
+            let rules_loaded = loaded.is_ok();
             if let Err(e) = loaded {
                 ok = false;
                 diagnostics.push(Diagnostic {
@@ -96,7 +204,35 @@ fn check(
                     hint: None,
                 });
             }
-            for arg in scenario_args {
+            // Rules that do not load are reported as such: their type errors would
+            // only repeat a syntax error.
+            // Type errors do not stop the smoke games: strict mode may complain of what runs.
+            let mut typed_ok = true;
+            let typecheck = if a.no_typecheck || !rules_loaded {
+                None
+            } else {
+                let started = std::time::Instant::now();
+                let outcome = crate::typecheck::check(&module)?;
+                let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                Some(match outcome {
+                    crate::typecheck::Outcome::Checked(errors) => {
+                        typed_ok = errors.is_empty();
+                        let n = errors.len();
+                        diagnostics.extend(errors);
+                        TypeCheck {
+                            errors: n,
+                            skipped: None,
+                            ms,
+                        }
+                    }
+                    crate::typecheck::Outcome::Missing(path) => TypeCheck {
+                        errors: 0,
+                        skipped: Some(crate::typecheck::missing_warning(&path)),
+                        ms,
+                    },
+                })
+            };
+            for arg in &a.scenarios {
                 match scenario::resolve(&module, arg) {
                     Ok(s) => extra.push(ScenarioSummary::of(&module, &s)),
                     Err(e) => {
@@ -112,22 +248,29 @@ fn check(
                     for m in mods {
                         args.push_str(&format!(" --mod {}", m.display()));
                     }
-                    let errors = crate::smoke::run(&module, &args, games)
+                    let found = crate::smoke::run(&module, &args, games)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
-                    ok = errors.is_empty();
+                    ok = found.errors.is_empty();
                     Some(Smoke {
                         games,
                         turns: crate::smoke::TURNS,
-                        errors,
+                        errors: found.errors,
+                        warnings: found
+                            .wraps
+                            .iter()
+                            .filter(|w| w.calls > 0 && w.nexts == 0)
+                            .map(never_next)
+                            .collect(),
                     })
                 }
                 _ => None,
             };
             Report {
-                ok,
+                ok: ok && typed_ok,
                 summary: Some(Summary::of(&module)),
                 extra_scenarios: extra,
                 diagnostics,
+                typecheck,
                 smoke,
             }
         }
@@ -149,6 +292,17 @@ fn check(
 fn print_text(report: &Report) -> Result<()> {
     for d in &report.diagnostics {
         eprintln!("{d}");
+    }
+    if let Some(t) = &report.typecheck {
+        if let Some(warning) = &t.skipped {
+            eprintln!("{warning}");
+        } else if t.errors > 0 {
+            eprintln!(
+                "{} type error{} (Luau's strict mode, against the engine's definitions that `muster api` writes; --no-typecheck skips the check)",
+                t.errors,
+                if t.errors == 1 { "" } else { "s" }
+            );
+        }
     }
     let Some(s) = &report.summary else {
         let n = report
@@ -279,6 +433,9 @@ fn print_text(report: &Report) -> Result<()> {
                 n => format!("{n} distinct rule errors"),
             }
         )?;
+        for w in &smoke.warnings {
+            writeln!(out, "  {w}")?;
+        }
         for f in &smoke.errors {
             writeln!(out, "  error: {}", f.error)?;
             writeln!(

@@ -21,6 +21,7 @@ mod players;
 mod rules;
 mod smoke;
 mod terminal;
+mod typecheck;
 mod view;
 mod watch;
 

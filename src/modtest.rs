@@ -38,6 +38,11 @@ pub struct Args {
     /// A mod to lay on the module; its tests are the ones run (the last given).
     #[arg(long = "mod", value_name = "PATH")]
     mods: Vec<PathBuf>,
+    /// Also run the tests of every module below (the base's first) on the whole stack;
+    /// a mod marks the base tests it changes on purpose with `test.changes(name,
+    /// reason)` in its own tests.
+    #[arg(long)]
+    with_base: bool,
     /// Run only the tests whose name or file name contains TEXT (any case).
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
@@ -48,12 +53,50 @@ pub struct Args {
 pub struct Summary {
     pub passed: usize,
     pub failed: usize,
+    /// Base tests a mod marked as changed (`test.changes`) that fail, as it said.
+    pub changed: usize,
+}
+
+/// A base test a mod means to change: `test.changes(name, reason)` in its test files.
+struct Mark {
+    name: String,
+    reason: String,
+    /// `file:line` of the call.
+    at: String,
+    /// Index in the stack of the module whose tests wrote it.
+    module: usize,
+}
+
+/// One test file, loaded: its cases, or why it did not load.
+struct File {
+    shown: String,
+    /// Index in the stack of the module it belongs to.
+    module: usize,
+    lua: Lua,
+    deadline: Rc<Cell<Option<Instant>>>,
+    cases: Vec<(String, Function)>,
+    failed: Option<String>,
+}
+
+/// The `.luau` files of a module's tests folder, sorted; `None` without the folder.
+fn test_files(dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+    let dir = dir.join("tests");
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "luau"))
+        .collect();
+    files.sort();
+    Ok(Some(files))
 }
 
 /// Runs the tests of the top of the stack (the last mod, or the module) against the
-/// whole stack, printing each case and a summary line. Errors are for what stops the
-/// run as a whole (the module does not load, no test folder); failing cases are
-/// counted in the summary.
+/// whole stack, with `--with-base` every module's below it first, printing each case
+/// and a summary line. Errors are for what stops the run as a whole (the module does
+/// not load, no test folder); failing cases are counted in the summary.
 pub fn run(o: &Args) -> Result<Summary> {
     let module = Rc::new(load_stack(&o.module, &o.mods).map_err(|e| anyhow!("{e}"))?);
     // Check the rules load once, so a broken script is one error, not one per case.
@@ -61,95 +104,199 @@ pub fn run(o: &Args) -> Result<Summary> {
         .with_context(|| format!("loading the rules of module '{}'", module.id))?;
     let top = o.mods.last().unwrap_or(&o.module);
     let dir = top.join("tests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .with_context(|| format!("reading {} (a module's tests live there)", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "luau"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
+    let Some(own) = test_files(top)? else {
+        let e = std::fs::read_dir(&dir).err();
+        return Err(anyhow!(
+            "reading {} (a module's tests live there){}",
+            dir.display(),
+            e.map(|e| format!(": {e}")).unwrap_or_default()
+        ));
+    };
+    if own.is_empty() {
         anyhow::bail!("no test files (*.luau) in {}", dir.display());
+    }
+    let top_index = module.stack.len().saturating_sub(1);
+    // (module index, file), the base's first.
+    let mut paths: Vec<(usize, PathBuf)> = Vec::new();
+    if o.with_base {
+        for (i, entry) in module.stack.iter().enumerate().take(top_index) {
+            for f in test_files(&entry.dir)?.unwrap_or_default() {
+                paths.push((i, f));
+            }
+        }
+    }
+    paths.extend(own.into_iter().map(|f| (top_index, f)));
+    let marks = Rc::new(RefCell::new(Vec::<Mark>::new()));
+    let mut files = Vec::new();
+    for (i, path) in &paths {
+        files.push(load_file(path, *i, &marks)?);
     }
     let filter = o.filter.as_deref().map(str::to_lowercase);
     let mut summary = Summary::default();
     let stdout = &mut std::io::stdout().lock();
-    for file in &files {
-        run_file(&module, file, filter.as_deref(), &mut summary, stdout)?;
-    }
     use std::io::Write;
+    let marks = marks.borrow();
+    // A mark names a base test by its name: one that names none is a mistake, at its line.
+    if o.with_base {
+        for m in marks.iter() {
+            let below: Vec<&str> = files
+                .iter()
+                .filter(|f| f.module < m.module)
+                .flat_map(|f| f.cases.iter().map(|(n, _)| n.as_str()))
+                .collect();
+            if !below.contains(&m.name.as_str()) {
+                summary.failed += 1;
+                let hint = muster_core::suggest::did_you_mean(&m.name, below.iter().copied())
+                    .unwrap_or_else(|| {
+                        "test.changes names a test of a module below by its whole name".into()
+                    });
+                writeln!(
+                    stdout,
+                    "FAIL {}: test.changes({:?}): no test of the modules below has this name; {hint}",
+                    m.at, m.name
+                )?;
+            }
+        }
+    }
+    for file in &files {
+        run_file(
+            &module,
+            file,
+            filter.as_deref(),
+            &marks,
+            &mut summary,
+            stdout,
+        )?;
+    }
     if let Some(f) = &o.filter
-        && summary.passed + summary.failed == 0
+        && summary.passed + summary.failed + summary.changed == 0
     {
         anyhow::bail!("no test in {} matches '{f}'", dir.display());
     }
-    writeln!(
-        stdout,
-        "{} passed, {} failed",
-        summary.passed, summary.failed
-    )?;
+    if o.with_base {
+        writeln!(
+            stdout,
+            "{} passed, {} failed, {} changed by the mods",
+            summary.passed, summary.failed, summary.changed
+        )?;
+    } else {
+        writeln!(
+            stdout,
+            "{} passed, {} failed",
+            summary.passed, summary.failed
+        )?;
+    }
     Ok(summary)
 }
 
-/// Loads one test file and runs the cases it registers. A file that does not load
-/// (syntax or run-time error at its top level) counts as one failed case.
-fn run_file(
-    module: &Rc<Module>,
-    file: &Path,
-    filter: Option<&str>,
-    summary: &mut Summary,
-    out: &mut impl std::io::Write,
-) -> Result<()> {
-    let shown = file.display().to_string();
+/// Loads one test file, gathering the cases it registers. A file that does not load
+/// (syntax or run-time error at its top level) is kept as one failed case.
+fn load_file(file: &Path, module: usize, marks: &Rc<RefCell<Vec<Mark>>>) -> Result<File> {
+    // `house/../ahd/tests/x.luau` (a base found by `<extends path>`) as `ahd/tests/x.luau`.
+    let shown = muster_core::diag::tidy(file).display().to_string();
+    let lua = Lua::new();
+    let deadline = Rc::new(Cell::new(None::<Instant>));
+    let mut loaded = File {
+        shown: shown.clone(),
+        module,
+        lua,
+        deadline: deadline.clone(),
+        cases: Vec::new(),
+        failed: None,
+    };
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
-            summary.failed += 1;
-            writeln!(out, "FAIL {shown}: cannot read it: {e}")?;
-            return Ok(());
+            loaded.failed = Some(format!("FAIL {shown}: cannot read it: {e}"));
+            return Ok(loaded);
         }
     };
-    let lua = Lua::new();
+    let lua = &loaded.lua;
     // A test that fills memory is stopped with an error, not the machine.
     let _ = lua.set_memory_limit(MEMORY);
     let cases = Rc::new(RefCell::new(Vec::<(String, Function)>::new()));
-    let deadline = Rc::new(Cell::new(None::<Instant>));
-    if let Err(e) = install(&lua, &cases, &deadline) {
+    if let Err(e) = install(lua, &cases, &deadline, marks, module) {
         anyhow::bail!("setting up the test state: {e}");
     }
     deadline.set(Some(Instant::now() + CASE_TIME));
-    let loaded = lua.load(&text).set_name(format!("@{shown}")).exec();
-    if let Err(e) = loaded {
+    if let Err(e) = lua.load(&text).set_name(format!("@{shown}")).exec() {
+        loaded.failed = Some(format!("FAIL {shown}\n     {}", message(&e)));
+        return Ok(loaded);
+    }
+    loaded.cases = std::mem::take(&mut *cases.borrow_mut());
+    Ok(loaded)
+}
+
+/// Runs a loaded file's cases. A base case a mod marked as changed that fails counts
+/// as changed, not failed; one that passes is said to pass still.
+fn run_file(
+    module: &Rc<Module>,
+    file: &File,
+    filter: Option<&str>,
+    marks: &[Mark],
+    summary: &mut Summary,
+    out: &mut impl std::io::Write,
+) -> Result<()> {
+    let shown = &file.shown;
+    if let Some(failed) = &file.failed {
         summary.failed += 1;
-        writeln!(out, "FAIL {shown}\n     {}", message(&e))?;
+        writeln!(out, "{failed}")?;
         return Ok(());
     }
-    let cases = std::mem::take(&mut *cases.borrow_mut());
-    let file_name = file.file_name().map(|n| n.to_string_lossy().to_lowercase());
-    for (name, f) in cases {
+    let lua = &file.lua;
+    let file_name = Path::new(shown)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase());
+    for (name, f) in &file.cases {
         let wanted = filter.is_none_or(|w| {
             name.to_lowercase().contains(w) || file_name.as_deref().is_some_and(|n| n.contains(w))
         });
         if !wanted {
             continue;
         }
+        let mark = marks
+            .iter()
+            .find(|m| m.module > file.module && m.name == *name);
         let t = lua
             .create_userdata(Tester {
                 module: module.clone(),
             })
             .map_err(|e| anyhow!("{e}"))?;
-        deadline.set(Some(Instant::now() + CASE_TIME));
+        file.deadline.set(Some(Instant::now() + CASE_TIME));
         let result = f.call::<()>(t);
         // What the case left (a case stopped at the memory limit leaves a lot) must not
         // fail the next one.
         let _ = lua.gc_collect();
-        match result {
-            Ok(()) => {
+        let by = |m: &Mark| {
+            let id = module.stack.get(m.module).map_or("", |e| e.id.as_str());
+            format!("{id} ({})", m.at)
+        };
+        match (result, mark) {
+            (Ok(()), None) => {
                 summary.passed += 1;
                 writeln!(out, "ok   {shown}: {name}")?;
             }
-            Err(e) => {
+            (Ok(()), Some(m)) => {
+                summary.passed += 1;
+                writeln!(
+                    out,
+                    "ok   {shown}: {name}\n     marked as changed by {}, but it passes: is the mark still needed?",
+                    by(m)
+                )?;
+            }
+            (Err(e), None) => {
                 summary.failed += 1;
                 writeln!(out, "FAIL {shown}: {name}\n     {}", message(&e))?;
+            }
+            (Err(e), Some(m)) => {
+                summary.changed += 1;
+                writeln!(
+                    out,
+                    "chg  {shown}: {name}\n     changed by {}: {}\n     {}",
+                    by(m),
+                    m.reason,
+                    message(&e)
+                )?;
             }
         }
     }
@@ -182,6 +329,8 @@ fn install(
     lua: &Lua,
     cases: &Rc<RefCell<Vec<(String, Function)>>>,
     deadline: &Rc<Cell<Option<Instant>>>,
+    marks: &Rc<RefCell<Vec<Mark>>>,
+    module: usize,
 ) -> mlua::Result<()> {
     let g = lua.globals();
     for name in ["os", "io", "require", "loadstring", "getfenv", "setfenv"] {
@@ -196,6 +345,26 @@ fn install(
                 return Err(fail(lua, "write test.case(\"name\", function(t) ... end)"));
             };
             list.borrow_mut().push((name.to_str()?.to_string(), f));
+            Ok(())
+        })?,
+    )?;
+    // `test.changes(name, reason)`: a base test this mod changes on purpose (`--with-base`).
+    let list = marks.clone();
+    test.set(
+        "changes",
+        lua.create_function(move |lua, (name, reason): (Value, Value)| {
+            let (Value::String(name), Value::String(reason)) = (name, reason) else {
+                return Err(fail(
+                    lua,
+                    "write test.changes(\"the base test's name\", \"why this mod changes it\")",
+                ));
+            };
+            list.borrow_mut().push(Mark {
+                name: name.to_str()?.to_string(),
+                reason: reason.to_str()?.to_string(),
+                at: location(lua).unwrap_or_default(),
+                module,
+            });
             Ok(())
         })?,
     )?;
@@ -500,6 +669,7 @@ impl GameHandle {
             "step",
             "first_turn",
             "ending",
+            "turn",
         ];
         if let Some(t) = spec {
             for (k, _) in t.pairs::<Value, Value>().flatten() {
@@ -572,12 +742,26 @@ impl GameHandle {
         };
         let mut rules = ScriptRules::load(m, Limits::default()).map_err(|e| e.to_string())?;
         rules.keep_logged(false);
-        let (mut state, log) = match get("side")? {
-            Value::Nil => {
-                flow::start(m, &mut rules, sc, options, dice).map_err(|e| e.to_string())?
+        let turn = match get("turn")? {
+            Value::Nil => None,
+            Value::String(t) => Some(t.to_string_lossy()),
+            other => {
+                return Err(format!(
+                    "turn: a turn label (\"06/1862\"), got {}",
+                    show(&other)
+                ));
             }
-            Value::String(side) => {
-                let side = side.to_string_lossy();
+        };
+        let side = match (get("side")?, &turn) {
+            (Value::Nil, None) => None,
+            // A turn starts at its first player turn unless a side is given.
+            (Value::Nil, Some(_)) => m.calendar.sides.first().map(|&s| m.side(s).id.clone()),
+            (Value::String(s), _) => Some(s.to_string_lossy()),
+            (other, _) => return Err(format!("side: a side id, got {}", show(&other))),
+        };
+        let (mut state, log) = match side {
+            None => flow::start(m, &mut rules, sc, options, dice).map_err(|e| e.to_string())?,
+            Some(side) => {
                 let step = match get("step")? {
                     Value::String(s) => Some(s.to_string_lossy()),
                     Value::Nil => None,
@@ -593,9 +777,9 @@ impl GameHandle {
                     &side,
                     step.as_deref(),
                     first,
+                    turn.as_deref(),
                 )?
             }
-            other => return Err(format!("side: a side id, got {}", show(&other))),
         };
         if let Value::String(end) = get("ending")? {
             flow::set_end(m, &mut state, &end.to_string_lossy())?;
@@ -720,16 +904,51 @@ impl GameHandle {
     }
 
     fn units_of(&self, kind: &str, at: &str) -> Result<Vec<UnitId>, String> {
-        let b = self.box_id(at)?;
         let k = self
             .module
             .units
             .find(kind)
             .ok_or_else(|| format!("no unit type '{kind}'"))?;
         Ok(self
-            .state
-            .units_at(b)
+            .pieces_at(at)?
+            .into_iter()
             .filter(|&u| self.state.unit(u).kind == k)
+            .collect())
+    }
+
+    /// The pieces in a box, or off the board in `pool`, `stock` or `set_aside` (the
+    /// words `g:where` answers; a box of that name comes first).
+    fn pieces_at(&self, at: &str) -> Result<Vec<UnitId>, String> {
+        let off = match at {
+            _ if self.module.board.find(at).is_some() => None,
+            "pool" => Some(Place::Pool),
+            "stock" => Some(Place::Stock),
+            "set_aside" => Some(Place::SetAside),
+            _ => None,
+        };
+        match off {
+            Some(place) => Ok(self
+                .state
+                .unit_ids()
+                .filter(|&u| self.state.unit(u).place == place)
+                .collect()),
+            None => Ok(self.state.units_at(self.box_id(at)?).collect()),
+        }
+    }
+
+    /// Only the pieces of `side`, if one is given.
+    fn of_side(&self, units: Vec<UnitId>, side: Option<&str>) -> Result<Vec<UnitId>, String> {
+        let Some(side) = side else {
+            return Ok(units);
+        };
+        let s = self.module.find_side(side).ok_or_else(|| {
+            let ids = self.module.sides.iter().map(|s| s.id.as_str());
+            let hint = muster_core::suggest::did_you_mean(side, ids).unwrap_or_default();
+            format!("no side '{side}'; {hint}")
+        })?;
+        Ok(units
+            .into_iter()
+            .filter(|&u| self.state.unit(u).side == s)
             .collect())
     }
 
@@ -806,8 +1025,35 @@ fn at_side(
     side: &str,
     step: Option<&str>,
     first: bool,
+    turn: Option<&str>,
 ) -> Result<(GameState, Vec<String>), String> {
     let mut state = GameState::new(m, sc, options, dice).map_err(|e| e.to_string())?;
+    // A later turn of the scenario, its pieces as the scenario sets them up.
+    if let Some(label) = turn {
+        let labels = || m.calendar.turns.iter().map(|t| t.label.as_str());
+        let i = m
+            .calendar
+            .turns
+            .iter()
+            .position(|t| t.label == label)
+            .ok_or_else(|| {
+                let hint = muster_core::suggest::did_you_mean(label, labels()).unwrap_or_default();
+                format!("turn: no turn '{label}' in the calendar; {hint}")
+            })?;
+        let i = u16::try_from(i).map_err(|_| "too many turns")?;
+        if i < sc.start.0 || i > sc.end.0 {
+            return Err(format!(
+                "turn: '{label}' is outside scenario '{}' ({} to {})",
+                sc.id,
+                m.calendar.turn(sc.start).label,
+                m.calendar.turn(sc.end).label
+            ));
+        }
+        state.turn = TurnId(i);
+        if first {
+            state.first_turn = state.turn;
+        }
+    }
     let side_id = m.find_side(side).ok_or_else(|| {
         let ids = m.sides.iter().map(|s| s.id.as_str());
         let hint = muster_core::suggest::did_you_mean(side, ids).unwrap_or_default();
@@ -932,33 +1178,47 @@ impl UserData for GameHandle {
             }
             g.apply(&a).map_err(|e| fail(lua, e))
         });
-        m.add_method("units_at", |lua, g, at: String| {
-            let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
-            Ok(g.state
-                .units_at(b)
-                .map(|u| describe::unit(&g.module, &g.state, u))
-                .collect::<Vec<_>>())
-        });
-        m.add_method("units", |lua, g, (kind, at): (String, String)| {
-            let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
-            Ok(list.into_iter().map(|u| i64::from(u.0)).collect::<Vec<_>>())
-        });
-        m.add_method("unit", |lua, g, (kind, at): (String, String)| {
-            let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
-            list.first()
-                .map(|u| i64::from(u.0))
-                .ok_or_else(|| fail(lua, format!("no {kind} in {at}")))
-        });
-        m.add_method("count", |lua, g, (at, kind): (String, Option<String>)| {
-            let n = match kind {
-                Some(k) => g.units_of(&k, &at).map_err(|e| fail(lua, e))?.len(),
-                None => {
-                    let b = g.box_id(&at).map_err(|e| fail(lua, e))?;
-                    g.state.units_at(b).count()
+        m.add_method(
+            "units_at",
+            |lua, g, (at, side): (String, Option<String>)| {
+                let list = g.pieces_at(&at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list
+                    .into_iter()
+                    .map(|u| describe::unit(&g.module, &g.state, u))
+                    .collect::<Vec<_>>())
+            },
+        );
+        m.add_method(
+            "units",
+            |lua, g, (kind, at, side): (String, String, Option<String>)| {
+                let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list.into_iter().map(|u| i64::from(u.0)).collect::<Vec<_>>())
+            },
+        );
+        m.add_method(
+            "unit",
+            |lua, g, (kind, at, side): (String, String, Option<String>)| {
+                let list = g.units_of(&kind, &at).map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                list.first()
+                    .map(|u| i64::from(u.0))
+                    .ok_or_else(|| fail(lua, format!("no {kind} in {at}")))
+            },
+        );
+        m.add_method(
+            "count",
+            |lua, g, (at, kind, side): (String, Option<String>, Option<String>)| {
+                let list = match kind {
+                    Some(k) => g.units_of(&k, &at),
+                    None => g.pieces_at(&at),
                 }
-            };
-            Ok(n)
-        });
+                .map_err(|e| fail(lua, e))?;
+                let list = g.of_side(list, side.as_deref()).map_err(|e| fail(lua, e))?;
+                Ok(list.len())
+            },
+        );
         m.add_method("describe", |lua, g, u: UnitArg| {
             let id = g.unit_id(&u).map_err(|e| fail(lua, e))?;
             Ok(describe::unit(&g.module, &g.state, id))

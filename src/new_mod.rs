@@ -112,13 +112,15 @@ and commands), written by `muster new-mod` from the engine that made this folder
 api --out types` writes it again after an engine update (it also writes the reference,
 `luau-api.md`). `.luaurc` asks for strict type checking, and `.vscode/settings.json`
 points luau-lsp at the definitions; in another editor, give luau-lsp the same settings,
-or run `luau-lsp analyze --definitions=types/muster.d.luau rules`.
+or run `luau-lsp analyze --definitions=types/muster.d.luau rules`. `muster check` runs
+the same strict check on this mod's scripts and its base's, each error at its line.
 
 ## Testing
 `tests/*.luau` are the mod's rule tests, run on the mod and its base by
 `muster test {folder}` (a failure names the test file and line; the exit status is
-non-zero). `tests/first.luau` shows the shape; the test API is in muster's
-`docs/modding.md`.
+non-zero); `muster test {folder} --with-base` runs the base's tests on the mod too
+(mark a base test the mod changes on purpose with `test.changes(name, reason)`).
+`tests/first.luau` shows the shape; the test API is in muster's `docs/modding.md`.
 "#,
         base_name = base.name,
         base_id = base.id,

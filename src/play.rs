@@ -118,6 +118,10 @@ pub fn run(mut o: Args) -> Result<()> {
     let (module, mut rules) = crate::rules::load(&o.module, &o.mods)?;
     let rules_log = o.quiet && o.rules_log;
     rules.keep_logged(rules_log);
+    if module.stack.len() > 1 {
+        // A mod's lines, not its base's.
+        rules.log_only_from(&module.id);
+    }
     let saved = match &o.resume {
         Some(path) => Some(Save::read(path)?),
         None => None,
@@ -619,6 +623,13 @@ pub fn replay(a: &ReplayArgs) -> Result<ExitCode> {
         _ => &save.module.id,
     };
     let dir = module_dir.map_or_else(|| PathBuf::from("mods").join(base), Path::to_path_buf);
+    if module_dir.is_none() && !dir.join("module.xml").is_file() {
+        bail!(
+            "the save was played on module '{base}', looked for at {} without --module, where there is no module.xml; give its folder: muster replay {} --module PATH",
+            dir.display(),
+            file.display()
+        );
+    }
     let (module, mut rules): (Module, ScriptRules) = crate::rules::load(&dir, mods)?;
     let out = &mut std::io::stdout().lock();
     if as_far {

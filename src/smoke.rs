@@ -9,7 +9,7 @@ use muster_core::Module;
 use muster_core::game::dice::Pcg32;
 use muster_core::game::{Dice, GameState, apply, describe, legal_actions, set_end, start};
 use muster_core::ids::OptionId;
-use muster_scripting::{Limits, ScriptRules};
+use muster_scripting::{Limits, ScriptRules, WrapUse};
 use serde::Serialize;
 
 /// Game turns each smoke game plays at most (its scenario's first and the next ones).
@@ -32,9 +32,34 @@ pub struct Finding {
     pub reproduce: String,
 }
 
-/// Plays `games` smoke games; returns the distinct errors, first found first.
-pub fn run(module: &Module, dir: &str, games: u32) -> Result<Vec<Finding>, String> {
+/// What the smoke games found.
+pub struct Found {
+    /// The distinct rule errors, first found first.
+    pub errors: Vec<Finding>,
+    /// Each `hooks.wrap` with its calls and its `next`'s summed over the games.
+    pub wraps: Vec<WrapUse>,
+}
+
+/// Adds a rules instance's wrap counts to `sum`.
+fn add_wraps(sum: &mut Vec<WrapUse>, rules: &ScriptRules) {
+    for w in rules.wraps() {
+        match sum
+            .iter_mut()
+            .find(|s| (&s.hook, &s.id, &s.origin) == (&w.hook, &w.id, &w.origin))
+        {
+            Some(s) => {
+                s.calls += w.calls;
+                s.nexts += w.nexts;
+            }
+            None => sum.push(w),
+        }
+    }
+}
+
+/// Plays `games` smoke games.
+pub fn run(module: &Module, dir: &str, games: u32) -> Result<Found, String> {
     let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
+    let mut wraps = Vec::new();
     let all: Vec<OptionId> = (0..module.options.len())
         .filter_map(OptionId::from_index)
         .collect();
@@ -83,10 +108,15 @@ pub fn run(module: &Module, dir: &str, games: u32) -> Result<Vec<Finding>, Strin
                 }
             }
             // A failed game may leave a script's state odd: start the next afresh.
+            add_wraps(&mut wraps, &rules);
             rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
         }
     }
-    Ok(order.into_iter().filter_map(|e| found.remove(&e)).collect())
+    add_wraps(&mut wraps, &rules);
+    Ok(Found {
+        errors: order.into_iter().filter_map(|e| found.remove(&e)).collect(),
+        wraps,
+    })
 }
 
 /// One random game of at most [`TURNS`] turns: the first rule error, where it came,

@@ -16,7 +16,12 @@ use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, new_debouncer};
 
 /// Loads data and rules; prints one status line (or the errors). Returns whether it
 /// loaded, and the module folders to watch.
-fn check(dir: &Path, mods: &[PathBuf], out: &mut impl Write) -> Result<(bool, Vec<PathBuf>)> {
+fn check(
+    dir: &Path,
+    mods: &[PathBuf],
+    typecheck: bool,
+    out: &mut impl Write,
+) -> Result<(bool, Vec<PathBuf>)> {
     let started = Instant::now();
     // Every folder given is watched, even while one of them does not load.
     let given = || std::iter::once(dir.to_path_buf()).chain(mods.iter().cloned());
@@ -40,6 +45,22 @@ fn check(dir: &Path, mods: &[PathBuf], out: &mut impl Write) -> Result<(bool, Ve
     dirs.dedup();
     match ScriptRules::load(&module, Limits::default()) {
         Ok(_) => {
+            // The rules load; their type errors are printed above the status line.
+            if typecheck {
+                match crate::typecheck::check(&module)? {
+                    crate::typecheck::Outcome::Checked(errors) => {
+                        for d in &errors {
+                            writeln!(out, "{d}")?;
+                        }
+                        if !errors.is_empty() {
+                            writeln!(out, "type errors: {} found", errors.len())?;
+                        }
+                    }
+                    crate::typecheck::Outcome::Missing(path) => {
+                        writeln!(out, "{}", crate::typecheck::missing_warning(&path))?;
+                    }
+                }
+            }
             writeln!(
                 out,
                 "ok: module '{}' ({} boxes, {} lines, {} scenarios) and its rules, checked in {} ms",
@@ -69,9 +90,9 @@ fn relevant(e: &DebouncedEvent) -> bool {
         .any(|p| p.extension().is_some_and(|x| x == "xml" || x == "luau"))
 }
 
-pub fn run(dir: &Path, mods: &[PathBuf]) -> Result<()> {
+pub fn run(dir: &Path, mods: &[PathBuf], typecheck: bool) -> Result<()> {
     let out = &mut std::io::stdout();
-    let (_, dirs) = check(dir, mods, out)?;
+    let (_, dirs) = check(dir, mods, typecheck, out)?;
     out.flush()?;
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(150), None, tx)?;
@@ -87,7 +108,7 @@ pub fn run(dir: &Path, mods: &[PathBuf]) -> Result<()> {
     for batch in rx {
         match batch {
             Ok(events) if events.iter().any(relevant) => {
-                check(dir, mods, out)?;
+                check(dir, mods, typecheck, out)?;
             }
             Ok(_) => {}
             Err(errors) => {

@@ -8,6 +8,8 @@ use muster_test_support::copy_dir;
 const AHD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd");
 
 fn muster(args: &[&str]) -> Output {
+    // `check` type-checks the rules with it.
+    muster_test_support::build_typechecker(std::path::Path::new(env!("CARGO_BIN_EXE_muster")));
     Command::new(env!("CARGO_BIN_EXE_muster"))
         .args(args)
         .output()

@@ -636,7 +636,8 @@ fn house_rule(init: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Issue 18, item 4: `--quiet` drops the engine's lines; `--rules-log` keeps the rules'
-/// own (a house rule's `log`, AHD's march rolls), marked as theirs.
+/// own (a house rule's `log`; AHD's march rolls when AHD is played alone), marked as
+/// theirs.
 #[test]
 fn quiet_games_can_keep_the_rules_log() {
     let (_tmp, house) = house_rule(
@@ -676,10 +677,16 @@ fn quiet_games_can_keep_the_rules_log() {
         out.contains("  (rules) house rule: a levy is raised"),
         "{out}"
     );
+    // Issue 45: a mod's lines only, not its base's (AHD's march rolls)...
     assert!(
-        out.contains("  (rules) rolled "),
-        "AHD's own march rolls too: {out}"
+        !out.contains("  (rules) rolled "),
+        "not AHD's own march rolls: {out}"
     );
+    // ... which the base played alone logs.
+    let mut alone = args(&["--rules-log"]);
+    alone[1] = "mods/ahd";
+    let alone = text(&muster(&alone).stdout);
+    assert!(alone.contains("  (rules) rolled "), "{alone}");
     assert!(
         !out.contains(" or less: rolls "),
         "but not the engine's dice lines: {out}"

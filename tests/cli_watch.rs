@@ -151,3 +151,35 @@ fn watching_a_stack_rechecks_on_a_save_in_a_mod() {
     std::fs::write(&script, text).unwrap();
     w.until("ok: module 'rail-raid'");
 }
+
+/// Issue 45 item 1: the watch type-checks too, each save: a type error is printed above
+/// the status line (the rules still load).
+#[test]
+fn saving_a_rules_file_type_checks_it() {
+    muster_test_support::build_typechecker(Path::new(env!("CARGO_BIN_EXE_muster")));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ahd");
+    copy_dir(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/mods/ahd")),
+        &dir,
+    );
+    let w = Watch::start(&["check".as_ref(), "--watch".as_ref(), dir.as_os_str()]);
+    let seen = w.until("watching");
+    assert!(!seen.iter().any(|l| l.contains("type error")), "{seen:#?}");
+    let script = dir.join("rules/marches.luau");
+    edit(
+        &script,
+        "function M.move_limit(game, unit: number): number\n\treturn 2",
+        "function M.move_limit(game, unit: number): number\n\treturn \"2\"",
+    );
+    let seen = w.until("ok: module 'ahd'");
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("ahd/rules/marches.luau:") && l.contains(": error: ")),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.iter().any(|l| l == "type errors: 1 found"),
+        "{seen:#?}"
+    );
+}

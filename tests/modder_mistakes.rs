@@ -32,7 +32,9 @@ impl Stack {
         )
         .expect("module.xml");
         for (path, text) in files {
-            std::fs::write(house.join(path), text).expect("write");
+            let path = house.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
         }
         Self { dir }
     }
@@ -55,10 +57,18 @@ impl Stack {
 
     /// `muster ARGS` in the folder: its exit status and all it printed.
     fn muster(&self, args: &[&str]) -> (bool, String) {
+        self.muster_env(args, &[])
+    }
+
+    /// `muster ARGS` with these environment variables.
+    fn muster_env(&self, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+        muster_test_support::build_typechecker(Path::new(env!("CARGO_BIN_EXE_muster")));
         let out = Command::new(env!("CARGO_BIN_EXE_muster"))
             .current_dir(self.dir.path())
             .args(args)
             .env_remove("MUSTER_LOG")
+            .env_remove("MUSTER_TYPECHECK")
+            .envs(env.iter().copied())
             .output()
             .expect("run muster");
         let text = format!(
@@ -217,6 +227,264 @@ fn hooks_used_inside_a_handler_says_it_exists_only_while_the_rules_load() {
     );
 }
 
+// --- Type checks (issue 45 item 1) ----------------------------------------------------
+
+/// A misspelt view method in a handler annotated with its hook's type: the game would
+/// fail only when the handler first runs; `check` finds it at once.
+const MISSPELT_METHOD: &str = "local may_enter: MayEnterHandler = function(game, unit, path)\n\treturn game:controler(path.from) == \"union\"\nend\nhooks.on(\"may_enter\", may_enter)\n";
+
+#[test]
+fn a_type_error_is_reported_at_its_file_line_and_column() {
+    let s = Stack::rules(MISSPELT_METHOD);
+    s.fails_with(
+        &[],
+        "house/rules/init.luau:2:9: error: Key 'controler' not found in external type 'Game'",
+    );
+    s.fails_with(
+        &[],
+        "1 type error (Luau's strict mode, against the engine's definitions that `muster api` writes; --no-typecheck skips the check)",
+    );
+    // Skipped on request: the rules load, so check passes.
+    let (ok, out) = s.muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(!out.contains("type error"), "{out}");
+}
+
+#[test]
+fn a_missing_checker_is_a_warning_that_says_how_to_build_it() {
+    let s = Stack::rules(MISSPELT_METHOD);
+    let (ok, out) = s.muster_env(
+        &["check", "house"],
+        &[("MUSTER_TYPECHECK", "/nonexistent/muster-typecheck")],
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.lines().any(|l| l == "warning: the rules were not type-checked: no muster-typecheck at /nonexistent/muster-typecheck; build it with `cargo build -p muster-typecheck` (`cargo build` builds it too), or skip the check with --no-typecheck"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_base_rules_type_check_clean_under_a_mod() {
+    let s = Stack::rules("hooks.on(\"may_enter\", function(game, unit, box) return true end)\n");
+    let (ok, out) = s.muster(&["check", "house", "--json"]);
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(
+        out.lines()
+            .take_while(|l| *l != "}")
+            .chain(["}"])
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_str(),
+    )
+    .expect("json");
+    assert_eq!(v["typecheck"]["errors"], 0, "{out}");
+    assert!(v["typecheck"].get("skipped").is_none(), "{out}");
+}
+
+// --- The base's rules against a mod (issue 45 item 2) -------------------------------
+
+/// A house rule opening the Potomac to the Confederates (against AHD 4.2); `tail` ends
+/// the wrapper: `next(game, unit, path)` keeps AHD's other limits, `true` drops them.
+fn potomac(tail: &str, tests: &str) -> Stack {
+    let rules = format!(
+        "-- House rule: the Confederates may use the Potomac too (AHD 4.2 reserves it to the Union).\n\
+         hooks.wrap(\"ahd.may-enter\", function(next, game, unit, path)\n\
+         \tfor _, step in path.steps do\n\
+         \t\tif defs.lines[step.line].name == \"Potomac\" then\n\
+         \t\t\treturn true\n\
+         \t\tend\n\
+         \tend\n\
+         \treturn {tail}\n\
+         end)\n"
+    );
+    Stack::new(
+        "  <extends module=\"ahd\"/>\n  <rules entry=\"rules/init.luau\"/>",
+        &[("rules/init.luau", &rules), ("tests/potomac.luau", tests)],
+    )
+}
+
+const POTOMAC_TEST: &str = "test.case(\"Confederates move along the Potomac\", function(t)\n\
+\tlocal xml = [[<scenario id=\"t\" name=\"t\" start=\"08/1861\">\n\
+\t  <side id=\"confederate\"><place box=\"Fredericksburg\" units=\"1 Vi\"/></side>\n\
+\t</scenario>]]\n\
+\tlocal csa = t:game({ scenario = xml, side = \"confederate\", dice = { 3 } })\n\
+\tcsa:act(\"march: activate Fredericksburg\")\n\
+\tcsa:move(csa:unit(\"Vi\", \"Fredericksburg\"), \"Washington\", { \"river\" })\n\
+end)\n";
+
+const AHD_4_2: &str = "4.2: Confederate units may never move along the Potomac";
+
+#[test]
+fn with_base_the_base_tests_run_on_the_mod_and_a_change_is_marked_with_its_reason() {
+    // Unmarked: AHD's own 4.2 test fails on the stack, as it should.
+    let s = potomac("next(game, unit, path)", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["test", "house", "--with-base", "--filter", "potomac"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains(&format!("FAIL ahd/tests/movement.luau: {AHD_4_2}\n     ahd/tests/movement.luau:88: expected an error, but the function succeeded\n")),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 passed, 1 failed, 0 changed by the mods\n"),
+        "{out}"
+    );
+    // Without --with-base only the mod's own tests run.
+    let (ok, out) = s.muster(&["test", "house"]);
+    assert!(ok, "{out}");
+    assert_eq!(
+        out,
+        "ok   house/tests/potomac.luau: Confederates move along the Potomac\n1 passed, 0 failed\n"
+    );
+
+    // Marked: reported as changed, with the mark's line and reason, and not a failure.
+    let marked = format!(
+        "test.changes(\"{AHD_4_2}\", \"this house rule opens the Potomac to both sides\")\n{POTOMAC_TEST}"
+    );
+    let s = potomac("next(game, unit, path)", &marked);
+    let (ok, out) = s.muster(&["test", "house", "--with-base"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(&format!("chg  ahd/tests/movement.luau: {AHD_4_2}\n     changed by house (house/tests/potomac.luau:1): this house rule opens the Potomac to both sides\n     ahd/tests/movement.luau:88: expected an error, but the function succeeded\n")),
+        "{out}"
+    );
+    assert!(out.contains("ok   ahd/tests/combat.luau: 5.1: a unit hits on a roll equal to or less than its Combat Value\n"), "{out}");
+    assert!(
+        out.ends_with("16 passed, 0 failed, 1 changed by the mods\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_mark_naming_no_base_test_is_a_failure_with_the_name_meant() {
+    let marked = format!(
+        "test.changes(\"4.2: Confederates may never move along the Potomac\", \"opened\")\n{POTOMAC_TEST}"
+    );
+    let s = potomac("next(game, unit, path)", &marked);
+    let (ok, out) = s.muster(&["test", "house", "--with-base", "--filter", "potomac"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.starts_with(&format!("FAIL house/tests/potomac.luau:1: test.changes(\"4.2: Confederates may never move along the Potomac\"): no test of the modules below has this name; did you mean '{AHD_4_2}'?\n")),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_wrapper_that_never_calls_next_is_a_warning_at_its_line() {
+    let s = potomac("true", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
+    assert!(ok, "a warning, not an error:\n{out}");
+    let warning = "house/rules/init.luau:2: warning: hooks.wrap('ahd.may-enter'): the wrapper ran in the smoke games and never called next, so the handler it wraps never ran and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('ahd.may-enter', ...) if dropping it is meant";
+    assert!(out.lines().any(|l| l.trim_start() == warning), "{out}");
+    // One that calls it is fine.
+    let s = potomac("next(game, unit, path)", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(!out.contains("warning"), "{out}");
+}
+
+// --- Blame where it belongs (issue 45 item 3) ------------------------------------------
+
+#[test]
+fn an_error_in_the_base_handler_through_a_wrapper_names_the_wrappers_call() {
+    // The arguments passed to next in the wrong order: AHD's line fails, the house's
+    // line is the mistake.
+    let s = potomac("next(game, path, unit)", POTOMAC_TEST);
+    s.fails_with(
+        &["--smoke", "1", "--no-typecheck"],
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:159: game:relocated({...}): argument 1 must be a unit number (1-126), got {...}; reached through hooks.wrap: next(...) at house/rules/init.luau:8 (in hook 'may_enter')",
+    );
+}
+
+#[test]
+fn a_removed_item_the_base_still_reads_is_a_warning_at_the_remove() {
+    let s = Stack::changes(
+        "<changes>\n  <remove>\n    <option id=\"kentucky-neutrality\"/>\n  </remove>\n</changes>\n",
+    );
+    let (ok, out) = s.muster(&["check", "house"]);
+    assert!(ok, "a warning:\n{out}");
+    assert!(
+        out.lines().any(|l| l == "house/changes.xml:3:5: warning: <remove> of option 'kentucky-neutrality', but ahd/rules/movement.luau:13 still names it; the base's rule will not find it when it runs: wrap or replace the handler that reads it (hooks.wrap, hooks.replace), or keep the item"),
+        "{out}"
+    );
+    // And when the base's rule reads it, its error names the removal.
+    s.fails_with(
+        &["--smoke", "1"],
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:131: game:option(\"kentucky-neutrality\"): no optional rule 'kentucky-neutrality'; it was removed at house/changes.xml:3:5 (<remove>) (in hook 'may_enter')",
+    );
+}
+
+#[test]
+fn a_patch_that_breaks_the_base_scenarios_is_reported_at_the_patch() {
+    let s = Stack::changes(
+        "<changes>\n  <patch>\n    <unit id=\"Vi\">\n      <mix side=\"union\" count=\"20\"/>\n      <mix side=\"confederate\" count=\"2\"/>\n    </unit>\n  </patch>\n</changes>\n",
+    );
+    s.fails_with(
+        &[],
+        "house/changes.xml:3:5: error: this <patch> of unit type 'Vi' makes the modules below invalid: ahd/scenarios/1862.xml:27:3: confederate uses 8 Vi (Veteran Infantry) but the counter mix has 2; units on the board, in the pool and set aside all come from the counter mix",
+    );
+}
+
+// --- Reusing the base's modules (issue 45 item 5) --------------------------------------
+
+#[test]
+fn a_mod_reuses_its_bases_module_read_only() {
+    // AHD's own may_stop (4.0's stops), reused by name rather than restated.
+    let s = Stack::rules(
+        "local movement = require(\"@ahd/rules.movement\")\n\
+         hooks.replace(\"ahd.may-stop\", function(game, unit, path)\n\
+         \treturn movement.may_stop(game, unit, path)\n\
+         end)\n",
+    );
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1"]);
+    assert!(ok, "{out}");
+    // Changing the base's module is refused where it is tried.
+    let s = Stack::rules(
+        "local movement = require(\"@ahd/rules.movement\")\n\
+         movement.may_stop = function() return true end\n",
+    );
+    s.fails_with(
+        &[],
+        "error: rules: house/rules/init.luau:2: require(\"@ahd/rules.movement\") is read-only: a mod cannot change its base's module (it set 'may_stop'); to change a rule, wrap or replace its handler (hooks.wrap, hooks.replace) (in hook '(load)')",
+    );
+    let s = Stack::rules("local movement = require(\"@ahdd/rules.movement\")\n");
+    s.fails_with(
+        &[],
+        "error: rules: house/rules/init.luau:1: require('@ahdd/rules.movement'): no module 'ahdd' below this one to require from (those with rules: ahd); did you mean 'ahd'? (in hook '(load)')",
+    );
+}
+
+// --- A richer test API (issue 45 item 6) ---------------------------------------------
+
+#[test]
+fn a_test_starts_at_a_named_scenarios_turn_and_step_and_sees_the_pool_and_stock() {
+    let tests = r#"test.case("a later turn of a named scenario, its pool and stock", function(t)
+	local g = t:game({ scenario = "1861", turn = "09/1861", side = "union", step = "recruitment", dice = { 4 } })
+	t:eq({ g:turn(), g:side(), g:step() }, { "09/1861", "union", "recruitment" })
+	t:eq(g:count("pool", "Mc", "union"), 1)
+	t:eq(g:units_at("pool", "union"), { "Militia Cavalry" })
+	t:eq(g:count("set_aside", "Mi", "union"), 12)
+	t:eq(g:count("stock", nil, "union"), 43)
+	g:act("recruit Militia Cavalry in Pittsburgh")
+	t:eq(g:count("pool", nil, "union"), 0)
+	t:eq(g:where(g:unit("Mc", "Pittsburgh")), "Pittsburgh")
+end)
+test.case("a turn outside the scenario", function(t)
+	t:game({ scenario = "1862", turn = "09/1861", side = "union" })
+end)
+"#;
+    let s = Stack::new("  <extends module=\"ahd\"/>", &[("tests/api.luau", tests)]);
+    let (ok, out) = s.muster(&["test", "house"]);
+    assert!(!ok, "{out}");
+    assert_eq!(
+        out,
+        "ok   house/tests/api.luau: a later turn of a named scenario, its pool and stock\n\
+         FAIL house/tests/api.luau: a turn outside the scenario\n     \
+         house/tests/api.luau:13: turn: '09/1861' is outside scenario '1862' (04/1862 to 06/1865)\n\
+         1 passed, 1 failed\n"
+    );
+}
+
 // --- Smaller -------------------------------------------------------------------------
 
 #[test]
@@ -265,12 +533,43 @@ fn errors_are_printed_with_one_error_prefix_and_each_cause_once() {
     assert!(!ok);
     assert_eq!(
         out,
-        "error: no module at 'mods/ahd': mods/ahd/module.xml not found; give the folder that holds the module's module.xml\n"
+        "error: the save was played on module 'ahd', looked for at mods/ahd without --module, where there is no module.xml; give its folder: muster replay game.json --module PATH\n"
     );
     let (ok, out) = s.muster(&["replay", "none.json"]);
     assert!(!ok);
     assert_eq!(
         out,
         "error: cannot read or write none.json: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn rules_log_on_a_mod_prints_the_mods_lines_not_the_bases() {
+    let s = Stack::rules(
+        "hooks.on(\"player_turn_started\", function(game)\n\treturn { { kind = \"log\", text = \"house: a turn begins\" } }\nend)\n",
+    );
+    let (ok, out) = s.muster(&[
+        "play",
+        "house",
+        "--union",
+        "random",
+        "--confederate",
+        "random",
+        "--seed",
+        "1",
+        "--end",
+        "08/1861",
+        "--quiet",
+        "--rules-log",
+    ]);
+    assert!(ok, "{out}");
+    let rules: Vec<&str> = out.lines().filter(|l| l.contains("(rules)")).collect();
+    assert!(!rules.is_empty(), "{out}");
+    // AHD logs its recruitment roll ("rolled 5 for recruitment") in these turns.
+    assert!(
+        rules
+            .iter()
+            .all(|l| l.trim() == "(rules) house: a turn begins"),
+        "{rules:?}"
     );
 }

@@ -417,10 +417,12 @@ pub fn summarise(module: &Module, all: &[GameResult]) -> Summary {
 }
 
 /// A reason without its figures (army sizes, dates), so games ending the same way
-/// count together; rule citations such as "(10.0)" are kept.
+/// count together; rule citations are kept: "(10.0)", "(7)", and a number with a dot
+/// anywhere ("rule 10.0 ends it", a custom reason's words), which a figure never has.
 fn without_figures(reason: &str) -> String {
     let mut out = String::with_capacity(reason.len());
     let mut rest = reason;
+    let mut after_word = false;
     while let Some(c) = rest.chars().next() {
         if c == '('
             && let Some(end) = rest.find(')')
@@ -428,8 +430,21 @@ fn without_figures(reason: &str) -> String {
         {
             out.push_str(&rest[..=end]);
             rest = &rest[end + 1..];
+            after_word = false;
             continue;
         }
+        if c.is_ascii_digit() && !after_word {
+            let len = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
+            let number = rest[..len].trim_end_matches('.');
+            if number.contains('.') {
+                out.push_str(number);
+                rest = &rest[number.len()..];
+                continue;
+            }
+        }
+        after_word = c.is_alphanumeric();
         out.push(if c.is_ascii_digit() { '#' } else { c });
         rest = &rest[c.len_utf8()..];
     }
@@ -446,6 +461,17 @@ mod tests {
             without_figures("Union Decisive in 03/1862: Army Maximum Sizes differ by 12 (11.3)"),
             "Union Decisive in ##/####: Army Maximum Sizes differ by ## (11.3)"
         );
+        // A custom reason citing its rule in its words (issue 45).
+        assert_eq!(
+            without_figures("by rule 10.0 the Union holds 7 cities."),
+            "by rule 10.0 the Union holds # cities."
+        );
+    }
+
+    #[test]
+    fn a_date_or_a_count_with_a_full_stop_after_it_is_still_a_figure() {
+        assert_eq!(without_figures("ended 03/1862."), "ended ##/####.");
+        assert_eq!(without_figures("took 12. Then"), "took ##. Then");
     }
 
     #[test]

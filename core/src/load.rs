@@ -125,10 +125,12 @@ pub fn load_stack_with<P: AsRef<Path>>(
                 _ => crate::hash::module_hash(&dirs),
             };
             module.stack = entries;
+            module.removed = removals.removed();
             Ok(module)
         }
         Err(mut e) => {
             removals.explain_dangling(&mut e.diagnostics);
+            removals.blame_patches(&mut e.diagnostics);
             Err(e)
         }
     }
@@ -405,6 +407,7 @@ fn stack_entry(manifest: &Manifest, dir: &Path) -> (StackEntry, PathBuf) {
         id: manifest.id.clone(),
         version: manifest.version.clone(),
         content_hash: crate::hash::module_hash(&[dir.to_path_buf()]),
+        dir: crate::diag::tidy(dir),
     };
     (entry, dir.to_path_buf())
 }

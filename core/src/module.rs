@@ -74,9 +74,21 @@ pub struct ScriptEntry {
     pub entry: String,
 }
 
+/// An item an overlay's `<remove>` took out of the modules below it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Removed {
+    /// The kind's word in messages (`unit type`) and its element (`unit`).
+    pub kind: String,
+    pub element: String,
+    /// Its key as compared (ids and names lower-cased).
+    pub key: String,
+    /// The item element inside `<remove>`.
+    pub at: crate::diag::Location,
+}
+
 /// One module of a loaded stack (a base, a module it extends, a mod laid on it): what a
 /// save records so a replay can name the mod that changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct StackEntry {
     pub id: String,
     pub version: String,
@@ -84,7 +96,20 @@ pub struct StackEntry {
     /// as in saves: a u64 does not survive JSON readers that use doubles).
     #[serde(serialize_with = "hex")]
     pub content_hash: u64,
+    /// Its folder as found (`muster test --with-base` runs each module's tests).
+    #[serde(skip)]
+    pub dir: PathBuf,
 }
+
+/// The same module whatever folder it was found in (`dir` apart).
+impl PartialEq for StackEntry {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.id, &self.version, self.content_hash)
+            == (&other.id, &other.version, other.content_hash)
+    }
+}
+
+impl Eq for StackEntry {}
 
 fn hex<S: serde::Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{hash:016x}"))
@@ -122,6 +147,10 @@ pub struct Module {
     pub scenarios: Vec<Scenario>,
     /// Problems that did not stop loading.
     pub warnings: Vec<Diagnostic>,
+    /// What the overlays of the stack removed (`muster check` looks for a base's script
+    /// that still names it).
+    #[serde(skip)]
+    pub removed: Vec<Removed>,
     #[serde(skip)]
     pub files: SourceFiles,
     #[serde(skip)]

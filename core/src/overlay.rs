@@ -159,6 +159,9 @@ pub(crate) struct Layer {
     changes: Vec<Change>,
     /// Items removed so far, with where: a dangling reference names the removal.
     removed: Vec<(ItemKind, String, Pos)>,
+    /// Items patched so far (as shown in messages), with where: an error the patch
+    /// causes in the modules below is reported at it.
+    patched: Vec<(ItemKind, String, Pos)>,
 }
 
 /// The root elements that may hold `<remove>` and `<patch>`.
@@ -310,6 +313,8 @@ impl Layer {
                 report_unset(cx, kind, &item.el, pos, &name);
             }
             item.value = None;
+            self.patched
+                .push((kind, shown_key(kind, &change.el), change.el.pos));
         }
     }
 
@@ -415,12 +420,18 @@ impl Layer {
     /// The merged items as the compiler's [`Parts`], reading again what was patched,
     /// and what was removed (to explain the compiler's errors).
     pub fn into_parts(self, cx: &mut Ctx<'_>) -> (Parts, Removals) {
-        let removals = Removals(
-            self.removed
+        let removals = Removals {
+            removed: self
+                .removed
                 .iter()
                 .map(|(kind, key, pos)| (*kind, key.clone(), cx.files.locate(*pos)))
                 .collect(),
-        );
+            patched: self
+                .patched
+                .iter()
+                .map(|(kind, key, pos)| (*kind, key.clone(), cx.files.locate(*pos)))
+                .collect(),
+        };
         let mut parts = Parts {
             scripts: self.scripts,
             map_size: self.map_size,
@@ -464,16 +475,72 @@ impl Layer {
     }
 }
 
-/// The items an overlay removed: the kind, the key, where.
+/// The items overlays removed and patched: the kind, the key, where.
 #[derive(Debug, Default)]
-pub(crate) struct Removals(Vec<(ItemKind, String, Location)>);
+pub(crate) struct Removals {
+    removed: Vec<(ItemKind, String, Location)>,
+    patched: Vec<(ItemKind, String, Location)>,
+}
+
+/// Whether `text` names `key` as a word of its own (`8 Vi (Veteran Infantry)`, `'Vi'`).
+fn names_word(text: &str, key: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(key).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(word)
+            && !text[i + key.len()..].chars().next().is_some_and(word)
+    })
+}
 
 impl Removals {
+    /// Each removal, for `Module::removed`: the kind's word, the key, where.
+    pub fn removed(&self) -> Vec<crate::module::Removed> {
+        self.removed
+            .iter()
+            .map(|(kind, key, at)| crate::module::Removed {
+                kind: kind.word().to_string(),
+                element: kind.element().to_string(),
+                key: key.clone(),
+                at: at.clone(),
+            })
+            .collect()
+    }
+
+    /// Moves an error the modules below report about an item an overlay patched (a
+    /// counter mix a scenario of the base exceeds, say) to the `<patch>`: the base was
+    /// valid before it, so the patch is where the mistake is. The base's place is kept in
+    /// the message.
+    pub fn blame_patches(&self, diagnostics: &mut [Diagnostic]) {
+        for d in diagnostics {
+            let Some(loc) = d.location.clone() else {
+                continue;
+            };
+            // An error in the patching module's own files is its own.
+            let own = |at: &Location| {
+                at.file
+                    .parent()
+                    .is_some_and(|dir| loc.file.starts_with(dir))
+            };
+            let Some((kind, key, at)) = self
+                .patched
+                .iter()
+                .find(|(_, key, at)| !own(at) && names_word(&d.message, key))
+            else {
+                continue;
+            };
+            d.message = format!(
+                "this <patch> of {} '{key}' makes the modules below invalid: {loc}: {}",
+                kind.word(),
+                d.message
+            );
+            d.location = Some(at.clone());
+        }
+    }
+
     /// Adds to the compiler's "unknown box 'X'" (and the like) where `X` was removed by
     /// an overlay, so a dangling reference names the removal.
     pub fn explain_dangling(&self, diagnostics: &mut [Diagnostic]) {
         for d in diagnostics {
-            for (kind, key, at) in &self.0 {
+            for (kind, key, at) in &self.removed {
                 // An option's `balance` names a side too.
                 let words: &[&str] = match kind {
                     ItemKind::Side => &["side", "balance"],

@@ -157,6 +157,7 @@ pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
                 Some(t) if traceback.is_empty() => t,
                 _ => traceback,
             };
+            let message = through_wrappers(message, &traceback);
             ScriptError::Runtime {
                 hook,
                 message,
@@ -164,6 +165,33 @@ pub(crate) fn classify(err: &mlua::Error, cx: &Context<'_>) -> ScriptError {
             }
         }
     }
+}
+
+/// An error raised inside a wrapped handler (a base's, say), reached through the `next`
+/// of a `hooks.wrap`, with the line of each wrapper's call of `next`, innermost first:
+/// the error's own line is in the handler, the mistake often in the call (a bad
+/// argument). A wrap's `next` is `muster:3` in the traceback (`hooks.rs`'s compose), and
+/// the frame after it is the wrapper's line that called it.
+fn through_wrappers(message: String, traceback: &str) -> String {
+    let frames: Vec<&str> = traceback
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("stack traceback"))
+        .collect();
+    let calls: Vec<&str> = frames
+        .windows(2)
+        .filter(|w| w[0].starts_with("muster:") && w[0].ends_with("in function 'next'"))
+        .filter_map(|w| w[1].split_once(": in ").map(|(at, _)| at))
+        .filter(|at| !at.starts_with("muster:") && !at.starts_with('['))
+        .collect();
+    if calls.is_empty() {
+        return message;
+    }
+    let list: Vec<String> = calls.iter().map(|c| format!("next(...) at {c}")).collect();
+    format!(
+        "{message}; reached through hooks.wrap: {}",
+        list.join(", called by ")
+    )
 }
 
 /// A syntax error whose message starts with `file:line:`.

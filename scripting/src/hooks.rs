@@ -138,6 +138,29 @@ pub(crate) struct Handler {
     /// The handler declared its answers fixed for a battle (`fixed = true`): see
     /// `Rules::fixed`. A replacement or a wrap is new code, so it drops the declaration.
     pub fixed: bool,
+    /// The `hooks.wrap`s laid on it, innermost first (a replacement drops them).
+    pub wraps: Vec<Wrap>,
+}
+
+/// A `hooks.wrap` and its counts: how often the wrapper ran and called its `next`.
+pub(crate) struct Wrap {
+    /// `file:line` of the wrapper function.
+    pub origin: String,
+    /// `() -> (calls, nexts)`, reading the composed function's counters.
+    pub counts: Function,
+}
+
+/// How a `hooks.wrap` was used so far: a wrapper that ran and never called `next`
+/// drops the handler it wraps without a word (`muster check --smoke` warns of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrapUse {
+    pub hook: String,
+    /// The id of the handler wrapped.
+    pub id: String,
+    /// `file:line` of the wrapper function.
+    pub origin: String,
+    pub calls: u64,
+    pub nexts: u64,
 }
 
 pub(crate) struct Hook {
@@ -189,6 +212,26 @@ impl Hooks {
             });
         }
         Ok(i)
+    }
+
+    /// Every `hooks.wrap` and how it was used so far, in hook and load order.
+    pub fn wraps(&self) -> Vec<WrapUse> {
+        let mut out = Vec::new();
+        for hook in &self.list {
+            for h in &hook.handlers {
+                for w in &h.wraps {
+                    let (calls, nexts) = w.counts.call::<(u64, u64)>(()).unwrap_or((0, 0));
+                    out.push(WrapUse {
+                        hook: hook.spec.name.to_string(),
+                        id: h.id.clone().unwrap_or_default(),
+                        origin: w.origin.clone(),
+                        calls,
+                        nexts,
+                    });
+                }
+            }
+        }
+        out
     }
 
     fn unknown(&self, name: &str, at: String) -> ScriptError {
@@ -577,6 +620,7 @@ pub(crate) fn hooks_table(
             ordered_at,
             replaced_at: None,
             fixed,
+            wraps: Vec::new(),
         });
         Ok(())
     })?;
@@ -609,14 +653,22 @@ pub(crate) fn hooks_table(
         handler.func = func;
         handler.replaced_at = Some(here);
         handler.fixed = false;
+        handler.wraps.clear();
         Ok(())
     })?;
     table.raw_set("replace", replace)?;
 
     // `compose(w, n)` is `function(...) return w(n, ...) end`, made in Luau so that a
-    // wrapped handler costs one Lua call more, not a trip through Rust.
+    // wrapped handler costs a Lua call or two more, not a trip through Rust; it counts
+    // the wrapper's calls and its `next`'s, read by the second function it returns.
     let compose: Function = lua
-        .load("return function(w, n) return function(...) return w(n, ...) end end")
+        .load(
+            "return function(w, n)\n\
+             local calls, nexts = 0, 0\n\
+             local function next(...) nexts += 1 return n(...) end\n\
+             return function(...) calls += 1 return w(next, ...) end, function() return calls, nexts end\n\
+             end",
+        )
         .set_name("=muster")
         .call(())?;
     let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
@@ -633,8 +685,12 @@ pub(crate) fn hooks_table(
         };
         let handler = &mut hooks.list[hook].handlers[at];
         let origin = origin_of(&func);
-        let wrapped: Function = compose.call((func, handler.func.clone()))?;
+        let (wrapped, counts): (Function, Function) = compose.call((func, handler.func.clone()))?;
         handler.func = wrapped;
+        handler.wraps.push(Wrap {
+            origin: origin.clone(),
+            counts,
+        });
         handler.origin = origin;
         handler.fixed = false;
         Ok(())

@@ -114,7 +114,7 @@ pub use budget::Limits;
 pub use defs::{box_id, line_id, lua_index, rust_index};
 pub use engine::{Loader, RuleTrace, ScriptRules, catalogue, entry_from_lua, loader};
 pub use error::{LOADING, ScriptError};
-pub use hooks::{Answer, Combine, HookKind, HookSpec};
+pub use hooks::{Answer, Combine, HookKind, HookSpec, WrapUse};
 pub use mlua;
 pub use require::MAX_SOURCE_BYTES;
 pub use sandbox::{Sandbox, Session, Traced};

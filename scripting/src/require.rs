@@ -34,7 +34,51 @@ pub(crate) struct Modules {
     lookups: Cell<usize>,
     /// Cleared when the bundle has loaded.
     pub open: Cell<bool>,
+    /// `readonly(value, name)`: a read-only view of a base's module value (made once).
+    readonly: RefCell<Option<mlua::Function>>,
 }
+
+/// A read-only view of a base's module value, deep (tables reached through it are
+/// views too) and cached (one view a table), in Luau so that a call through it costs
+/// an index, not a trip through Rust. Writing through it is an error saying why.
+const READONLY: &str = r#"
+local cache = setmetatable({}, { __mode = "k" })
+local function view(t, name)
+	if type(t) ~= "table" then
+		return t
+	end
+	local v = cache[t]
+	if v then
+		return v
+	end
+	v = setmetatable({}, {
+		__index = function(_, k)
+			return view(t[k], name)
+		end,
+		__newindex = function(_, k)
+			error(`{name} is read-only: a mod cannot change its base's module (it set '{tostring(k)}'); to change a rule, wrap or replace its handler (hooks.wrap, hooks.replace)`, 2)
+		end,
+		__iter = function()
+			local k = nil
+			return function()
+				local value
+				k, value = next(t, k)
+				if k == nil then
+					return nil
+				end
+				return k, view(value, name)
+			end
+		end,
+		__len = function()
+			return #t
+		end,
+		__metatable = false,
+	})
+	cache[t] = v
+	return v
+end
+return view
+"#;
 
 /// One script root: a canonical folder and the environment its chunks run in.
 pub(crate) struct Root {
@@ -54,6 +98,7 @@ impl Modules {
             loading: RefCell::new(Vec::new()),
             lookups: Cell::new(0),
             open: Cell::new(true),
+            readonly: RefCell::new(None),
         })
     }
 
@@ -112,6 +157,9 @@ impl Modules {
     }
 
     fn require(&self, lua: &Lua, root: usize, name: &str) -> mlua::Result<Value> {
+        if let Some(rest) = name.strip_prefix('@') {
+            return self.require_below(lua, root, name, rest);
+        }
         let fail = |message: String| {
             mlua::Error::external(ScriptError::Require {
                 hook: String::new(),
@@ -195,6 +243,73 @@ impl Modules {
         };
         self.cache.borrow_mut().insert(key, value.clone());
         Ok(value)
+    }
+}
+
+impl Modules {
+    /// `require("@ahd/rules.movement")`: the module `rules.movement` of the module `ahd`
+    /// below this root in the stack, the same value its own scripts get (loaded once),
+    /// seen read-only.
+    fn require_below(&self, lua: &Lua, root: usize, name: &str, rest: &str) -> mlua::Result<Value> {
+        let fail = |message: String| {
+            mlua::Error::external(ScriptError::Require {
+                hook: String::new(),
+                name: shorten(name),
+                message,
+                at: caller(lua),
+            })
+        };
+        let Some((id, inner)) = rest.split_once('/') else {
+            return Err(fail(
+                "write require(\"@<module id>/<its module name>\"), e.g. require(\"@ahd/rules.movement\") for rules/movement.luau of module ahd".to_string(),
+            ));
+        };
+        let prefixes: Vec<String> = self
+            .roots
+            .borrow()
+            .iter()
+            .map(|r| r.prefix.clone())
+            .collect();
+        let wanted = format!("{id}/");
+        let found = prefixes.iter().position(|p| *p == wanted);
+        let below: Vec<&str> = prefixes[..root.min(prefixes.len())]
+            .iter()
+            .filter_map(|p| p.strip_suffix('/'))
+            .collect();
+        let index = match found {
+            Some(i) if i < root => i,
+            Some(i) if i == root => {
+                return Err(fail(format!(
+                    "'{id}' is this module: write require(\"{inner}\") for its own files"
+                )));
+            }
+            _ => {
+                let hint = muster_core::suggest::did_you_mean(id, below.iter().copied())
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                let list = if below.is_empty() {
+                    "none has rules".to_string()
+                } else {
+                    format!("those with rules: {}", below.join(", "))
+                };
+                return Err(fail(format!(
+                    "no module '{id}' below this one to require from ({list}){hint}"
+                )));
+            }
+        };
+        let value = self.require(lua, index, inner)?;
+        let view = {
+            let mut made = self.readonly.borrow_mut();
+            match &*made {
+                Some(f) => f.clone(),
+                None => {
+                    let f: mlua::Function = lua.load(READONLY).set_name("=muster").call(())?;
+                    *made = Some(f.clone());
+                    f
+                }
+            }
+        };
+        view.call((value, format!("require(\"{name}\")")))
     }
 }
 

@@ -186,6 +186,11 @@ impl Sandbox {
         })
     }
 
+    /// Every `hooks.wrap` of the rules and how often it ran and called `next`.
+    pub fn wraps(&self) -> Vec<crate::hooks::WrapUse> {
+        self.hooks.wraps()
+    }
+
     /// Asks a question hook. Each handler gets `args`; answers combine by the hook's rule.
     pub fn question(&mut self, hook: &str, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
         let slot = self.hooks.find(hook, true)?;

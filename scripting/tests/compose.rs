@@ -255,3 +255,27 @@ hooks.on("may_enter", function() return true end, { id = "base.enter", fixed = t
     );
     assert!(err.contains("'fixed' must be true or false"), "{err}");
 }
+
+#[test]
+fn an_error_in_a_wrapped_handler_names_the_wrappers_call_of_next() {
+    // The base's line fails; the mistake is the wrapper's argument (issue 45 item 3).
+    let mut sb = loaded(
+        "local function check(to)\n\treturn to.x == 1\nend\nhooks.on(\"may_enter\", function(game, to)\n\treturn check(to)\nend, { id = \"base.t\" })\n",
+        "hooks.wrap(\"base.t\", function(next, game, to)\n\tlocal r = next(game, nil)\n\treturn r\nend)\nhooks.wrap(\"base.t\", function(next, game, to)\n\treturn next(game, to)\nend)\n",
+    );
+    let e = sb.question("may_enter", (0, 1)).expect_err("fails");
+    assert_eq!(
+        e.to_string(),
+        "rules/init.luau:2: attempt to index nil with 'x'; reached through hooks.wrap: next(...) at rules/init.luau:2, called by next(...) at rules/init.luau:6 (in hook 'may_enter')"
+    );
+    // An error in the wrapper's own code is its own line only.
+    let mut sb = loaded(
+        BASE,
+        "hooks.wrap(\"base.no-two\", function(next, game, to)\n\treturn to.x\nend)\n",
+    );
+    let e = sb.question("may_enter", (0, 1)).expect_err("fails");
+    assert_eq!(
+        e.to_string(),
+        "rules/init.luau:2: attempt to index number with 'x' (in hook 'may_enter')"
+    );
+}

@@ -151,3 +151,27 @@ impl Iterator for RandomGame<'_> {
         Some(state)
     }
 }
+
+/// Builds `muster-typecheck` beside the `muster` program a test runs (`muster check`
+/// type-checks with it), once a test process. `cargo build` and `cargo test --workspace`
+/// build it; `cargo test --test NAME` alone does not, another package's program.
+pub fn build_typechecker(muster: &Path) {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let profile = match muster
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+        {
+            Some("debug") | None => "dev".to_string(),
+            Some(other) => other.to_string(),
+        };
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "muster-typecheck"])
+            .args(["--bin", "muster-typecheck", "--profile", &profile])
+            .current_dir(root())
+            .status()
+            .expect("run cargo");
+        assert!(status.success(), "cannot build muster-typecheck");
+    });
+}

@@ -93,6 +93,19 @@ pub fn check_modules(
     modules: &[&Path],
     extra: &[(PathBuf, String)],
 ) -> Result<Vec<Problem>, Error> {
+    let stack: Vec<(Option<&str>, &Path)> = modules.iter().map(|m| (None, *m)).collect();
+    check_stack(definitions, &stack, extra)
+}
+
+/// [`check_modules`] on a stack whose modules are named by id, so that a mod's
+/// `require("@ahd/rules.movement")` resolves in module `ahd`'s folder, as the engine's
+/// sandbox resolves it.
+pub fn check_stack(
+    definitions: &str,
+    stack: &[(Option<&str>, &Path)],
+    extra: &[(PathBuf, String)],
+) -> Result<Vec<Problem>, Error> {
+    let modules: Vec<&Path> = stack.iter().map(|(_, m)| *m).collect();
     let roots: Vec<PathBuf> = modules.iter().map(|m| m.to_path_buf()).collect();
     let mut files = Vec::new();
     for m in modules {
@@ -122,6 +135,17 @@ pub fn check_modules(
             &name,
             |module| sources.get(module).map(|(text, _)| text.clone()),
             |current, required| {
+                // `require("@ahd/rules.x")`: `rules/x.luau` in module ahd's folder.
+                if let Some((id, name)) = required.strip_prefix('@').and_then(|r| r.split_once('/'))
+                {
+                    let (_, root) = stack.iter().find(|(m, _)| *m == Some(id))?;
+                    let rel = name.replace('.', "/");
+                    return Some(
+                        root.join(format!("{rel}.luau"))
+                            .to_string_lossy()
+                            .into_owned(),
+                    );
+                }
                 // `require("rules.x")`: `rules/x.luau` in the requiring file's module.
                 let root = root_of(&roots, current)?;
                 let rel = required.replace('.', "/");

@@ -75,6 +75,7 @@ pub(crate) fn module(
     let tables = tables::tables(&mut cx, &parts.tables);
 
     let mut module = Module {
+        removed: Vec::new(),
         id: manifest.id,
         name: manifest.name,
         version: manifest.version,

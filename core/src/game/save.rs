@@ -711,6 +711,7 @@ mod tests {
             id: id.into(),
             version: version.into(),
             content_hash,
+            dir: std::path::PathBuf::new(),
         }
     }
 

@@ -33,6 +33,9 @@ pub struct ScriptRules {
     /// While `keep_logged` is on, the text of every `log` command the rules gave the
     /// engine since `take_logged`.
     logged: Option<Vec<String>>,
+    /// With `log_only_from`, the chunk prefix (`house/`) of the module whose handlers'
+    /// lines are kept: a mod's lines without its base's.
+    logged_from: Option<String>,
     /// While tracing (`set_trace`), each question asked and its handlers' answers.
     trace: Option<Vec<RuleTrace>>,
     paths: PathTables,
@@ -143,10 +146,17 @@ impl ScriptRules {
             dice: slot,
             views,
             logged: None,
+            logged_from: None,
             trace: None,
             paths: PathTables::default(),
             kept: None,
         })
+    }
+
+    /// Every `hooks.wrap` of the rules and how often it ran and called `next` (`muster
+    /// check --smoke` warns of a wrapper that ran and never did).
+    pub fn wraps(&self) -> Vec<crate::WrapUse> {
+        self.sandbox.wraps()
     }
 
     /// Starts or stops keeping the lines the rules log (`log` commands), so that a
@@ -154,6 +164,13 @@ impl ScriptRules {
     /// colours).
     pub fn keep_logged(&mut self, on: bool) {
         self.logged = on.then(Vec::new);
+    }
+
+    /// Keeps only the lines logged by the handlers of module `id` (its own files, or a
+    /// wrap of its own): `muster play --rules-log` on a mod shows the mod's lines, not
+    /// its base's.
+    pub fn log_only_from(&mut self, id: &str) {
+        self.logged_from = Some(format!("{id}/"));
     }
 
     /// The lines the rules logged since the last call, while `keep_logged` is on. An
@@ -783,13 +800,22 @@ impl Rules for ScriptRules {
         }
         let commands = result.map_err(|e| rule_error(hook, e))?;
         self.dice_error(hook)?;
+        let mine: Vec<bool> = match (&self.logged, &self.logged_from) {
+            (Some(_), Some(from)) => commands
+                .iter()
+                .map(|c| c.handler.starts_with(from.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        };
         let commands: Vec<CoreCommand> = commands
             .into_iter()
             .map(|c| command(module, view.state, hook, c))
             .collect::<Result<_, _>>()?;
         if let Some(logged) = self.logged.as_mut() {
-            for c in &commands {
-                if let CoreCommand::Log { text } = c {
+            for (i, c) in commands.iter().enumerate() {
+                if let CoreCommand::Log { text } = c
+                    && mine.get(i).copied().unwrap_or(true)
+                {
                     logged.push(text.clone());
                 }
             }

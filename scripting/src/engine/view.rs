@@ -638,8 +638,17 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let call = Call::new(lua, "option", [id]);
         let id = call.text(0)?;
         let o = module.find_option(&id).ok_or_else(|| {
-            let hint = did_you_mean(&id, module.options.iter().map(|o| o.id.as_str()))
-                .map(|h| format!("; {h}"))
+            // An overlay's `<remove>` of it: say where, not a near spelling.
+            let removed = module
+                .removed
+                .iter()
+                .find(|r| r.element == "option" && r.key.eq_ignore_ascii_case(&id))
+                .map(|r| format!("; it was removed at {} (<remove>)", r.at));
+            let hint = removed
+                .or_else(|| {
+                    did_you_mean(&id, module.options.iter().map(|o| o.id.as_str()))
+                        .map(|h| format!("; {h}"))
+                })
                 .unwrap_or_default();
             call.fail(0, format!("no optional rule '{id}'{hint}"))
         })?;
