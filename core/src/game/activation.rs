@@ -542,7 +542,7 @@ pub(crate) fn apply(
                     module.side(side).name
                 )));
             }
-            state.attach(*unit, Some(a.unit))?;
+            state.attach(module, *unit, Some(a.unit))?;
             state.spend_step(module, cost);
             let p = &mut state.units[unit.index()];
             p.moves = p.moves.saturating_add(1);
@@ -562,7 +562,7 @@ pub(crate) fn apply(
             if !valid(unit) || state.unit(*unit).attached_to != Some(a.unit) {
                 return Err(illegal("that piece is not carried by the piece moving"));
             }
-            state.attach(*unit, None)?;
+            state.attach(module, *unit, None)?;
             recount(module, rules, state)?;
             Ok(vec![format!(
                 "{} drops off {}",

@@ -747,11 +747,11 @@ mod tests {
                 seen: crate::format::Sight::Full,
             },
         ];
-        // Every question but the lists `offers`, `evacuations`, `victory_progress` and
-        // `battle_losses`, the entries' `accepts_entry` and `referee_entry`,
-        // `end_step_refusal`, and the formations' `composition`, which have trait methods
-        // of their own.
-        assert_eq!(all.len() + 8, QUESTIONS.len());
+        // Every question but the lists `offers`, `evacuations`, `victory_progress`,
+        // `victory_threats` and `battle_losses`, the entries' `accepts_entry` and
+        // `referee_entry`, `end_step_refusal`, and the formations' `composition`, which
+        // have trait methods of their own.
+        assert_eq!(all.len() + 9, QUESTIONS.len());
         for q in all {
             assert!(QUESTIONS.contains(&(q.hook(), q.combine())), "{q:?}");
         }
