@@ -300,7 +300,8 @@ pub struct Report {
     /// 5.6: battles the defender's cavalry withdrew from before round 1 (no winner).
     pub withdrawals: u64,
     pub withdrawal_pct: f64,
-    /// Battles still going after round 255 (no winner).
+    /// Battles with no winner: still going after round 255, or (simultaneous fire) both
+    /// sides eliminated in the same round.
     pub undecided: u64,
     pub undecided_pct: f64,
     /// How many battles ended in each round (withdrawals end in round 0), in order.
