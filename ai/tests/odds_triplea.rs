@@ -292,8 +292,7 @@ fn equivalent_to_the_engine_from_a_game_in_progress() {
     // policy), and the snapshot is the attacker's decision at the start of round 2.
     g.dice = Dice::seeded(11);
     act(&mut g, &mut rules, Action::Fight { at: chattanooga });
-    while let Some(b) = battle(&g).filter(|b| b.stage == Stage::Losses) {
-        let _ = b;
+    while battle(&g).is_some_and(|b| b.stage == Stage::Losses) {
         let legal = legal_actions(&m, &mut rules, &g).unwrap();
         let units: Vec<UnitId> = legal
             .iter()
