@@ -275,7 +275,7 @@ pub fn run(args: &Args) -> Result<()> {
     if report.undecided > 0 {
         writeln!(
             out,
-            "{:width$}  {:>6.1}%  (still fighting after round 255)",
+            "{:width$}  {:>6.1}%  (no winner: both sides gone in one volley, or still fighting after round 255)",
             "undecided", report.undecided_pct
         )?;
     }

@@ -252,17 +252,24 @@ fn seed_blitzing_example_capture_only_when_the_movement_phase_is_over() {
 }
 
 /// The seed, "Garrisons and blitzing": "Cavalry units on their own do not detach
-/// garrisons"; and PUs left after the second round are lost.
+/// garrisons. A cavalry unit only has control of a city while it's in it": cavalry alone
+/// holds a box (no flag) while it stays, and it goes back when the cavalry leaves
+/// (TripleA's file, issue 51, 2); PUs left after the second round are lost.
 #[test]
-fn seed_cavalry_alone_captures_nothing_and_unspent_pus_are_lost() {
+fn seed_cavalry_holds_a_box_while_it_stays_and_unspent_pus_are_lost() {
     let xml = scenario(
         "08/1861",
         r#"<place box="Nashville" units="1 Vc"/><control box="Nashville"/>"#,
         "",
     );
-    let mut t = Game::new(&xml, "union", &[5]);
+    let mut t = Game::new(&xml, "union", &[5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
     let vc = t.unit("Vc", "Nashville");
     t.march("Nashville", &[vc], "Sparta");
+    assert_eq!(
+        t.controller("Sparta").as_deref(),
+        Some("confederate"),
+        "not before the movement phase is over"
+    );
     t.act(&Action::EndStep);
     t.act(&Action::EndStep);
     assert_eq!(
@@ -270,8 +277,47 @@ fn seed_cavalry_alone_captures_nothing_and_unspent_pus_are_lost() {
         "promotion",
         "the movement phase is over (no battle to fight)"
     );
-    assert_eq!(t.controller("Sparta").as_deref(), Some("confederate"));
+    assert_eq!(
+        t.controller("Sparta").as_deref(),
+        Some("union"),
+        "held by cavalry"
+    );
     assert_eq!(t.pu(), 0, "Any PUs not spent in this process are lost");
+    // The Confederate turn passes; in the next Union turn the cavalry rides on.
+    t.until_step("movement");
+    t.until_step("promotion");
+    t.until_step("movement");
+    assert_eq!(t.g.active_side(&t.m), t.side("union"));
+    t.march("Sparta", &[vc], "Chattanooga");
+    assert_eq!(
+        t.controller("Sparta").as_deref(),
+        Some("confederate"),
+        "it was held only while the cavalry stayed"
+    );
+}
+
+/// The seed, VICTORY, "Capture Washington", with a Confederate cavalry alone in
+/// Washington: it holds the city while it stays (issue 51, 2), so if the Union does not
+/// liberate it on its next turn the South wins.
+#[test]
+fn seed_a_lone_confederate_cavalry_in_washington_wins() {
+    let xml = scenario(
+        "08/1861",
+        r#"<place box="Philadelphia" units="1 Mi"/>"#,
+        r#"<place box="Manassas Junction" units="1 Vc"/>"#,
+    );
+    let mut t = Game::new(&xml, "confederate", &[2, 6, 2, 6, 2, 6, 2, 6, 2, 6]);
+    let vc = t.unit("Vc", "Manassas Junction");
+    t.march("Manassas Junction", &[vc], "Washington");
+    t.until_step("promotion");
+    assert_eq!(t.controller("Washington").as_deref(), Some("confederate"));
+    t.until_step("recruitment");
+    t.act(&Action::EndStep);
+    assert!(t.g.outcome.is_none(), "the Union has its turn");
+    t.until_step("recruitment");
+    t.act(&Action::EndStep);
+    let outcome = t.g.outcome.as_ref().expect("the Union did not liberate it");
+    assert_eq!(outcome.winner, Some(t.side("confederate")));
 }
 
 /// The seed, "Garrisons and blitzing": "If an army in a box with an enemy army gets a
@@ -415,7 +461,9 @@ fn seed_water_crossings_example_at_st_louis() {
 }
 
 /// The seed, "Water crossings": "if no army ends up moving into St. Louis, they are all
-/// removed before the next marches are bought".
+/// removed before the next marches are bought": the seed places a round's marches
+/// together, so a token stays through the round's other marches and goes when the
+/// next round of purchases begins (issue 51, 4).
 #[test]
 fn seed_water_crossings_go_when_no_army_crosses() {
     let xml = scenario(
@@ -430,7 +478,39 @@ fn seed_water_crossings_go_when_no_army_crosses() {
     t.act(&Action::Select {
         at: t.id("Chicago"),
     });
+    assert_eq!(
+        t.markers("St. Louis", "water-crossing"),
+        1,
+        "the round's marches are placed together"
+    );
+    t.act(&Action::Release);
+    t.act(&Action::EndStep);
+    assert_eq!(t.g.repeat, 1, "the second round of purchases");
     assert_eq!(t.markers("St. Louis", "water-crossing"), 0);
+}
+
+/// The seed, "Water crossings": "If an army does cross into St. Louis, any water
+/// crossings remain": the tokens of every army that got a march, not only of the
+/// armies that crossed (issue 51, 4).
+#[test]
+fn seed_water_crossings_of_every_march_stay_when_one_army_crosses() {
+    let xml = scenario(
+        "08/1861",
+        r#"<place box="Quincy" units="1 Mi"/><place box="Vandalia" units="1 Mi"/>"#,
+        r#"<place box="St. Louis" units="1 Mi"/><control box="St. Louis"/>"#,
+    );
+    let mut t = Game::new(&xml, "union", &[3]);
+    t.act(&Action::Select { at: t.id("Quincy") });
+    t.act(&Action::Release);
+    let mi = t.unit("Mi", "Vandalia");
+    t.march("Vandalia", &[mi], "St. Louis");
+    assert_eq!(t.markers("St. Louis", "water-crossing"), 2);
+    t.act(&Action::EndStep);
+    assert_eq!(
+        t.markers("St. Louis", "water-crossing"),
+        2,
+        "Quincy's token stays: an army crossed"
+    );
 }
 
 /// The shot modifier the rules give `shooter` in the battle under way.
@@ -478,10 +558,8 @@ impl Game {
     /// Plays on to the battle at `at` in the Combat phase and begins it.
     fn fight(&mut self, at: &str) {
         self.until_step("combat");
+        // TripleA's battle: no withdrawal, the first volley is fired at once.
         self.act(&Action::Fight { at: self.id(at) });
-        if self.legal().contains(&Action::Pass) {
-            self.act(&Action::Pass); // the defender stands
-        }
     }
 }
 
@@ -502,7 +580,8 @@ fn seed_cumulative_modifiers_example_at_chattanooga() {
             &format!(r#"<place box="Knoxville" units="{union}"/><control box="Knoxville"/>"#),
             r#"<place box="Chattanooga" units="1 Vi, 2 Mi, 1 Vc, 1 Mc"/>"#,
         );
-        let mut t = Game::new(&xml, "union", &[2, 2]);
+        // The march roll, then every shot of round 1 misses.
+        let mut t = Game::new(&xml, "union", &[2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
         let north: Vec<UnitId> = t.g.units_at(t.id("Knoxville")).collect();
         t.march("Knoxville", &north, "Chattanooga");
         t.until_step("combat");
@@ -576,31 +655,19 @@ fn seed_a_water_crossing_absorbs_a_hit() {
         r#"<place box="Knoxville" units="1 Vi"/><control box="Knoxville"/>"#,
         r#"<place box="Chattanooga" units="1 Mi"/>"#,
     );
-    // Marches 2; the defender fires first and misses (6), the attacker hits (1).
+    // Marches 2; the defender misses (6), the attacker hits (1): both sides fire at once.
     let mut t = Game::new(&xml, "union", &[2, 6, 1, 6, 6, 6, 6]);
     let vi = t.unit("Vi", "Knoxville");
     t.march("Knoxville", &[vi], "Chattanooga");
     t.until_step("combat");
     t.set_markers("Chattanooga", "water-crossing", 1);
-    t.fight("Chattanooga");
     let mi = t.unit("Mi", "Chattanooga");
-    // The defender fires first (AHD 5.0), then the Union's hit is absorbed.
-    let mut log = Vec::new();
-    for _ in 0..2 {
-        let legal = t.legal();
-        let a = legal
-            .iter()
-            .find(|a| matches!(a, Action::Target { .. }))
-            .cloned()
-            .unwrap_or_else(|| panic!("no target in {legal:?}"));
-        log.extend(t.act(&a));
-    }
+    let log = t.act(&Action::Fight {
+        at: t.id("Chattanooga"),
+    });
     let text = log.join("\n");
-    let absorbed = format!(
-        "the hit on {} is absorbed",
-        muster_core::game::describe::unit(&t.m, &t.g, mi)
-    );
-    assert!(text.contains(&absorbed), "{text}");
+    assert!(text.contains("the hit is absorbed"), "{text}");
+    assert!(!text.contains("must lose"), "no loss is owed: {text}");
     assert_eq!(t.markers("Chattanooga", "water-crossing"), 0);
     assert_eq!(
         t.g.unit(mi).place,
@@ -784,7 +851,7 @@ fn seed_a_general_on_the_losing_side_leaves_and_comes_back_next_turn() {
         let legal = t.legal();
         let a = legal
             .iter()
-            .find(|a| matches!(a, Action::Target { .. }))
+            .find(|a| matches!(a, Action::Target { .. } | Action::Lose { .. }))
             .unwrap_or(&Action::Pass)
             .clone();
         t.act(&a);
@@ -1000,6 +1067,65 @@ fn seed_naval_assaults_and_fort_monroe() {
         closed.contains(&"Fort Monroe".to_string()),
         "the North may assault Ft. Monroe"
     );
+}
+
+/// The seed, "Naval transport and naval assault": "Units aboard a naval assault may
+/// disembark at any port, friendly or enemy", and "Placing any number of naval assaults
+/// also places a march in Washington" (issue 51, 3): from a port where no transport
+/// sails (Wilmington, not the Union's), an assault may land in Baltimore, and
+/// Washington's march then costs nothing.
+#[test]
+fn seed_a_naval_assault_lands_in_any_port_and_gives_washington_a_march() {
+    let xml = scenario(
+        "08/1861",
+        r#"<place box="Washington" units="2 Mi"/><place box="Wilmington" units="1 Mi"/>"#,
+        "",
+    );
+    let mut t = Game::new(&xml, "union", &[6]);
+    // Landed there by an earlier assault: the port is still the Confederacy's.
+    let wilmington = t.id("Wilmington");
+    t.g.boxes[wilmington.index()].controller = Some(t.side("confederate"));
+    t.act(&Action::Select {
+        at: t.id("Wilmington"),
+    });
+    assert_eq!(t.pu(), 5);
+    let baltimore = t.id("Baltimore");
+    let assault = t
+        .offers("naval-assault")
+        .into_iter()
+        .find(|(a, _)| matches!(a, Action::Take { at: Some(b), .. } if *b == baltimore))
+        .map(|(a, _)| a)
+        .expect("an assault may land in a friendly port");
+    let log = t.act(&assault).join("\n");
+    assert!(log.contains("march in Washington"), "{log}");
+    assert_eq!(t.pu(), 4, "1 PU the assault");
+    t.act(&Action::Release);
+    t.act(&Action::Select {
+        at: t.id("Washington"),
+    });
+    assert_eq!(t.pu(), 4, "Washington's march is the assault's");
+    t.act(&Action::Release);
+    assert!(
+        t.try_act(&Action::Select {
+            at: t.id("Washington")
+        })
+        .is_err()
+            || t.pu() == 3,
+        "only one free march"
+    );
+}
+
+/// The seed has one scenario and none of AHD's optional rules (issue 51, 9): the overlay
+/// removes AHD's other scenarios and marks each inherited option as AHD's.
+#[test]
+fn the_adaptation_has_one_scenario_and_marks_ahds_options() {
+    let (m, _) = triplea();
+    let ids: Vec<&str> = m.scenarios.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["1861"]);
+    assert_eq!(m.options.len(), 16);
+    for o in &m.options {
+        assert!(o.title.ends_with("not in the adaptation)"), "{}", o.title);
+    }
 }
 
 /// The seed, VICTORY: "If the South captures Washington, the North has its next turn to

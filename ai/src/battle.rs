@@ -180,6 +180,21 @@ pub fn choose_target(
     Ok(best.map_or(first, |(t, _)| t))
 }
 
+/// Which of its own pieces a side gives up for its next lost step where it chooses its
+/// casualties (`casualties="owner"`): the one of lowest combat value, the first listed
+/// among equals (TripleA's default order: the cheapest first). `combat` lists the
+/// candidates' values in the battle's order; `None` if there is none. The odds
+/// calculator takes losses by the same rule, so its battles are the engine's.
+pub fn loss_choice(combat: impl IntoIterator<Item = i64>) -> Option<usize> {
+    let mut best: Option<(usize, i64)> = None;
+    for (i, c) in combat.into_iter().enumerate() {
+        if best.is_none_or(|(_, b)| c < b) {
+            best = Some((i, c));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 /// When a side leaves a battle (5.4: from round 2, before its part of the round, in
 /// lieu of firing; and 5.6: a defender of only cavalry before round 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

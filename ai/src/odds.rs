@@ -46,6 +46,19 @@
 //! Pieces that do not fight (generals) stand in the box with their side, with the
 //! attribute values the words give them.
 //!
+//! # The module's battle procedure
+//! A `battles` step may change the sequence (`BattleOptions`: `fire`, `casualties`,
+//! `retreat`, `withdraw`). The simulator follows its module's first `battles` step by
+//! dice: where the owner chooses his casualties, shots name no target; each volley's
+//! units roll in order, their value asked against the enemy's first unit alive (the
+//! engine asks the same), and the side hit takes its lost steps off the piece of
+//! lowest combat value first ([`crate::battle::loss_choice`], which the computer
+//! players use too); with simultaneous fire both sides roll, the defender's dice first,
+//! before either takes its losses, and both sides gone at once is a battle with no
+//! winner (counted as undecided). A side retreats only where the step lets it; the
+//! defender never withdraws where `withdraw="false"`. TripleA's battle
+//! (`mods/ahd-triplea`) is played so.
+//!
 //! # What is modelled, and what is not
 //! - **Retreats** (5.4) follow each side's [`RetreatPolicy`], only when the rules allow
 //!   one: from round 2, at the start of the side's part, if `retreat_to` allows some
@@ -284,7 +297,8 @@ pub struct Report {
     /// 5.6: battles the defender's cavalry withdrew from before round 1 (no winner).
     pub withdrawals: u64,
     pub withdrawal_pct: f64,
-    /// Battles still going after round 255 (no winner).
+    /// Battles with no winner: still going after round 255, or (simultaneous fire) both
+    /// sides eliminated in the same round.
     pub undecided: u64,
     pub undecided_pct: f64,
     /// How many battles ended in each round (withdrawals end in round 0), in order.

@@ -4,7 +4,7 @@
 //! water-crossing tokens absorb hits: the simulator must play exactly the battles the
 //! engine plays, die for die, and the tokens must change the odds.
 
-use muster_ai::battle::{RetreatPolicy, choose_target};
+use muster_ai::battle::{RetreatPolicy, choose_target, loss_choice};
 use muster_ai::odds::{Config, Fought, Outcome, Role, Setup, Simulator, Spec, generator, simulate};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, moves};
@@ -32,8 +32,9 @@ fn role(b: &Battle, side: muster_core::ids::SideId) -> Role {
 }
 
 /// Plays the battle under way in `start` through the engine's `legal_actions`/`apply`
-/// with the dice of `seed`: targets by the computer players' policy, no retreats.
-/// Returns it as the simulator reports one, and the dice after it.
+/// with the dice of `seed`: targets and losses by the computer players' policies, no
+/// retreats (the module's battle is TripleA's: owners choose their casualties, both
+/// sides fire at once). Returns it as the simulator reports one, and the dice after it.
 fn engine_battle(
     m: &Module,
     rules: &mut ScriptRules,
@@ -42,6 +43,7 @@ fn engine_battle(
 ) -> (Fought, Dice) {
     let mut g = start.clone();
     g.dice = Dice::seeded(seed);
+    muster_core::game::battle::open_under_way(m, rules, &mut g).unwrap();
     let last = loop {
         let b = battle(&g).expect("a battle under way").clone();
         let legal = legal_actions(m, rules, &g).unwrap();
@@ -62,7 +64,22 @@ fn engine_battle(
                 let target = choose_target(m, rules, &g, shooter, &targets).unwrap();
                 Action::Target { shooter, target }
             }
-            Stage::Upgrade | Stage::Losses | Stage::Rout => unreachable!("the battle was over"),
+            Stage::Losses => {
+                let units: Vec<UnitId> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Lose { unit } => Some(*unit),
+                        _ => None,
+                    })
+                    .collect();
+                let combat = units
+                    .iter()
+                    .map(|&u| i64::from(m.units.get(g.unit(u).kind).combat));
+                Action::Lose {
+                    unit: units[loss_choice(combat).expect("a piece to lose")],
+                }
+            }
+            Stage::Upgrade | Stage::Rout => unreachable!("the battle was over"),
         };
         g = apply(m, rules, &g, &action)
             .unwrap_or_else(|e| panic!("{action:?}: {e}"))
@@ -78,13 +95,21 @@ fn engine_battle(
             .map(|&u| (u, g.unit(u).hits))
             .collect::<Vec<_>>()
     };
-    let fought = Fought {
-        outcome: Outcome::Won {
-            winner: role(&last, last.firing),
+    let (a, d) = (survivors(&last.attackers), survivors(&last.defenders));
+    let outcome = match (a.is_empty(), d.is_empty()) {
+        (false, true) => Outcome::Won {
+            winner: role(&last, last.attacker),
         },
+        (true, false) => Outcome::Won {
+            winner: role(&last, last.defender),
+        },
+        _ => Outcome::Undecided,
+    };
+    let fought = Fought {
+        outcome,
         round: last.round,
-        attackers: survivors(&last.attackers),
-        defenders: survivors(&last.defenders),
+        attackers: a,
+        defenders: d,
     };
     (fought, g.dice)
 }
@@ -263,19 +288,93 @@ fn equivalent_to_the_engine_from_a_game_in_progress() {
             .push((chattanooga, m.units.find_marker(marker).unwrap(), n));
     }
     g.markers.sort_unstable_by_key(|&(b, k, _)| (b, k));
+    // TripleA's battle fires at once: round 1 is played (losses by the players'
+    // policy), and the snapshot is the attacker's decision at the start of round 2.
+    g.dice = Dice::seeded(11);
     act(&mut g, &mut rules, Action::Fight { at: chattanooga });
-    if legal_actions(&m, &mut rules, &g)
-        .unwrap()
-        .contains(&Action::Pass)
-        && battle(&g).is_some_and(|b| b.stage != Stage::Target)
-    {
-        act(&mut g, &mut rules, Action::Pass);
+    while battle(&g).is_some_and(|b| b.stage == Stage::Losses) {
+        let legal = legal_actions(&m, &mut rules, &g).unwrap();
+        let units: Vec<UnitId> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Lose { unit } => Some(*unit),
+                _ => None,
+            })
+            .collect();
+        let combat = units
+            .iter()
+            .map(|&u| i64::from(m.units.get(g.unit(u).kind).combat));
+        let unit = units[loss_choice(combat).unwrap()];
+        act(&mut g, &mut rules, Action::Lose { unit });
     }
+    let b = battle(&g).expect("the battle goes on into round 2");
+    assert_eq!((b.round, b.stage), (2, Stage::Retreat));
     let setup = Setup::from_battle(&m, &g).unwrap();
     assert!(
         setup.companions.is_empty() && setup.markers.is_empty(),
         "in the position"
     );
     let outcomes = assert_same_battles(&m, &mut rules, &g, &setup, 40);
+    assert!(wins(&outcomes, Role::Attacker) > 0 && wins(&outcomes, Role::Defender) > 0);
+}
+
+/// TripleA's battle against AHD's on the same forces and the same rules (issue 51, 6):
+/// with simultaneous fire every attacker rolls in round 1 before any is lost, where in
+/// AHD's the defender fires first and the attackers it kills never fire, so the attacker
+/// wins more often; and an attacker that loses a unit always loses its cheapest.
+#[test]
+fn triplea_battle_favours_the_attacker_more_than_ahds() {
+    let (m, mut rules) = triplea();
+    let mut ahd_way = m.clone();
+    for s in &mut ahd_way.calendar.steps {
+        s.battle = Default::default();
+    }
+    let config = Config {
+        runs: 4000,
+        seed: 5,
+        ..Config::default()
+    };
+    let spec = Spec {
+        attackers: "3 Vi, 2 Mi".into(),
+        defenders: "3 Vi, 2 Mi".into(),
+        ..Spec::default()
+    };
+    let mut attacker_wins = |module: &Module| {
+        let setup = Setup::from_spec(module, &spec).unwrap();
+        simulate(module, &mut rules, &setup, &config, None)
+            .unwrap()
+            .attacker
+    };
+    let triplea_way = attacker_wins(&m);
+    let ahd = attacker_wins(&ahd_way);
+    assert!(
+        triplea_way.win_pct > ahd.win_pct + 5.0,
+        "TripleA's {} against AHD's {}",
+        triplea_way.win_pct,
+        ahd.win_pct
+    );
+    // The militia (2) go before the veterans (3): the veterans survive more often.
+    let survivors = |kind: &str| {
+        triplea_way
+            .units
+            .iter()
+            .find(|t| t.kind == kind)
+            .map(|t| t.survivors / f64::from(t.count))
+            .unwrap()
+    };
+    assert!(survivors("Vi") > survivors("Mi"));
+}
+
+/// TripleA's battle with the engine, battle for battle, on even forces with no
+/// modifier: simultaneous volleys, losses by the players' policy, both sides wiped out
+/// together reported as undecided.
+#[test]
+fn equivalent_to_the_engine_simultaneous_fire() {
+    let spec = Spec {
+        attackers: "2 Vi, 1 Mi".into(),
+        defenders: "2 Vi, 1 Mc".into(),
+        ..Spec::default()
+    };
+    let outcomes = assert_equivalent(&spec, 60);
     assert!(wins(&outcomes, Role::Attacker) > 0 && wins(&outcomes, Role::Defender) > 0);
 }

@@ -59,6 +59,8 @@ pub struct Step {
     /// `move` by piece: the rules' references for refused activations and legs.
     pub activate_rule: String,
     pub points_rule: String,
+    /// `battles`: how a battle by dice is fought (all AHD's by default).
+    pub battle: BattleOptions,
     /// `place`: the box value a box must have for the side placing (`None`: any box);
     /// `may_place` is asked only of those.
     pub place_in: Option<BoxValueId>,
@@ -66,6 +68,32 @@ pub struct Step {
     pub side: Option<SideId>,
     #[serde(skip)]
     pub pos: Pos,
+}
+
+/// A `battles` step's procedure options (docs/module-format.md, "Calendar"): the
+/// defaults are AHD's battle, so a module that sets none plays as before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BattleOptions {
+    pub fire: crate::format::Fire,
+    pub casualties: crate::format::Casualties,
+    pub retreat: crate::format::Retreaters,
+    /// The defender is never asked `may_withdraw` before round 1.
+    pub no_withdrawal: bool,
+    /// No side is ever asked to reinforce (no `Reinforce` stage).
+    pub no_reinforcement: bool,
+}
+
+impl BattleOptions {
+    /// Whether `attacker`'s or the defender's side (`is_attacker`) may retreat.
+    pub fn may_retreat(&self, is_attacker: bool) -> bool {
+        use crate::format::Retreaters;
+        match self.retreat {
+            Retreaters::Both => true,
+            Retreaters::Attacker => is_attacker,
+            Retreaters::Defender => !is_attacker,
+            Retreaters::None => false,
+        }
+    }
 }
 
 impl Step {

@@ -602,6 +602,23 @@ pub struct Step {
     /// refused for its movement points (e.g. `L366`).
     #[serde(rename = "points-rule")]
     pub points_rule: Option<String>,
+    /// `battles` only: `alternate` (the default: the defender's part, then the
+    /// attacker's, each firing side's hits landing at once) or `simultaneous` (both
+    /// sides fire, then both take their losses together; needs `casualties="owner"`).
+    pub fire: Option<Spanned<Fire>>,
+    /// `battles` only: who chooses the pieces hit, `shooter` (the default: each shot
+    /// names its target) or `owner` (shots name no one; the side hit takes its losses
+    /// off pieces of its choice, as in a battle the rules resolve).
+    pub casualties: Option<Spanned<Casualties>>,
+    /// `battles` only: which sides may retreat from round 2, `both` (the default),
+    /// `attacker`, `defender` or `none`.
+    pub retreat: Option<Spanned<Retreaters>>,
+    /// `battles` only: whether the defender is asked `may_withdraw` before round 1
+    /// (`true`, the default) or never withdraws (`false`).
+    pub withdraw: Option<Spanned<bool>>,
+    /// `battles` only: whether a side may bring in pieces from adjacent boxes from
+    /// round 2 (`true`, the default: `may_reinforce` is asked) or not (`false`).
+    pub reinforce: Option<Spanned<bool>>,
     /// `place` only: a box value; pieces are placed only in boxes with some of it for
     /// the side placing (AHD: recruits only in a city of the recruiter's colour, 7.0).
     /// Default: any box the rules' `may_place` allows.
@@ -724,6 +741,40 @@ pub enum Combat {
     Later,
     /// In the step, when the mover commits to one (`Fight`), before the next move.
     Immediate,
+}
+
+/// How a `battles` step's sides fire in a round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fire {
+    /// The defender's part, then the attacker's with what is left (AHD 5.0).
+    #[default]
+    Alternate,
+    /// Both sides fire with what they had at the round's start; losses are taken
+    /// together afterwards.
+    Simultaneous,
+}
+
+/// Who chooses the pieces a `battles` step's hits fall on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Casualties {
+    /// Each shot names its target (AHD 5.1).
+    #[default]
+    Shooter,
+    /// The side hit takes its losses off its own pieces (`Lose`), one step at a time.
+    Owner,
+}
+
+/// Which sides of a `battles` step's battles may retreat from round 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Retreaters {
+    #[default]
+    Both,
+    Attacker,
+    Defender,
+    None,
 }
 
 /// `<options>`: the optional-rules catalogue.

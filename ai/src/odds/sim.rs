@@ -40,7 +40,9 @@ use muster_core::unit::Flags;
 
 use super::setup::{Phase, Setup, gone_to};
 use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
-use crate::battle::{Pressure, better, hit_chance, score, worth};
+use crate::battle::{Pressure, better, hit_chance, loss_choice, score, worth};
+use muster_core::calendar::BattleOptions;
+use muster_core::format::{Casualties, Fire, Procedure, Resolve};
 
 /// FxHash (rustc-hash 2): a multiply and a rotate per word; the keys are a few words,
 /// and its finish rotates the high bits down, so keys alike in their low fields (side,
@@ -165,7 +167,8 @@ pub enum Outcome {
     Retreated { by: Role },
     /// The defender withdrew before round 1 (5.6); nobody won.
     Withdrawn,
-    /// Still going after round 255.
+    /// No winner: still going after round 255, or (simultaneous fire) both sides
+    /// eliminated in the same round.
     Undecided,
 }
 
@@ -242,6 +245,8 @@ pub struct Simulator<'a> {
     pressure: Vec<Pressure>,
     retreat_ok: [Option<bool>; 2],
     withdraw_ok: Option<bool>,
+    /// The module's battle procedure (its first `battles` step by dice; AHD's if none).
+    opts: BattleOptions,
     run: Run,
 }
 
@@ -421,6 +426,13 @@ impl<'a> Simulator<'a> {
             pressure: Vec::new(),
             retreat_ok: [None; 2],
             withdraw_ok: None,
+            opts: module
+                .calendar
+                .steps
+                .iter()
+                .find(|s| s.procedure == Procedure::Battles && s.resolve == Resolve::Dice)
+                .map(|s| s.battle)
+                .unwrap_or_default(),
             run,
         })
     }
@@ -490,10 +502,14 @@ impl<'a> Simulator<'a> {
         self.reset();
         if self.start == Start::Withdraw
             && policies[1].wants_withdrawal()
+            && !self.opts.no_withdrawal
             && self.withdrawal_allowed()?
         {
             self.run.round = 0;
             return Ok(Outcome::Withdrawn);
+        }
+        if self.opts.casualties == Casualties::Owner {
+            return self.play_owner(rng, policies);
         }
         let mut decide = self.start == Start::Retreat;
         let mut first = !self.prefix.is_empty();
@@ -504,6 +520,7 @@ impl<'a> Simulator<'a> {
                 let start = self.force[r].start_steps;
                 let lost = start - self.run.left[r];
                 if policies[r].wants_retreat(self.run.round, lost, start)
+                    && self.opts.may_retreat(r == 0)
                     && self.retreat_allowed(r)?
                 {
                     return Ok(Outcome::Retreated {
@@ -533,6 +550,152 @@ impl<'a> Simulator<'a> {
                     return Ok(Outcome::Undecided);
                 }
                 self.run.round += 1;
+            }
+        }
+    }
+
+    /// Side `r`'s decision to retreat at its part of the round, if its policy wants one
+    /// and the module and the rules allow it.
+    fn retreats(&mut self, r: usize, policy: RetreatPolicy) -> Result<bool, OddsError> {
+        if self.run.round < 2 || !self.opts.may_retreat(r == 0) {
+            return Ok(false);
+        }
+        let start = self.force[r].start_steps;
+        let lost = start - self.run.left[r];
+        Ok(policy.wants_retreat(self.run.round, lost, start) && self.retreat_allowed(r)?)
+    }
+
+    /// A battle whose owners choose their casualties (`casualties="owner"`), as the
+    /// engine plays it: each part (alternate fire) or each round (simultaneous, the
+    /// defender's dice first) the firing units roll in order at no one in particular,
+    /// their value asked against the enemy's first unit alive; a hit the rules absorb
+    /// runs `hit_absorbed`; the others are steps the side hit takes off its pieces by
+    /// [`loss_choice`], as the computer players do, once the volley (or both) is rolled.
+    fn play_owner(
+        &mut self,
+        rng: &mut Pcg32,
+        policies: [RetreatPolicy; 2],
+    ) -> Result<Outcome, OddsError> {
+        let simultaneous = self.opts.fire == Fire::Simultaneous;
+        let mut decide = self.start == Start::Retreat;
+        loop {
+            if simultaneous {
+                if decide {
+                    for r in [1, 0] {
+                        if self.retreats(r, policies[r])? {
+                            return Ok(Outcome::Retreated {
+                                by: Role::from_index(r),
+                            });
+                        }
+                    }
+                }
+                decide = true;
+                let mut owed = [0u32; 2];
+                for r in [1, 0] {
+                    owed[1 - r] += self.volley(r, rng)?;
+                }
+                for side in [1, 0] {
+                    self.take_losses(side, owed[side]);
+                }
+                match (self.run.alive[0] == 0, self.run.alive[1] == 0) {
+                    (true, true) => return Ok(Outcome::Undecided),
+                    (false, true) => {
+                        return Ok(Outcome::Won {
+                            winner: Role::Attacker,
+                        });
+                    }
+                    (true, false) => {
+                        return Ok(Outcome::Won {
+                            winner: Role::Defender,
+                        });
+                    }
+                    (false, false) => {}
+                }
+                if self.run.round == u8::MAX {
+                    return Ok(Outcome::Undecided);
+                }
+                self.run.round += 1;
+                self.run.firing = 1;
+                continue;
+            }
+            let (r, e) = (self.run.firing, 1 - self.run.firing);
+            if decide && self.retreats(r, policies[r])? {
+                return Ok(Outcome::Retreated {
+                    by: Role::from_index(r),
+                });
+            }
+            decide = true;
+            let owed = self.volley(r, rng)?;
+            self.take_losses(e, owed);
+            if self.run.alive[e] == 0 {
+                return Ok(Outcome::Won {
+                    winner: Role::from_index(r),
+                });
+            }
+            if r == 1 {
+                self.run.firing = 0;
+            } else {
+                self.run.firing = 1;
+                if self.run.round == u8::MAX {
+                    return Ok(Outcome::Undecided);
+                }
+                self.run.round += 1;
+            }
+        }
+    }
+
+    /// Side `r`'s units roll once each, in order, at the enemy's first unit alive (the
+    /// engine's `volley`); returns the hits not absorbed.
+    fn volley(&mut self, r: usize, rng: &mut Pcg32) -> Result<u32, OddsError> {
+        let e = 1 - r;
+        let Some(t) = bits(self.run.alive[e]).next() else {
+            return Ok(0);
+        };
+        let dice = self.module.dice;
+        self.run.table[r] = self.table_now(r)?;
+        let mut hits = 0;
+        let mut changed = false;
+        for i in bits(self.run.alive[r]) {
+            let needed = if changed && !self.fixed {
+                self.needed_now(r, i, t)?
+            } else {
+                self.table(r).needed[self.pair(r, i, t)]
+            };
+            if needed < 1 {
+                continue;
+            }
+            let roll = rng.between_one_and(dice);
+            if i64::from(roll) > i64::from(needed) {
+                continue;
+            }
+            if self.absorbing
+                && let Some(next) = self.absorbed(r, i, t)?
+            {
+                self.run.markers = next;
+                changed = true;
+                continue;
+            }
+            hits += 1;
+        }
+        Ok(hits)
+    }
+
+    /// Side `s` takes `n` lost steps off its pieces, by [`loss_choice`].
+    fn take_losses(&mut self, s: usize, n: u32) {
+        for _ in 0..n {
+            let alive = self.run.alive[s];
+            let f = &self.force[s];
+            let Some(k) = loss_choice(bits(alive).map(|i| f.combat[i])) else {
+                return;
+            };
+            let i = nth_bit(alive, k);
+            self.run.left[s] -= 1;
+            let hits = self.run.hits[s][i] + 1;
+            if hits >= self.force[s].steps[i] {
+                self.run.hits[s][i] = 0;
+                self.run.alive[s] &= !(1 << i);
+            } else {
+                self.run.hits[s][i] = hits;
             }
         }
     }

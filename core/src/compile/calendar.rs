@@ -254,6 +254,67 @@ fn step(
         }
         Some(r) => r.value,
     };
+    let mut battle = crate::calendar::BattleOptions::default();
+    for (pos, name) in [
+        (s.fire.as_ref().map(|x| x.pos), "fire"),
+        (s.casualties.as_ref().map(|x| x.pos), "casualties"),
+        (s.retreat.as_ref().map(|x| x.pos), "retreat"),
+        (s.withdraw.as_ref().map(|x| x.pos), "withdraw"),
+        (s.reinforce.as_ref().map(|x| x.pos), "reinforce"),
+    ] {
+        if let Some(pos) = pos
+            && procedure != Procedure::Battles
+        {
+            cx.error(
+                pos,
+                format!("{name} is for procedure=\"battles\" steps"),
+                None,
+            );
+            return None;
+        }
+    }
+    if let Some(f) = &s.fire {
+        battle.fire = f.value;
+    }
+    if let Some(c) = &s.casualties {
+        battle.casualties = c.value;
+    }
+    if let Some(r) = &s.retreat {
+        battle.retreat = r.value;
+    }
+    if let Some(w) = &s.withdraw {
+        battle.no_withdrawal = !w.value;
+    }
+    if let Some(r) = &s.reinforce {
+        battle.no_reinforcement = !r.value;
+    }
+    if let Some(f) = &s.fire
+        && f.value == crate::format::Fire::Simultaneous
+        && battle.casualties != crate::format::Casualties::Owner
+    {
+        cx.error(
+            f.pos,
+            "simultaneous fire needs casualties=\"owner\"",
+            Some("add casualties=\"owner\": shots that name targets are fired in turn".into()),
+        );
+        return None;
+    }
+    if resolve == crate::format::Resolve::Rules {
+        let dice_only = [
+            s.fire.as_ref().map(|x| x.pos),
+            s.casualties.as_ref().map(|x| x.pos),
+            s.retreat.as_ref().map(|x| x.pos),
+            s.reinforce.as_ref().map(|x| x.pos),
+        ];
+        if let Some(pos) = dice_only.into_iter().flatten().next() {
+            cx.error(
+                pos,
+                "fire, casualties, retreat and reinforce are for battles by dice",
+                Some("a battle the rules resolve has its own sequence (resolve=\"rules\")".into()),
+            );
+            return None;
+        }
+    }
     let place_in = match &s.place_in {
         None => None,
         Some(v) if procedure != Procedure::Place => {
@@ -297,6 +358,7 @@ fn step(
         immediate,
         activate_rule: s.activate_rule.clone().unwrap_or_default(),
         points_rule: s.points_rule.clone().unwrap_or_default(),
+        battle,
         place_in,
         side,
         pos: s.pos,

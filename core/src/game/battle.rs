@@ -11,6 +11,15 @@
 //! (`Lose`, one step at a time, a piece the rules name first where they say so), and
 //! the rules say which side yields the field (`yields`); it retreats where
 //! `retreat_to` allows, or is eliminated where it cannot.
+//!
+//! A `battles` step by dice may change the sequence ([`BattleOptions`], declared on the
+//! step; the defaults are AHD's): `casualties="owner"` has shots name no target, and the
+//! side hit takes its losses off pieces of its choice (`Lose`, as above) once the
+//! firing side has rolled; `fire="simultaneous"` has both sides roll with what they
+//! had at the round's start, the defender's dice first, then both take their losses;
+//! `retreat` says which sides may retreat, `withdraw` and `reinforce` whether
+//! `may_withdraw` and `may_reinforce` are asked at all (TripleA's battle: owner,
+//! simultaneous, the attacker alone retreats, neither).
 
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +28,8 @@ use super::flow::notify;
 use super::rules::{Event, Loss, Question, RuleError, Rules, View, ask_bool, ask_int};
 use super::state::{GameState, Place};
 use super::upgrade;
-use crate::format::Resolve;
+use crate::calendar::BattleOptions;
+use crate::format::{Casualties, Fire, Resolve};
 use crate::ids::{BoxId, LineId, SideId, UnitId};
 use crate::module::Module;
 
@@ -137,8 +147,8 @@ pub enum Stage {
     Target,
     /// The winner may upgrade one surviving unit (`Upgrade`), or not (`Pass`).
     Upgrade,
-    /// A battle the rules resolve: the firing side takes its next lost step off one of
-    /// its pieces (`Lose`).
+    /// The firing side takes its next lost step off one of its pieces (`Lose`): in a
+    /// battle the rules resolve, or where casualties are chosen by their owner.
     Losses,
     /// A battle the rules resolve: the firing side yielded the field and retreats
     /// (`Retreat`); the winner is set.
@@ -340,6 +350,14 @@ fn by_rules(module: &Module, state: &GameState) -> bool {
     state
         .current_step(module)
         .is_some_and(|s| s.resolve == Resolve::Rules)
+}
+
+/// The step's battle procedure options (AHD's when no `battles` step is under way).
+fn options(module: &Module, state: &GameState) -> BattleOptions {
+    state
+        .current_step(module)
+        .map(|s| s.battle)
+        .unwrap_or_default()
 }
 
 /// Why `Lose { unit }` is refused now, in the players' words and the rules'
@@ -596,8 +614,16 @@ pub(crate) fn apply(
         (Stage::Withdraw, Action::Pass) => {
             b.stage = Stage::Target;
             b.firing = b.defender;
+            if options(module, state).casualties == Casualties::Owner {
+                return ready(module, rules, state, b, log);
+            }
         }
-        (Stage::Retreat, Action::Pass) => b.stage = Stage::Reinforce,
+        (Stage::Retreat, Action::Pass) => {
+            if options(module, state).no_reinforcement {
+                return ready(module, rules, state, b, log);
+            }
+            b.stage = Stage::Reinforce;
+        }
         (Stage::Reinforce, Action::Reinforce { unit }) => {
             let Place::Board(from) = state.unit(*unit).place else {
                 return Err(illegal("that unit is not on the board"));
@@ -626,7 +652,7 @@ pub(crate) fn apply(
             )?);
             return Ok(log);
         }
-        (Stage::Reinforce, Action::Pass) => b.stage = Stage::Target,
+        (Stage::Reinforce, Action::Pass) => return ready(module, rules, state, b, log),
         (Stage::Target, Action::Target { shooter, target }) => {
             b.shots.push((*shooter, *target));
         }
@@ -771,11 +797,14 @@ fn start_battle(
     )];
     store(state, b.clone());
     log.extend(notify(module, rules, state, Event::BattleStarted { at })?);
-    if ask_bool(rules, View { module, state }, Question::MayWithdraw)? {
+    let opts = options(module, state);
+    if !opts.no_withdrawal && ask_bool(rules, View { module, state }, Question::MayWithdraw)? {
         b.stage = Stage::Withdraw;
     } else if by_rules(module, state) {
         log.extend(resolve(module, rules, state, b)?);
         return Ok(log);
+    } else if opts.casualties == Casualties::Owner {
+        return ready(module, rules, state, b, log);
     }
     store(state, b);
     Ok(log)
@@ -796,6 +825,27 @@ pub fn resolve_under_way(
     b.winner = None;
     b.shots.clear();
     resolve(module, rules, state, b)
+}
+
+/// Opens a battle by dice set up by hand at the start of round 1 (the odds calculator's
+/// positions, stage `Target` with no shot announced) where the module's casualties are
+/// chosen by their owner: no one decides before the first volley, so it is rolled now.
+/// Nothing to do where shots name their targets.
+pub fn open_under_way(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+) -> Result<Vec<String>, ActionError> {
+    let Some(b) = state.combat.as_ref().and_then(|c| c.battle.clone()) else {
+        return Err(illegal("there is no battle under way"));
+    };
+    if options(module, state).casualties != Casualties::Owner
+        || b.stage != Stage::Target
+        || !b.shots.is_empty()
+    {
+        return Ok(Vec::new());
+    }
+    ready(module, rules, state, b, Vec::new())
 }
 
 /// Every piece of `side` in the battle's box, fighting or not (a leader goes with his
@@ -934,7 +984,10 @@ fn next_loser(
         }
     }
     b.owed.clear();
-    decide(module, rules, state, b)
+    if by_rules(module, state) {
+        return decide(module, rules, state, b);
+    }
+    losses_taken(module, rules, state, b)
 }
 
 /// One lost step off `unit` (checked by the caller), and the battle moved on.
@@ -1147,14 +1200,224 @@ fn next_part(
         b.round = b.round.saturating_add(1);
         b.could_hit = false;
     }
+    part_start(module, rules, state, b, log)
+}
+
+/// The firing side's part begins: from round 2 it may retreat (if the module lets that
+/// side) and reinforce (if the module has reinforcements), then it fires.
+fn part_start(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+    log: Vec<String>,
+) -> Result<Vec<String>, ActionError> {
+    let opts = options(module, state);
     b.reinforced_from.clear();
-    b.stage = if b.round >= 2 {
+    b.stage = if b.round < 2 {
+        Stage::Target
+    } else if opts.may_retreat(b.firing == b.attacker) {
         Stage::Retreat
+    } else if !opts.no_reinforcement {
+        Stage::Reinforce
     } else {
         Stage::Target
     };
+    if b.stage == Stage::Target && opts.casualties == Casualties::Owner {
+        return ready(module, rules, state, b, log);
+    }
     store(state, b);
     Ok(log)
+}
+
+/// The firing side's preliminaries are over: where shots name targets it names them
+/// now (`Target`); where the owner chooses his casualties it rolls at once (alternate
+/// fire), or, simultaneous, the attacker's preliminaries come next and then both sides
+/// roll, the defender's dice first. Then the sides hit take their losses (`Lose`).
+fn ready(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+    mut log: Vec<String>,
+) -> Result<Vec<String>, ActionError> {
+    let opts = options(module, state);
+    if opts.casualties == Casualties::Shooter {
+        b.stage = Stage::Target;
+        store(state, b);
+        return Ok(log);
+    }
+    if opts.fire == Fire::Simultaneous {
+        if b.firing == b.defender {
+            b.firing = b.attacker;
+            if b.round >= 2 {
+                return part_start(module, rules, state, b, log);
+            }
+        }
+        for side in [b.defender, b.attacker] {
+            volley(module, rules, state, &mut b, side, &mut log)?;
+        }
+    } else {
+        let side = b.firing;
+        volley(module, rules, state, &mut b, side, &mut log)?;
+    }
+    b.stage = Stage::Target;
+    for side in [b.defender, b.attacker] {
+        let owed = b.owed(side);
+        if owed > 0 {
+            let can = steps_left(module, state, &b, side);
+            let name = &module.side(side).name;
+            log.push(format!(
+                "{name} must lose {owed} step{}",
+                if owed == 1 { "" } else { "s" }
+            ));
+            if owed > can {
+                log.push(format!(
+                    "{name} has only {can} step{} to lose: {} cannot be taken",
+                    if can == 1 { "" } else { "s" },
+                    owed - can
+                ));
+            }
+        }
+    }
+    log.extend(next_loser(module, rules, state, b)?);
+    Ok(log)
+}
+
+/// `side`'s units each roll once, in the order they joined, at no one in particular
+/// (the side hit chooses its losses): the rules' `shot_modifier` is asked with the
+/// enemy's first piece as the target. A hit the rules do not absorb is a step the
+/// enemy owes.
+fn volley(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    b: &mut Battle,
+    side: SideId,
+    log: &mut Vec<String>,
+) -> Result<(), ActionError> {
+    let enemy = b.enemy_of(side);
+    let Some(&target) = b.own(enemy).first() else {
+        return Ok(());
+    };
+    let firing = b.firing;
+    b.firing = side;
+    store(state, b.clone());
+    for shooter in b.own(side).clone() {
+        let name = super::describe::unit(module, state, shooter);
+        let view = View { module, state };
+        let modifier =
+            ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
+        let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
+        if value < 1 {
+            log.push(format!("{name} cannot hit"));
+            continue;
+        }
+        b.could_hit = true;
+        let roll = state
+            .dice
+            .roll(module.dice)
+            .map_err(|e| illegal(e.to_string()))?;
+        let hit = i64::from(roll) <= value;
+        log.push(format!(
+            "{name} fires needing {value} or less: rolls {roll}, {}",
+            if hit { "hit" } else { "miss" }
+        ));
+        if !hit {
+            continue;
+        }
+        if ask_bool(
+            rules,
+            View { module, state },
+            Question::AbsorbsHit { shooter, target },
+        )? {
+            log.push("the hit is absorbed".into());
+            log.extend(notify(
+                module,
+                rules,
+                state,
+                Event::HitAbsorbed { shooter, target },
+            )?);
+            continue;
+        }
+        match b
+            .owed
+            .iter_mut()
+            .find(|l| l.side == enemy && l.unit.is_none())
+        {
+            Some(l) => l.steps += 1,
+            None => b.owed.push(Loss {
+                side: enemy,
+                unit: None,
+                steps: 1,
+                rule: String::new(),
+            }),
+        }
+        store(state, b.clone());
+    }
+    b.firing = firing;
+    store(state, b.clone());
+    Ok(())
+}
+
+/// Casualties chosen by their owner are all taken: with simultaneous fire the round is
+/// over; otherwise the part of the side that fired is (the side that did not just
+/// take losses).
+fn losses_taken(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    if options(module, state).fire == Fire::Simultaneous {
+        return round_over(module, rules, state, b);
+    }
+    if b.stage == Stage::Losses {
+        b.firing = b.enemy_of(b.firing);
+    }
+    next_part(module, rules, state, b)
+}
+
+/// The end of a round of simultaneous fire: a side with no piece left loses (both
+/// gone: no winner), else the round limit or a stalemate ends the battle undecided,
+/// else the next round begins with the defender's part.
+fn round_over(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    let mut log = Vec::new();
+    match (b.attackers.is_empty(), b.defenders.is_empty()) {
+        (true, true) => {
+            log.push(format!(
+                "both sides are eliminated at {}",
+                module.board.get(b.at).name
+            ));
+            return end_battle(module, rules, state, b, None, log);
+        }
+        (false, true) => {
+            let w = b.attacker;
+            return end_battle(module, rules, state, b, Some(w), log);
+        }
+        (true, false) => {
+            let w = b.defender;
+            return end_battle(module, rules, state, b, Some(w), log);
+        }
+        (false, false) => {}
+    }
+    if let Some(why) = round_limit(module, state, &b).or(stalemate(module, rules, state, &b)?) {
+        log.push(format!(
+            "the battle at {} ends undecided: {why}",
+            module.board.get(b.at).name
+        ));
+        log.extend(end_battle(module, rules, state, b, None, Vec::new())?);
+        return Ok(log);
+    }
+    b.firing = b.defender;
+    b.round = b.round.saturating_add(1);
+    b.could_hit = false;
+    part_start(module, rules, state, b, log)
 }
 
 /// The module's round limit (`max-rounds` on the `battles` step), if this round was the
