@@ -356,7 +356,9 @@ fn with_base_the_base_tests_run_on_the_mod_and_a_change_is_marked_with_its_reaso
         .map(|text| text.matches("test.case(").count())
         .sum::<usize>();
     assert!(
-        out.ends_with(&format!("{base_tests} passed, 0 failed, 1 changed by the mods\n")),
+        out.ends_with(&format!(
+            "{base_tests} passed, 0 failed, 1 changed by the mods\n"
+        )),
         "{out}"
     );
 }

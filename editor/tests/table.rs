@@ -328,7 +328,7 @@ fn a_save_keeps_the_players_and_ai_auto_in_the_games_folder() {
 /// reads as one box ("Columbus" and "Columbus, Ga." never both "Colum.").
 #[test]
 fn the_ahd_map_names_abbreviate_to_forms_no_two_boxes_share() {
-    let doc = Document::open(&common::ahd()).expect("module opens");
+    let doc = Document::open(common::ahd()).expect("module opens");
     let names: Vec<&str> = doc.map().boxes.iter().map(|b| b.name.as_str()).collect();
     let forms = muster_editor::labels::abbreviations(&names);
     let mut owner = std::collections::HashMap::new();
