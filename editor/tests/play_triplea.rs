@@ -42,19 +42,19 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
         h.query_all(by().label_contains("PUs")).next().is_some(),
         "the banner shows the PUs"
     );
-    // A march bought for Philadelphia, in the module's words.
-    common::retype(&mut h, "Filter", "buy a march for Philadelphia");
+    // A march bought for Pittsburgh, in the module's words.
+    common::retype(&mut h, "Filter", "buy a march for Pittsburgh");
     h.get_all(
-        by().label("buy a march for Philadelphia")
+        by().label("buy a march for Pittsburgh")
             .role(Role::Button),
     )
     .next()
     .expect("the panel offers the march")
     .click();
     h.run();
-    // The rules' offer: Philadelphia recruits, so its entrenchment costs nothing more.
+    // The rules' offer: Pittsburgh recruits, so its entrenchment costs nothing more.
     common::retype(&mut h, "Filter", "entrench");
-    let label = "entrench Philadelphia (1 PU with its march)";
+    let label = "entrench Pittsburgh (1 PU with its march)";
     h.get_all(by().label(label).role(Role::Button))
         .next()
         .unwrap_or_else(|| panic!("the panel offers '{label}'"))
@@ -63,9 +63,9 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
     let module = load_module(triplea()).expect("the mod loads");
     let state = common::game_state(&h);
     let marker = module.units.find_marker("entrenchment").expect("declared");
-    let philadelphia = module.board.find("Philadelphia").expect("a box");
+    let pittsburgh = module.board.find("Pittsburgh").expect("a box");
     assert_eq!(
-        state.markers_at(philadelphia, marker),
+        state.markers_at(pittsburgh, marker),
         1,
         "the offer was taken"
     );
