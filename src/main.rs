@@ -19,6 +19,7 @@ mod pbem_host;
 mod play;
 mod players;
 mod rules;
+mod scenario_cmd;
 mod smoke;
 mod terminal;
 mod view;
@@ -80,6 +81,9 @@ enum Subcommand {
     /// from, the Luau type definitions and editor settings, and a README. It passes
     /// `muster check` as created.
     NewMod(new_mod::Args),
+    /// Make scenarios: `from-save` writes a saved game's position as a scenario file.
+    #[command(subcommand)]
+    Scenario(scenario_cmd::ScenarioSubcommand),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +110,7 @@ fn main() -> ExitCode {
         }),
         Subcommand::Api(a) => api::run(&a).map(|()| ExitCode::SUCCESS),
         Subcommand::NewMod(a) => new_mod::run(&a).map(|()| ExitCode::SUCCESS),
+        Subcommand::Scenario(a) => scenario_cmd::run(&a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
