@@ -310,14 +310,15 @@ pub enum CreateError {
     },
 }
 
-/// Whether `id` can name a mod (its folder, its files' errors): plain characters only.
+/// Whether `id` can name a scenario's mod (its folder, its files' errors, and the
+/// scenario, whose ids often start with a year): plain characters only.
 pub fn valid_mod_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
         && id
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-        && id.starts_with(|c: char| c.is_ascii_lowercase())
+        && id.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 /// `to` relative to `from` (both absolute), with `/` separators, as `<extends path>`.

@@ -114,6 +114,16 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
         if ui.button("Load game…").clicked() {
             out.push(UiCommand::LoadGameDialog);
         }
+        if ui
+            .add_enabled(
+                play.session.is_some(),
+                egui::Button::new("Save position as scenario…"),
+            )
+            .on_hover_text("A new scenario starting from this position, as a mod of its own")
+            .clicked()
+        {
+            out.push(UiCommand::PositionAsScenario);
+        }
         if play.stale
             && ui
                 .button("Restart with new rules")
