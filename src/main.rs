@@ -19,6 +19,7 @@ mod pbem_host;
 mod play;
 mod players;
 mod rules;
+mod scenario_cmd;
 mod smoke;
 mod terminal;
 mod typecheck;
@@ -81,6 +82,9 @@ enum Subcommand {
     /// from, the Luau type definitions and editor settings, and a README. It passes
     /// `muster check` as created.
     NewMod(new_mod::Args),
+    /// Make scenarios: `from-save` writes a saved game's position as a scenario file.
+    #[command(subcommand)]
+    Scenario(scenario_cmd::ScenarioSubcommand),
 }
 
 fn main() -> ExitCode {
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         }),
         Subcommand::Api(a) => api::run(&a).map(|()| ExitCode::SUCCESS),
         Subcommand::NewMod(a) => new_mod::run(&a).map(|()| ExitCode::SUCCESS),
+        Subcommand::Scenario(a) => scenario_cmd::run(&a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

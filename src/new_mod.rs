@@ -1,6 +1,8 @@
 //! `muster new-mod NAME --extends BASE`: a ready overlay of a module, which passes
 //! `muster check` as created: its manifest, a rules file with one handler to start from,
 //! the type definitions and the settings that let luau-lsp check it, and a README.
+//! With `--scenario`, a scenario's own mod ([`muster_core::scenario_mod`]): the
+//! scenario file, its notes, briefings and special rules.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -200,10 +202,39 @@ pub struct Args {
     /// The folder to create it in (and to find the base in).
     #[arg(long, value_name = "DIR", default_value = "mods")]
     dir: PathBuf,
+    /// Make it a scenario's own mod: the scenario is a scenario file (e.g. made by
+    /// `muster scenario from-save`) or the id of a scenario of the base to start from a
+    /// copy of; it takes the mod's name as its id.
+    #[arg(long, value_name = "FILE|ID")]
+    scenario: Option<String>,
+    /// With --scenario: the scenario's name for people (default: its source's).
+    #[arg(long, value_name = "TEXT", requires = "scenario")]
+    title: Option<String>,
+    /// With --scenario: a sentence or two on what the scenario is.
+    #[arg(long, value_name = "TEXT", requires = "scenario")]
+    description: Option<String>,
 }
 
 /// Creates the mod and says how to check it.
 pub fn run(a: &Args) -> Result<()> {
+    if let Some(source) = &a.scenario {
+        let folder = create_scenario_mod(
+            &a.name,
+            &a.extends,
+            &a.dir,
+            source,
+            a.title.as_deref(),
+            a.description.as_deref(),
+        )?;
+        println!(
+            "created {}: check it with `muster check {}`, play it with `muster play {} --scenario {}`",
+            folder.display(),
+            folder.display(),
+            folder.display(),
+            a.name
+        );
+        return Ok(());
+    }
     let folder = create(&a.name, &a.extends, &a.dir)?;
     println!(
         "created {}: check it with `muster check {}`",
@@ -213,8 +244,92 @@ pub fn run(a: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Creates the mod `name` in `dir`, extending `base`; returns its folder.
-fn create(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
+/// The scenario's text for a scenario mod `name`: a file's, or a base scenario's (by
+/// id), renamed to the mod's id.
+fn scenario_source(
+    module: &Module,
+    source: &str,
+    name: &str,
+    title: Option<&str>,
+) -> Result<(String, String, String)> {
+    let (text, from_name, description) = if let Some(s) = module.scenario(source) {
+        let text = std::fs::read_to_string(&s.file)
+            .with_context(|| format!("cannot read {}", s.file.display()))?;
+        (text, s.name.clone(), s.description.clone())
+    } else if Path::new(source).is_file() {
+        let text =
+            std::fs::read_to_string(source).with_context(|| format!("cannot read {source}"))?;
+        let s = muster_core::load_scenario_str(module, source, &text)
+            .map_err(|e| anyhow!("{source} is no scenario of {}:\n{e}", module.id))?;
+        (text, s.name, s.description)
+    } else {
+        let ids: Vec<&str> = module.scenarios.iter().map(|s| s.id.as_str()).collect();
+        let hint = muster_core::suggest::did_you_mean(source, ids.iter().copied())
+            .unwrap_or_else(|| format!("the base's scenarios: {}", ids.join(", ")));
+        bail!(
+            "no scenario file '{source}' and no scenario of that id in {}; {hint}",
+            module.id
+        );
+    };
+    let title = title.map_or(from_name, str::to_string);
+    let text = muster_core::scenario_mod::rename_scenario(&text, name, Some(&title))
+        .map_err(|e| anyhow!("{source}: {e}"))?;
+    let description = description.unwrap_or_else(|| format!("A scenario of {}.", module.name));
+    Ok((text, title, description))
+}
+
+/// Creates a scenario's own mod `name` in `dir`, extending `base`; returns its folder.
+fn create_scenario_mod(
+    name: &str,
+    base: &str,
+    dir: &Path,
+    source: &str,
+    title: Option<&str>,
+    description: Option<&str>,
+) -> Result<PathBuf> {
+    if !muster_core::scenario_mod::valid_mod_id(name) {
+        bail!(
+            "'{name}' is not a scenario mod's name: use lower-case letters, digits, '-' and '_' (e.g. 1862-west)"
+        );
+    }
+    let base_dir = find_base(base, dir)?;
+    let module = load_module(&base_dir)
+        .map_err(|e| anyhow!("the base module {} does not load:\n{e}", base_dir.display()))?;
+    if module.scenario(name).is_some() {
+        bail!(
+            "{} has a scenario '{name}' already, which this mod's would replace; choose another name",
+            module.id
+        );
+    }
+    let (text, title, from_description) = scenario_source(&module, source, name, title)?;
+    let spec = muster_core::scenario_mod::ScenarioMod {
+        id: name.to_string(),
+        name: title,
+        description: description.map_or(from_description, str::to_string),
+        scenario_xml: text,
+        ..Default::default()
+    };
+    let target =
+        muster_core::scenario_mod::create(&base_dir, &module, dir, &spec, &editor_files())?;
+    Ok(target)
+}
+
+/// The files that let luau-lsp check a mod's rules, shared by both kinds of mod.
+fn editor_files() -> Vec<(String, String)> {
+    vec![
+        (".luaurc".into(), LUAURC.to_string()),
+        ("tests/.luaurc".into(), TESTS_LUAURC.to_string()),
+        (
+            "types/muster.d.luau".into(),
+            muster_scripting::api::definitions(),
+        ),
+        (".vscode/settings.json".into(), VSCODE.to_string()),
+    ]
+}
+
+/// The new mod's folder (which must not exist), the base module and its path from the
+/// mod.
+fn prepare(name: &str, base: &str, dir: &Path) -> Result<(PathBuf, Module, String)> {
     check_name(name)?;
     let target = dir.join(name);
     if target.exists() {
@@ -235,8 +350,11 @@ fn create(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
         .canonicalize()
         .with_context(|| format!("cannot resolve {}", base_dir.display()))?;
     let base_path = relative(&abs_dir.join(name), &abs_base);
-    let folder = target.display().to_string();
-    for (file, text) in files(name, &module, &base_path, &folder) {
+    Ok((target, module, base_path))
+}
+
+fn write_files(target: &Path, files: &[(String, String)]) -> Result<()> {
+    for (file, text) in files {
         let path = target.join(file);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -244,6 +362,18 @@ fn create(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
         }
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    Ok(())
+}
+
+/// Creates the mod `name` in `dir`, extending `base`; returns its folder.
+fn create(name: &str, base: &str, dir: &Path) -> Result<PathBuf> {
+    let (target, module, base_path) = prepare(name, base, dir)?;
+    let folder = target.display().to_string();
+    let all: Vec<(String, String)> = files(name, &module, &base_path, &folder)
+        .into_iter()
+        .map(|(f, t)| (f.to_string(), t))
+        .collect();
+    write_files(&target, &all)?;
     Ok(target)
 }
 

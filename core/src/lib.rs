@@ -17,6 +17,8 @@ pub mod options;
 pub(crate) mod overlay;
 pub mod pbem;
 pub mod scenario;
+pub mod scenario_from;
+pub mod scenario_mod;
 pub mod suggest;
 pub mod summary;
 pub mod table;

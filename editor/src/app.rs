@@ -259,6 +259,10 @@ impl EditorApp {
                                 Some(Selection::Box(i)) => Some(i),
                                 _ => None,
                             },
+                            position: self.play.session().map(|s| crate::workshop::Position {
+                                module: s.module(),
+                                state: s.state(),
+                            }),
                         };
                         self.scenario_panel.show(ui, &input, &mut out);
                     });
@@ -347,6 +351,12 @@ impl EditorApp {
 
     fn save_dialog(&mut self, ui: &Ui, out: &mut Vec<UiCommand>) {
         let Some(n) = self.confirm_save else { return };
+        let errors = self.doc.scenario_errors();
+        if !errors.is_empty() {
+            // The scenario's own question, its errors clickable (panels/scenario.rs).
+            crate::panels::scenario::save_invalid_question(ui, &errors, out);
+            return;
+        }
         egui::Modal::new(egui::Id::unique("confirm-save")).show(ui.ctx(), |ui| {
             ui.heading("Save and drop comments?");
             ui.label(format!(
@@ -392,6 +402,13 @@ impl EditorApp {
             }
             (_, UiCommand::LoadGameDialog) => {
                 self.ask_game_file(false);
+                return;
+            }
+            (_, UiCommand::PositionAsScenario) => {
+                self.mode = Mode::Edit;
+                if let Some(m) = self.doc.last_module() {
+                    self.scenario_panel.new_from_game(m);
+                }
                 return;
             }
             (_, UiCommand::LoadGame(path)) => {
@@ -504,7 +521,9 @@ impl EditorApp {
                 self.confirm_save = None;
                 match self.doc.save(drop_comments) {
                     Ok(SaveOutcome::Saved) => self.on_saved(),
-                    Ok(SaveOutcome::WouldDropComments(n)) => self.confirm_save = Some(n),
+                    Ok(SaveOutcome::WouldDropComments(n) | SaveOutcome::InvalidScenario(n)) => {
+                        self.confirm_save = Some(n)
+                    }
                     Err(e) => self.report_error(e.to_string()),
                 }
                 Ok(())
@@ -529,6 +548,7 @@ impl EditorApp {
             | UiCommand::SaveGame(_)
             | UiCommand::SaveGameDialog
             | UiCommand::LoadGameDialog
+            | UiCommand::PositionAsScenario
             | UiCommand::LoadGame(_) => {
                 Ok(()) // handled above
             }

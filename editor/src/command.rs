@@ -110,6 +110,8 @@ pub enum UiCommand {
     SaveGameDialog,
     /// Ask the file dialog for a saved game, then load it.
     LoadGameDialog,
+    /// Open the New scenario window on the position of the game being played.
+    PositionAsScenario,
 }
 
 /// The buttons of the unsaved-edits prompt.

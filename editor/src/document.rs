@@ -90,6 +90,18 @@ pub enum SaveOutcome {
     /// Nothing written: the file has this many comments inside `<map>` that a save
     /// would drop. Save again with `drop_comments` to confirm.
     WouldDropComments(usize),
+    /// Nothing written: an edited scenario has this many errors the engine reports
+    /// ([`Document::scenario_errors`]). Save again with `drop_comments` (the author's
+    /// yes to the save's question) to write it anyway.
+    InvalidScenario(usize),
+}
+
+/// An error the engine reports in an edited scenario file, with the map's box its line
+/// names, if any (so the question before saving can select it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub message: String,
+    pub at_box: Option<usize>,
 }
 
 /// An open module with its editable map.
@@ -106,6 +118,8 @@ pub struct Document {
     written: Vec<(PathBuf, String)>,
     prolog: String,
     inner_comments: usize,
+    /// The comments inside `<map>`, written back before the items they stood before.
+    map_comments: Vec<map_xml::Comment>,
     undo: Vec<Change>,
     redo: Vec<Change>,
     /// Source of [`Change`] ids.
@@ -192,6 +206,7 @@ impl Document {
             map: source.data,
             prolog: source.prolog,
             inner_comments: source.inner_comments,
+            map_comments: source.comments,
             undo: Vec::new(),
             redo: Vec::new(),
             next_id: 1,
@@ -306,7 +321,7 @@ impl Document {
 
     /// The map file as a save would write it now.
     pub fn map_text(&self) -> String {
-        map_xml::write(&self.map, &self.prolog)
+        map_xml::write_kept(&self.map, &self.prolog, &self.map_comments)
     }
 
     /// Applies a change made of `edits`, records it for undo and rechecks the module.
@@ -334,7 +349,7 @@ impl Document {
     /// Reruns the engine's validator on the current (unsaved) map.
     pub fn revalidate(&mut self) {
         let mut overrides = Overrides::new();
-        let (text, spans) = map_xml::write_spans(&self.map, &self.prolog);
+        let (text, spans) = map_xml::write_spans_kept(&self.map, &self.prolog, &self.map_comments);
         overrides.insert(self.map_path.clone(), text);
         self.map_spans = spans;
         for s in self.scenarios.iter().filter(|s| s.is_edited()) {
@@ -570,9 +585,50 @@ impl Document {
         self.change(label, vec![Edit::RemoveLine { index }])
     }
 
-    /// Writes the map file atomically. Refuses (without writing) when the file has
-    /// comments inside `<map>` that would be lost, unless `drop_comments` is set.
+    /// The errors the engine reports in the edited scenario files.
+    pub fn scenario_errors(&self) -> Vec<ScenarioError> {
+        let mut out = Vec::new();
+        for s in self.scenarios.iter().filter(|s| s.is_edited()) {
+            let text = s.text();
+            for d in self.validation.errors() {
+                let Some(at) = &d.location else { continue };
+                let file = self.dir.join(&at.file);
+                if file != s.path && !s.path.ends_with(&at.file) {
+                    continue;
+                }
+                let at_box = text
+                    .lines()
+                    .nth((at.line as usize).saturating_sub(1))
+                    .and_then(|line| {
+                        let start = line.find("box=\"")? + 5;
+                        let len = line[start..].find('"')?;
+                        let name = line[start..start + len]
+                            .replace("&quot;", "\"")
+                            .replace("&lt;", "<")
+                            .replace("&gt;", ">")
+                            .replace("&amp;", "&");
+                        self.map.find_box(&name)
+                    });
+                out.push(ScenarioError {
+                    message: d.to_string(),
+                    at_box,
+                });
+            }
+        }
+        out
+    }
+
+    /// Writes the map file atomically. Refuses (without writing) when an edited
+    /// scenario has errors, or when the file has comments that would be lost (inside an
+    /// edited scenario's root: those inside `<map>` are kept), unless `drop_comments`
+    /// (the author's yes) is set.
     pub fn save(&mut self, drop_comments: bool) -> Result<SaveOutcome, DocumentError> {
+        if !drop_comments {
+            let errors = self.scenario_errors().len();
+            if errors > 0 {
+                return Ok(SaveOutcome::InvalidScenario(errors));
+            }
+        }
         let scenario_comments: usize = self
             .scenarios
             .iter()
@@ -640,6 +696,7 @@ impl Document {
         self.map = source.data;
         self.prolog = source.prolog;
         self.inner_comments = source.inner_comments;
+        self.map_comments = source.comments;
         self.undo.clear();
         self.redo.clear();
         // No state reachable from here is the file on disk.

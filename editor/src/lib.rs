@@ -32,6 +32,7 @@ pub mod scenario_xml;
 pub mod start;
 pub mod style;
 pub mod validate;
+pub mod workshop;
 
 pub use app::EditorApp;
 pub use command::UiCommand;

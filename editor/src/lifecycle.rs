@@ -214,7 +214,7 @@ impl EditorApp {
                     self.proceed(then);
                 }
                 // The comment question comes first; its "Save anyway" goes on.
-                Ok(SaveOutcome::WouldDropComments(n)) => {
+                Ok(SaveOutcome::WouldDropComments(n) | SaveOutcome::InvalidScenario(n)) => {
                     self.confirm_save = Some(n);
                     self.after_save = Some(then);
                 }

@@ -4,8 +4,9 @@
 //! accepts exactly what the engine accepts. Writing emits kinds, boxes and lines in the
 //! document's order with attributes in a fixed order, so load → save → load is lossless
 //! and a save without edits changes nothing but layout. The prolog (the XML declaration
-//! and the comments before the root) is kept verbatim; comments inside the root cannot be
-//! placed back and are reported by [`MapSource::inner_comments`] so the UI can warn.
+//! and the comments before the root) is kept verbatim; a comment inside the root is kept
+//! before the item it stood before (found again by its key: a box's name, a line's ends
+//! and kind), or at the end when that item is gone ([`Comment`]).
 
 use std::fmt::Write as _;
 
@@ -39,8 +40,33 @@ pub struct MapSource {
     pub data: MapData,
     /// Everything before the root element, written back unchanged.
     pub prolog: String,
-    /// Comments inside the root element, which a save drops.
+    /// Comments inside the root element that a save would drop: none since comments
+    /// are kept ([`MapSource::comments`]); kept for the callers that warn.
     pub inner_comments: usize,
+    /// The comments inside the root element, each with the item it stood before.
+    pub comments: Vec<Comment>,
+}
+
+/// The item a comment inside `<map>` stood before, by its key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    Background,
+    Backdrop,
+    Kind(String),
+    Tag(String),
+    Value(String),
+    Box(String),
+    /// A line's two ends and kind.
+    Line(String, String, String),
+    /// Before `</map>`, or before an element the editor does not keep.
+    End,
+}
+
+/// A comment inside `<map>`: its text as written (`<!-- ... -->`) and where it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub before: Anchor,
+    pub text: String,
 }
 
 /// Parses a map file's text.
@@ -64,8 +90,157 @@ pub fn read(text: &str) -> Result<MapSource, MapXmlError> {
     Ok(MapSource {
         data: from_format(map),
         prolog: text[..start].to_owned(),
-        inner_comments: text[start..].matches("<!--").count(),
+        inner_comments: 0,
+        comments: inner_comments(text, start),
     })
+}
+
+/// The comments inside the root element starting at `start`, each anchored to the
+/// root's child it stands before (or, inside a child, to that child).
+fn inner_comments(text: &str, start: usize) -> Vec<Comment> {
+    let mut out = Vec::new();
+    let mut pending: Vec<String> = Vec::new();
+    let mut depth = 0usize;
+    let mut current = Anchor::End;
+    let mut i = start;
+    while let Some(rel) = text[i..].find('<') {
+        let at = i + rel;
+        let rest = &text[at..];
+        if rest.starts_with("<!--") {
+            let Some(end) = rest.find("-->") else { break };
+            let comment = rest[..end + 3].to_string();
+            if depth >= 2 {
+                out.push(Comment {
+                    before: current.clone(),
+                    text: comment,
+                });
+            } else if depth == 1 {
+                pending.push(comment);
+            }
+            i = at + end + 3;
+            continue;
+        }
+        let skip = [("<?", "?>"), ("<![CDATA[", "]]>"), ("<!", ">")]
+            .iter()
+            .find(|(open, _)| rest.starts_with(open))
+            .map(|(_, close)| *close);
+        if let Some(close) = skip {
+            let Some(end) = rest.find(close) else { break };
+            i = at + end + close.len();
+            continue;
+        }
+        let Some(end) = tag_end(rest) else { break };
+        let tag = &rest[1..end];
+        i = at + end + 1;
+        if tag.starts_with('/') {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                break;
+            }
+            continue;
+        }
+        let self_closing = tag.ends_with('/');
+        if depth == 1 {
+            current = anchor(tag.trim_end_matches('/'));
+            out.extend(pending.drain(..).map(|text| Comment {
+                before: current.clone(),
+                text,
+            }));
+        }
+        if !self_closing {
+            depth += 1;
+        }
+    }
+    out.extend(pending.into_iter().map(|text| Comment {
+        before: Anchor::End,
+        text,
+    }));
+    out
+}
+
+/// The offset of the `>` closing the tag `rest` starts with, quotes respected.
+fn tag_end(rest: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The item a start tag's text (`box name="A" x="1"`) is, by its key.
+fn anchor(tag: &str) -> Anchor {
+    let name_end = tag.find(|c: char| c.is_whitespace()).unwrap_or(tag.len());
+    let attrs = tag_attrs(&tag[name_end..]);
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|(a, _)| a == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    match &tag[..name_end] {
+        "background" => Anchor::Background,
+        "backdrop" => Anchor::Backdrop,
+        "line-kind" => Anchor::Kind(get("id")),
+        "tag" => Anchor::Tag(get("id")),
+        "box-value" => Anchor::Value(get("id")),
+        "box" => Anchor::Box(get("name")),
+        "line" => Anchor::Line(get("a"), get("b"), get("kind")),
+        _ => Anchor::End,
+    }
+}
+
+/// `key="value"` pairs of a tag's text after its name, values unescaped.
+fn tag_attrs(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        let Some(eq) = rest.find('=') else { break };
+        let key = rest[..eq].trim().to_string();
+        let after = rest[eq + 1..].trim_start();
+        let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            break;
+        };
+        let Some(close) = after[1..].find(q) else {
+            break;
+        };
+        out.push((key, unescape(&after[1..1 + close])));
+        rest = &after[close + 2..];
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&#10;", "\n")
+        .replace("&#9;", "\t")
+        .replace("&amp;", "&")
+}
+
+/// Writes the comments anchored where `here` holds, once each.
+fn put_comments(
+    out: &mut String,
+    comments: &[Comment],
+    used: &mut [bool],
+    here: impl Fn(&Anchor) -> bool,
+) {
+    for (c, done) in comments.iter().zip(used.iter_mut()) {
+        if !*done && here(&c.before) {
+            out.push_str("  ");
+            out.push_str(&c.text);
+            out.push('\n');
+            *done = true;
+        }
+    }
 }
 
 fn from_format(map: format::Map) -> MapData {
@@ -178,6 +353,11 @@ pub fn write(map: &MapData, prolog: &str) -> String {
     write_spans(map, prolog).0
 }
 
+/// [`write`], with the comments inside the root put back.
+pub fn write_kept(map: &MapData, prolog: &str, comments: &[Comment]) -> String {
+    write_spans_kept(map, prolog, comments).0
+}
+
 /// The text lines (1-based, inclusive) one box or line of the map occupies in the file
 /// [`write`] produces: the engine's diagnostics name such lines, and the validation
 /// panel turns them back into the object to select.
@@ -190,6 +370,15 @@ pub struct Span {
 
 /// [`write`], with where each box and line was written.
 pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
+    write_spans_kept(map, prolog, &[])
+}
+
+/// [`write_spans`], with the comments inside the root put back: each before the item
+/// it stood before, found by its key (names without case); those whose item is gone,
+/// and those that stood last, before `</map>`.
+pub fn write_spans_kept(map: &MapData, prolog: &str, comments: &[Comment]) -> (String, Vec<Span>) {
+    let mut used = vec![false; comments.len()];
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
     let mut spans = Vec::new();
     let mut out = String::new();
     if prolog.trim().is_empty() {
@@ -207,6 +396,7 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
     opt(&mut out, "neutral-color", map.neutral_color.as_deref());
     out.push_str(">\n");
     if let Some(bg) = &map.background {
+        put_comments(&mut out, comments, &mut used, |a| *a == Anchor::Background);
         out.push_str("  <background");
         attr(&mut out, "image", &bg.image);
         for (name, v) in [
@@ -222,6 +412,7 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         out.push_str("/>\n");
     }
     if let Some(file) = &map.backdrop {
+        put_comments(&mut out, comments, &mut used, |a| *a == Anchor::Backdrop);
         out.push_str("  <backdrop");
         attr(&mut out, "file", file);
         out.push_str("/>\n");
@@ -230,6 +421,12 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         out.push('\n');
     }
     for k in &map.kinds {
+        put_comments(
+            &mut out,
+            comments,
+            &mut used,
+            |a| matches!(a, Anchor::Kind(id) if same(id, &k.id)),
+        );
         out.push_str("  <line-kind");
         attr(&mut out, "id", &k.id);
         attr(&mut out, "name", &k.name);
@@ -240,6 +437,12 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         out.push_str("/>\n");
     }
     for t in &map.tags {
+        put_comments(
+            &mut out,
+            comments,
+            &mut used,
+            |a| matches!(a, Anchor::Tag(id) if same(id, &t.id)),
+        );
         out.push_str("  <tag");
         attr(&mut out, "id", &t.id);
         attr(&mut out, "name", &t.name);
@@ -249,6 +452,12 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         out.push_str("/>\n");
     }
     for v in &map.values {
+        put_comments(
+            &mut out,
+            comments,
+            &mut used,
+            |a| matches!(a, Anchor::Value(id) if same(id, &v.id)),
+        );
         out.push_str("  <box-value");
         attr(&mut out, "id", &v.id);
         attr(&mut out, "name", &v.name);
@@ -261,6 +470,14 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
     let newlines = |text: &str| text.bytes().filter(|&c| c == b'\n').count() as u32;
     let mut line = newlines(&out) + 1;
     for (i, b) in map.boxes.iter().enumerate() {
+        let before = out.len();
+        put_comments(
+            &mut out,
+            comments,
+            &mut used,
+            |a| matches!(a, Anchor::Box(name) if same(name, &b.name)),
+        );
+        line += newlines(&out[before..]);
         let start = out.len();
         write_box(&mut out, b);
         let first = line;
@@ -276,6 +493,13 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
         line += 1;
     }
     for (i, l) in map.lines.iter().enumerate() {
+        let before = out.len();
+        put_comments(&mut out, comments, &mut used, |a| {
+            matches!(a, Anchor::Line(x, y, kind)
+                if same(kind, &l.kind)
+                    && ((same(x, &l.a) && same(y, &l.b)) || (same(x, &l.b) && same(y, &l.a))))
+        });
+        line += newlines(&out[before..]);
         let start = out.len();
         out.push_str("  <line");
         attr(&mut out, "a", &l.a);
@@ -293,6 +517,7 @@ pub fn write_spans(map: &MapData, prolog: &str) -> (String, Vec<Span>) {
             object: Selection::Line(i),
         });
     }
+    put_comments(&mut out, comments, &mut used, |_| true);
     out.push_str("</map>\n");
     (out, spans)
 }
@@ -396,7 +621,14 @@ mod tests {
     fn write_then_read_gives_the_same_data_and_keeps_the_prolog() {
         let src = read(SAMPLE).unwrap();
         assert_eq!(src.prolog, "<?xml version=\"1.0\"?>\n<!-- a header -->\n");
-        assert_eq!(src.inner_comments, 1);
+        assert_eq!(src.inner_comments, 0);
+        assert_eq!(
+            src.comments,
+            vec![Comment {
+                before: Anchor::Kind("road".into()),
+                text: "<!-- kinds -->".into()
+            }]
+        );
         assert_eq!(src.data.boxes[0].name, "A & B");
         assert_eq!(src.data.lines[0].name.as_deref(), Some("Big \"One\""));
         let text = write(&src.data, &src.prolog);
@@ -406,6 +638,61 @@ mod tests {
         assert_eq!(again.inner_comments, 0);
         // Stable: writing again gives the same bytes.
         assert_eq!(write(&again.data, &again.prolog), text);
+    }
+
+    /// Comments inside `<map>` come back before the item they stood before, inside a
+    /// box before that box, and when their item is gone, at the end.
+    #[test]
+    fn comments_inside_the_map_are_kept() {
+        let text = r#"<map>
+  <!-- roads -->
+  <line-kind id="road" name="Road"/>
+  <!-- 4.3: Fort "A" -->
+  <box name="A &amp; B" x="1" y="2">
+    <!-- one recruit -->
+    <value id="r" side="n" amount="1"/>
+  </box>
+  <!-- C, to be renamed -->
+  <box name="C" x="3" y="4"/>
+  <!-- the river -->
+  <line a="C" b="A &amp; B" kind="road"/>
+  <!-- last -->
+</map>
+"#;
+        let src = read(text).unwrap();
+        assert_eq!(src.comments.len(), 6);
+        let mut data = src.data.clone();
+        data.boxes[1].name = "D".into();
+        data.lines[0].a = "D".into();
+        let written = write_kept(&data, &src.prolog, &src.comments);
+        let pos = |t: &str| {
+            written
+                .find(t)
+                .unwrap_or_else(|| panic!("{t} lost:\n{written}"))
+        };
+        assert!(pos("<!-- roads -->") < pos("<line-kind"));
+        assert!(pos("<!-- 4.3: Fort \"A\" -->") < pos("<box name=\"A &amp; B\""));
+        assert!(pos("<!-- one recruit -->") < pos("<box name=\"A &amp; B\""));
+        assert!(
+            pos("<!-- the river -->") > pos("<box name=\"D\""),
+            "its line changed ends"
+        );
+        assert!(
+            pos("<!-- C, to be renamed -->") > pos("<line a="),
+            "its box is gone"
+        );
+        assert!(pos("<!-- last -->") < pos("</map>"));
+        // Read again, the data is the same and the comments are all there.
+        let again = read(&written).unwrap();
+        assert_eq!(again.data, data);
+        assert_eq!(again.comments.len(), 6);
+        // Without edits, writing is stable.
+        let unedited = write_kept(&src.data, &src.prolog, &src.comments);
+        let reread = read(&unedited).unwrap();
+        assert_eq!(
+            write_kept(&reread.data, &reread.prolog, &reread.comments),
+            unedited
+        );
     }
 
     #[test]

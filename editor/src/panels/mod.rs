@@ -6,3 +6,4 @@ pub mod properties;
 pub mod scenario;
 pub mod toolbar;
 pub mod validation;
+pub mod workshop;

@@ -13,12 +13,17 @@ use crate::document::Document;
 use crate::map_data::MapData;
 use crate::scenario_data::{OffBoard, ScenarioData, add_units, units_of};
 use crate::scenario_live::tallies;
+use crate::workshop::Position;
 
-/// The panel's state between frames: the side and unit type to place.
-#[derive(Clone, Debug, Default)]
+use super::workshop::{Workshop, WorkshopInput};
+
+/// The panel's state between frames: the side and unit type to place, and the
+/// workshop's windows (new scenario, balance).
+#[derive(Default)]
 pub struct ScenarioPanel {
     side: Option<String>,
     unit: Option<String>,
+    workshop: Workshop,
 }
 
 /// What the panel shows this frame.
@@ -28,12 +33,44 @@ pub struct ScenarioInput<'a> {
     pub scenario: Option<&'a str>,
     /// The selected box, if one box is selected.
     pub selected_box: Option<usize>,
+    /// The game being played, for a new scenario from its position.
+    pub position: Option<Position<'a>>,
 }
 
 impl ScenarioPanel {
+    /// Opens the New scenario window on the position of the game being played (the
+    /// play screen's "Save position as scenario…").
+    pub fn new_from_game(&mut self, module: &Module) {
+        self.workshop.open_new(module, true, None);
+    }
+
     pub fn show(&mut self, ui: &mut Ui, input: &ScenarioInput<'_>, out: &mut Vec<UiCommand>) {
         let doc = input.doc;
         ui.heading("Scenario");
+        let shown = input.scenario.and_then(|id| {
+            let compiled = match doc.find_scenario(id) {
+                Some(i) => doc.live_scenario(i),
+                None => doc.last_module()?.scenario(id),
+            };
+            Some((id, compiled))
+        });
+        let workshop = WorkshopInput {
+            module: doc.last_module(),
+            dir: doc.dir(),
+            map: doc.map(),
+            copies: doc
+                .scenarios()
+                .iter()
+                .map(|s| (s.data.id.clone(), s.text()))
+                .collect(),
+            scenario: shown,
+            position: input.position.as_ref().map(|p| Position {
+                module: p.module,
+                state: p.state,
+            }),
+        };
+        self.workshop.buttons(ui, &workshop, out);
+        self.workshop.windows(ui, &workshop, out);
         for p in doc.scenario_problems() {
             ui.colored_label(ui.visuals().error_fg_color, p);
         }
@@ -368,4 +405,53 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// The question before saving a scenario the engine rejects: its errors, each on a box
+/// a link that selects it, and "Save anyway" / "Cancel".
+pub fn save_invalid_question(
+    ui: &Ui,
+    errors: &[crate::document::ScenarioError],
+    out: &mut Vec<UiCommand>,
+) {
+    egui::Modal::new(egui::Id::unique("confirm-invalid-scenario")).show(ui.ctx(), |ui| {
+        ui.heading("Save a scenario the engine rejects?");
+        ui.label(format!(
+            "The edited setup has {} error{}; `muster check` and games will refuse it until \
+             it is fixed. A box's error selects the box.",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        ));
+        egui::ScrollArea::vertical()
+            .max_height(240.0)
+            .show(ui, |ui| {
+                for e in errors {
+                    let text = egui::RichText::new(&e.message)
+                        .monospace()
+                        .color(ui.visuals().error_fg_color);
+                    match e.at_box {
+                        Some(b) => {
+                            if ui.link(text).on_hover_text("select this box").clicked() {
+                                out.push(UiCommand::Select(Some(crate::command::Selection::Box(
+                                    b,
+                                ))));
+                            }
+                        }
+                        None => {
+                            ui.label(text);
+                        }
+                    }
+                }
+            });
+        ui.horizontal(|ui| {
+            if ui.button("Save anyway").clicked() {
+                out.push(UiCommand::Save {
+                    drop_comments: true,
+                });
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(UiCommand::CancelSave);
+            }
+        });
+    });
 }

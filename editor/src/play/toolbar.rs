@@ -66,6 +66,16 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
             ui.separator();
             files(ui, play, out, false);
         }
+        if ui
+            .add_enabled(
+                play.session.is_some(),
+                egui::Button::new("Save position as scenario…"),
+            )
+            .on_hover_text("A new scenario starting from this position, as a mod of its own")
+            .clicked()
+        {
+            out.push(UiCommand::PositionAsScenario);
+        }
         if play.stale
             && ui
                 .button("Restart with new rules")
