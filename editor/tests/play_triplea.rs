@@ -44,13 +44,10 @@ fn the_adaptation_is_played_through_its_own_words_and_offers() {
     );
     // A march bought for Pittsburgh, in the module's words.
     common::retype(&mut h, "Filter", "buy a march for Pittsburgh");
-    h.get_all(
-        by().label("buy a march for Pittsburgh")
-            .role(Role::Button),
-    )
-    .next()
-    .expect("the panel offers the march")
-    .click();
+    h.get_all(by().label("buy a march for Pittsburgh").role(Role::Button))
+        .next()
+        .expect("the panel offers the march")
+        .click();
     h.run();
     // The rules' offer: Pittsburgh recruits, so its entrenchment costs nothing more.
     common::retype(&mut h, "Filter", "entrench");
