@@ -9,7 +9,7 @@ use egui_kittest::kittest::{Queryable, by};
 use muster_core::format::Procedure;
 use muster_core::game::battle::Stage;
 use muster_core::game::flow::procedure;
-use muster_core::game::{Action, GameState, Place, describe, legal_actions};
+use muster_core::game::{Action, GameState, Place, describe, legal_actions, why_not};
 use muster_editor::EditorApp;
 use muster_editor::play::battle::{battle, counter, dice_lines};
 
@@ -264,6 +264,68 @@ fn a_battle_is_fought_through_its_window() {
     for line in &rolls {
         assert_eq!(label_count(&h, line), 0, "'{line}' was the last battle's");
     }
+}
+
+/// An enemy the shot may not name (5.1: every enemy is fired on once before any twice)
+/// is no button; clicked, it says why in the engine's words, and nothing changes
+/// (issue 46, item 4).
+#[test]
+fn an_enemy_no_shot_may_name_says_why_when_clicked() {
+    let (_tmp, dir) = common::ahd_copy();
+    let mut h = common::harness(&dir, common::LARGE);
+    new_game(&mut h, 11, &[]);
+    // A part under way with one shot announced, as many enemies as shooters or more:
+    // the enemy already fired on may not be named again.
+    play_until(&mut h, 11, |s| {
+        battle(s).is_some_and(|b| {
+            let (firing, enemies) = if b.firing == b.attacker {
+                (&b.attackers, &b.defenders)
+            } else {
+                (&b.defenders, &b.attackers)
+            };
+            b.winner.is_none()
+                && b.stage == Stage::Target
+                && b.shots.len() == 1
+                && firing.len() > 1
+                && enemies.len() >= firing.len()
+        })
+    });
+    let module = module();
+    let mut r = rules(&module);
+    let s = state(&h);
+    let b = battle(&s).expect("a battle").clone();
+    let legal = legal_actions(&module, &mut r, &s).expect("legal");
+    let Some(&Action::Target { shooter, .. }) = legal.first() else {
+        panic!("only targets are legal now: {legal:?}")
+    };
+    let (_, fired_on) = b.shots[0];
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Target { target, .. } if *target == fired_on)),
+        "5.1: the enemy fired on is not offered again"
+    );
+    let text = counter(&module, &s, &b, fired_on);
+    assert!(h.query_by_role_and_label(Role::Button, &text).is_none());
+    let refusal = why_not(
+        &module,
+        &mut r,
+        &s,
+        &Action::Target {
+            shooter,
+            target: fired_on,
+        },
+    )
+    .expect("the rules answer")
+    .expect("the engine refuses the target");
+    assert!(
+        refusal.to_string().contains("may_target"),
+        "the rules' own 5.1 handler is named: {refusal}"
+    );
+    h.get_by_label(&text).click();
+    h.run();
+    assert_eq!(h.state().play().status(), refusal.to_string());
+    assert_eq!(state(&h), s, "asking changed nothing");
 }
 
 /// The banner's fields are the engine's numbers, after a march and in Recruitment.

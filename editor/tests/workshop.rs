@@ -172,8 +172,8 @@ fn a_new_scenario_from_the_game_being_played() {
     h.run();
     assert_eq!(h.state().mode(), Mode::Play);
     let state = common::game_state(&h);
-    // The play screen's "Save position as scenario…" opens the window on the game.
-    h.get_by_label("Save position as scenario…").click();
+    // The play screen's "Save as scenario…" opens the window on the game.
+    h.get_by_label("Save as scenario…").click();
     h.run();
     assert_eq!(h.state().mode(), Mode::Edit);
     assert!(

@@ -39,7 +39,7 @@ pub struct ScenarioInput<'a> {
 
 impl ScenarioPanel {
     /// Opens the New scenario window on the position of the game being played (the
-    /// play screen's "Save position as scenario…").
+    /// play screen's "Save as scenario…").
     pub fn new_from_game(&mut self, module: &Module) {
         self.workshop.open_new(module, true, None);
     }

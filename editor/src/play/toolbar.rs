@@ -1,5 +1,6 @@
 //! The play mode's toolbar: new game, undo, the computers' controls, the odds window,
-//! and saving or loading a game by the typed path or through the file dialog.
+//! saving or loading a game by the typed path or through the file dialog, and the
+//! position saved as a scenario.
 
 use std::path::PathBuf;
 
@@ -66,16 +67,6 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
             ui.separator();
             files(ui, play, out, false);
         }
-        if ui
-            .add_enabled(
-                play.session.is_some(),
-                egui::Button::new("Save position as scenario…"),
-            )
-            .on_hover_text("A new scenario starting from this position, as a mod of its own")
-            .clicked()
-        {
-            out.push(UiCommand::PositionAsScenario);
-        }
         if play.stale
             && ui
                 .button("Restart with new rules")
@@ -84,8 +75,15 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
         {
             out.push(UiCommand::Play(PlayCommand::RestartWithNewRules));
         }
+    });
+    if !narrow {
+        // The row's width with everything in it, clipped or not.
+        play.toolbar_width = row.response.rect.width() + ui.spacing().item_spacing.x;
+    }
+    // The computer's thinking shows on the status line, not in the row: the row's width
+    // (and so whether it folds) never changes while a computer thinks.
+    ui.horizontal(|ui| {
         if let (Some((side, elapsed)), Some(s)) = (play.thinking(), play.session()) {
-            ui.separator();
             ui.spinner();
             let name = s.module().sides.get(side).map_or("?", |s| s.name.as_str());
             let kind = s.players().get(side).map_or("", |k| k.label());
@@ -93,13 +91,10 @@ pub fn show(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>) {
                 "{name} ({kind}) thinking… {:.1} s",
                 elapsed.as_secs_f32()
             ));
+            ui.separator();
         }
+        status_line(ui, &play.status);
     });
-    if !narrow {
-        // The row's width with everything in it, clipped or not.
-        play.toolbar_width = row.response.rect.width() + ui.spacing().item_spacing.x;
-    }
-    status_line(ui, &play.status);
 }
 
 /// New games; folded into the "File" menu with the files when the window is narrow.
@@ -192,6 +187,20 @@ fn files(ui: &mut Ui, play: &mut Play, out: &mut Vec<UiCommand>, folded: bool) {
     }
     if ui.button("Load game…").clicked() {
         out.push(UiCommand::LoadGameDialog);
+        if folded {
+            ui.close();
+        }
+    }
+    // A scenario author's way from a game to a scenario (issue 49).
+    if ui
+        .add_enabled(
+            play.session.is_some(),
+            egui::Button::new("Save as scenario…"),
+        )
+        .on_hover_text("save this position as a new scenario, a mod of its own")
+        .clicked()
+    {
+        out.push(UiCommand::PositionAsScenario);
         if folded {
             ui.close();
         }
