@@ -108,7 +108,8 @@ fn a_row_short_of_a_value_is_a_located_load_error() {
     );
 }
 
-/// `resolve` belongs to `battles` steps: on another it is a located load error.
+/// `resolve` belongs to `battles` steps (and move steps fighting their battles inside
+/// the step): on another it is a located load error.
 #[test]
 fn resolve_on_a_step_that_is_not_battles_is_a_located_load_error() {
     let tmp = tempfile::tempdir().unwrap();
@@ -116,14 +117,15 @@ fn resolve_on_a_step_that_is_not_battles_is_a_located_load_error() {
     copy_dir(&root().join("mods/dwf"), &dir);
     let calendar = fs::read_to_string(dir.join("calendar.xml")).unwrap();
     let patched = calendar.replace(
-        "procedure=\"move\" spends=\"command-points\"",
-        "procedure=\"move\" resolve=\"rules\" spends=\"command-points\"",
+        "procedure=\"script\"/>",
+        "procedure=\"script\" resolve=\"rules\"/>",
     );
     assert_ne!(patched, calendar);
     fs::write(dir.join("calendar.xml"), patched).unwrap();
     let err = load_module(&dir).expect_err("refused").to_string();
     assert!(
-        err.contains("calendar.xml:") && err.contains("resolve is for procedure=\"battles\" steps"),
+        err.contains("calendar.xml:22:")
+            && err.contains("resolve is for procedure=\"battles\" steps"),
         "{err}"
     );
 }
