@@ -473,13 +473,7 @@ impl Rules for ScriptRules {
                     let game = views.open(scope, state)?;
                     (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
                 },
-                |v| match v {
-                    Value::String(s) => Ok(s.to_string_lossy()),
-                    other => Err(format!(
-                        "returned {}; this hook returns nil (accepted) or a reason (a string)",
-                        crate::value::describe(other)
-                    )),
-                },
+                |v| reason(v, "accepted"),
             )
             .map_err(|e| rule_error(HOOK, e))?;
         self.dice_error(HOOK)?;
@@ -504,13 +498,7 @@ impl Rules for ScriptRules {
                     let game = views.open(scope, state)?;
                     (game, step).into_lua_multi(lua)
                 },
-                |v| match v {
-                    Value::String(s) => Ok(s.to_string_lossy()),
-                    other => Err(format!(
-                        "returned {}; this hook returns nil (the step may end) or a reason (a string)",
-                        crate::value::describe(other)
-                    )),
-                },
+                |v| reason(v, "the step may end"),
             )
             .map_err(|e| rule_error(HOOK, e))?;
         self.dice_error(HOOK)?;
@@ -535,13 +523,7 @@ impl Rules for ScriptRules {
                     let game = views.open(scope, state)?;
                     (game, lua_index(formation.index())).into_lua_multi(lua)
                 },
-                |v| match v {
-                    Value::String(s) => Ok(s.to_string_lossy()),
-                    other => Err(format!(
-                        "returned {}; this hook returns nil (accepted) or a reason (a string)",
-                        crate::value::describe(other)
-                    )),
-                },
+                |v| reason(v, "accepted"),
             )
             .map_err(|e| rule_error(HOOK, e))?;
         self.dice_error(HOOK)?;
@@ -1033,4 +1015,16 @@ fn side_name(module: &Module, side: SideId) -> &str {
         .sides
         .get(side.index())
         .map_or("?", |s| s.id.as_str())
+}
+
+/// A "first reason" hook's answer (`accepts_entry`, `end_step_refusal`, `composition`):
+/// a string is the reason it refuses; `nil_means` says what nil would have meant.
+fn reason(v: &Value, nil_means: &str) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        other => Err(format!(
+            "returned {}; this hook returns nil ({nil_means}) or a reason (a string)",
+            crate::value::describe(other)
+        )),
+    }
 }
