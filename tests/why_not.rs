@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use muster_core::game::why::{absent_placements, placeable_kinds};
 use muster_core::game::{
-    Action, Dice, GameState, Path, Step, apply, legal_actions, moves, why_not,
+    Action, Dice, GameState, Path, Place, Step, apply, legal_actions, moves, why_not,
 };
 use muster_core::ids::{BoxId, TurnId, UnitId};
 use muster_core::{Module, load_scenario_str};
@@ -271,4 +271,44 @@ fn the_terminal_says_why_a_command_is_refused() {
             "{expected:?} missing in:\n{stdout}"
         );
     }
+}
+
+/// In a game that hides information the refusal tells nothing read from the whole
+/// state: no engine check, no rules handler, not even the action's words (they could
+/// name a piece the seat does not see). The fog-of-war example hides enemy pieces.
+#[test]
+fn a_game_with_hidden_information_tells_no_reason() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/examples/fog-of-war");
+    let m = muster_core::load_module(dir).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!m.all_open(), "the example hides something");
+    let mut rules = ScriptRules::load(&m, muster_scripting::Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let s = m.scenario("1861").expect("1861");
+    let (g, _) = muster_core::game::start(&m, &mut rules, s, Vec::new(), Dice::seeded(1)).unwrap();
+    let on_move = g.active_side(&m);
+    // Every enemy piece named as a target outside a battle: refused, for reasons the
+    // engine knows from the whole board.
+    let hidden = g
+        .unit_ids()
+        .find(|&u| g.unit(u).side != on_move && matches!(g.unit(u).place, Place::Board(_)))
+        .expect("an enemy piece on the board");
+    let own = g
+        .unit_ids()
+        .find(|&u| g.unit(u).side == on_move && matches!(g.unit(u).place, Place::Board(_)))
+        .expect("a piece of the side on move");
+    let tried = Action::Target {
+        shooter: own,
+        target: hidden,
+    };
+    let refusal = why_not(&m, &mut rules, &g, &tried)
+        .unwrap()
+        .expect("no battle: refused");
+    assert_eq!(
+        refusal.to_string(),
+        format!(
+            "'that action' is not possible: {}",
+            muster_core::game::why::HIDDEN_REASON
+        )
+    );
+    assert!(refusal.rules.is_empty());
 }

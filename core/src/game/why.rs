@@ -39,6 +39,9 @@ impl fmt::Display for RuleSaid {
     }
 }
 
+/// The only reason given in a game where some seat does not see everything.
+pub const HIDDEN_REASON: &str = "the reason is not told in a game that hides information";
+
 /// Why an action may not be taken now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
@@ -77,6 +80,16 @@ pub fn why_not(
         Err(ActionError::Illegal(why)) => why,
         Err(ActionError::Rule(e)) => format!("a rule failed: {e}"),
     };
+    // Hidden information fails closed: the engine's check, the rules' answers and the
+    // action's own words are read from the whole state and may speak of pieces the
+    // asking seat does not see, so none of them is told.
+    if !module.all_open() {
+        return Ok(Some(Refusal {
+            action: "that action".into(),
+            engine: HIDDEN_REASON.into(),
+            rules: Vec::new(),
+        }));
+    }
     // A decision of another step: its question would not be asked here.
     if let Some(other) = elsewhere(module, state, action) {
         return Ok(Some(Refusal {
