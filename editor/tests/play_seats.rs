@@ -336,6 +336,16 @@ fn hot_seat_fog_of_war_hands_over_and_shows_only_the_seats_view() {
         h.query_by_label("Washington").is_some(),
         "the Union's board"
     );
+    // A threat is read from the whole state: none is shown where information is hidden.
+    assert!(h.query_by_label("Defeat could come next turn").is_none());
+    assert!(
+        h.state_mut()
+            .play_mut()
+            .session_mut()
+            .expect("a game")
+            .victory_threats()
+            .is_empty()
+    );
 
     play_until_other_seat(&mut h, union);
     h.run();

@@ -978,7 +978,12 @@ impl Session {
 
     /// The victory conditions a side could meet on its next player turn, as the rules
     /// see them (the `victory_threats` hint); nothing if the rules give none or fail.
+    /// Nothing either in a module that hides information: the rules read the whole
+    /// state, so a threat could betray an unseen piece (fails closed).
     pub fn victory_threats(&mut self) -> &[Threat] {
+        if self.threats.is_none() && !self.module.all_open() {
+            self.threats = Some(Vec::new());
+        }
         if self.threats.is_none() {
             let view = muster_core::game::View {
                 module: &self.module,
