@@ -1,6 +1,6 @@
 //! Probes for what two of the editor's tests need beyond a Rust toolchain: Xvfb, xdotool
-//! and ImageMagick to drive the real window (`tests/xvfb_window.rs`), a software Vulkan to
-//! render the snapshot images (`tests/snapshot.rs`). Where one is missing it sets a cfg
+//! and ImageMagick to drive the real window (`tests/it/xvfb_window.rs`), a software Vulkan to
+//! render the snapshot images (`tests/it/snapshot.rs`). Where one is missing it sets a cfg
 //! that marks those tests ignored, so that `cargo test` passes on a fresh machine and lists
 //! each skip in its own output ("ignored, needs ...") and count; a warning names exactly
 //! what is missing. Under CI (`CI` set, as `.ci/run` does) it sets nothing: a missing

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke run of the real window: starts it under Xvfb on the AHD module (the start
 # screen), clicks through a new game against the computer and a first march (the points
-# in clicks.txt, which the test editor/tests/xvfb_clicks.rs keeps true), checks the
+# in clicks.txt, which the test editor/tests/it/xvfb_clicks.rs keeps true), checks the
 # window title shows the march, ends the Union's player turn, lets the computer play
 # the Confederacy's by itself, and saves a screenshot of what it did.
 #

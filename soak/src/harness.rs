@@ -1,6 +1,6 @@
 //! The fuzz targets' bodies (issue 17, item 4): each takes the fuzzer's bytes and returns
 //! `Err` when an invariant breaks; a panic is a crash as it stands. `fuzz/` wraps them
-//! for cargo-afl, and `tests/fuzz_regressions.rs` runs them on every crash input found,
+//! for cargo-afl, and `tests/it/fuzz_regressions.rs` runs them on every crash input found,
 //! so a crash stays fixed.
 //!
 //! The modules and their rules are loaded once per thread (the fuzzer runs many inputs

@@ -154,7 +154,7 @@ impl Iterator for RandomGame<'_> {
 
 /// Builds `muster-typecheck` beside the `muster` program a test runs (`muster check`
 /// type-checks with it), once a test process. `cargo build` and `cargo test --workspace`
-/// build it; `cargo test --test NAME` alone does not, another package's program.
+/// build it; `cargo test --test it` alone does not, another package's program.
 pub fn build_typechecker(muster: &Path) {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {

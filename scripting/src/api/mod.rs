@@ -4,7 +4,7 @@
 //! method or a command is a one-line edit here too), rendered as Markdown
 //! (`docs/luau-api.md`) and as Luau type definitions (`docs/muster.d.luau`) by
 //! `muster api`, and checked against what the code really registers by
-//! `scripting/tests/api.rs`, so neither can drift from the engine unnoticed.
+//! `scripting/tests/it/api.rs`, so neither can drift from the engine unnoticed.
 //!
 //! Types are Luau's, with the aliases the definitions file declares: `Unit` (a piece's
 //! number), `BoxNum`, `LineNum` (1-based numbers), `SideId`, `UnitTypeId` (string ids),
@@ -106,7 +106,7 @@ pub fn registered_view_methods(
 /// A new mod's `rules/init.luau` (`muster new-mod`): one handler, commented, that
 /// changes nothing until the modder makes it; `base` is the id of the module it extends,
 /// `step` and `resource` ids of that module for the commented example. Kept here, next
-/// to the definitions it must type-check against (`typecheck/tests/strict.rs`).
+/// to the definitions it must type-check against (`typecheck/tests/it/strict.rs`).
 pub fn skeleton_rules(name: &str, base: &str, step: &str, resource: &str) -> String {
     format!(
         r#"--!strict

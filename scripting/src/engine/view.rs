@@ -384,7 +384,7 @@ fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
 
 /// The names of the `game` view's methods as scripts see them (the Rust methods and
 /// their Luau wrappers), read off a view made in a fresh Lua state: the modder's
-/// reference is checked against them (`scripting/tests/api.rs`).
+/// reference is checked against them (`scripting/tests/it/api.rs`).
 pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
     let lua = Lua::new();
     lua.set_app_data(Lent::new(module));

@@ -1,0 +1,6 @@
+//! The crate's integration tests, one module per former test binary: one binary
+//! links once (CI time; see ARCHITECTURE.md).
+
+mod odds;
+mod odds_triplea;
+mod strong;

@@ -1,0 +1,40 @@
+//! The crate's integration tests, one module per former test binary: one binary
+//! links once (CI time; see ARCHITECTURE.md).
+
+mod ahd_board;
+mod ahd_rules;
+mod ahd_setup;
+mod ahd_terms;
+mod ahd_triplea;
+mod ai_players;
+mod battle_actions;
+mod cli_api;
+mod cli_check;
+mod cli_mods;
+mod cli_modtest;
+mod cli_new_mod;
+mod cli_odds;
+mod cli_pbem;
+mod cli_pbem_host;
+mod cli_play;
+mod cli_strong;
+mod cli_watch;
+mod dwf_battles;
+mod dwf_board;
+mod dwf_movement;
+mod dwf_tables;
+mod formations;
+mod golden_logs;
+mod modder_mistakes;
+mod pbem;
+mod pbem_host;
+mod piece_numbers;
+mod random_games;
+mod saves;
+mod scenario_from_save;
+mod seat_log;
+mod seat_players;
+mod seats;
+mod triplea_battle;
+mod umpire;
+mod why_not;

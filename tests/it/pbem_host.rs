@@ -1,0 +1,216 @@
+//! A hosted game by file in one process (issue 43, item 4): the host's API with seats
+//! that seek battle, so that the files a seat receives tell of battles fought in and
+//! out of its sight. Every seat file names no enemy piece the seat never saw fully, and
+//! each seat's files verify against the record. (`tests/it/cli_pbem_host.rs` plays
+//! through the CLI.)
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use muster_core::format::Sight;
+use muster_core::game::dice::Pcg32;
+use muster_core::game::save::{SavedModule, SavedScenario};
+use muster_core::game::sight::sights;
+use muster_core::game::{Action, GameState, Place, describe};
+use muster_core::ids::UnitId;
+use muster_core::pbem::host::{
+    Answer, HOST_FORMAT, Host, HostSetup, Record, SeatFile, answer_name, to_bytes, verify_seat,
+};
+use muster_core::pbem::{sha256, to_hex};
+use muster_core::{Module, load_module};
+use muster_scripting::{Limits, ScriptRules};
+use muster_test_support::{CHOOSER_STREAM, root};
+
+/// Each seat's folder: (name, bytes), in the order written.
+type Folders = BTreeMap<String, Vec<(String, Vec<u8>)>>;
+
+/// A choice that seeks battle: a march into a box where the seat's view shows enemy
+/// pieces (seen or counted), a battle to fight, else any.
+fn aggressive(file: &SeatFile, chooser: &mut Pcg32) -> usize {
+    let view = file.view.as_ref().expect("a view");
+    let side = view["side"].as_str().unwrap_or_default();
+    let enemy_boxes: Vec<&str> = view["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| {
+            b["unseen"].as_u64() > Some(0)
+                || b["pieces"]
+                    .as_array()
+                    .is_some_and(|p| p.iter().any(|p| p["side"].as_str() != Some(side)))
+        })
+        .filter_map(|b| b["name"].as_str())
+        .collect();
+    let attacks: Vec<usize> = file
+        .decide
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| match &c.action {
+            Action::Move { .. } => enemy_boxes.iter().any(|b| c.words.ends_with(b)),
+            Action::Fight { .. } | Action::Target { .. } => true,
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let pick = |n: usize, chooser: &mut Pcg32| (chooser.between_one_and(n as u32) - 1) as usize;
+    if !attacks.is_empty() && chooser.between_one_and(4) > 1 {
+        return attacks[pick(attacks.len(), chooser)];
+    }
+    pick(file.decide.len(), chooser)
+}
+
+/// Plays a hosted fog-of-war game to `end`; returns the record and the seats' folders.
+fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Record, Folders) {
+    let setup = HostSetup {
+        module: SavedModule::of(m),
+        scenario: SavedScenario {
+            id: "1861".into(),
+            xml: None,
+        },
+        options: Vec::new(),
+        end: Some(end.into()),
+        seats: m.seats.iter().map(|s| s.id.clone()).collect(),
+    };
+    let mut host = Host {
+        module: m,
+        record: Record::new(setup, &[7; 32], &[9; 32]),
+        master: Default::default(),
+    };
+    let mut folders = Folders::new();
+    for f in host.first_files() {
+        folders.entry(f.seat).or_default().push((f.name, f.bytes));
+    }
+    let mut chooser = Pcg32::new(seed, CHOOSER_STREAM);
+    let mut nonce = 0u64;
+    for _ in 0..20_000 {
+        if host.master.over() {
+            let (last, _) = host.outgoing(rules).unwrap();
+            for f in last {
+                folders.entry(f.seat).or_default().push((f.name, f.bytes));
+            }
+            return (host.record, folders);
+        }
+        let seats: Vec<String> = folders.keys().cloned().collect();
+        for seat in seats {
+            let (name, bytes) = folders[&seat]
+                .iter()
+                .rev()
+                .find(|(n, _)| n.ends_with(".seat.json"))
+                .unwrap()
+                .clone();
+            let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
+            let answered = answer_name(&file.game, &seat, file.index);
+            if file.over || folders[&seat].iter().any(|(n, _)| *n == answered) {
+                continue;
+            }
+            let action = (file.index > 0)
+                .then(|| file.decide[aggressive(&file, &mut chooser)].action.clone());
+            nonce += 1;
+            let answer = Answer {
+                pbem_host: HOST_FORMAT,
+                game: file.game.clone(),
+                seat: seat.clone(),
+                answers: file.index,
+                file: to_hex(&sha256(&bytes)),
+                nonce: to_hex(&sha256(&nonce.to_le_bytes())),
+                action,
+            };
+            let bytes = to_bytes(&answer);
+            host.take(rules, &seat, &answered, &bytes)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            folders.get_mut(&seat).unwrap().push((answered, bytes));
+        }
+        let (out, errors) = host.outgoing(rules).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        for f in out {
+            folders.entry(f.seat).or_default().push((f.name, f.bytes));
+        }
+    }
+    panic!("the game did not end");
+}
+
+/// Whether `line` names the piece `name` (`Cavalry #1` is not named by `Cavalry #12`).
+fn names_piece(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(i, _)| {
+        !line[i + name.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit())
+    })
+}
+
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                out.push(k.clone());
+                strings(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn battles_by_file_with_a_host_tell_each_seat_only_what_it_saw() {
+    let m = load_module(root().join("mods/examples/fog-of-war")).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (record, folders) = hosted_game(&m, &mut rules, "12/1861", 3);
+    let master = record.replay(&m, &mut rules).unwrap();
+    assert!(master.over());
+    let shots = master
+        .steps
+        .iter()
+        .filter(|s| matches!(s.action, Action::Target { .. }))
+        .count();
+    assert!(shots > 0, "shots were fired");
+    let states: Vec<&GameState> = std::iter::once(master.start.as_ref().unwrap())
+        .chain(master.steps.iter().map(|s| &s.after))
+        .collect();
+    for (seat, files) in &folders {
+        let seat_id = m.find_seat(seat).unwrap();
+        let side = m.seat(seat_id).side.unwrap();
+        // The enemy pieces on the board the seat never saw fully, by their log names.
+        let mut full = BTreeSet::new();
+        for state in &states {
+            let (seen, errors) = sights(&m, &mut rules, state, seat_id);
+            assert!(errors.is_empty(), "{errors:?}");
+            full.extend((0..seen.len()).filter(|&i| seen[i] == Sight::Full));
+        }
+        let mut never = BTreeSet::new();
+        for state in &states {
+            for (i, u) in state.units.iter().enumerate() {
+                if u.side != side && !full.contains(&i) && matches!(u.place, Place::Board(_)) {
+                    let name = describe::unit(&m, state, UnitId::from_index(i).unwrap());
+                    never.insert(name.trim_end_matches(" (reduced)").to_string());
+                }
+            }
+        }
+        assert!(!never.is_empty(), "{seat} had pieces hidden from it");
+        let mut shots_seen = 0;
+        for (name, bytes) in files {
+            let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+            let mut all = Vec::new();
+            strings(&v, &mut all);
+            for line in &all {
+                for hidden in &never {
+                    assert!(
+                        !names_piece(line, hidden),
+                        "{name}: {seat} never saw {hidden}: {line}"
+                    );
+                }
+            }
+            let log = v["log"].as_array().into_iter().flatten();
+            shots_seen += log
+                .filter(|l| l.as_str().is_some_and(|l| l.contains(" fires at ")))
+                .count();
+        }
+        verify_seat(&m, &mut rules, &record, seat, files).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!(
+            "{seat}: {} files, {} pieces never seen fully, {shots_seen} shots read in its logs; {shots} in the game",
+            files.len(),
+            never.len()
+        );
+    }
+}
