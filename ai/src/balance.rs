@@ -26,7 +26,7 @@ pub struct GameSetup<'a> {
 }
 
 /// How one game ended.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct GameResult {
     pub seed: u64,
     /// The winning side's id; `None` for a draw or an unfinished game.
@@ -345,6 +345,16 @@ pub struct Length {
 }
 
 pub fn summarise(module: &Module, all: &[GameResult]) -> Summary {
+    let sides: Vec<String> = module
+        .side_ids()
+        .map(|s: SideId| module.side(s).id.clone())
+        .collect();
+    summarise_sides(&sides, all)
+}
+
+/// [`summarise`] given the sides' ids in the module's order: a study's parts are merged
+/// without loading the module again.
+pub fn summarise_sides(sides: &[String], all: &[GameResult]) -> Summary {
     let failed = all
         .iter()
         .filter_map(|r| r.error.as_ref().map(|e| (r.seed, e.clone())))
@@ -352,10 +362,10 @@ pub fn summarise(module: &Module, all: &[GameResult]) -> Summary {
     let results: Vec<GameResult> = all.iter().filter(|r| r.error.is_none()).cloned().collect();
     let results = results.as_slice();
     let n = results.len();
-    let wins = module
-        .side_ids()
-        .map(|s: SideId| {
-            let id = module.side(s).id.clone();
+    let wins = sides
+        .iter()
+        .map(|id| {
+            let id = id.clone();
             let count = results
                 .iter()
                 .filter(|r| r.winner.as_deref() == Some(id.as_str()))

@@ -7,6 +7,7 @@ mod ahd_setup;
 mod ahd_terms;
 mod ahd_triplea;
 mod ai_players;
+mod balance_shards;
 mod battle_actions;
 mod cli_api;
 mod cli_check;

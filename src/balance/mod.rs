@@ -1,23 +1,31 @@
-//! `muster balance`: many games between computer players, to see who a rule favours.
+//! `muster balance`: many games between computer players, to see who a rule favours;
+//! a study cut into parts for several machines, and the parts merged (`part.rs`).
+
+mod part;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use muster_ai::Level;
-use muster_ai::balance::{GameResult, GameSetup, Summary, run, summarise};
+use muster_ai::balance::{GameResult, GameSetup, Summary, run, summarise_sides};
 use muster_core::scenario;
 use muster_scripting::{Limits, ScriptRules};
 
 use crate::players::{StrongArgs, parse_level, parse_seat_level, parse_side_level};
+use part::{Part, Shard, Study};
 
 // `muster balance`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// The module folder, e.g. mods/ahd.
-    module: PathBuf,
+    #[arg(required = true)]
+    module: Option<PathBuf>,
     /// A mod to lay on the module (a folder whose <extends> names the module or an
     /// earlier mod); repeat for several, lowest first.
     #[arg(long = "mod", value_name = "PATH")]
@@ -65,9 +73,40 @@ pub struct Args {
     /// Give up on a game after this many actions (it counts as unfinished).
     #[arg(long, default_value_t = 200_000)]
     max_actions: usize,
+    /// Play only the I-th of N parts of the study (1 ≤ I ≤ N; a scheduler's 0-based
+    /// index plus one) and write it to --part; `muster balance merge` reports the parts.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse, requires = "part")]
+    shard: Option<Shard>,
+    /// Where --shard writes its part (JSON).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    part: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Reports a study's parts (written by --shard I/N --part FILE) as one run of the
+    /// whole study would, byte for byte.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// Every part's file, in any order.
+    #[arg(required = true, value_name = "PART")]
+    parts: Vec<PathBuf>,
+    /// Also write one line per game to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run_cli(mut o: Args) -> Result<()> {
+    if let Some(Command::Merge(m)) = o.command {
+        return merge(m);
+    }
+    let module_dir = o.module.clone().context("a module folder, e.g. mods/ahd")?;
     o.player.extend(o.union.map(|k| ("union".to_string(), k)));
     o.player
         .extend(o.confederate.map(|k| ("confederate".to_string(), k)));
@@ -76,7 +115,7 @@ pub fn run_cli(mut o: Args) -> Result<()> {
             *level = o.strong.level();
         }
     }
-    let module = muster_core::load_stack(&o.module, &o.mods).map_err(|e| anyhow!("{e}"))?;
+    let module = muster_core::load_stack(&module_dir, &o.mods).map_err(|e| anyhow!("{e}"))?;
     // Fail early, on the main thread, if the rules do not load.
     ScriptRules::load(&module, Limits::default()).map_err(|e| anyhow!("{e}"))?;
     let scenario_arg = o.scenario.clone().unwrap_or_else(|| {
@@ -92,10 +131,48 @@ pub fn run_cli(mut o: Args) -> Result<()> {
     if o.games == 0 {
         bail!("--games must be at least 1");
     }
+    let (first, end) = match o.shard {
+        Some(shard) if shard.of > o.games => bail!(
+            "--shard {}/{}: a study of {} games has at most {} parts",
+            shard.index,
+            shard.of,
+            o.games,
+            o.games
+        ),
+        Some(shard) => shard.games(o.games),
+        None => (0, o.games),
+    };
+    let study = Study {
+        stack: module
+            .stack
+            .iter()
+            .map(|e| format!("{} {} {:016x}", e.id, e.version, e.content_hash))
+            .collect(),
+        scenario: scenario.id.clone(),
+        scenario_name: scenario.name.clone(),
+        options: o.options.clone(),
+        option_ids: option_ids
+            .iter()
+            .map(|&id| module.options[id.index()].id.clone())
+            .collect(),
+        players: module
+            .seat_ids()
+            .map(|s| format!("{}={}", module.seat(s).id, levels[s.index()].name()))
+            .collect(),
+        levels: levels.clone(),
+        seed: o.seed,
+        games: o.games,
+        end: o.end.clone(),
+        max_actions: o.max_actions,
+        sides: module
+            .side_ids()
+            .map(|s| module.side(s).id.clone())
+            .collect(),
+    };
     let setup = GameSetup {
         scenario: &scenario,
         options: option_ids,
-        players: levels.clone(),
+        players: levels,
         end: o.end.clone(),
         max_actions: o.max_actions,
     };
@@ -105,56 +182,85 @@ pub fn run_cli(mut o: Args) -> Result<()> {
         o.threads
     };
     let started = Instant::now();
-    let bar = Progress::new(o.games);
+    let bar = progress_bar(end - first);
     let results = run(
         &module,
         || ScriptRules::load(&module, Limits::default()).map_err(|e| e.to_string()),
         &setup,
-        o.games,
-        o.seed,
+        end - first,
+        o.seed.wrapping_add(first as u64),
         threads,
-        &|done| bar.update(done),
+        &|done| bar.set_position(done as u64),
     )
     .map_err(|e| anyhow!("{e}"))?;
-    bar.finish();
-    let elapsed = started.elapsed();
-    let summary = summarise(&module, &results);
-    if let Some(path) = &o.csv {
-        write_csv(path, &results).with_context(|| format!("writing {}", path.display()))?;
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    // The time is the machine's, not the study's: on stderr, so a report is the same
+    // wherever and however its games were played.
+    eprintln!(
+        "{} games in {elapsed:.1} s on {threads} thread(s): {:.1} games/s",
+        end - first,
+        (end - first) as f64 / elapsed.max(1e-9)
+    );
+    if let (Some(shard), Some(path)) = (o.shard, &o.part) {
+        Part::new(study, shard, results).write(path)?;
+        eprintln!(
+            "part {}/{} (games {}-{} of {}) written to {}; `muster balance merge` reports \
+             the parts",
+            shard.index,
+            shard.of,
+            first + 1,
+            end,
+            o.games,
+            path.display()
+        );
+        return Ok(());
     }
-    let players: Vec<String> = module
-        .seat_ids()
-        .map(|s| format!("{}={}", module.seat(s).id, levels[s.index()].name()))
-        .collect();
+    report(&study, &results, o.csv.as_deref(), o.json)
+}
+
+/// `muster balance merge`: the parts' games reported as one run.
+fn merge(m: MergeArgs) -> Result<()> {
+    let (study, results) = part::merge(&m.parts)?;
+    report(&study, &results, m.csv.as_deref(), m.json)
+}
+
+/// Prints a study's report (and writes its CSV): the same for one run or merged parts.
+fn report(
+    study: &Study,
+    results: &[GameResult],
+    csv: Option<&std::path::Path>,
+    json: bool,
+) -> Result<()> {
+    let summary = summarise_sides(&study.sides, results);
+    if let Some(path) = csv {
+        write_csv(path, results).with_context(|| format!("writing {}", path.display()))?;
+    }
     let out = &mut std::io::stdout().lock();
-    if o.json {
+    if json {
         let report = serde_json::json!({
-            "module": module.id,
-            "scenario": scenario.id,
-            "options": o.options,
-            "players": players,
-            "seed": o.seed,
-            "threads": threads,
-            "seconds": elapsed.as_secs_f64(),
+            "module": study.stack.last().and_then(|s| s.split(' ').next()),
+            "scenario": study.scenario,
+            "options": study.options,
+            "players": study.players,
+            "seed": study.seed,
             "summary": summary,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         print_summary(
             out,
-            &scenario.name,
-            &players,
-            &o.options,
+            &study.scenario_name,
+            &study.players,
+            &study.options,
             &summary,
-            threads,
-            elapsed,
         )?;
     }
     if !summary.failed.is_empty() {
         bail!(
             "{} of {} games failed on a rule error (first: seed {}); the others are reported above",
             summary.failed.len(),
-            o.games,
+            study.games,
             summary.failed[0].0
         );
     }
@@ -167,12 +273,10 @@ fn print_summary(
     players: &[String],
     options: &[String],
     s: &Summary,
-    threads: usize,
-    elapsed: std::time::Duration,
 ) -> Result<()> {
     writeln!(
         out,
-        "{} games of {scenario} ({}), options: {}; {:.1} s on {threads} thread(s)",
+        "{} games of {scenario} ({}), options: {}",
         s.games,
         players.join(", "),
         if options.is_empty() {
@@ -180,7 +284,6 @@ fn print_summary(
         } else {
             options.join(",")
         },
-        elapsed.as_secs_f64()
     )?;
     for (side, r) in &s.wins {
         writeln!(
@@ -249,53 +352,22 @@ fn write_csv(path: &std::path::Path, results: &[GameResult]) -> Result<()> {
     Ok(())
 }
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-struct Progress {
-    total: usize,
-    shown: AtomicU64,
-    on: bool,
-    started: Instant,
-}
-
-impl Progress {
-    fn new(total: usize) -> Self {
-        Progress {
-            total,
-            shown: AtomicU64::new(0),
-            on: std::io::stderr().is_terminal(),
-            started: Instant::now(),
-        }
-    }
-
-    fn update(&self, done: usize) {
-        if !self.on {
-            return;
-        }
-        // Redraw at most every 1% (and always at the end).
-        let step = (self.total / 100).max(1) as u64;
-        let done64 = done as u64;
-        let last = self.shown.load(Ordering::Relaxed);
-        if done64 < last + step && done < self.total {
-            return;
-        }
-        self.shown.store(done64, Ordering::Relaxed);
-        let width = 30;
-        let filled = done * width / self.total.max(1);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r[{}{}] {done}/{} games, {:.0} s",
-            "#".repeat(filled),
-            " ".repeat(width - filled),
-            self.total,
-            self.started.elapsed().as_secs_f64()
-        );
-        let _ = err.flush();
-    }
-
-    fn finish(&self) {
-        if self.on {
-            let _ = writeln!(std::io::stderr());
-        }
-    }
+/// Games done, their rate and the time left, on stderr; hidden when stderr is not a
+/// terminal (a log file, a scheduler's job).
+fn progress_bar(total: usize) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} games, {rate}, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} games/s", state.per_sec());
+            },
+        )
+        .progress_chars("#> ");
+    ProgressBar::with_draw_target(Some(total as u64), target).with_style(style)
 }
