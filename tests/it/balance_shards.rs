@@ -97,8 +97,7 @@ fn merged_parts_report_the_one_machine_study_byte_for_byte() {
 fn refused(out: Output) -> String {
     assert!(!out.status.success(), "succeeded");
     assert!(out.stdout.is_empty(), "a report was printed");
-    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    err
+    String::from_utf8_lossy(&out.stderr).trim().to_string()
 }
 
 #[test]
