@@ -804,10 +804,73 @@ impl Planner {
             if let Some(next) = self.plan.pop_front() {
                 return Ok(next);
             }
+            if let Some(drop) = self.garrison(module, rules, state, me)? {
+                return Ok(drop);
+            }
             let hinted = hinted_offer(module, rules, state)?;
             return Ok(hinted.map_or(Action::Release, |(_, a)| a));
         }
         Ok(self.choose_march(module, rules, state, me)?.0)
+    }
+
+    /// Once a march has moved, a garrison its formations leave on the way (seed 001
+    /// §6.23) where a box of mine is worth holding and the march left it short: the
+    /// box's garrison need (see [`Planner::needs`]) above what stands there, or nothing
+    /// standing in a decisive box. The smallest member that covers the need (fewest
+    /// combatant pieces, then the lowest ids: deterministic); none in a module without
+    /// formations or for a player that does not defend.
+    fn garrison(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Option<Action>, AiError> {
+        if !self.style.defend || !module.units.types.iter().any(|t| t.is_formation()) {
+            return Ok(None);
+        }
+        let drops: Vec<(UnitId, BoxId)> = self
+            .legal(module, rules, state)?
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Drop { unit, at } => Some((unit, at)),
+                _ => None,
+            })
+            .collect();
+        if drops.is_empty() {
+            return Ok(None);
+        }
+        let pic = self.picture(module, rules, state, me)?;
+        let guard = self.needs(module, rules, state, &pic)?;
+        let standing = |at: BoxId| -> f64 {
+            state
+                .units_at(at)
+                .filter(|&u| state.unit(u).side == me)
+                .map(|u| unit_force(module, state, u, 0.0).steps)
+                .sum()
+        };
+        let strength = |u: UnitId| -> f64 {
+            std::iter::once(u)
+                .chain(state.all_members(u))
+                .map(|x| unit_force(module, state, x, 0.0).steps)
+                .sum()
+        };
+        let mut best: Option<(u32, UnitId, BoxId)> = None;
+        for (unit, at) in drops {
+            let here = standing(at);
+            let short = guard.need[at.index()] - here;
+            let decisive = pic.worth[me.index()][at.index()] >= self.style.decisive
+                && state.controller(at) == Some(me);
+            let wanted = short > 0.0 || (decisive && here <= 0.0);
+            if !wanted || strength(unit) <= 0.0 {
+                continue;
+            }
+            let size = state.held_count(module, unit) + 1;
+            if best.is_none_or(|(n, u, b)| (size, unit, at) < (n, u, b)) {
+                best = Some((size, unit, at));
+            }
+        }
+        Ok(best.map(|(_, unit, at)| Action::Drop { unit, at }))
     }
 
     /// The march decision in front of `me` (no march active): the box to activate (its
