@@ -27,7 +27,7 @@ use muster_core::game::{
 };
 use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 
-use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
+use crate::knowledge::{Distances, Force, Picture, mover_force, unit_force, win_chance};
 use crate::player::{AiError, Player};
 use crate::recall::{Mover, Recall, Where};
 
@@ -293,7 +293,9 @@ impl Planner {
                 let Place::Board(from) = unit.place else {
                     continue;
                 };
+                // A formation's members threaten with it (`mover_force`), not alone.
                 if unit.side == pic.me
+                    || state.in_formation(module, u)
                     || decisive
                         .iter()
                         .all(|&x| usize::from(dist.get(from, x)) > within)
@@ -305,7 +307,7 @@ impl Planner {
                 for d in alike.destinations(view, rules, u)? {
                     reach[d.path.to().index()] = true;
                 }
-                let steps = unit_force(module, state, u, 0.0).steps;
+                let steps = mover_force(module, state, u).steps;
                 for &x in &decisive {
                     let near = reach[x.index()]
                         || module
@@ -536,7 +538,7 @@ impl Planner {
             // Jobs for single units: take an empty box, or move toward objectives.
             for &i in &free {
                 let (u, paths) = &options[i];
-                let f = unit_force(module, state, *u, 0.0);
+                let f = mover_force(module, state, *u);
                 let leave_cost = self.leave_cost(
                     here_worth,
                     (need_here, need_here),
@@ -615,7 +617,7 @@ impl Planner {
                         paths
                             .iter()
                             .find(|p| p.to() == to)
-                            .map(|p| (i, unit_force(module, state, *u, 0.0), p))
+                            .map(|p| (i, mover_force(module, state, *u), p))
                     })
                     .collect();
                 group.sort_by(|a, b| b.1.hits_per_round.total_cmp(&a.1.hits_per_round));
@@ -701,7 +703,7 @@ impl Planner {
             };
             total += job.value;
             for (u, p) in job.moves {
-                let f = unit_force(module, state, u, 0.0);
+                let f = mover_force(module, state, u);
                 arriving.push((p.to(), f));
                 staying = staying.minus(f);
                 free.retain(|&i| options[i].0 != u);
@@ -1972,5 +1974,61 @@ mod tests {
         }
         // Marches of more than one box (4.0: by rail, river or as cavalry) are seen.
         assert!(furthest >= 2, "{furthest}");
+    }
+
+    /// The formations fixture with presidents (`tests/fixtures/formations-president`),
+    /// the Union's army railed from Baltimore to Grafton through Harper's Ferry, a box
+    /// its rules hint is worth holding, now left bare.
+    #[test]
+    fn a_march_leaves_its_smallest_division_to_hold_a_box_worth_holding() {
+        // Seed 001 §6.23: a division may be left as a garrison on the way.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/formations-president");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("army").expect("army");
+        let mut g = start(&m, &mut rules, sc, Vec::new(), Dice::seeded(1))
+            .expect("starts")
+            .0;
+        let named = |g: &GameState, n: &str| g.names.iter().find(|(_, x)| x == n).unwrap().0;
+        let at = |n: &str| m.board.find(n).unwrap();
+        // Lincoln allots the step to McDowell, who rails the army to Grafton.
+        let allot = legal_actions(&m, &mut rules, &g).unwrap()[0].clone();
+        g = muster_core::game::apply(&m, &mut rules, &g, &allot)
+            .unwrap()
+            .0;
+        g = muster_core::game::apply(
+            &m,
+            &mut rules,
+            &g,
+            &Action::Select {
+                at: at("Baltimore"),
+            },
+        )
+        .unwrap()
+        .0;
+        let army = named(&g, "Army of the Potomac");
+        let mv = legal_actions(&m, &mut rules, &g)
+            .unwrap()
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { unit, path } if *unit == army && path.to() == at("Grafton") && path.steps.len() == 2))
+            .expect("by Harper's Ferry");
+        g = muster_core::game::apply(&m, &mut rules, &g, &mv).unwrap().0;
+        let union = m.find_side("union").unwrap();
+        let mut p = Planner::new(Style::ai());
+        let left = p.garrison(&m, &mut rules, &g, union).unwrap();
+        assert_eq!(
+            left,
+            Some(Action::Drop {
+                unit: named(&g, "1st Division, I Corps"),
+                at: at("Harper's Ferry"),
+            }),
+            "the smallest division (3 stands), the lowest first"
+        );
+        // Once it stands there, nothing more is left.
+        let g = muster_core::game::apply(&m, &mut rules, &g, left.as_ref().unwrap())
+            .unwrap()
+            .0;
+        assert_eq!(p.garrison(&m, &mut rules, &g, union).unwrap(), None);
     }
 }
