@@ -101,6 +101,28 @@ pub fn unit_force(module: &Module, state: &GameState, u: UnitId, penalty: f64) -
     }
 }
 
+/// What a piece takes where it moves: its own force, and for a formation (issue 47)
+/// that of each combatant member standing with it, which moves only with it (the
+/// formation itself adds its own only if it is a combatant). Any other piece: its
+/// own ([`unit_force`]), so modules without formations are weighed as before.
+pub fn mover_force(module: &Module, state: &GameState, u: UnitId) -> Force {
+    let t = module.units.get(state.unit(u).kind);
+    if !t.is_formation() {
+        return unit_force(module, state, u, 0.0);
+    }
+    let here = state.unit(u).place;
+    let own = if t.combatant {
+        unit_force(module, state, u, 0.0)
+    } else {
+        Force::default()
+    };
+    state
+        .all_members(u)
+        .into_iter()
+        .filter(|&m| state.unit(m).place == here && module.units.get(state.unit(m).kind).combatant)
+        .fold(own, |f, m| f.plus(unit_force(module, state, m, 0.0)))
+}
+
 /// The chance that `attacker` destroys `defender` first, from how fast each wears the
 /// other down (a Lanchester-style estimate, sharpened: a force twice as fast wins ~80%).
 pub fn win_chance(attacker: Force, defender: Force) -> f64 {

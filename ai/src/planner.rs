@@ -27,7 +27,7 @@ use muster_core::game::{
 };
 use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 
-use crate::knowledge::{Distances, Force, Picture, unit_force, win_chance};
+use crate::knowledge::{Distances, Force, Picture, mover_force, unit_force, win_chance};
 use crate::player::{AiError, Player};
 use crate::recall::{Mover, Recall, Where};
 
@@ -293,7 +293,9 @@ impl Planner {
                 let Place::Board(from) = unit.place else {
                     continue;
                 };
+                // A formation's members threaten with it (`mover_force`), not alone.
                 if unit.side == pic.me
+                    || state.in_formation(module, u)
                     || decisive
                         .iter()
                         .all(|&x| usize::from(dist.get(from, x)) > within)
@@ -305,7 +307,7 @@ impl Planner {
                 for d in alike.destinations(view, rules, u)? {
                     reach[d.path.to().index()] = true;
                 }
-                let steps = unit_force(module, state, u, 0.0).steps;
+                let steps = mover_force(module, state, u).steps;
                 for &x in &decisive {
                     let near = reach[x.index()]
                         || module
@@ -536,7 +538,7 @@ impl Planner {
             // Jobs for single units: take an empty box, or move toward objectives.
             for &i in &free {
                 let (u, paths) = &options[i];
-                let f = unit_force(module, state, *u, 0.0);
+                let f = mover_force(module, state, *u);
                 let leave_cost = self.leave_cost(
                     here_worth,
                     (need_here, need_here),
@@ -615,7 +617,7 @@ impl Planner {
                         paths
                             .iter()
                             .find(|p| p.to() == to)
-                            .map(|p| (i, unit_force(module, state, *u, 0.0), p))
+                            .map(|p| (i, mover_force(module, state, *u), p))
                     })
                     .collect();
                 group.sort_by(|a, b| b.1.hits_per_round.total_cmp(&a.1.hits_per_round));
@@ -701,7 +703,7 @@ impl Planner {
             };
             total += job.value;
             for (u, p) in job.moves {
-                let f = unit_force(module, state, u, 0.0);
+                let f = mover_force(module, state, u);
                 arriving.push((p.to(), f));
                 staying = staying.minus(f);
                 free.retain(|&i| options[i].0 != u);
@@ -804,10 +806,73 @@ impl Planner {
             if let Some(next) = self.plan.pop_front() {
                 return Ok(next);
             }
+            if let Some(drop) = self.garrison(module, rules, state, me)? {
+                return Ok(drop);
+            }
             let hinted = hinted_offer(module, rules, state)?;
             return Ok(hinted.map_or(Action::Release, |(_, a)| a));
         }
         Ok(self.choose_march(module, rules, state, me)?.0)
+    }
+
+    /// Once a march has moved, a garrison its formations leave on the way (seed 001
+    /// §6.23) where a box of mine is worth holding and the march left it short: the
+    /// box's garrison need (see [`Planner::needs`]) above what stands there, or nothing
+    /// standing in a decisive box. The smallest member that covers the need (fewest
+    /// combatant pieces, then the lowest ids: deterministic); none in a module without
+    /// formations or for a player that does not defend.
+    fn garrison(
+        &mut self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+        me: SideId,
+    ) -> Result<Option<Action>, AiError> {
+        if !self.style.defend || !module.units.types.iter().any(|t| t.is_formation()) {
+            return Ok(None);
+        }
+        let drops: Vec<(UnitId, BoxId)> = self
+            .legal(module, rules, state)?
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Drop { unit, at } => Some((unit, at)),
+                _ => None,
+            })
+            .collect();
+        if drops.is_empty() {
+            return Ok(None);
+        }
+        let pic = self.picture(module, rules, state, me)?;
+        let guard = self.needs(module, rules, state, &pic)?;
+        let standing = |at: BoxId| -> f64 {
+            state
+                .units_at(at)
+                .filter(|&u| state.unit(u).side == me)
+                .map(|u| unit_force(module, state, u, 0.0).steps)
+                .sum()
+        };
+        let strength = |u: UnitId| -> f64 {
+            std::iter::once(u)
+                .chain(state.all_members(u))
+                .map(|x| unit_force(module, state, x, 0.0).steps)
+                .sum()
+        };
+        let mut best: Option<(u32, UnitId, BoxId)> = None;
+        for (unit, at) in drops {
+            let here = standing(at);
+            let short = guard.need[at.index()] - here;
+            let decisive = pic.worth[me.index()][at.index()] >= self.style.decisive
+                && state.controller(at) == Some(me);
+            let wanted = short > 0.0 || (decisive && here <= 0.0);
+            if !wanted || strength(unit) <= 0.0 {
+                continue;
+            }
+            let size = state.held_count(module, unit) + 1;
+            if best.is_none_or(|(n, u, b)| (size, unit, at) < (n, u, b)) {
+                best = Some((size, unit, at));
+            }
+        }
+        Ok(best.map(|(_, unit, at)| Action::Drop { unit, at }))
     }
 
     /// The march decision in front of `me` (no march active): the box to activate (its
@@ -1909,5 +1974,61 @@ mod tests {
         }
         // Marches of more than one box (4.0: by rail, river or as cavalry) are seen.
         assert!(furthest >= 2, "{furthest}");
+    }
+
+    /// The formations fixture with presidents (`tests/fixtures/formations-president`),
+    /// the Union's army railed from Baltimore to Grafton through Harper's Ferry, a box
+    /// its rules hint is worth holding, now left bare.
+    #[test]
+    fn a_march_leaves_its_smallest_division_to_hold_a_box_worth_holding() {
+        // Seed 001 §6.23: a division may be left as a garrison on the way.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/formations-president");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("army").expect("army");
+        let mut g = start(&m, &mut rules, sc, Vec::new(), Dice::seeded(1))
+            .expect("starts")
+            .0;
+        let named = |g: &GameState, n: &str| g.names.iter().find(|(_, x)| x == n).unwrap().0;
+        let at = |n: &str| m.board.find(n).unwrap();
+        // Lincoln allots the step to McDowell, who rails the army to Grafton.
+        let allot = legal_actions(&m, &mut rules, &g).unwrap()[0].clone();
+        g = muster_core::game::apply(&m, &mut rules, &g, &allot)
+            .unwrap()
+            .0;
+        g = muster_core::game::apply(
+            &m,
+            &mut rules,
+            &g,
+            &Action::Select {
+                at: at("Baltimore"),
+            },
+        )
+        .unwrap()
+        .0;
+        let army = named(&g, "Army of the Potomac");
+        let mv = legal_actions(&m, &mut rules, &g)
+            .unwrap()
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { unit, path } if *unit == army && path.to() == at("Grafton") && path.steps.len() == 2))
+            .expect("by Harper's Ferry");
+        g = muster_core::game::apply(&m, &mut rules, &g, &mv).unwrap().0;
+        let union = m.find_side("union").unwrap();
+        let mut p = Planner::new(Style::ai());
+        let left = p.garrison(&m, &mut rules, &g, union).unwrap();
+        assert_eq!(
+            left,
+            Some(Action::Drop {
+                unit: named(&g, "1st Division, I Corps"),
+                at: at("Harper's Ferry"),
+            }),
+            "the smallest division (3 stands), the lowest first"
+        );
+        // Once it stands there, nothing more is left.
+        let g = muster_core::game::apply(&m, &mut rules, &g, left.as_ref().unwrap())
+            .unwrap()
+            .0;
+        assert_eq!(p.garrison(&m, &mut rules, &g, union).unwrap(), None);
     }
 }

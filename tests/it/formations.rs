@@ -691,3 +691,150 @@ fn a_commander_organises_only_the_formations_he_commands() {
     };
     assert!(muster_core::game::apply_by(&m, &mut rules, &g, mcdowell, &within).is_ok());
 }
+
+// ---- Listed organisation actions (issue 47, item 5: computer players see them) ----
+
+#[test]
+fn a_march_lists_its_garrisons_on_the_way_and_detachments_before_it_moves() {
+    // §6.23: a member may be left as a garrison in a box its formation passed through;
+    // §10: a member may leave its formation. The engine lists these (not every way to
+    // split a box) so that computer players, which choose among legal actions, can.
+    let (m, mut rules) = load();
+    let g = begin(&m, &mut rules);
+    let organisation = |l: &[Action]| -> Vec<Action> {
+        l.iter()
+            .filter(|a| matches!(a, Action::Organize { .. } | Action::Drop { .. }))
+            .cloned()
+            .collect()
+    };
+    assert!(
+        organisation(&legal_actions(&m, &mut rules, &g).unwrap()).is_empty(),
+        "no march under way"
+    );
+    let g = act(
+        &m,
+        &mut rules,
+        &g,
+        &Action::Select {
+            at: at(&m, "Baltimore"),
+        },
+    )
+    .0;
+    let legal = legal_actions(&m, &mut rules, &g).unwrap();
+    let detach = organisation(&legal);
+    let one = named(&g, "I Corps (Heintzelman)");
+    let leave = Action::Organize {
+        changes: vec![Change {
+            unit: one,
+            to: None,
+        }],
+    };
+    assert!(detach.contains(&leave), "{detach:?}");
+    // Every one listed applies; no general alone, no drop before moving.
+    for a in &detach {
+        assert!(matches!(a, Action::Organize { .. }), "{a:?}");
+        apply(&m, &mut rules, &g, a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+    assert!(
+        !detach
+            .iter()
+            .any(|a| matches!(a, Action::Organize { changes }
+        if m.units.get(g.unit(changes[0].unit).kind).id == "Gen"))
+    );
+    assert_eq!(
+        legal.last(),
+        Some(&Action::Release),
+        "the march's last word stays last"
+    );
+    let mv = path(
+        &m,
+        &g,
+        &mut rules,
+        named(&g, "Army of the Potomac"),
+        "Grafton",
+    );
+    let g = act(&m, &mut rules, &g, &mv).0;
+    let drops = organisation(&legal_actions(&m, &mut rules, &g).unwrap());
+    let ferry = at(&m, "Harper's Ferry");
+    let div = named(&g, "2nd Division, I Corps");
+    assert!(
+        drops.contains(&Action::Drop {
+            unit: div,
+            at: ferry
+        }),
+        "{drops:?}"
+    );
+    assert!(drops.contains(&Action::Drop {
+        unit: one,
+        at: at(&m, "Baltimore")
+    }));
+    assert!(
+        !drops
+            .iter()
+            .any(|a| matches!(a, Action::Drop { at, .. } if *at == at_grafton(&m))),
+        "not where the army stands"
+    );
+    for a in &drops {
+        apply(&m, &mut rules, &g, a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+    // A garrison left is not listed again.
+    let g = act(
+        &m,
+        &mut rules,
+        &g,
+        &Action::Drop {
+            unit: div,
+            at: ferry,
+        },
+    )
+    .0;
+    let drops = organisation(&legal_actions(&m, &mut rules, &g).unwrap());
+    assert!(
+        !drops
+            .iter()
+            .any(|a| matches!(a, Action::Drop { unit, .. } if *unit == div)),
+        "{drops:?}"
+    );
+}
+
+fn at_grafton(m: &Module) -> BoxId {
+    at(m, "Grafton")
+}
+
+#[test]
+fn a_commanders_list_holds_only_his_formations_garrisons() {
+    // Seed 001 §2/§7 with the fixture `formations-seats`: McDowell's list names the
+    // army's members, the other Union seat's none of them (and vice versa for III Corps).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formations-seats");
+    let m = load_module(dir).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let g = begin(&m, &mut rules);
+    let g = act(
+        &m,
+        &mut rules,
+        &g,
+        &Action::Select {
+            at: at(&m, "Baltimore"),
+        },
+    )
+    .0;
+    let army = named(&g, "Army of the Potomac");
+    let iii = named(&g, "III Corps");
+    let mcdowell = m.find_seat("mcdowell").unwrap();
+    let other = m.find_seat("heintzelman").unwrap();
+    let named_in = |l: Vec<Action>| -> Vec<UnitId> {
+        l.into_iter()
+            .filter_map(|a| match a {
+                Action::Organize { changes } => Some(changes[0].unit),
+                Action::Drop { unit, .. } => Some(unit),
+                _ => None,
+            })
+            .collect()
+    };
+    let his = named_in(muster_core::game::legal_actions_for(&m, &mut rules, &g, mcdowell).unwrap());
+    assert!(!his.is_empty());
+    assert!(his.iter().all(|&u| g.holds_deep(army, u)), "{his:?}");
+    let theirs = named_in(muster_core::game::legal_actions_for(&m, &mut rules, &g, other).unwrap());
+    assert!(!theirs.is_empty());
+    assert!(theirs.iter().all(|&u| g.holds_deep(iii, u)), "{theirs:?}");
+}

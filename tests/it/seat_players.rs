@@ -373,3 +373,189 @@ fn muster_play_and_balance_run_fog_of_war_with_computer_seats() {
     assert!(!out.status.success());
     assert!(err.contains("'nobody' is not a seat"), "{err}");
 }
+
+/// A whole game of the formations fixture with two commanders a side
+/// (`tests/fixtures/formations-seats`), each seat a computer player of `levels` (in seat
+/// order, cycled), every choice checked for its seat on the real game: the log, the
+/// organisation actions taken and how many choices the engine refused.
+fn formations_game(
+    fixture: &str,
+    levels: &[Level],
+    seed: u64,
+) -> (Vec<String>, Vec<Action>, usize, GameState) {
+    let dir = root().join("tests/fixtures").join(fixture);
+    let m = muster_core::load_module(dir).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let s = m.scenario("army").expect("scenario");
+    let (mut g, mut log) =
+        start(&m, &mut rules, s, Vec::new(), Dice::seeded(seed)).unwrap_or_else(|e| panic!("{e}"));
+    let mut players: Vec<Box<dyn Player>> = m
+        .seat_ids()
+        .map(|s| {
+            player(
+                levels[s.index() % levels.len()],
+                muster_ai::seat_seed(&m, seed, s),
+            )
+        })
+        .collect();
+    let mut table = Table::new();
+    let (mut organised, mut refused) = (Vec::new(), 0);
+    for _ in 0..5_000 {
+        if g.outcome.is_some() {
+            break;
+        }
+        let s = table.next(&m, &mut rules, &g).unwrap().expect("a seat");
+        match table
+            .play(players[s.index()].as_mut(), &m, &mut rules, &g, s)
+            .unwrap()
+        {
+            Played::Applied {
+                action,
+                next,
+                log: said,
+                fell_back,
+                ..
+            } => {
+                refused += usize::from(fell_back);
+                if matches!(action, Action::Organize { .. } | Action::Drop { .. }) {
+                    organised.push(action);
+                }
+                log.extend(said);
+                g = next;
+            }
+            Played::Passed { .. } => {}
+        }
+    }
+    (log, organised, refused, g)
+}
+
+#[test]
+fn computer_players_play_every_seat_of_a_module_with_formations_and_two_commanders_a_side() {
+    // Issue 47, item 5: `ai` and `strong` play each seat from its knowledge (the
+    // fixture hides the enemy's organisation, seed 001 §12), organising and leaving
+    // garrisons among their seat's legal actions; the engine refuses none of their
+    // choices, and the same seed plays the same game.
+    let strong = Level::Strong {
+        budget: 6,
+        opening: 0,
+    };
+    for (fixture, levels, seed) in [
+        ("formations-seats", vec![Level::Ai], 3),
+        ("formations-seats", vec![strong, Level::Ai], 4),
+        ("formations-seats", vec![Level::Random], 5),
+        ("formations-president", vec![Level::Ai], 6),
+        (
+            "formations-president",
+            vec![Level::Ai, strong, Level::Random],
+            7,
+        ),
+    ] {
+        let (log, organised, refused, g) = formations_game(fixture, &levels, seed);
+        let m = muster_core::load_module(root().join("tests/fixtures").join(fixture))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(g.outcome.is_some(), "{fixture} {levels:?}: the game ends");
+        assert_eq!(refused, 0, "{fixture} {levels:?}: a choice was refused");
+        assert!(g.check_invariants(&m).is_ok());
+        let again = formations_game(fixture, &levels, seed);
+        assert_eq!(again.0, log, "{fixture} {levels:?}: deterministic");
+        if levels == [Level::Random] {
+            assert!(
+                !organised.is_empty(),
+                "random players take listed organisations"
+            );
+        }
+        if fixture == "formations-president" {
+            // §2: each side's president allotted every movement step (4 turns, 2 sides).
+            let allotted = log
+                .iter()
+                .filter(|l| l.contains("allots the marches to"))
+                .count();
+            assert_eq!(allotted, 8, "{log:#?}");
+        }
+    }
+}
+
+#[test]
+fn muster_play_seats_every_kind_on_the_formations_fixture() {
+    // Issue 47, item 4: `--seat SEAT=KIND` for each seat of a module with a president
+    // and two commanders a side, people at the prompt included, under either referee
+    // setting (the fixture has no referee: the setting changes nothing).
+    let input: String = "1\n".repeat(400);
+    for referee in ["computer", "human"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args([
+                "play",
+                "tests/fixtures/formations-president",
+                "--player",
+                "union=ai",
+                "--player",
+                "confederate=random",
+                "--seat",
+                "lincoln=ai",
+                "--seat",
+                "davis=human",
+                "--seat",
+                "mcdowell=ai",
+                "--seat",
+                "heintzelman=strong",
+                "--seat",
+                "beauregard=random",
+                "--seat",
+                "johnston=human",
+                "--referee",
+                referee,
+                "--strong-budget",
+                "4",
+                "--seed",
+                "2",
+            ])
+            .current_dir(root())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("muster runs");
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{referee}: {text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for seat in [
+            "[McDowell]",
+            "[III Corps' commander]",
+            "[Beauregard]",
+            "[Lincoln]",
+        ] {
+            assert!(
+                text.contains(seat),
+                "{referee}: {seat} never acted:\n{text}"
+            );
+        }
+        assert!(text.contains("(Johnston's decision)"), "{text}");
+        // Davis, at the prompt, allots each of his movement steps (§2).
+        assert!(text.contains("(Davis's decision)"), "{text}");
+        assert!(text.contains("allots the marches to"), "{text}");
+        assert!(text.contains("Result:"), "{referee}: the game ends\n{text}");
+    }
+    // A seat the module does not have is named back.
+    let out = muster(&[
+        "play",
+        "tests/fixtures/formations-seats",
+        "--seat",
+        "lincoln=ai",
+        "--seed",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("lincoln"), "{err}");
+}

@@ -109,6 +109,13 @@ pub fn legal_actions(
         }
         Procedure::Move => {
             let mut actions = moves::legal(module, rules, state)?;
+            // A march's garrisons and detachments come before its last word (`Release`).
+            let organise = super::formations::legal(module, rules, state)?;
+            if !organise.is_empty() {
+                let last = actions.pop();
+                actions.extend(organise);
+                actions.extend(last);
+            }
             if state.moving.as_ref().is_some_and(|m| m.active.is_none()) {
                 actions.push(Action::EndStep);
             }

@@ -422,6 +422,100 @@ pub(crate) fn apply(
     }
 }
 
+/// The organisation actions listed among the legal actions while a march is under way
+/// (the engine does not list every way to split a box; a player may still name any
+/// other): a member of a formation that marched from the selected box left as a
+/// garrison in a box of its path ([`Action::Drop`], §6.23), and a member of a formation
+/// still to march detached to stay behind ([`Action::Organize`] to no formation, §10).
+/// Only formations and combatant pieces are named, at most two levels down, and only
+/// what the engine's checks and the rules' `composition` accept. Nothing in a module
+/// without formations, so its lists are what they were.
+pub(crate) fn legal(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+) -> Result<Vec<Action>, super::rules::RuleError> {
+    if !module.units.types.iter().any(|t| t.is_formation()) {
+        return Ok(Vec::new());
+    }
+    let Some(active) = state.moving.as_ref().and_then(|m| m.active.as_ref()) else {
+        return Ok(Vec::new());
+    };
+    if may_organize(module, state).is_err() {
+        return Ok(Vec::new());
+    }
+    // Members worth naming: formations and combatants, one or two levels down.
+    let worth = |u: UnitId| {
+        let t = module.units.get(state.unit(u).kind);
+        t.is_formation() || t.combatant
+    };
+    let near = |top: UnitId| -> Vec<UnitId> {
+        let mut out = Vec::new();
+        for m in state.members(top) {
+            if state.is_garrison(m) {
+                continue;
+            }
+            if worth(m) {
+                out.push(m);
+            }
+            if module.units.get(state.unit(m).kind).is_formation() {
+                out.extend(
+                    state
+                        .members(m)
+                        .filter(|&x| !state.is_garrison(x) && worth(x)),
+                );
+            }
+        }
+        out
+    };
+    let is_formation = |u: UnitId| module.units.get(state.unit(u).kind).is_formation();
+    let mut candidates = Vec::new();
+    // Drops on the way: the formations that marched from the selected box.
+    let mut marched: Vec<UnitId> = Vec::new();
+    for m in state
+        .turn_log
+        .moves
+        .iter()
+        .filter(|m| m.path.from == active.at)
+    {
+        if is_formation(m.unit) && !marched.contains(&m.unit) && state.holder(m.unit).is_none() {
+            marched.push(m.unit);
+        }
+    }
+    for f in marched {
+        let Place::Board(here) = state.unit(f).place else {
+            continue;
+        };
+        // Not where it stands: a garrison is left behind on the way.
+        let boxes = passed(state, state.members(f).next().unwrap_or(f), here);
+        for u in near(f) {
+            for &at in &boxes {
+                candidates.push(Action::Drop { unit: u, at });
+            }
+        }
+    }
+    // Detachments before the march: the formations still to march.
+    for &f in &active.ready {
+        if is_formation(f) && state.holder(f).is_none() {
+            for u in near(f) {
+                candidates.push(Action::Organize {
+                    changes: vec![Change { unit: u, to: None }],
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for a in candidates {
+        let mut scratch = state.clone();
+        match apply(module, rules, &mut scratch, &a) {
+            Ok(_) => out.push(a),
+            Err(ActionError::Rule(e)) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Ok(out)
+}
+
 /// The boxes the formation carrying `unit` (standing in `here`) went through on its
 /// last move this player turn, its start included and `here` left out.
 fn passed(state: &GameState, unit: UnitId, here: BoxId) -> Vec<BoxId> {

@@ -102,6 +102,14 @@ pub fn legal_actions_for(
                 }
             }
             Action::Select { at } => commands.any_in(*at)?,
+            // A listed organisation: the seat commands every piece it names.
+            Action::Organize { .. } | Action::Drop { .. } => {
+                let mut all = true;
+                for u in organised(&action) {
+                    all = all && commands.commands(u)?;
+                }
+                all
+            }
             _ => match action_piece(&action) {
                 Some(unit) => commands.commands(unit)?,
                 None => true,
@@ -126,6 +134,18 @@ fn addressed_to(
         .filter(|o| o.seat == Some(seat))
         .map(Offer::action)
         .collect())
+}
+
+/// The pieces a formation action names (each must be the seat's), none for others.
+fn organised(action: &Action) -> Vec<UnitId> {
+    match action {
+        Action::Organize { changes } => changes
+            .iter()
+            .flat_map(|c| std::iter::once(c.unit).chain(c.to))
+            .collect(),
+        Action::Drop { unit, .. } => vec![*unit],
+        _ => Vec::new(),
+    }
 }
 
 /// The piece an action is about, whose commander takes it.
@@ -188,16 +208,9 @@ pub fn allowed_by(
             names(module, &awaited)
         )));
     }
-    // Formation actions are not listed (every way to split a box): a seat awaited
-    // takes one about pieces it commands, all of them.
-    let named: Vec<UnitId> = match action {
-        Action::Organize { changes } => changes
-            .iter()
-            .flat_map(|c| std::iter::once(c.unit).chain(c.to))
-            .collect(),
-        Action::Drop { unit, .. } => vec![*unit],
-        _ => Vec::new(),
-    };
+    // Formation actions are listed only in part (not every way to split a box): a
+    // seat awaited takes any about pieces it commands, all of them.
+    let named = organised(action);
     if !named.is_empty() {
         let mut authority = Authority::new(module, rules, state, seat);
         for u in named {
