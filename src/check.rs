@@ -139,8 +139,7 @@ fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
         for (_, shown, text) in texts.iter().filter(|(i, ..)| *i < by) {
             for (n, line) in text.lines().enumerate() {
                 let code = line.split("--").next().unwrap_or("").to_lowercase();
-                if code.contains(&format!("\"{}\"", r.key))
-                    || code.contains(&format!("'{}'", r.key))
+                if reads(&code, &format!("\"{}\"", r.key)) || reads(&code, &format!("'{}'", r.key))
                 {
                     lines.push(format!("{shown}:{}", n + 1));
                 }
@@ -165,6 +164,17 @@ fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
         });
     }
     out
+}
+
+/// Whether `code` names `quoted` other than in a comparison: `game:scenario() ==
+/// "1861-short"` is only false once the scenario is gone, while `game:option("x")` fails.
+fn reads(code: &str, quoted: &str) -> bool {
+    code.match_indices(quoted).any(|(at, _)| {
+        let before = code[..at].trim_end();
+        let after = code[at + quoted.len()..].trim_start();
+        let compared = |s: &str| s.starts_with("==") || s.starts_with("~=");
+        !(before.ends_with("==") || before.ends_with("~=") || compared(after))
+    })
 }
 
 /// Checks once and reports, or with `--watch` checks on every save.

@@ -126,6 +126,7 @@ pub fn load_stack_with<P: AsRef<Path>>(
             };
             module.stack = entries;
             module.removed = removals.removed();
+            module.patched = removals.patched();
             Ok(module)
         }
         Err(mut e) => {

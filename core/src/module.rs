@@ -151,6 +151,9 @@ pub struct Module {
     /// that still names it).
     #[serde(skip)]
     pub removed: Vec<Removed>,
+    /// What the overlays of the stack patched, the same way (the editor marks it).
+    #[serde(skip)]
+    pub patched: Vec<Removed>,
     #[serde(skip)]
     pub files: SourceFiles,
     #[serde(skip)]

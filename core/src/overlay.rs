@@ -162,6 +162,8 @@ pub(crate) struct Layer {
     /// Items patched so far (as shown in messages), with where: an error the patch
     /// causes in the modules below is reported at it.
     patched: Vec<(ItemKind, String, Pos)>,
+    /// The same patches by the key items are matched by (for `Module::patched`).
+    patched_keys: Vec<String>,
 }
 
 /// The root elements that may hold `<remove>` and `<patch>`.
@@ -315,6 +317,7 @@ impl Layer {
             item.value = None;
             self.patched
                 .push((kind, shown_key(kind, &change.el), change.el.pos));
+            self.patched_keys.push(key_of(kind, &change.el));
         }
     }
 
@@ -431,6 +434,7 @@ impl Layer {
                 .iter()
                 .map(|(kind, key, pos)| (*kind, key.clone(), cx.files.locate(*pos)))
                 .collect(),
+            patched_keys: self.patched_keys,
         };
         let mut parts = Parts {
             scripts: self.scripts,
@@ -480,6 +484,7 @@ impl Layer {
 pub(crate) struct Removals {
     removed: Vec<(ItemKind, String, Location)>,
     patched: Vec<(ItemKind, String, Location)>,
+    patched_keys: Vec<String>,
 }
 
 /// Whether `text` names `key` as a word of its own (`8 Vi (Veteran Infantry)`, `'Vi'`).
@@ -497,6 +502,21 @@ impl Removals {
         self.removed
             .iter()
             .map(|(kind, key, at)| crate::module::Removed {
+                kind: kind.word().to_string(),
+                element: kind.element().to_string(),
+                key: key.clone(),
+                at: at.clone(),
+            })
+            .collect()
+    }
+
+    /// Each patch, as [`Removals::removed`] gives removals (the key as items are
+    /// matched: a line's is its two boxes and kind, lower-cased).
+    pub fn patched(&self) -> Vec<crate::module::Removed> {
+        self.patched
+            .iter()
+            .zip(&self.patched_keys)
+            .map(|((kind, _, at), key)| crate::module::Removed {
                 kind: kind.word().to_string(),
                 element: kind.element().to_string(),
                 key: key.clone(),

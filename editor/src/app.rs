@@ -287,6 +287,9 @@ impl EditorApp {
                 tool: &self.tool,
                 background: self.doc.map().background.as_ref().zip(self.scan.texture()),
             };
+            if self.view.changes != *self.doc.map_changes() {
+                self.view.changes = self.doc.map_changes().clone();
+            }
             self.view.show(ui, &input, &mut out);
         });
         self.save_dialog(ui, &mut out);

@@ -78,7 +78,9 @@ impl Autosaver {
 
     /// Called each frame; writes the sidecar when one is due. Returns what it did.
     pub fn tick(&mut self, now: Instant, doc: &Document) -> Option<std::io::Result<PathBuf>> {
-        if !doc.is_dirty() {
+        // A base's map shown under a mod is never edited, so never autosaved (its
+        // sidecar would be written in the base's folder).
+        if !doc.is_dirty() || doc.base_map().is_some() {
             self.due = None;
             self.written = None;
             return None;

@@ -17,6 +17,7 @@ use crate::command::Selection;
 use crate::edit::{Edit, EditError, apply_all};
 use crate::map_data::{BackgroundData, BoxData, LineData, MapData};
 use crate::map_xml::{self, MapXmlError};
+use crate::mod_changes::MapChanges;
 use crate::save::write_atomic;
 use crate::scenario_data::ScenarioData;
 use crate::scenario_live;
@@ -141,6 +142,13 @@ pub struct Document {
     /// For a setup that does not compile, the largest part of it that does (see
     /// [`scenario_live::compile_partial`]): the map still shows every good counter.
     partial: Vec<Option<Scenario>>,
+    /// The module's own id.
+    id: String,
+    /// The base module whose map is shown, when the opened module (a mod) has none of
+    /// its own: its id. Its map is never written (see [`Document::base_map`]).
+    base: Option<String>,
+    /// What the mod's `<remove>` and `<patch>` do to the shown map.
+    changes: MapChanges,
 }
 
 impl Document {
@@ -192,8 +200,12 @@ impl Document {
         }
         // An overlay that keeps its base's board (a house-rule mod) shows that board: the
         // first `<map>` up its `extends` chain.
-        if map.is_none() {
-            map = base_map(&dir, &manifest, MAX_BASES)?;
+        let mut base = None;
+        if map.is_none()
+            && let Some((path, source, id)) = base_map(&dir, &manifest, MAX_BASES)?
+        {
+            map = Some((path, source));
+            base = Some(id);
         }
         let Some((map_path, source)) = map else {
             return Err(DocumentError::NoMap(manifest.id));
@@ -218,6 +230,9 @@ impl Document {
             last_module: None,
             live: Vec::new(),
             partial: Vec::new(),
+            id: manifest.id,
+            base,
+            changes: MapChanges::default(),
         };
         doc.revalidate();
         Ok(doc)
@@ -289,6 +304,28 @@ impl Document {
         &self.dir
     }
 
+    /// The base module whose map is shown, when the opened mod has no map of its own.
+    pub fn base_map(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+
+    /// What the mod's `<remove>` and `<patch>` do to the shown map's boxes and lines.
+    pub fn map_changes(&self) -> &MapChanges {
+        &self.changes
+    }
+
+    /// Why the map may not be edited here: it is a base's, and the editor writes only
+    /// the opened mod's own files (a mod changes its base's board with `<remove>` and
+    /// `<patch>`, which it would have to write in place of the edit).
+    pub fn base_map_refusal(&self) -> Option<String> {
+        let base = self.base.as_deref()?;
+        Some(format!(
+            "the map is {base}'s ({}), shown under the mod '{}' with the mod's changes marked; the editor saves only the mod's own files, never its base's: write the change in the mod as a <patch> or <remove> (docs/module-format.md), or open {base} itself to edit its map",
+            self.map_path.display(),
+            self.id
+        ))
+    }
+
     pub fn map_path(&self) -> &Path {
         &self.map_path
     }
@@ -329,6 +366,9 @@ impl Document {
         if edits.is_empty() {
             return Ok(());
         }
+        if let Some(message) = self.base_map_refusal() {
+            return Err(EditError::BaseMap(message));
+        }
         let undo = apply_all(&mut self.map, edits)?;
         self.undo.push(Change {
             id: self.next_id,
@@ -360,6 +400,11 @@ impl Document {
         if let Some(m) = &self.validation.module {
             self.last_module = Some(m.clone());
         }
+        self.changes = self
+            .last_module
+            .as_deref()
+            .map(|m| MapChanges::of(m, &self.map))
+            .unwrap_or_default();
         self.live = self
             .scenarios
             .iter()
@@ -424,7 +469,7 @@ impl Document {
     /// the old one, so renaming keeps the map connected.
     pub fn set_box(&mut self, index: usize, value: BoxData) -> Result<(), EditError> {
         let Some(old) = self.map.boxes.get(index) else {
-            return Err(EditError(Box::new(Edit::SetBox { index, value })));
+            return Err(EditError::Stale(Box::new(Edit::SetBox { index, value })));
         };
         if *old == value {
             return Ok(());
@@ -461,7 +506,7 @@ impl Document {
     /// Moves box `index` to `(x, y)`.
     pub fn move_box(&mut self, index: usize, x: i32, y: i32) -> Result<(), EditError> {
         let Some(b) = self.map.boxes.get(index) else {
-            return Err(EditError(Box::new(Edit::RemoveBox { index })));
+            return Err(EditError::Stale(Box::new(Edit::RemoveBox { index })));
         };
         let value = BoxData { x, y, ..b.clone() };
         self.set_box(index, value)
@@ -472,7 +517,7 @@ impl Document {
         let mut edits = Vec::new();
         for &(index, x, y) in moves {
             let Some(b) = self.map.boxes.get(index) else {
-                return Err(EditError(Box::new(Edit::RemoveBox { index })));
+                return Err(EditError::Stale(Box::new(Edit::RemoveBox { index })));
             };
             if (b.x, b.y) != (x, y) {
                 let value = BoxData { x, y, ..b.clone() };
@@ -492,7 +537,7 @@ impl Document {
         indices.sort_unstable();
         indices.dedup();
         if let Some(&bad) = indices.iter().find(|&&i| i >= self.map.boxes.len()) {
-            return Err(EditError(Box::new(Edit::RemoveBox { index: bad })));
+            return Err(EditError::Stale(Box::new(Edit::RemoveBox { index: bad })));
         }
         let names: Vec<&str> = indices
             .iter()
@@ -528,7 +573,7 @@ impl Document {
     /// Deletes box `index` and every line that ends at it.
     pub fn delete_box(&mut self, index: usize) -> Result<(), EditError> {
         let Some(b) = self.map.boxes.get(index) else {
-            return Err(EditError(Box::new(Edit::RemoveBox { index })));
+            return Err(EditError::Stale(Box::new(Edit::RemoveBox { index })));
         };
         let label = format!("delete {}", b.name);
         let mut edits: Vec<Edit> = (0..self.map.lines.len())
@@ -544,7 +589,9 @@ impl Document {
     /// as the downstream end (the user drew it with the flow).
     pub fn add_line(&mut self, a: usize, b: usize, kind: &str) -> Result<usize, EditError> {
         let (Some(from), Some(to)) = (self.map.boxes.get(a), self.map.boxes.get(b)) else {
-            return Err(EditError(Box::new(Edit::RemoveBox { index: a.max(b) })));
+            return Err(EditError::Stale(Box::new(Edit::RemoveBox {
+                index: a.max(b),
+            })));
         };
         let flows = self.map.find_kind(kind).is_some_and(|k| k.flows);
         let value = LineData {
@@ -563,7 +610,7 @@ impl Document {
     /// Replaces line `index` with `value` (kind, ends, direction, water border).
     pub fn set_line(&mut self, index: usize, value: LineData) -> Result<(), EditError> {
         let Some(old) = self.map.lines.get(index) else {
-            return Err(EditError(Box::new(Edit::SetLine { index, value })));
+            return Err(EditError::Stale(Box::new(Edit::SetLine { index, value })));
         };
         if *old == value {
             return Ok(());
@@ -579,7 +626,7 @@ impl Document {
     /// Deletes line `index`.
     pub fn delete_line(&mut self, index: usize) -> Result<(), EditError> {
         let Some(l) = self.map.lines.get(index) else {
-            return Err(EditError(Box::new(Edit::RemoveLine { index })));
+            return Err(EditError::Stale(Box::new(Edit::RemoveLine { index })));
         };
         let label = format!("delete {} {} - {}", l.kind, l.a, l.b);
         self.change(label, vec![Edit::RemoveLine { index }])
@@ -638,8 +685,9 @@ impl Document {
         // A scenario-only edit leaves map.xml (and its comments) as it is.
         // (A save with nothing edited at all still writes the map, as it always has.)
         let scenario_edited = self.scenarios.iter().any(|s| s.is_edited());
-        let map_edited =
-            self.map != self.saved_map || self.saved_state == u64::MAX || !scenario_edited;
+        // A base's map is never written: edits to it are refused (see `change`).
+        let map_edited = self.base.is_none()
+            && (self.map != self.saved_map || self.saved_state == u64::MAX || !scenario_edited);
         let map_comments = if map_edited { self.inner_comments } else { 0 };
         let comments = map_comments + scenario_comments;
         if comments > 0 && !drop_comments {
@@ -761,7 +809,7 @@ fn base_map(
     dir: &Path,
     manifest: &Manifest,
     depth: usize,
-) -> Result<Option<(PathBuf, map_xml::MapSource)>, DocumentError> {
+) -> Result<Option<(PathBuf, map_xml::MapSource, String)>, DocumentError> {
     let Some(ext) = &manifest.extends else {
         return Ok(None);
     };
@@ -795,7 +843,7 @@ fn base_map(
                 path: path.clone(),
                 source,
             })?;
-            return Ok(Some((path, source)));
+            return Ok(Some((path, source, base_manifest.id)));
         }
     }
     base_map(&base, &base_manifest, depth - 1)

@@ -34,11 +34,18 @@ pub enum Edit {
     SetBackground(Option<BackgroundData>),
 }
 
-/// An edit that does not fit the map (a stale index): a bug in the caller, reported
-/// instead of panicking.
+/// An edit the document does not make.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("edit {0:?} does not fit the map")]
-pub struct EditError(pub Box<Edit>);
+pub enum EditError {
+    /// It does not fit the map (a stale index): a bug in the caller, reported instead
+    /// of panicking.
+    #[error("edit {0:?} does not fit the map")]
+    Stale(Box<Edit>),
+    /// The map is a base module's, shown under the mod being edited: the editor writes
+    /// only the mod's own files (the message says where the change goes instead).
+    #[error("{0}")]
+    BaseMap(String),
+}
 
 impl Edit {
     /// Applies the edit and returns the edit that undoes it.
@@ -47,7 +54,7 @@ impl Edit {
             Edit::SetBox { index, value } => {
                 let slot = map.boxes.get_mut(*index);
                 let Some(slot) = slot else {
-                    return Err(EditError(Box::new(self)));
+                    return Err(EditError::Stale(Box::new(self)));
                 };
                 let old = std::mem::replace(slot, value.clone());
                 Edit::SetBox {
@@ -65,7 +72,7 @@ impl Edit {
             },
             Edit::SetLine { index, value } => {
                 let Some(slot) = map.lines.get_mut(*index) else {
-                    return Err(EditError(Box::new(self)));
+                    return Err(EditError::Stale(Box::new(self)));
                 };
                 let old = std::mem::replace(slot, value.clone());
                 Edit::SetLine {
@@ -84,7 +91,7 @@ impl Edit {
             Edit::SetBackground(value) => {
                 Edit::SetBackground(std::mem::replace(&mut map.background, value.clone()))
             }
-            _ => return Err(EditError(Box::new(self))),
+            _ => return Err(EditError::Stale(Box::new(self))),
         };
         Ok(inverse)
     }

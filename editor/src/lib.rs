@@ -18,6 +18,7 @@ pub mod map_data;
 pub mod map_view;
 pub mod map_xml;
 pub mod minimap;
+pub mod mod_changes;
 pub mod no_window;
 pub mod notify_ui;
 pub mod overlay;

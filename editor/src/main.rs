@@ -1,7 +1,8 @@
-//! `muster-editor [--edit] [MODULE_DIR]`: opens the window on a module (default
-//! `mods/ahd`) at the start screen (new game against the computer, saved game, editor),
-//! or with `--edit` straight in the editor; the module's files are watched for changes
-//! made elsewhere.
+//! `muster-editor [--edit] [MODULE_DIR] [--mod MOD_DIR]...`: opens the window on a
+//! module (default `mods/ahd`) at the start screen (new game against the computer, saved
+//! game, editor), or with `--edit` straight in the editor; the module's files are
+//! watched for changes made elsewhere. With `--mod` it opens the top mod of the stack,
+//! on its base's board with the mods' `<remove>` and `<patch>` marked.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,19 +25,37 @@ fn main() -> ExitCode {
         .init();
     let mut edit = false;
     let mut dir = None;
-    for arg in std::env::args_os().skip(1) {
+    let mut mods = Vec::new();
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
         if arg == "--edit" {
             edit = true;
+        } else if arg == "--mod" {
+            let Some(m) = args.next() else {
+                eprintln!(
+                    "muster-editor: --mod needs a mod's folder (usage: muster-editor [--edit] [MODULE_DIR] [--mod MOD_DIR]...)"
+                );
+                return ExitCode::FAILURE;
+            };
+            mods.push(PathBuf::from(m));
         } else if dir.is_none() {
             dir = Some(PathBuf::from(arg));
         } else {
             eprintln!(
-                "muster-editor: one module folder at most (usage: muster-editor [--edit] [MODULE_DIR])"
+                "muster-editor: one module folder at most (usage: muster-editor [--edit] [MODULE_DIR] [--mod MOD_DIR]...)"
             );
             return ExitCode::FAILURE;
         }
     }
     let dir = dir.unwrap_or_else(|| PathBuf::from("mods/ahd"));
+    // A stack opens at its top mod, on its base's board with the mod's changes marked.
+    let dir = match muster_editor::mod_changes::stack_top(&dir, &mods) {
+        Ok(top) => top,
+        Err(e) => {
+            eprintln!("muster-editor: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let doc = match Document::open(&dir) {
         Ok(doc) => doc,
         Err(e) => {

@@ -17,6 +17,7 @@ use egui::{
 
 use crate::command::{Selection, Tool, UiCommand};
 use crate::map_data::{BoxData, MapData};
+use crate::mod_changes::ChangeKind;
 use crate::overlay::Overlay;
 use crate::style::{BOX_SIZE, COUNTER_SIZE, NAME_SIZE, SMALL_SIZE, parse_color, text_on};
 use muster_core::format::TagMark;
@@ -65,6 +66,9 @@ pub struct MapView {
     hovered: Option<usize>,
     /// The box names' unique abbreviations, worked out once per set of names.
     name_forms: crate::labels::FormsCache,
+    /// A mod's `<remove>` and `<patch>` of the boxes and lines drawn (empty when the
+    /// module is no mod, and in play): struck through, or ringed, with where on hover.
+    pub changes: crate::mod_changes::MapChanges,
 }
 
 /// A label to paint in screen space after the scene.
@@ -321,7 +325,7 @@ impl MapView {
             .enumerate()
             .map(|(i, b)| (b.name.to_lowercase(), i))
             .collect();
-        self.draw_lines(
+        let changed_lines = self.draw_lines(
             &painter,
             input,
             &by_name,
@@ -329,6 +333,29 @@ impl MapView {
             visuals.text_color(),
             labels,
         );
+        // A mark at the middle of each line a mod changed, saying what and where on hover.
+        for (li, at) in changed_lines {
+            let (Some(change), Some(line)) = (self.changes.of_line(li), input.map.lines.get(li))
+            else {
+                continue;
+            };
+            let what = format!("line {}-{} ({})", line.a, line.b, line.kind);
+            let r = Rect::from_center_size(at, vec2(16.0, 16.0));
+            change_mark(&painter, r, change.kind);
+            let label = match change.kind {
+                ChangeKind::Removed => format!("removed {what}"),
+                ChangeKind::Patched => format!("patched {what}"),
+            };
+            let resp = ui
+                .interact(r, Id::unique(("map-line-change", li)), Sense::hover())
+                .on_hover_text(change.describe(&what));
+            resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
+            let to_global = ui
+                .ctx()
+                .layer_transform_to_global(ui.layer_id())
+                .unwrap_or_default();
+            set_screen_bounds(ui, resp.id, to_global * r);
+        }
 
         let side_color = |id: Option<&str>| {
             id.and_then(|id| input.sides.iter().find(|s| s.id.eq_ignore_ascii_case(id)))
@@ -382,6 +409,37 @@ impl MapView {
                     Stroke::new(1.0, text_on(fill)),
                     StrokeKind::Inside,
                 );
+            }
+            match self.changes.of_box(i).map(|c| c.kind) {
+                Some(ChangeKind::Removed) => {
+                    // Dimmed and struck through: the mod takes the box out of the game.
+                    painter.rect_filled(
+                        rect,
+                        CornerRadius::same(4),
+                        visuals.extreme_bg_color.gamma_multiply(0.7),
+                    );
+                    let strike = Stroke::new(3.0, REMOVED_COLOR);
+                    painter.line_segment([rect.left_top(), rect.right_bottom()], strike);
+                    painter.line_segment([rect.right_top(), rect.left_bottom()], strike);
+                }
+                Some(ChangeKind::Patched) => {
+                    let ring = rect.expand(6.0);
+                    let c = ring.left_top();
+                    let pts = vec![
+                        c,
+                        ring.right_top(),
+                        ring.right_bottom(),
+                        ring.left_bottom(),
+                        c,
+                    ];
+                    painter.add(Shape::dashed_line(
+                        &pts,
+                        Stroke::new(3.0, PATCHED_COLOR),
+                        8.0,
+                        5.0,
+                    ));
+                }
+                None => {}
             }
             if input
                 .overlay
@@ -483,7 +541,10 @@ impl MapView {
                 }
             }
 
-            let response = ui.interact(rect, box_id(i), Sense::click_and_drag());
+            let mut response = ui.interact(rect, box_id(i), Sense::click_and_drag());
+            if let Some(change) = self.changes.of_box(i) {
+                response = response.on_hover_text(change.describe(&format!("box '{}'", b.name)));
+            }
             if response.hovered() {
                 self.hovered = Some(i);
             }
@@ -595,7 +656,9 @@ impl MapView {
         centre: &dyn Fn(usize, &BoxData) -> Pos2,
         fallback: Color32,
         labels: &mut Vec<Label>,
-    ) {
+    ) -> Vec<(usize, Pos2)> {
+        // The middle of each line a mod changed, for its mark.
+        let mut changed = Vec::new();
         let kinds = &input.map.kinds;
         for (li, line) in input.map.lines.iter().enumerate() {
             let end = |name: &str| {
@@ -614,12 +677,22 @@ impl MapView {
                 .and_then(|k| k.color.as_deref())
                 .and_then(parse_color)
                 .unwrap_or(fallback);
+            let change = self.changes.of_line(li).map(|c| c.kind);
+            // A line a mod removes is drawn faint: it is no longer in the game.
+            let color = if change == Some(ChangeKind::Removed) {
+                color.gamma_multiply(0.3)
+            } else {
+                color
+            };
             // Lines of different kinds between the same boxes sit side by side.
             let dir = (b - a).normalized();
             let normal = vec2(-dir.y, dir.x);
             let slot = k.unwrap_or(0) as f32 - (kinds.len().max(1) - 1) as f32 / 2.0;
             let shift = normal * slot * 6.0;
             let (a, b) = (a + shift, b + shift);
+            if change.is_some() {
+                changed.push((li, a.lerp(b, 0.5)));
+            }
             let selected = input.selection == Some(Selection::Line(li));
             let width = if selected { 7.0 } else { 3.0 };
             let flows = kind.is_some_and(|k| k.flows);
@@ -658,6 +731,7 @@ impl MapView {
                 });
             }
         }
+        changed
     }
 
     fn draw_recruits(
@@ -707,6 +781,34 @@ const EVENT_COLOR: Color32 = Color32::from_rgb(230, 60, 30);
 
 /// A battle marker (two crossed blades on a red disc) with its top-left corner at `at`:
 /// units of more than one side share the box.
+/// A mod's removal: the strike across a box or a line's mark.
+const REMOVED_COLOR: Color32 = Color32::from_rgb(200, 40, 40);
+/// A mod's patch: the ring round a box or a line's mark.
+const PATCHED_COLOR: Color32 = Color32::from_rgb(150, 70, 210);
+
+/// The mark at the middle of a line a mod changed: a struck square for a removal, a
+/// ringed dot for a patch.
+fn change_mark(painter: &Painter, r: Rect, kind: ChangeKind) {
+    match kind {
+        ChangeKind::Removed => {
+            painter.rect_filled(r, CornerRadius::same(2), Color32::WHITE);
+            let stroke = Stroke::new(2.5, REMOVED_COLOR);
+            let r = r.shrink(3.0);
+            painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+            painter.line_segment([r.right_top(), r.left_bottom()], stroke);
+        }
+        ChangeKind::Patched => {
+            painter.circle(
+                r.center(),
+                r.width() / 2.0,
+                Color32::WHITE,
+                Stroke::new(2.5, PATCHED_COLOR),
+            );
+            painter.circle_filled(r.center(), r.width() / 5.0, PATCHED_COLOR);
+        }
+    }
+}
+
 fn battle_marker(painter: &Painter, at: Pos2) {
     let c = at + vec2(9.0, 9.0);
     painter.circle(c, 9.0, EVENT_COLOR, Stroke::new(1.5, Color32::WHITE));

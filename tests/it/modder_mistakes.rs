@@ -423,6 +423,21 @@ fn a_removed_item_the_base_still_reads_is_a_warning_at_the_remove() {
 }
 
 #[test]
+fn a_removed_item_the_base_only_compares_with_is_no_warning() {
+    // AHD's victory.luau compares `game:scenario() == "1861-short"`: with the scenario
+    // gone the comparison is false, nothing fails (the TripleA adaptation removes it).
+    let s = Stack::changes(
+        "<changes>\n  <remove>\n    <scenario id=\"1861-short\"/>\n  </remove>\n</changes>\n",
+    );
+    let (ok, out) = s.muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(
+        !out.contains("warning"),
+        "a comparison is not a read:\n{out}"
+    );
+}
+
+#[test]
 fn a_patch_that_breaks_the_base_scenarios_is_reported_at_the_patch() {
     let s = Stack::changes(
         "<changes>\n  <patch>\n    <unit id=\"Vi\">\n      <mix side=\"union\" count=\"20\"/>\n      <mix side=\"confederate\" count=\"2\"/>\n    </unit>\n  </patch>\n</changes>\n",

@@ -76,6 +76,7 @@ pub(crate) fn module(
 
     let mut module = Module {
         removed: Vec::new(),
+        patched: Vec::new(),
         id: manifest.id,
         name: manifest.name,
         version: manifest.version,

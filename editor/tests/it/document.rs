@@ -3,6 +3,7 @@
 use crate::common;
 
 use muster_core::load_module;
+use muster_editor::mod_changes::{ChangeKind, stack_top};
 use muster_editor::{Document, SaveOutcome};
 
 fn board_json(dir: &std::path::Path) -> serde_json::Value {
@@ -202,5 +203,121 @@ fn the_rule_scripts_are_checked_too() {
             .iter()
             .any(|e| e.contains("rules:") && e.contains("victory")),
         "{errors:?}"
+    );
+}
+
+/// A mod on a copy of AHD that keeps AHD's board: it removes Vandalia and its five
+/// railroads, and patches Cairo and the Ohio between Cairo and Paducah. Returns the
+/// guard, AHD's folder and the mod's.
+fn house_mod() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let (tmp, ahd) = common::ahd_copy();
+    let house = tmp.path().join("house");
+    std::fs::create_dir_all(&house).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        "<module id=\"house\" name=\"House\" version=\"0.1.0\" engine=\"0.1\">\n  <extends module=\"ahd\"/>\n  <include file=\"changes.xml\"/>\n</module>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        house.join("changes.xml"),
+        "<changes>\n  <remove>\n    <line a=\"Bloomington\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Bloomington (Illinois)\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Cairo\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"St. Louis\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Terre Haute\" b=\"Vandalia\" kind=\"rail\"/>\n    <box name=\"Vandalia\"/>\n  </remove>\n  <patch>\n    <box name=\"Cairo\" state=\"IL\"/>\n    <line a=\"Paducah\" b=\"Cairo\" kind=\"river\" name=\"Ohio River\"/>\n  </patch>\n</changes>\n",
+    )
+    .unwrap();
+    (tmp, ahd, house)
+}
+
+#[test]
+fn a_mod_shows_its_bases_board_with_its_removals_and_patches_at_their_lines() {
+    let (_tmp, ahd, house) = house_mod();
+    let doc = Document::open(&house).expect("opens");
+    assert!(
+        doc.validation().is_ok(),
+        "{:?}",
+        doc.validation().diagnostics
+    );
+    assert_eq!(doc.base_map(), Some("ahd"));
+    assert_eq!(doc.map_path(), ahd.join("map.xml"));
+    let changes = doc.map_changes();
+    let at = |line: u32, col: u32| format!("{}:{line}:{col}", house.join("changes.xml").display());
+    let vandalia = doc.map().find_box("Vandalia").unwrap();
+    let cairo = doc.map().find_box("Cairo").unwrap();
+    let removed = changes.of_box(vandalia).expect("Vandalia is marked");
+    assert_eq!(removed.kind, ChangeKind::Removed);
+    assert_eq!(
+        removed.describe("box 'Vandalia'"),
+        format!("box 'Vandalia' is removed by the <remove> at {}", at(8, 5))
+    );
+    assert_eq!(
+        changes.of_box(cairo).map(|c| (c.kind, c.at.clone())),
+        Some((ChangeKind::Patched, at(11, 5)))
+    );
+    let line = |a: &str, b: &str| {
+        doc.map()
+            .lines
+            .iter()
+            .position(|l| l.touches(a) && l.touches(b))
+            .unwrap()
+    };
+    // Named either way round, as the loader matches lines.
+    assert_eq!(
+        changes
+            .of_line(line("Cairo", "Vandalia"))
+            .map(|c| (c.kind, c.at.clone())),
+        Some((ChangeKind::Removed, at(5, 5)))
+    );
+    assert_eq!(
+        changes
+            .of_line(line("Cairo", "Paducah"))
+            .map(|c| (c.kind, c.at.clone())),
+        Some((ChangeKind::Patched, at(12, 5)))
+    );
+    let marked = |v: &[Option<muster_editor::mod_changes::MapChange>]| v.iter().flatten().count();
+    assert_eq!((marked(&changes.boxes), marked(&changes.lines)), (2, 6));
+    // AHD on its own has nothing marked.
+    assert!(Document::open(&ahd).unwrap().map_changes().is_empty());
+}
+
+#[test]
+fn a_mod_refuses_edits_to_its_bases_map_and_never_writes_it() {
+    let (_tmp, ahd, house) = house_mod();
+    let before = std::fs::read_to_string(ahd.join("map.xml")).unwrap();
+    let mut doc = Document::open(&house).expect("opens");
+    let cairo = doc.map().find_box("Cairo").unwrap();
+    let err = doc
+        .move_box(cairo, 10, 10)
+        .expect_err("the base's map is not edited");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the map is ahd's ({}), shown under the mod 'house' with the mod's changes marked; the editor saves only the mod's own files, never its base's: write the change in the mod as a <patch> or <remove> (docs/module-format.md), or open ahd itself to edit its map",
+            ahd.join("map.xml").display()
+        )
+    );
+    assert!(!doc.is_dirty());
+    // A save writes none of the base's files (AHD's own save writes its map).
+    assert_eq!(doc.save(false).unwrap(), SaveOutcome::Saved);
+    assert!(doc.written().is_empty(), "{:?}", doc.written());
+    assert_eq!(
+        std::fs::read_to_string(ahd.join("map.xml")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_mod_stack_opens_at_its_top_mod_when_each_extends_the_one_below() {
+    let (_tmp, ahd, house) = house_mod();
+    assert_eq!(
+        stack_top(&ahd, std::slice::from_ref(&house)),
+        Ok(house.clone())
+    );
+    let err = stack_top(&house, std::slice::from_ref(&house)).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "{} extends 'ahd' at {}, not {}: the editor opens a mod on the base its <extends> names; give that folder, or stack the mods in their order",
+            house.display(),
+            house.join("../ahd").display(),
+            house.display()
+        )
     );
 }

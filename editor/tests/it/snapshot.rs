@@ -50,3 +50,52 @@ fn the_1864_setup_on_the_whole_board_and_zoomed_on_richmond() {
     );
     h.snapshot("map_1864_richmond");
 }
+
+/// A mod that keeps AHD's board opens on it with its changes marked (issue 45, 7): the
+/// box it removes struck through, the railroads it removes faint with a struck mark, the
+/// box and river it patches ringed; each says on hover which line of the mod's changes
+/// file did it.
+#[test]
+#[cfg_attr(
+    muster_no_soft_vulkan,
+    ignore = "needs a software Vulkan (Mesa's lavapipe): apt-get install mesa-vulkan-drivers"
+)]
+fn a_mods_removals_and_patches_on_its_bases_board() {
+    let (tmp, _ahd) = common::ahd_copy();
+    let house = tmp.path().join("house");
+    std::fs::create_dir_all(&house).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        "<module id=\"house\" name=\"House\" version=\"0.1.0\" engine=\"0.1\">\n  <extends module=\"ahd\"/>\n  <include file=\"changes.xml\"/>\n</module>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        house.join("changes.xml"),
+        "<changes>\n  <remove>\n    <line a=\"Bloomington\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Bloomington (Illinois)\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Cairo\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"St. Louis\" b=\"Vandalia\" kind=\"rail\"/>\n    <line a=\"Terre Haute\" b=\"Vandalia\" kind=\"rail\"/>\n    <box name=\"Vandalia\"/>\n  </remove>\n  <patch>\n    <box name=\"Cairo\" state=\"IL\"/>\n    <line a=\"Paducah\" b=\"Cairo\" kind=\"river\" name=\"Ohio River\"/>\n  </patch>\n</changes>\n",
+    )
+    .unwrap();
+    let mut h = harness(&house, SMALL);
+    h.ctx.all_styles_mut(|s| s.interaction.tooltip_delay = 0.0);
+    h.run();
+    let whole = h.get_by_label("Vandalia").rect();
+    h.hover_at(whole.center());
+    h.event(egui::Event::Zoom(3.0));
+    h.run();
+    // Hovering the mark on the Cairo-Vandalia railroad says where it was removed.
+    let mark = h.get_by_label("removed line Cairo-Vandalia (rail)").rect();
+    h.hover_at(mark.center());
+    h.run();
+    let said = format!(
+        "line Cairo-Vandalia (rail) is removed by the <remove> at {}:5:5",
+        house.join("changes.xml").display()
+    );
+    assert!(
+        h.query_by_label_contains(&said).is_some(),
+        "the hover names the <remove>: {said}"
+    );
+    assert!(
+        h.query_by_label("patched line Cairo-Paducah (river)")
+            .is_some()
+    );
+    h.snapshot("mod_changes_vandalia");
+}
