@@ -158,9 +158,11 @@ pub fn run(o: &Args) -> Result<Summary> {
             }
         }
     }
+    let words = words_of_bases(&module, top_index);
     for file in &files {
         run_file(
             &module,
+            &words,
             file,
             filter.as_deref(),
             &marks,
@@ -187,6 +189,27 @@ pub fn run(o: &Args) -> Result<Summary> {
         )?;
     }
     Ok(summary)
+}
+
+/// For each module below the top one whose words for the procedures' actions differ
+/// from the stack's (`<words>` in a mod's calendar), the stack with that module's own
+/// words, so its tests name actions as they were written (a base's test of marches
+/// says "march: activate Harrisburg" where the TripleA adaptation says "buy a march
+/// for Harrisburg"). A base that does not load alone keeps the stack's words.
+fn words_of_bases(module: &Rc<Module>, top: usize) -> Vec<Option<Rc<Module>>> {
+    module
+        .stack
+        .iter()
+        .take(top)
+        .map(|entry| {
+            let base = muster_core::load_module(&entry.dir).ok()?;
+            (base.calendar.words != module.calendar.words).then(|| {
+                let mut m = Module::clone(module);
+                m.calendar.words = base.calendar.words;
+                Rc::new(m)
+            })
+        })
+        .collect()
 }
 
 /// Loads one test file, gathering the cases it registers. A file that does not load
@@ -231,6 +254,7 @@ fn load_file(file: &Path, module: usize, marks: &Rc<RefCell<Vec<Mark>>>) -> Resu
 /// as changed, not failed; one that passes is said to pass still.
 fn run_file(
     module: &Rc<Module>,
+    words: &[Option<Rc<Module>>],
     file: &File,
     filter: Option<&str>,
     marks: &[Mark],
@@ -260,6 +284,7 @@ fn run_file(
         let t = lua
             .create_userdata(Tester {
                 module: module.clone(),
+                words: words.get(file.module).cloned().flatten(),
             })
             .map_err(|e| anyhow!("{e}"))?;
         file.deadline.set(Some(Instant::now() + CASE_TIME));
@@ -497,12 +522,16 @@ fn same(a: &Value, b: &Value, depth: usize) -> bool {
 /// The `t` a case receives: expectations and games.
 struct Tester {
     module: Rc<Module>,
+    /// For a base's test, the stack with the base's own words for actions (see
+    /// [`words_of_bases`]); `None` for the top module's tests.
+    words: Option<Rc<Module>>,
 }
 
 impl UserData for Tester {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         m.add_method("game", |lua, this, spec: Option<Table>| {
-            GameHandle::new(&this.module, spec.as_ref()).map_err(|e| fail(lua, e))
+            GameHandle::new(&this.module, this.words.clone(), spec.as_ref())
+                .map_err(|e| fail(lua, e))
         });
         m.add_method(
             "eq",
@@ -607,6 +636,8 @@ fn contains(list: &Value, item: &Value) -> bool {
 /// log line since it was set up.
 struct GameHandle {
     module: Rc<Module>,
+    /// What names actions for the test (its own module's words), if not `module`.
+    words: Option<Rc<Module>>,
     rules: ScriptRules,
     state: GameState,
     log: Vec<String>,
@@ -654,7 +685,11 @@ impl mlua::FromLua for ActionArg {
 
 impl GameHandle {
     /// `t:game{ scenario, options, dice, seed, side, step, first_turn, ending }`.
-    fn new(module: &Rc<Module>, spec: Option<&Table>) -> Result<GameHandle, String> {
+    fn new(
+        module: &Rc<Module>,
+        words: Option<Rc<Module>>,
+        spec: Option<&Table>,
+    ) -> Result<GameHandle, String> {
         let get = |key: &str| -> Result<Value, String> {
             spec.map_or(Ok(Value::Nil), |t| {
                 t.get::<Value>(key).map_err(|e| e.to_string())
@@ -786,6 +821,7 @@ impl GameHandle {
         }
         Ok(GameHandle {
             module: module.clone(),
+            words,
             rules,
             state,
             log,
@@ -796,8 +832,11 @@ impl GameHandle {
         legal_actions(&self.module, &mut self.rules, &self.state).map_err(|e| e.to_string())
     }
 
+    /// An action in the words of the test's own module: a base's test names the
+    /// procedures' actions as its base does ("march: activate Harrisburg") where a mod
+    /// words them its own way ("buy a march for Harrisburg").
     fn words(&self, a: &Action) -> String {
-        describe::action(&self.module, &self.state, a)
+        describe::action(self.words.as_ref().unwrap_or(&self.module), &self.state, a)
     }
 
     /// The legal action a test names.

@@ -19,9 +19,14 @@ use std::fmt;
 use std::str::FromStr;
 
 use muster_core::Module;
-use muster_core::game::battle::Battle;
-use muster_core::game::{GameState, Question, RuleError, Rules, View};
-use muster_core::ids::UnitId;
+use muster_core::format::ReturnsTo;
+use muster_core::game::battle::{Battle, absorb_pair};
+use muster_core::game::flow::react;
+use muster_core::game::rules::ask_int;
+use muster_core::game::{
+    Action, ActionError, Event, GameState, Place, Question, RuleError, Rules, View,
+};
+use muster_core::ids::{SideId, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// The most hits the scoring tracks for one target: a unit needing more is scored as
@@ -193,6 +198,115 @@ pub fn loss_choice(combat: impl IntoIterator<Item = i64>) -> Option<usize> {
         }
     }
     best.map(|(i, _)| i)
+}
+
+/// Whether a side taking its losses has the next absorbed (`Action::Absorb`, where the
+/// rules let a hit be absorbed: TripleA's water-crossing tokens) rather than taking it
+/// off its cheapest piece: yes unless absorbing lowers its fire below what losing the
+/// piece leaves (the last token also raises every defender by 1: a militia goes first
+/// while that is worth more). `fire_absorbed` and `fire_lost` are the side's fire after
+/// each ([`fire`]); the odds calculator decides by the same rule.
+pub fn prefers_absorbing(fire_absorbed: i64, fire_lost: i64) -> bool {
+    fire_absorbed >= fire_lost
+}
+
+/// A side's fire in the battle under way in `state`: the sum of its pieces' shot values
+/// (combat value plus the rules' `shot_modifier` at the enemy's first piece, each
+/// between 0 and the die's faces); 0 if the enemy has no piece left.
+pub fn fire(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    side: SideId,
+) -> Result<i64, RuleError> {
+    let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+        return Ok(0);
+    };
+    let (own, enemy) = if side == b.attacker {
+        (&b.attackers, &b.defenders)
+    } else {
+        (&b.defenders, &b.attackers)
+    };
+    let Some(&target) = enemy.first() else {
+        return Ok(0);
+    };
+    let faces = i64::from(module.dice.max(1));
+    let view = View { module, state };
+    let mut sum = 0;
+    for &shooter in own {
+        let modifier =
+            ask_int(rules, view, Question::ShotModifier { shooter, target })?.unwrap_or(0);
+        let value = i64::from(module.units.get(state.unit(shooter).kind).combat) + modifier;
+        sum += value.clamp(0, faces);
+    }
+    Ok(sum)
+}
+
+/// The computer players' decision in a battle by dice whose owner chooses his
+/// casualties (`legal` lists the `Lose` and `Absorb` open now): the cheapest piece
+/// ([`loss_choice`]), or the hit absorbed where [`prefers_absorbing`] says so, each
+/// side's fire reckoned on a scratch copy (`hit_absorbed`'s commands run on one, the
+/// piece's step taken on the other). `None` if `legal` offers neither.
+pub fn loss_action(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    legal: &[Action],
+) -> Result<Option<Action>, ActionError> {
+    let units: Vec<UnitId> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Lose { unit } => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    let combat = units
+        .iter()
+        .map(|&u| i64::from(module.units.get(state.unit(u).kind).combat));
+    let cheapest = loss_choice(combat).map(|i| units[i]);
+    let may_absorb = legal.contains(&Action::Absorb);
+    let (Some(unit), true) = (cheapest, may_absorb) else {
+        return Ok(cheapest
+            .map(|unit| Action::Lose { unit })
+            .or(may_absorb.then_some(Action::Absorb)));
+    };
+    let Some(b) = state.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+        return Ok(Some(Action::Lose { unit }));
+    };
+    let side = b.firing;
+    let Some((shooter, target)) = absorb_pair(b) else {
+        return Ok(Some(Action::Lose { unit }));
+    };
+    let mut absorbed = state.clone();
+    react(
+        module,
+        rules,
+        &mut absorbed,
+        Event::HitAbsorbed { shooter, target },
+    )?;
+    let mut lost = state.clone();
+    let steps = module.units.get(lost.unit(unit).kind).steps;
+    let returns = module.units.get(lost.unit(unit).kind).returns_to;
+    let piece = &mut lost.units[unit.index()];
+    piece.hits += 1;
+    if piece.hits >= steps {
+        piece.hits = 0;
+        piece.place = match returns {
+            ReturnsTo::Pool => Place::Pool,
+            ReturnsTo::Stock => Place::Stock,
+        };
+        if let Some(lb) = lost.combat.as_mut().and_then(|c| c.battle.as_mut()) {
+            lb.attackers.retain(|&u| u != unit);
+            lb.defenders.retain(|&u| u != unit);
+        }
+    }
+    let with = fire(module, rules, &absorbed, side)?;
+    let without = fire(module, rules, &lost, side)?;
+    Ok(Some(if prefers_absorbing(with, without) {
+        Action::Absorb
+    } else {
+        Action::Lose { unit }
+    }))
 }
 
 /// When a side leaves a battle (5.4: from round 2, before its part of the round, in

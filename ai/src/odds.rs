@@ -51,9 +51,13 @@
 //! `retreat`, `withdraw`). The simulator follows its module's first `battles` step by
 //! dice: where the owner chooses his casualties, shots name no target; each volley's
 //! units roll in order, their value asked against the enemy's first unit alive (the
-//! engine asks the same), and the side hit takes its lost steps off the piece of
-//! lowest combat value first ([`crate::battle::loss_choice`], which the computer
-//! players use too); with simultaneous fire both sides roll, the defender's dice first,
+//! engine asks the same), and the side hit takes its lost steps one at a time as the
+//! computer players do ([`crate::battle::loss_action`]): off the piece of lowest combat
+//! value first ([`crate::battle::loss_choice`]), or absorbed where the rules let it
+//! (`absorbs_hit`, the owner's choice there) unless absorbing lowers the side's fire
+//! below what losing the piece would leave ([`crate::battle::prefers_absorbing`]: the
+//! last water-crossing token, +1 to every defender, is kept while a militia costs
+//! less); with simultaneous fire both sides roll, the defender's dice first,
 //! before either takes its losses, and both sides gone at once is a battle with no
 //! winner (counted as undecided). A side retreats only where the step lets it; the
 //! defender never withdraws where `withdraw="false"`. TripleA's battle

@@ -1039,25 +1039,16 @@ impl Planner {
                 Ok(Action::Target { shooter, target })
             }
             // A battle by dice whose owner chooses his casualties: the cheapest piece
-            // first (`loss_choice`, as the odds calculator).
+            // first, or a hit absorbed where that keeps the side's fire
+            // (`loss_action`, as the odds calculator).
             Stage::Losses
                 if state
                     .current_step(module)
                     .is_some_and(|s| s.resolve == muster_core::format::Resolve::Dice) =>
             {
                 let legal = self.legal(module, rules, state)?;
-                let units: Vec<UnitId> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Lose { unit } => Some(*unit),
-                        _ => None,
-                    })
-                    .collect();
-                let combat = units
-                    .iter()
-                    .map(|&u| i64::from(module.units.get(state.unit(u).kind).combat));
-                match crate::battle::loss_choice(combat) {
-                    Some(i) => Ok(Action::Lose { unit: units[i] }),
+                match crate::battle::loss_action(module, rules, state, &legal)? {
+                    Some(action) => Ok(action),
                     None => first_legal(module, rules, state),
                 }
             }

@@ -630,7 +630,7 @@ pub struct Step {
 
 /// `<words>`: how logs and prompts word the procedures' decisions in this game, with
 /// `{box}`, `{type}` and `{unit}` filled in. Unset words are the engine's own.
-#[derive(Clone, Debug, Default, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Words {
     /// Choosing the box whose pieces move next, e.g. `march: activate {box}`.

@@ -646,10 +646,13 @@ fn seed_cumulative_modifiers_example_at_chattanooga() {
     );
 }
 
-/// The seed, "Water crossings": "each may absorb a hit in battle": a hit on a defender
-/// takes a token instead, until none is left.
+/// The seed, "Water crossings": each token "may absorb a hit in battle" ("They may also
+/// be used as casualties in battle, adding a hit point to the defender"), and in
+/// TripleA's battle the owner picks his casualties (issue 51, 6): a hit on the defender
+/// is his to take off a unit (`Lose`) or a token (`Absorb`). The engine spends no token
+/// by itself; the choice is recorded and replays like any other.
 #[test]
-fn seed_a_water_crossing_absorbs_a_hit() {
+fn seed_the_defender_chooses_a_water_crossing_or_a_unit_as_the_casualty() {
     let xml = scenario(
         "08/1861",
         r#"<place box="Knoxville" units="1 Vi"/><control box="Knoxville"/>"#,
@@ -666,14 +669,76 @@ fn seed_a_water_crossing_absorbs_a_hit() {
         at: t.id("Chattanooga"),
     });
     let text = log.join("\n");
-    assert!(text.contains("the hit is absorbed"), "{text}");
-    assert!(!text.contains("must lose"), "no loss is owed: {text}");
+    assert!(text.contains("Confederacy must lose 1 step"), "{text}");
+    assert_eq!(
+        t.markers("Chattanooga", "water-crossing"),
+        1,
+        "not spent yet"
+    );
+    assert_eq!(
+        t.legal(),
+        vec![Action::Lose { unit: mi }, Action::Absorb],
+        "the Confederacy chooses"
+    );
+    let before = t.g.clone();
+    // A unit instead: the token stays, and with it the defenders' +1.
+    t.act(&Action::Lose { unit: mi });
+    assert_eq!(t.markers("Chattanooga", "water-crossing"), 1);
+    assert!(!matches!(t.g.unit(mi).place, Place::Board(_)));
+    // The token: the militia is unharmed.
+    t.g = before;
+    let text = t.act(&Action::Absorb).join("\n");
+    assert!(text.contains("Confederacy has a hit absorbed"), "{text}");
+    assert!(
+        text.contains("a water crossing at Chattanooga takes the hit"),
+        "{text}"
+    );
     assert_eq!(t.markers("Chattanooga", "water-crossing"), 0);
     assert_eq!(
         t.g.unit(mi).place,
         Place::Board(t.id("Chattanooga")),
         "unharmed"
     );
+    // No token left: no more to absorb with.
+    assert!(t.try_act(&Action::Absorb).is_err());
+}
+
+/// The computer players' choice between a water crossing and a unit (the seed, "Water
+/// crossings": "Any number of water crossings on the defender's side raises all of his
+/// units' strength by 1. Multiple water crossings do not raise the defenders' strength
+/// further, but each may absorb a hit"): a token beyond the first costs nothing to
+/// spend; the last one is kept when its +1 to every defender is worth more than the
+/// militia lost instead, and spent when it is not.
+#[test]
+fn seed_computer_players_keep_the_last_water_crossing_while_it_is_worth_more() {
+    let choice = |defenders: &str, tokens: u16, dice: &[u32]| {
+        let xml = scenario(
+            "08/1861",
+            r#"<place box="Knoxville" units="1 Vi"/><control box="Knoxville"/>"#,
+            &format!(r#"<place box="Chattanooga" units="{defenders}"/>"#),
+        );
+        let mut t = Game::new(&xml, "union", dice);
+        let vi = t.unit("Vi", "Knoxville");
+        t.march("Knoxville", &[vi], "Chattanooga");
+        t.until_step("combat");
+        t.set_markers("Chattanooga", "water-crossing", tokens);
+        t.act(&Action::Fight {
+            at: t.id("Chattanooga"),
+        });
+        let legal = t.legal();
+        assert!(legal.contains(&Action::Absorb), "{legal:?}");
+        muster_ai::battle::loss_action(&t.m, &mut t.rules, &t.g, &legal)
+            .unwrap()
+            .unwrap()
+    };
+    // Four militia at 3 with the token: 12; spending it leaves 8, a militia 9.
+    let four = "4 Mi";
+    let dice = [2, 6, 6, 6, 6, 1];
+    assert!(matches!(choice(four, 1, &dice), Action::Lose { .. }));
+    // A second token: spending one keeps the +1.
+    assert_eq!(choice(four, 2, &dice), Action::Absorb);
+    // A lone militia: spending the token leaves it a shot at 2, losing it none.
+    assert_eq!(choice("1 Mi", 1, &[2, 6, 1]), Action::Absorb);
 }
 
 /// The general pieces of a type.
@@ -873,6 +938,61 @@ fn seed_a_general_on_the_losing_side_leaves_and_comes_back_next_turn() {
         !t.offers("place-general").is_empty(),
         "placed again in his next turn"
     );
+}
+
+/// The seed, "Generals": a general "can enter enemy territory but not capture it" and
+/// does "not otherwise participate in battle"; "If on the losing side, they are
+/// temporarily removed from play". One who goes alone into a box holding an enemy army
+/// starts no battle and cannot hold the box: when the battles are over he leaves the
+/// field as after a defeat. Alone in enemy territory with no enemy army he stays, and
+/// the box keeps its colour.
+#[test]
+fn seed_a_lone_general_among_an_enemy_army_leaves_the_field() {
+    let alone = |confederate: &str| {
+        let xml = scenario(
+            "03/1862",
+            r#"<place box="Cairo" units="1 Mi"/><control box="Cairo"/>"#,
+            confederate,
+        );
+        let mut t = Game::new(&xml, "union", &[2, 6, 6, 6, 6]);
+        let grant = general(&t, "grant");
+        t.g.units[grant.index()].place = Place::Board(t.id("Cairo"));
+        let go = t
+            .offers("move-general")
+            .into_iter()
+            .find(|(a, _)| matches!(a, Action::Take { at: Some(b), .. } if *b == t.id("Island No. 10")))
+            .expect("Grant may enter Island No. 10 alone")
+            .0;
+        t.act(&go);
+        assert_eq!(t.g.unit(grant).place, Place::Board(t.id("Island No. 10")));
+        let before = t.controller("Island No. 10");
+        let mut log = Vec::new();
+        while t.step() != "recruitment" {
+            log.extend(t.act(&Action::EndStep));
+        }
+        let island = Place::Board(t.id("Island No. 10"));
+        (
+            t.g.unit(grant).place == island,
+            t.g.unit(grant).place,
+            log.join("\n"),
+            before,
+            t.controller("Island No. 10"),
+        )
+    };
+    // An enemy army there: no battle, and Grant leaves the field.
+    let (_, place, log, _, _) = alone(r#"<place box="Island No. 10" units="1 Mi"/>"#);
+    assert!(!log.contains("battle at Island No. 10"), "{log}");
+    assert_eq!(place, Place::Stock, "{log}");
+    assert!(
+        log.contains(
+            "General Grant is alone with the enemy's army at Island No. 10 and leaves the field"
+        ),
+        "{log}"
+    );
+    // No enemy army: he stays, and captures nothing.
+    let (stays, _, log, before, after) = alone("");
+    assert!(stays, "{log}");
+    assert_eq!(before, after, "not captured");
 }
 
 /// The seed, PROMOTIONS: "each player is allowed one 'political' promotion per turn. He

@@ -53,6 +53,25 @@ fn the_ahd_module_passes_its_rule_tests() {
     assert!(out.contains("4.3 example"), "{out}");
 }
 
+/// `--with-base` on the two adaptations (issue 45): AHD's own tests run on each, and
+/// every one a mod changes on purpose is marked with the rule that changes it. A base
+/// test names actions in its own module's words: AHD's "march: activate Fredericksburg"
+/// finds the TripleA adaptation's "buy a march for Fredericksburg", so the Potomac test
+/// (4.2, kept by the adaptation) runs and passes there.
+#[test]
+fn the_adaptations_pass_ahds_tests_with_their_changes_marked() {
+    let out = passes(&["mods/ahd-triplea", "--with-base"]);
+    assert!(out.contains("0 failed, 13 changed by the mods"), "{out}");
+    assert!(
+        out.contains("ok   mods/ahd/tests/movement.luau: 4.2: Confederate units may never move along the Potomac"),
+        "{out}"
+    );
+    assert!(out.contains("changed by ahd-triplea"), "{out}");
+    let out = passes(&["mods/ahd-1981", "--with-base"]);
+    assert!(out.contains("0 failed, 2 changed by the mods"), "{out}");
+    assert!(out.contains("1981 9.0: a box is captured only"), "{out}");
+}
+
 #[test]
 fn every_shipped_mod_passes_its_rule_tests() {
     let out = passes(&["mods/ahd-triplea"]);

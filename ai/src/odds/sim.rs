@@ -40,7 +40,7 @@ use muster_core::unit::Flags;
 
 use super::setup::{Phase, Setup, gone_to};
 use super::{MAX_UNITS, OddsError, RetreatPolicy, Role};
-use crate::battle::{Pressure, better, hit_chance, loss_choice, score, worth};
+use crate::battle::{Pressure, better, hit_chance, loss_choice, prefers_absorbing, score, worth};
 use muster_core::calendar::BattleOptions;
 use muster_core::format::{Casualties, Fire, Procedure, Resolve};
 
@@ -568,9 +568,10 @@ impl<'a> Simulator<'a> {
     /// A battle whose owners choose their casualties (`casualties="owner"`), as the
     /// engine plays it: each part (alternate fire) or each round (simultaneous, the
     /// defender's dice first) the firing units roll in order at no one in particular,
-    /// their value asked against the enemy's first unit alive; a hit the rules absorb
-    /// runs `hit_absorbed`; the others are steps the side hit takes off its pieces by
-    /// [`loss_choice`], as the computer players do, once the volley (or both) is rolled.
+    /// their value asked against the enemy's first unit alive; the hits are steps the
+    /// side hit takes, once the volley (or both) is rolled, as the computer players do
+    /// (`loss_action`): off its cheapest piece ([`loss_choice`]), or absorbed where the
+    /// rules let it and [`prefers_absorbing`] says so (`hit_absorbed` then runs).
     fn play_owner(
         &mut self,
         rng: &mut Pcg32,
@@ -595,7 +596,7 @@ impl<'a> Simulator<'a> {
                     owed[1 - r] += self.volley(r, rng)?;
                 }
                 for side in [1, 0] {
-                    self.take_losses(side, owed[side]);
+                    self.take_losses(side, owed[side])?;
                 }
                 match (self.run.alive[0] == 0, self.run.alive[1] == 0) {
                     (true, true) => return Ok(Outcome::Undecided),
@@ -626,7 +627,7 @@ impl<'a> Simulator<'a> {
             }
             decide = true;
             let owed = self.volley(r, rng)?;
-            self.take_losses(e, owed);
+            self.take_losses(e, owed)?;
             if self.run.alive[e] == 0 {
                 return Ok(Outcome::Won {
                     winner: Role::from_index(r),
@@ -645,7 +646,7 @@ impl<'a> Simulator<'a> {
     }
 
     /// Side `r`'s units roll once each, in order, at the enemy's first unit alive (the
-    /// engine's `volley`); returns the hits not absorbed.
+    /// engine's `volley`); returns the hits, which the enemy takes as it chooses.
     fn volley(&mut self, r: usize, rng: &mut Pcg32) -> Result<u32, OddsError> {
         let e = 1 - r;
         let Some(t) = bits(self.run.alive[e]).next() else {
@@ -654,13 +655,8 @@ impl<'a> Simulator<'a> {
         let dice = self.module.dice;
         self.run.table[r] = self.table_now(r)?;
         let mut hits = 0;
-        let mut changed = false;
         for i in bits(self.run.alive[r]) {
-            let needed = if changed && !self.fixed {
-                self.needed_now(r, i, t)?
-            } else {
-                self.table(r).needed[self.pair(r, i, t)]
-            };
+            let needed = self.table(r).needed[self.pair(r, i, t)];
             if needed < 1 {
                 continue;
             }
@@ -668,27 +664,42 @@ impl<'a> Simulator<'a> {
             if i64::from(roll) > i64::from(needed) {
                 continue;
             }
-            if self.absorbing
-                && let Some(next) = self.absorbed(r, i, t)?
-            {
-                self.run.markers = next;
-                changed = true;
-                continue;
-            }
             hits += 1;
         }
         Ok(hits)
     }
 
-    /// Side `s` takes `n` lost steps off its pieces, by [`loss_choice`].
-    fn take_losses(&mut self, s: usize, n: u32) {
+    /// Side `s` takes `n` lost steps one at a time, as the computer players do
+    /// (`loss_action`): each off its cheapest piece ([`loss_choice`]), or absorbed where
+    /// the rules let it (asked as the engine asks: the enemy's first unit alive, or the
+    /// side's own if none, at the side's first) and [`prefers_absorbing`] the side's
+    /// fire after each.
+    fn take_losses(&mut self, s: usize, n: u32) -> Result<(), OddsError> {
         for _ in 0..n {
             let alive = self.run.alive[s];
             let f = &self.force[s];
             let Some(k) = loss_choice(bits(alive).map(|i| f.combat[i])) else {
-                return;
+                return Ok(());
             };
             let i = nth_bit(alive, k);
+            if self.absorbing {
+                let e = 1 - s;
+                let first = alive.trailing_zeros() as usize;
+                let shooter = match bits(self.run.alive[e]).next() {
+                    Some(j) => self.force[e].ids[j],
+                    None => self.force[s].ids[first],
+                };
+                if let Some(next) = self.absorbed_by(e, shooter, first)? {
+                    let eliminated = self.run.hits[s][i] + 1 >= self.force[s].steps[i];
+                    let after_loss = if eliminated { alive & !(1 << i) } else { alive };
+                    let with = self.fire_of(s, alive, next)?;
+                    let without = self.fire_of(s, after_loss, self.run.markers)?;
+                    if prefers_absorbing(with, without) {
+                        self.run.markers = next;
+                        continue;
+                    }
+                }
+            }
             self.run.left[s] -= 1;
             let hits = self.run.hits[s][i] + 1;
             if hits >= self.force[s].steps[i] {
@@ -698,6 +709,28 @@ impl<'a> Simulator<'a> {
                 self.run.hits[s][i] = hits;
             }
         }
+        Ok(())
+    }
+
+    /// Side `s`'s fire (as [`crate::battle::fire`] reckons it) with `alive` of its units
+    /// in the battle and the markers in state `markers`: the sum of their shot values
+    /// at the enemy's first unit alive, each between 0 and the die's faces.
+    fn fire_of(&mut self, s: usize, alive: u64, markers: usize) -> Result<i64, OddsError> {
+        let Some(t) = bits(self.run.alive[1 - s]).next() else {
+            return Ok(0);
+        };
+        let saved = (self.run.alive[s], self.run.markers, self.run.table[s]);
+        self.run.alive[s] = alive;
+        self.run.markers = markers;
+        let faces = i64::from(self.module.dice.max(1));
+        let sum = self.table_now(s).map(|id| {
+            self.run.table[s] = id;
+            bits(alive)
+                .map(|i| i64::from(self.table(s).needed[self.pair(s, i, t)]).clamp(0, faces))
+                .sum()
+        });
+        (self.run.alive[s], self.run.markers, self.run.table[s]) = saved;
+        sum
     }
 
     /// The `k`-th shot of `plan`, as stored.
@@ -795,12 +828,23 @@ impl<'a> Simulator<'a> {
     /// marker state `hit_absorbed` leaves. Cached per (firing side, marker state), by the
     /// `AbsorbsHit` contract.
     fn absorbed(&mut self, r: usize, i: usize, t: usize) -> Result<Option<usize>, OddsError> {
+        self.absorbed_by(r, self.force[r].ids[i], t)
+    }
+
+    /// [`Simulator::absorbed`] for a hit by the piece `shooter` (of side `r`, or any
+    /// piece where the enemy has none left: the answer depends on neither).
+    fn absorbed_by(
+        &mut self,
+        r: usize,
+        shooter: UnitId,
+        t: usize,
+    ) -> Result<Option<usize>, OddsError> {
         let key = r as u64 | (self.run.markers as u64) << 1;
         if let Some(&next) = self.absorbed.get(&key) {
             return Ok(next.map(|n| n as usize));
         }
         self.sync(r, Stage::Target, false);
-        let (shooter, target) = (self.force[r].ids[i], self.force[1 - r].ids[t]);
+        let target = self.force[1 - r].ids[t];
         let view = View {
             module: self.module,
             state: &self.scratch,

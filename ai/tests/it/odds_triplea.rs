@@ -4,7 +4,7 @@
 //! water-crossing tokens absorb hits: the simulator must play exactly the battles the
 //! engine plays, die for die, and the tokens must change the odds.
 
-use muster_ai::battle::{RetreatPolicy, choose_target, loss_choice};
+use muster_ai::battle::{RetreatPolicy, choose_target, loss_action};
 use muster_ai::odds::{Config, Fought, Outcome, Role, Setup, Simulator, Spec, generator, simulate};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, Dice, GameState, Place, apply, legal_actions, moves};
@@ -64,21 +64,9 @@ fn engine_battle(
                 let target = choose_target(m, rules, &g, shooter, &targets).unwrap();
                 Action::Target { shooter, target }
             }
-            Stage::Losses => {
-                let units: Vec<UnitId> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Lose { unit } => Some(*unit),
-                        _ => None,
-                    })
-                    .collect();
-                let combat = units
-                    .iter()
-                    .map(|&u| i64::from(m.units.get(g.unit(u).kind).combat));
-                Action::Lose {
-                    unit: units[loss_choice(combat).expect("a piece to lose")],
-                }
-            }
+            Stage::Losses => loss_action(m, rules, &g, &legal)
+                .unwrap()
+                .expect("a loss to take"),
             Stage::Upgrade | Stage::Rout => unreachable!("the battle was over"),
         };
         g = apply(m, rules, &g, &action)
@@ -294,18 +282,8 @@ fn equivalent_to_the_engine_from_a_game_in_progress() {
     act(&mut g, &mut rules, Action::Fight { at: chattanooga });
     while battle(&g).is_some_and(|b| b.stage == Stage::Losses) {
         let legal = legal_actions(&m, &mut rules, &g).unwrap();
-        let units: Vec<UnitId> = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Lose { unit } => Some(*unit),
-                _ => None,
-            })
-            .collect();
-        let combat = units
-            .iter()
-            .map(|&u| i64::from(m.units.get(g.unit(u).kind).combat));
-        let unit = units[loss_choice(combat).unwrap()];
-        act(&mut g, &mut rules, Action::Lose { unit });
+        let loss = loss_action(&m, &mut rules, &g, &legal).unwrap().unwrap();
+        act(&mut g, &mut rules, loss);
     }
     let b = battle(&g).expect("the battle goes on into round 2");
     assert_eq!((b.round, b.stage), (2, Stage::Retreat));

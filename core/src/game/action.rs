@@ -45,6 +45,11 @@ pub enum Action {
     /// Battle resolved by the rules: the side taking its losses takes the next step off
     /// this piece of its own.
     Lose { unit: UnitId },
+    /// Battle by dice whose owner chooses his casualties (`casualties="owner"`): the side
+    /// taking its losses has the next one absorbed by what the rules say may absorb a
+    /// hit (`absorbs_hit`; the TripleA adaptation's water-crossing tokens) instead of
+    /// taking it off a piece.
+    Absorb,
     /// `upgrade` (or the winner of a battle): swap a piece for the type it promotes to.
     Upgrade { unit: UnitId },
     /// `place`: bring a piece of this type from the pool into this box.

@@ -19,7 +19,10 @@
 //! had at the round's start, the defender's dice first, then both take their losses;
 //! `retreat` says which sides may retreat, `withdraw` and `reinforce` whether
 //! `may_withdraw` and `may_reinforce` are asked at all (TripleA's battle: owner,
-//! simultaneous, the attacker alone retreats, neither).
+//! simultaneous, the attacker alone retreats, neither). With owner's casualties a hit
+//! the rules may absorb (`absorbs_hit`) is the owner's choice too: each lost step is
+//! taken off a piece (`Lose`) or absorbed (`Absorb`), as TripleA lets the owner pick
+//! a water-crossing token or a unit as the casualty.
 
 use serde::{Deserialize, Serialize};
 
@@ -335,6 +338,9 @@ pub fn legal(
                     out.push(Action::Lose { unit });
                 }
             }
+            if firsts.is_empty() && may_absorb(module, rules, state, b)? {
+                out.push(Action::Absorb);
+            }
         }
         Stage::Rout => {
             for to in retreat_options(view, rules, b, b.firing)? {
@@ -419,6 +425,9 @@ fn allows(
         (Stage::Target, _) => Ok(false),
         (Stage::Losses, Action::Lose { unit }) => {
             Ok(lose_refusal(module, state, b, *unit).is_none())
+        }
+        (Stage::Losses, Action::Absorb) => {
+            Ok(b.firsts().next().is_none() && may_absorb(module, rules, state, b)?)
         }
         (Stage::Losses, _) | (Stage::Rout, Action::Pass) => Ok(false),
         // Passing is always open at the other stages (a retreat or a reinforcement is
@@ -556,6 +565,9 @@ pub(crate) fn apply(
     match (b.stage, action) {
         (Stage::Losses, Action::Lose { unit }) => {
             return take_loss(module, rules, state, b, *unit);
+        }
+        (Stage::Losses, Action::Absorb) => {
+            return take_absorbed(module, rules, state, b);
         }
         (Stage::Rout, Action::Retreat { to }) => {
             let side = b.firing;
@@ -1017,12 +1029,95 @@ fn take_loss(
         log.extend(eliminate(module, rules, state, &mut b, side, unit, &name)?);
     }
     b.owed.retain(|l| l.steps > 0);
-    if left > 0 && steps_left(module, state, &b, side) > 0 {
+    log.extend(loss_taken(module, rules, state, b, side)?);
+    Ok(log)
+}
+
+/// After one of `side`'s lost steps: the side takes its next, or the battle moves on.
+fn loss_taken(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+    side: SideId,
+) -> Result<Vec<String>, ActionError> {
+    if b.owed(side) > 0 && steps_left(module, state, &b, side) > 0 {
         store(state, b);
-        return Ok(log);
+        return Ok(Vec::new());
     }
     b.owed.retain(|l| l.side != side);
-    log.extend(next_loser(module, rules, state, b)?);
+    next_loser(module, rules, state, b)
+}
+
+/// The (shooter, target) the rules' `absorbs_hit` and `hit_absorbed` are given when
+/// the side taking its losses (`b.firing`) may absorb one: the enemy's first piece
+/// still in the battle (the side's own first if the enemy has none left) and the
+/// side's first. By the question's contract the answer depends on neither.
+pub fn absorb_pair(b: &Battle) -> Option<(UnitId, UnitId)> {
+    let target = *b.own(b.firing).first()?;
+    let shooter = b
+        .own(b.enemy_of(b.firing))
+        .first()
+        .copied()
+        .unwrap_or(target);
+    Some((shooter, target))
+}
+
+/// Whether the side taking its losses in a battle by dice may have the next absorbed
+/// (`Absorb`): the rules' `absorbs_hit`. Not in a battle the rules resolve, whose
+/// losses are the rules' table's.
+fn may_absorb(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    b: &Battle,
+) -> Result<bool, RuleError> {
+    if by_rules(module, state) || b.owed(b.firing) == 0 {
+        return Ok(false);
+    }
+    let Some((shooter, target)) = absorb_pair(b) else {
+        return Ok(false);
+    };
+    ask_bool(
+        rules,
+        View { module, state },
+        Question::AbsorbsHit { shooter, target },
+    )
+}
+
+/// One lost step absorbed (checked by the caller): the rules' `hit_absorbed` pays for
+/// it, and the battle moves on.
+fn take_absorbed(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &mut GameState,
+    mut b: Battle,
+) -> Result<Vec<String>, ActionError> {
+    let side = b.firing;
+    let Some((shooter, target)) = absorb_pair(&b) else {
+        return Err(illegal("there is no piece to absorb a hit for"));
+    };
+    if let Some(l) = b
+        .owed
+        .iter_mut()
+        .find(|l| l.side == side && l.unit.is_none())
+    {
+        l.steps = l.steps.saturating_sub(1);
+    }
+    b.owed.retain(|l| l.steps > 0);
+    let mut log = vec![format!(
+        "{} has a hit absorbed ({} more to take)",
+        module.side(side).name,
+        b.owed(side)
+    )];
+    store(state, b.clone());
+    log.extend(notify(
+        module,
+        rules,
+        state,
+        Event::HitAbsorbed { shooter, target },
+    )?);
+    log.extend(loss_taken(module, rules, state, b, side)?);
     Ok(log)
 }
 
@@ -1254,6 +1349,7 @@ fn ready(
                 return part_start(module, rules, state, b, log);
             }
         }
+        log.push(format!("round {}: both sides fire at once", b.round));
         for side in [b.defender, b.attacker] {
             volley(module, rules, state, &mut b, side, &mut log)?;
         }
@@ -1286,8 +1382,8 @@ fn ready(
 
 /// `side`'s units each roll once, in the order they joined, at no one in particular
 /// (the side hit chooses its losses): the rules' `shot_modifier` is asked with the
-/// enemy's first piece as the target. A hit the rules do not absorb is a step the
-/// enemy owes.
+/// enemy's first piece as the target. Each hit is a step the enemy owes; whether one
+/// is absorbed is the enemy's choice when it takes them (`Absorb`).
 fn volley(
     module: &Module,
     rules: &mut dyn Rules,
@@ -1300,6 +1396,7 @@ fn volley(
     let Some(&target) = b.own(enemy).first() else {
         return Ok(());
     };
+    log.push(format!("{} fires", module.side(side).name));
     let firing = b.firing;
     b.firing = side;
     store(state, b.clone());
@@ -1324,20 +1421,6 @@ fn volley(
             if hit { "hit" } else { "miss" }
         ));
         if !hit {
-            continue;
-        }
-        if ask_bool(
-            rules,
-            View { module, state },
-            Question::AbsorbsHit { shooter, target },
-        )? {
-            log.push("the hit is absorbed".into());
-            log.extend(notify(
-                module,
-                rules,
-                state,
-                Event::HitAbsorbed { shooter, target },
-            )?);
             continue;
         }
         match b

@@ -66,7 +66,7 @@ pub fn action_checked(module: &Module, state: &GameState, a: &Action) -> String 
             .iter()
             .all(|c| unit_ok(&c.unit) && c.to.as_ref().is_none_or(unit_ok)),
         Action::Drop { unit, at } => unit_ok(unit) && box_ok(at),
-        Action::Release | Action::Pass | Action::EndStep => true,
+        Action::Release | Action::Pass | Action::Absorb | Action::EndStep => true,
     };
     if ok {
         action(module, state, a)
@@ -136,6 +136,7 @@ pub fn action(module: &Module, state: &GameState, a: &Action) -> String {
             )
         }
         Action::Lose { unit: u } => format!("take a loss off {}", unit(module, state, *u)),
+        Action::Absorb => "have a hit absorbed".to_string(),
         Action::Upgrade { unit: u } => words.say(
             |w| &w.upgrade,
             "upgrade {unit}",

@@ -120,6 +120,7 @@ fn named(action: &Action) -> Vec<UnitId> {
         | Action::Retreat { .. }
         | Action::Place { .. }
         | Action::Pass
+        | Action::Absorb
         | Action::EndStep => Vec::new(),
     }
 }

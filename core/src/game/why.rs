@@ -126,6 +126,7 @@ fn elsewhere(module: &Module, state: &GameState, action: &Action) -> Option<Stri
                 | Action::Reinforce { .. }
                 | Action::Target { .. }
                 | Action::Lose { .. }
+                | Action::Absorb
                 | Action::Upgrade { .. }
         ),
         Procedure::Upgrade => matches!(action, Action::Upgrade { .. }),
@@ -199,7 +200,7 @@ fn clearer(module: &Module, state: &GameState, action: &Action) -> Option<String
                     Action::Retreat { .. }
                 ) | (Stage::Reinforce, Action::Reinforce { .. })
                     | (Stage::Upgrade, Action::Upgrade { .. })
-                    | (Stage::Losses, Action::Lose { .. })
+                    | (Stage::Losses, Action::Lose { .. } | Action::Absorb)
                     | (_, Action::Pass)
             );
             (!allowed).then(|| {

@@ -324,9 +324,10 @@ pub fn choice_label(module: &Module, state: &GameState, b: &Battle, a: &Action) 
             };
             format!("{verb} to {}", describe::place(module, *to))
         }
-        Action::Reinforce { .. } | Action::Upgrade { .. } | Action::Lose { .. } => {
-            capitalized(&describe::action(module, state, a))
-        }
+        Action::Reinforce { .. }
+        | Action::Upgrade { .. }
+        | Action::Lose { .. }
+        | Action::Absorb => capitalized(&describe::action(module, state, a)),
         _ => return None,
     };
     Some(text)

@@ -41,7 +41,7 @@ pub fn kind(a: &Action) -> &'static str {
         Action::Reinforce { .. } => "Reinforce",
         Action::Target { .. } => "Target",
         Action::Upgrade { .. } => "Promote",
-        Action::Lose { .. } => "Take loss",
+        Action::Lose { .. } | Action::Absorb => "Take loss",
         Action::Place { .. } => "Recruit",
         Action::Take { .. } => "Offer",
         Action::Organize { .. } => "Organise",
