@@ -260,7 +260,10 @@ mod tests {
         for i in (0..n).step_by(7) {
             for j in (0..n).step_by(5) {
                 let (x, y) = (BoxId::from_index(i).unwrap(), BoxId::from_index(j).unwrap());
-                assert_eq!(distance(&m, &state, x, y, &all), slow_distance(&m, x, y, &[]));
+                assert_eq!(
+                    distance(&m, &state, x, y, &all),
+                    slow_distance(&m, x, y, &[])
+                );
                 let d = distance(&m, &state, x, y, &by_rail);
                 assert_eq!(d, slow_distance(&m, x, y, &[rail]));
                 reached += usize::from(d.is_some());
@@ -334,11 +337,7 @@ mod tests {
             max: Some(1),
             ..Passage::default()
         };
-        assert!(
-            reach(&m, &state, from, &short)
-                .iter()
-                .all(|&(_, d)| d <= 1)
-        );
+        assert!(reach(&m, &state, from, &short).iter().all(|&(_, d)| d <= 1));
     }
 
     #[test]
