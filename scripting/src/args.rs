@@ -297,7 +297,7 @@ fn passage(t: &mlua::Table, module: &Module) -> Result<Passage, String> {
                 })?);
             }
             other => {
-                let hint = did_you_mean(other, PASSAGE_FIELDS.into_iter())
+                let hint = did_you_mean(other, PASSAGE_FIELDS)
                     .unwrap_or_else(|| format!("the fields are {}", PASSAGE_FIELDS.join(", ")));
                 return Err(format!("no condition '{other}'; {hint}"));
             }
