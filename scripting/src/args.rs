@@ -9,6 +9,7 @@ use std::fmt::Display;
 use mlua::{Lua, Value};
 use muster_core::Module;
 use muster_core::game::GameState;
+use muster_core::game::graph::Passage;
 use muster_core::ids::{BoxId, SideId, UnitId};
 use muster_core::suggest::did_you_mean;
 
@@ -140,6 +141,26 @@ impl<'a, const N: usize> Call<'a, N> {
         }
     }
 
+    /// A list of box numbers (`{ 3, 7 }`).
+    pub fn boxes(&self, i: usize, module: &Module) -> mlua::Result<Vec<BoxId>> {
+        let Value::Table(t) = &self.args[i] else {
+            return Err(self.bad(i, "a list of box numbers", None));
+        };
+        box_list(t, module).map_err(|e| self.fail(i, e))
+    }
+
+    /// A [`Passage`]: what a graph query's path may pass through, a table of the fields
+    /// `lines`, `boxes`, `closed`, `controlled_by`, `uncontrolled`, `clear_for`, `max`
+    /// (each optional); nil is any box, along any line.
+    pub fn passage(&self, i: usize, module: &Module) -> mlua::Result<Passage> {
+        let t = match &self.args[i] {
+            Value::Nil => return Ok(Passage::default()),
+            Value::Table(t) => t,
+            _ => return Err(self.bad(i, "a table of the path's conditions, or nil", None)),
+        };
+        passage(t, module).map_err(|e| self.fail(i, e))
+    }
+
     /// A name that must be one of `names` (a unit class, say), checked by `find`.
     pub fn name_in<'n, T>(
         &self,
@@ -157,4 +178,130 @@ impl<'a, const N: usize> Call<'a, N> {
             self.bad(i, what, Some(hint))
         })
     }
+}
+
+/// The fields of a [`Passage`] table, in the order the reference gives them.
+const PASSAGE_FIELDS: [&str; 7] = [
+    "lines",
+    "boxes",
+    "closed",
+    "controlled_by",
+    "uncontrolled",
+    "clear_for",
+    "max",
+];
+
+fn box_list(t: &mlua::Table, module: &Module) -> Result<Vec<BoxId>, String> {
+    let count = module.board.boxes.len();
+    let mut out = Vec::new();
+    for v in t.sequence_values::<Value>() {
+        let v = v.map_err(|e| e.to_string())?;
+        let n = match v {
+            Value::Integer(n) => Some(n),
+            #[allow(clippy::cast_possible_truncation)]
+            Value::Number(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Some(x as i64),
+            _ => None,
+        };
+        let b = n
+            .and_then(box_id)
+            .filter(|b| b.index() < count)
+            .ok_or_else(|| format!("{} is not a box number (1-{count})", show(&v)))?;
+        out.push(b);
+    }
+    Ok(out)
+}
+
+fn side_field(v: &Value, field: &str, module: &Module) -> Result<SideId, String> {
+    let ids = || module.sides.iter().map(|s| s.id.as_str());
+    let id = match v {
+        Value::String(s) => s.to_string_lossy(),
+        _ => return Err(format!("{field} must be a side id, got {}", show(v))),
+    };
+    module.find_side(&id).ok_or_else(|| {
+        let hint = did_you_mean(&id, ids())
+            .unwrap_or_else(|| format!("the sides are {}", ids().collect::<Vec<_>>().join(", ")));
+        format!("{field}: no side '{id}'; {hint}")
+    })
+}
+
+fn passage(t: &mlua::Table, module: &Module) -> Result<Passage, String> {
+    let mut p = Passage::default();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let key = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            _ => {
+                return Err(format!(
+                    "the path's conditions are named fields, got key {}",
+                    show(&k)
+                ));
+            }
+        };
+        match key.as_str() {
+            "lines" => {
+                let Value::Table(kinds) = &v else {
+                    return Err(format!(
+                        "lines must be a list of line kind ids, got {}",
+                        show(&v)
+                    ));
+                };
+                for kind in kinds.sequence_values::<Value>() {
+                    let kind = kind.map_err(|e| e.to_string())?;
+                    let Value::String(s) = &kind else {
+                        return Err(format!("lines: {} is not a line kind id", show(&kind)));
+                    };
+                    let id = s.to_string_lossy();
+                    let names = || module.board.kinds.iter().map(|k| k.id.as_str());
+                    let found = module.board.find_kind(&id).ok_or_else(|| {
+                        let hint = did_you_mean(&id, names()).unwrap_or_else(|| {
+                            format!("the map's are {}", names().collect::<Vec<_>>().join(", "))
+                        });
+                        format!("lines: no line kind '{id}'; {hint}")
+                    })?;
+                    p.kinds.push(found);
+                }
+            }
+            "boxes" | "closed" => {
+                let Value::Table(list) = &v else {
+                    return Err(format!(
+                        "{key} must be a list of box numbers, got {}",
+                        show(&v)
+                    ));
+                };
+                let list = box_list(list, module).map_err(|e| format!("{key}: {e}"))?;
+                if key == "boxes" {
+                    let mut allowed = vec![false; module.board.boxes.len()];
+                    for b in list {
+                        allowed[b.index()] = true;
+                    }
+                    p.boxes = Some(allowed);
+                } else {
+                    p.closed = list;
+                }
+            }
+            "controlled_by" => p.controlled_by = Some(side_field(&v, &key, module)?),
+            "clear_for" => p.clear_for = Some(side_field(&v, &key, module)?),
+            "uncontrolled" => match v {
+                Value::Boolean(b) => p.uncontrolled = b,
+                _ => return Err(format!("uncontrolled must be a boolean, got {}", show(&v))),
+            },
+            "max" => {
+                let n = match v {
+                    Value::Integer(n) => Some(n),
+                    #[allow(clippy::cast_possible_truncation)]
+                    Value::Number(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Some(x as i64),
+                    _ => None,
+                };
+                p.max = Some(n.and_then(|n| u16::try_from(n).ok()).ok_or_else(|| {
+                    format!("max must be a whole number 0 or more, got {}", show(&v))
+                })?);
+            }
+            other => {
+                let hint = did_you_mean(other, PASSAGE_FIELDS)
+                    .unwrap_or_else(|| format!("the fields are {}", PASSAGE_FIELDS.join(", ")));
+                return Err(format!("no condition '{other}'; {hint}"));
+            }
+        }
+    }
+    Ok(p)
 }

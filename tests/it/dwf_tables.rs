@@ -129,3 +129,89 @@ fn resolve_on_a_step_that_is_not_battles_is_a_located_load_error() {
         "{err}"
     );
 }
+
+/// The year's parameters as the Order of Appearance charts print them (L1175-L1182,
+/// L1206-L1212, L1259-L1264, L1303-L1308, L1331-L1336; the CSA's L1366-L1534 agree):
+/// the largest infantry (CSA, USA), supply units a turn (CSA, USA), the largest fort and
+/// the capitals' (L398, L426).
+#[test]
+fn the_years_parameters_are_the_printed_ones() {
+    let m = load_module(root().join("mods/dwf")).unwrap_or_else(|e| panic!("{e}"));
+    let years = m.tables.iter().find(|t| t.id == "years").expect("years");
+    let printed: [(u16, [f64; 6]); 5] = [
+        (1861, [3.0, 3.0, 0.0, 0.0, 1.0, 3.0]),
+        (1862, [4.0, 3.0, 2.0, 3.0, 2.0, 3.0]),
+        (1863, [5.0, 4.0, 2.0, 3.0, 3.0, 3.0]),
+        (1864, [4.0, 5.0, 2.0, 3.0, 4.0, 4.0]),
+        (1865, [4.0, 5.0, 2.0, 3.0, 4.0, 4.0]),
+    ];
+    let columns = [
+        "confederate-size",
+        "union-size",
+        "confederate-supplies",
+        "union-supplies",
+        "fort",
+        "capital-fort",
+    ];
+    for (year, values) in printed {
+        for (c, v) in columns.iter().zip(values) {
+            assert_eq!(years.get(&year.to_string(), c), Some(v), "{year} {c}");
+        }
+    }
+    // L269-L286: the groups' rates.
+    let groups = m
+        .tables
+        .iter()
+        .find(|t| t.id == "replacement-groups")
+        .expect("replacement-groups");
+    for (g, rate) in [
+        ("group-cs", 1.0),
+        ("group-we", 1.0),
+        ("group-capital", 3.0),
+        ("group-midwest", 3.0),
+        ("group-mississippi", 2.0),
+    ] {
+        assert_eq!(groups.get(g, "rate"), Some(rate), "{g}");
+    }
+}
+
+/// The module's own `tables.xml` with `from` replaced by `to`: the load's error.
+fn patched_error(from: &str, to: &str) -> String {
+    let text = fs::read_to_string(root().join("mods/dwf/tables.xml")).unwrap();
+    let patched = text.replacen(from, to, 1);
+    assert_ne!(patched, text, "{from} is in tables.xml");
+    load_error(&patched)
+}
+
+/// A year left out of the year's parameters is a load error at the table's line.
+#[test]
+fn a_missing_year_is_a_located_load_error() {
+    let err = patched_error("    <row key=\"1863\" values=\"5 4 2 3 3 3 0 8 2\"/>\n", "");
+    let text = fs::read_to_string(root().join("mods/dwf/tables.xml")).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains("<table id=\"years\""))
+        .expect("the years table")
+        + 1;
+    assert!(
+        err.contains(&format!("tables.xml:{line}:"))
+            && err.contains("table 'years' declares rows 1861-1865 but has no row 1863"),
+        "{err}"
+    );
+}
+
+/// A word where a group's rate should be is a load error at the row's line.
+#[test]
+fn a_rate_that_is_not_a_number_is_a_located_load_error() {
+    let row = "<row key=\"group-midwest\" values=\"3 3\"/>";
+    let err = patched_error(row, "<row key=\"group-midwest\" values=\"three 3\"/>");
+    let text = fs::read_to_string(root().join("mods/dwf/tables.xml")).unwrap();
+    let line = text.lines().position(|l| l.contains(row)).expect("the row") + 1;
+    assert!(
+        err.contains(&format!("tables.xml:{line}:"))
+            && err.contains(
+                "table 'replacement-groups', row 'group-midwest', column 'rate': 'three' is not a number"
+            ),
+        "{err}"
+    );
+}

@@ -78,6 +78,12 @@ pub const RECORDS: &[RecordDoc] = &[
     ] },
     RecordDoc { name: "PathStep", seen_as: "path.steps[i]", fields: &[p("line", "LineNum", "the line taken"), p("to", "BoxNum", "the box reached")] },
     RecordDoc { name: "Path", seen_as: "the `path` of movement hooks", fields: &[p("from", "BoxNum", "where it starts"), p("steps", "{ PathStep }", "each line taken and the box reached")] },
+    RecordDoc { name: "Passage", seen_as: "the `through` of `game:distance`, `nearest`, `reach` and `path`: each field optional, each given condition holds of every box a path enters (its last included, never its first)", fields: &[
+        p("lines", "{ string }?", "the line kind ids it may follow; default every kind"),
+        p("boxes", "{ BoxNum }?", "the only boxes it may enter"), p("closed", "{ BoxNum }?", "boxes it may never enter"),
+        p("controlled_by", "SideId?", "only boxes this side controls"), p("uncontrolled", "boolean?", "with `controlled_by`: also boxes nobody controls"),
+        p("clear_for", "SideId?", "never a box holding a piece of another side"), p("max", "number?", "the most boxes it may enter; default any number"),
+    ] },
     RecordDoc { name: "Offer", seen_as: "the `offer` of `offer_taken` and `offer_worth`", fields: &[
         p("id", "string", "the offer's id"), p("label", "string", "what a player reads"),
         p("unit", "Unit?", "the piece it concerns"), p("box", "BoxNum?", "the box it concerns"),

@@ -7,6 +7,11 @@ const UNIT: Param = p("unit", "Unit", "a piece's number");
 const BOX: Param = p("box", "BoxNum", "a box number");
 const SIDE: Param = p("side", "SideId", "a side id");
 const NONE: &[Param] = &[];
+const THROUGH: Param = p(
+    "through",
+    "Passage?",
+    "what the path may pass through; nil: any box, any line",
+);
 
 const fn m(
     name: &'static str,
@@ -56,6 +61,11 @@ pub const METHODS: &[MethodDoc] = &[
     m("enemy_in", &[BOX, SIDE], "boolean", "Whether the box holds a piece of a side other than `side`."),
     m("enemy_class_in", &[BOX, SIDE, p("class", "string", "a unit class id")], "boolean", "Whether the box holds an enemy piece of the class."),
     m("tally", &[p("tally", "string", "a tally id from `<tally>`"), p("side", "SideId?", "default: the side to act")], "number", "The tally's value for the side with the control now: its box value added up over the boxes the side controls (AHD's army maximum)."),
+    // Graph queries: paths through what a `Passage` allows.
+    m("distance", &[p("from", "BoxNum", "where the path starts"), p("to", "BoxNum", "where it ends"), THROUGH], "number?", "How many boxes a shortest path enters (0 from a box to itself); nil when none joins them. One search in the engine: supply lines and distances by line kind cost no Luau loop."),
+    m("nearest", &[p("from", "BoxNum", "where the paths start"), p("targets", "{ BoxNum }", "the boxes sought"), THROUGH], "(BoxNum?, number?)", "The nearest target and its distance; among targets as near, the lowest box number. nil, nil when none can be reached (the nearest friendly city; a supply line to any of several sources)."),
+    m("reach", &[p("from", "BoxNum", "where the paths start"), THROUGH], "{ [BoxNum]: number }", "Every box a path can reach, with its distance (`from` at 0)."),
+    m("path", &[p("from", "BoxNum", "where the path starts"), p("to", "BoxNum", "where it ends"), THROUGH], "{ BoxNum }?", "A shortest path, both ends included; nil when there is none. Of paths as short, always the same one."),
     m("placed_at", &[BOX], "number", "Pieces placed in the box this player turn."),
     // The turn.
     m("active_side", NONE, "SideId", "The side to act."),

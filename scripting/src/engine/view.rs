@@ -10,6 +10,7 @@ use mlua::{
     UserDataMethods, Value, ffi,
 };
 use muster_core::Module;
+use muster_core::game::graph;
 use muster_core::game::{GameState, Place};
 use muster_core::ids::{BoxId, ClassId, SideId, UnitId};
 use ref_cast::RefCast;
@@ -79,6 +80,7 @@ local wrapped = {
 	all_members = list,
 	battle_units = list,
 	battle_entered_from = list,
+	path = list,
 	shots = shot_list,
 }
 -- Methods whose Rust answer is an index into one of the module's lists of ids (or nil).
@@ -722,6 +724,63 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
         let side = Call::new(lua, "army_size", [side]).side(0, &module)?;
         Ok(g.0.army_size(&module, side))
     });
+    // Graph queries (`muster_core::game::graph`): one search in Rust through what a
+    // `Passage` table allows, so supply lines and nearest cities cost the rules no
+    // Luau loop over the board.
+    untraced(
+        m,
+        "distance",
+        |lua, g, (from, to, through): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "distance", [from, to, through]);
+            let (from, to) = (call.boxn(0, &module)?, call.boxn(1, &module)?);
+            let passage = call.passage(2, &module)?;
+            Ok(graph::distance(&module, &g.0, from, to, &passage))
+        },
+    );
+    untraced(
+        m,
+        "nearest",
+        |lua, g, (from, targets, through): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "nearest", [from, targets, through]);
+            let from = call.boxn(0, &module)?;
+            let targets = call.boxes(1, &module)?;
+            let passage = call.passage(2, &module)?;
+            Ok(
+                match graph::nearest(&module, &g.0, from, &targets, &passage) {
+                    Some((b, d)) => (Some(lua_index(b.index())), Some(d)),
+                    None => (None, None),
+                },
+            )
+        },
+    );
+    untraced(m, "reach", |lua, g, (from, through): (Value, Value)| {
+        let module = module_of(lua)?;
+        let call = Call::new(lua, "reach", [from, through]);
+        let from = call.boxn(0, &module)?;
+        let passage = call.passage(1, &module)?;
+        let found = graph::reach(&module, &g.0, from, &passage);
+        let t = lua.create_table_with_capacity(0, found.len())?;
+        for (b, d) in found {
+            t.raw_set(lua_index(b.index()), d)?;
+        }
+        Ok(t)
+    });
+    // Wrapped: `true` then the boxes of the path, or nil.
+    untraced(
+        m,
+        "path",
+        |lua, g, (from, to, through): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "path", [from, to, through]);
+            let (from, to) = (call.boxn(0, &module)?, call.boxn(1, &module)?);
+            let passage = call.passage(2, &module)?;
+            let found = graph::path(&module, &g.0, from, to, &passage)
+                .map(|p| p.iter().map(|b| lua_index(b.index())).collect());
+            spread_some(lua, found)
+        },
+    );
     untraced(m, "selected_box", |_, g, ()| {
         Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
     });

@@ -193,3 +193,71 @@ fn a_path_is_read_only() {
         .expect("is_jump");
     assert_eq!(jump, muster_core::game::rules::Answer::Bool(false));
 }
+
+/// A `box_worth` handler answering with the graph queries, and one that passes a bad
+/// condition: the queries answer as the engine's search does; a mistake names the call.
+const GRAPH: &str = r#"
+hooks.remove("ahd.box-worth")
+hooks.on("box_worth", function(game, side, box)
+	local wash, rich = defs.box("Washington"), defs.box("Richmond")
+	if box == wash then
+		return game:distance(wash, rich) or -1
+	end
+	if box == rich then
+		local near, d = game:nearest(wash, { rich, box }, { lines = { "rail" } })
+		local path = game:path(wash, rich)
+		local reach = game:reach(wash, { max = 1 })
+		assert(reach[wash] == 0)
+		assert(path ~= nil and path[1] == wash and path[#path] == rich)
+		return (d or -1) * 1000 + #path
+	end
+	return game:distance(wash, box, { sides = "union" }) or 0
+end)
+"#;
+
+#[test]
+fn the_graph_queries_answer_as_the_engine_searches_and_name_a_bad_condition() {
+    use muster_core::game::graph::{Passage, distance};
+    let (_dir, m, mut rules, g) = ahd_with(GRAPH);
+    let side = m.find_side("union").expect("union");
+    let (wash, rich) = (
+        m.board.find("Washington").expect("Washington"),
+        m.board.find("Richmond").expect("Richmond"),
+    );
+    let worth = |rules: &mut ScriptRules, at: BoxId| {
+        rules.ask(
+            View {
+                module: &m,
+                state: &g,
+            },
+            Question::BoxWorth { side, at },
+        )
+    };
+    let d = distance(&m, &g, wash, rich, &Passage::default()).expect("a path");
+    assert_eq!(
+        worth(&mut rules, wash).expect("an answer"),
+        muster_core::game::rules::Answer::Int(i64::from(d))
+    );
+    // Richmond by rail: its distance by rail, and the path as long as the distance.
+    let rail = Passage {
+        kinds: vec![m.board.find_kind("rail").expect("rail")],
+        ..Passage::default()
+    };
+    let by_rail = distance(&m, &g, wash, rich, &rail).expect("a rail path");
+    assert_eq!(
+        worth(&mut rules, rich).expect("an answer"),
+        muster_core::game::rules::Answer::Int(i64::from(by_rail) * 1000 + i64::from(d) + 1)
+    );
+    // A condition the Passage has no field for: the call and a "did you mean".
+    let other = m
+        .board
+        .box_ids()
+        .find(|&b| b != wash && b != rich)
+        .expect("a third box");
+    let err = worth(&mut rules, other).expect_err("a bad condition");
+    assert!(
+        err.message.contains("game:distance(") && err.message.contains("no condition 'sides'"),
+        "{}",
+        err.message
+    );
+}
