@@ -469,6 +469,8 @@ pub struct UnitType {
     pub holds: Option<Name>,
     /// The most combatant pieces a formation holds, at any depth (a corps: 12 stands).
     pub capacity: Option<Spanned<u16>>,
+    /// The rule the capacity comes from (seed 001 `§6.11`), named when it is exceeded.
+    pub rule: Option<String>,
     /// What one piece counts in its side's army size, with all it holds (a field corps:
     /// 2); unset: a formation counts what its members count, a combatant 1, others 0.
     pub weight: Option<Spanned<u16>>,

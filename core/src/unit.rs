@@ -42,6 +42,9 @@ pub struct UnitType {
     pub holds: Vec<UnitTypeId>,
     /// The most combatant pieces it holds at any depth, if limited.
     pub capacity: Option<u16>,
+    /// The rule its capacity comes from (`§6.11`), named in the refusal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// What it counts in its side's army size with all it holds, if the module says.
     pub weight: Option<u16>,
     #[serde(skip)]

@@ -480,10 +480,15 @@ fn check_capacity(cx: &mut Ctx<'_>, module: &Module, setup: &SideSetup, pos: Pos
                 .name
                 .clone()
                 .unwrap_or_else(|| t.name.clone());
+            let rule = t
+                .rule
+                .as_ref()
+                .map(|r| format!(", {r}"))
+                .unwrap_or_default();
             cx.error(
                 pos,
                 format!(
-                    "this takes {name} over its capacity: {} combatant pieces, at most {cap} (capacity of {})",
+                    "this takes {name} over its capacity: {} combatant pieces, at most {cap} (capacity of {}{rule})",
                     held(f),
                     t.id
                 ),

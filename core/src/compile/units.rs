@@ -167,6 +167,7 @@ pub(super) fn units(
             mix,
             holds: Vec::new(),
             capacity: u.capacity.as_ref().map(|c| c.value),
+            rule: u.rule.clone(),
             weight: u.weight.as_ref().map(|w| w.value),
             pos: u.pos,
         });

@@ -234,8 +234,13 @@ fn over_capacity(module: &Module, state: &GameState, formation: UnitId) -> Optio
     if let Some(cap) = t.capacity {
         let n = state.held_count(module, formation);
         if n > u32::from(cap) {
+            let rule = t
+                .rule
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
             return Some(format!(
-                "{} would hold {n} combatant pieces; the capacity of a {} is {cap}",
+                "{} would hold {n} combatant pieces; the capacity of a {} is {cap}{rule}",
                 label(formation),
                 t.id
             ));
