@@ -641,6 +641,9 @@ struct GameHandle {
     rules: ScriptRules,
     state: GameState,
     log: Vec<String>,
+    /// The last action taken, with the state before it and its log lines, for
+    /// `g:seat_log(seat)`.
+    last: Option<(GameState, Action, Vec<String>)>,
 }
 
 /// The argument naming a unit: its number or its description (`Veteran Infantry #12`).
@@ -825,6 +828,7 @@ impl GameHandle {
             rules,
             state,
             log,
+            last: None,
         })
     }
 
@@ -877,11 +881,18 @@ impl GameHandle {
         )
     }
 
+    fn seat_id(&self, seat: &str) -> Result<muster_core::ids::SeatId, String> {
+        self.module
+            .find_seat(seat)
+            .ok_or_else(|| format!("no seat '{seat}'; {}", self.module.seat_hint(seat)))
+    }
+
     fn apply(&mut self, a: &Action) -> Result<Vec<String>, String> {
         let doing = self.words(a);
         let (next, log) = apply(&self.module, &mut self.rules, &self.state, a)
             .map_err(|e| format!("{doing}: {e}"))?;
-        self.state = next;
+        let before = std::mem::replace(&mut self.state, next);
+        self.last = Some((before, a.clone(), log.clone()));
         self.log.extend(log.iter().cloned());
         Ok(log)
     }
@@ -1336,6 +1347,46 @@ impl UserData for GameHandle {
                 .collect::<Vec<_>>())
         });
         m.add_method("var", |_, g, name: String| Ok(g.state.var(&name)));
+        // What a seat sees: of one piece (`none`, `presence`, `side`, `full`), the whole
+        // view as JSON (what its player's file would hold), the last action's log lines
+        // as the seat reads them. Rule errors fail the test (a view hides on them).
+        m.add_method_mut("sight", |lua, g, (seat, u): (String, UnitArg)| {
+            let id = g.unit_id(&u).map_err(|e| fail(lua, e))?;
+            let s = g.seat_id(&seat).map_err(|e| fail(lua, e))?;
+            let (sight, errors) =
+                muster_core::game::sight::sights(&g.module, &mut g.rules, &g.state, s);
+            if let Some(e) = errors.first() {
+                return Err(fail(lua, e.to_string()));
+            }
+            Ok(format!("{:?}", sight[id.index()]).to_lowercase())
+        });
+        m.add_method_mut("view", |lua, g, seat: String| {
+            let s = g.seat_id(&seat).map_err(|e| fail(lua, e))?;
+            let (view, errors) = muster_core::game::seat_view(&g.module, &mut g.rules, &g.state, s);
+            if let Some(e) = errors.first() {
+                return Err(fail(lua, e.to_string()));
+            }
+            serde_json::to_string(&view).map_err(|e| fail(lua, e.to_string()))
+        });
+        m.add_method_mut("seat_log", |lua, g, seat: String| {
+            let s = g.seat_id(&seat).map_err(|e| fail(lua, e))?;
+            let Some((before, action, lines)) = &g.last else {
+                return Ok(Vec::new());
+            };
+            let (seen, errors) = muster_core::game::seat_log(
+                &g.module,
+                &mut g.rules,
+                before,
+                action,
+                &g.state,
+                lines,
+                s,
+            );
+            if let Some(e) = errors.first() {
+                return Err(fail(lua, e.to_string()));
+            }
+            Ok(seen)
+        });
         m.add_method("side", |_, g, ()| {
             Ok(g.module.side(g.state.active_side(&g.module)).id.clone())
         });

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
 use super::entry::{self, Entry, Form};
+use super::fight::{self, Fought};
 use super::flow::notify;
 use super::rules::{Event, RuleError, Rules, View, Wanted};
 use super::state::GameState;
@@ -38,6 +39,14 @@ pub struct Offer {
     /// The values entered, once it is taken (what `offer_taken` reads); none as listed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<Entry>,
+    /// The computer referee has the engine's battle procedure fight the battle in the
+    /// offer's box first (on a copy, with the game's dice; [`super::fight`]) and reads
+    /// the outcome in [`Offer::fought`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fight: bool,
+    /// The outcome of that battle, while `referee_entry` is asked; none otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fought: Option<Fought>,
 }
 
 impl Offer {
@@ -220,9 +229,18 @@ fn enter(
     let (value, by) = match given {
         Some(e) => (Entry::clone(e), "entered"),
         None => {
+            if offer.fight {
+                let at = offer.at.ok_or_else(|| {
+                    refused("it asks for a battle to be fought (`fight`) but names no box".into())
+                })?;
+                let fought = fight::fight(module, rules, state, at)
+                    .map_err(|e| refused(format!("the battle fought for the referee: {e}")))?;
+                offer.fought = Some(fought);
+            }
             let mut dice = std::mem::replace(&mut state.dice, super::dice::Dice::fixed([]));
             let computed = rules.referee_entry(View { module, state }, &mut dice, offer);
             state.dice = dice;
+            offer.fought = None;
             match computed? {
                 Some(e) => (e, "entered by the computer referee"),
                 None => {

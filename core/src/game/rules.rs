@@ -677,6 +677,8 @@ mod tests {
             seat: None,
             form: Vec::new(),
             entry: None,
+            fight: false,
+            fought: None,
         };
         let all = [
             Question::MayEnter {

@@ -74,7 +74,16 @@ pub fn seat_log(
     if changes_seen && named_seen && !names_hidden(&words) {
         out.push(words);
     } else {
-        out.push(redacted(module, before, action));
+        // A piece the seat does not see at all where it went (an intelligence report
+        // that does not reach the box, seed 001 §12) is told without its destination.
+        let unseen_after = matches!(action, Action::Move { unit, .. }
+            if seen_after.get(unit.index()) == Some(&Sight::None));
+        if unseen_after {
+            let side = &module.side(before.active_side(module)).name;
+            out.push(format!("{side} moves a piece out of sight"));
+        } else {
+            out.push(redacted(module, before, action));
+        }
     }
     if changes_seen && !lines.iter().any(names_hidden) {
         out.extend(lines.iter().cloned());

@@ -94,6 +94,8 @@ impl Rules for Recorder {
                 seat: None,
                 form: Vec::new(),
                 entry: None,
+                fight: false,
+                fought: None,
             }]
         } else {
             Vec::new()

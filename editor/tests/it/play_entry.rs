@@ -393,6 +393,8 @@ fn each_kind_of_field_renders_and_makes_the_entry() {
             ),
         ],
         entry: None,
+        fight: false,
+        fought: None,
     };
     struct Ui {
         form: EntryForm,

@@ -91,6 +91,14 @@ pub const RECORDS: &[RecordDoc] = &[
         p("seat", "SeatId?", "the seat it was addressed to, if any"),
         p("form", "{ FormField }?", "the fields the seat taking it enters, as `offers` wrote them"),
         p("entry", "EntryValues?", "the values entered (in `offer_taken` and `accepts_entry`)"),
+        p("fight", "boolean?", "true if `offers` asked for the battle in its box to be fought for the computer referee"),
+        p("fought", "Fought?", "in `referee_entry`, for an offer with `fight`: the battle the engine's procedure fought on a copy of the game with the game's dice"),
+    ] },
+    RecordDoc { name: "Fought", seen_as: "`offer.fought` in `referee_entry`: the outcome of the engine's battle procedure at the offer's box (the side on move attacks; nobody withdraws, retreats or reinforces unless made to; each shot at the first target allowed, each loss on the first piece allowed; fought on a copy, only the dice advance)", fields: &[
+        p("losses", "{ [Unit]: number }", "steps each piece that fought lost (0 for none; an eliminated piece lost all it had)"),
+        p("holder", "SideId?", "the side left alone in the box with fighting pieces; nil if undecided"),
+        p("attacker", "SideId?", "the side on move"), p("defender", "SideId?", "the enemy side in the box"),
+        p("rounds", "number", "rounds fought"), p("log", "{ string }", "the battle's log lines"),
     ] },
     RecordDoc { name: "OfferSpec", seen_as: "each item an `offers` handler returns", fields: &[
         p("id", "string", "required; what `offer_taken` is told"), p("label", "string?", "default: the id"),
@@ -98,6 +106,7 @@ pub const RECORDS: &[RecordDoc] = &[
         p("cost", "{ [string]: number }?", "amounts by resource id, each 0 or more (`{ marches = 1 }`)"),
         p("seat", "SeatId?", "the seat it is addressed to, if not the side on move's: a response out of turn, an answer the game waits for (`wait_for`); its side pays"),
         p("form", "{ FormField }?", "fields the seat taking it enters (a referee's battle result): taking it carries the values, checked by the engine against the form, then by `accepts_entry`; without values, `referee_entry` computes them"),
+        p("fight", "boolean?", "with `box` and a `form`: when the computer referee enters it, the engine's battle procedure first fights the battle in that box on a copy of the game with the game's dice, and `referee_entry` reads the outcome in `offer.fought`"),
     ] },
     RecordDoc { name: "FormField", seen_as: "each field of an offer's `form`: `id`, `label` and exactly one of `pieces`, `sides`, `boxes`, `min`/`max`, `choices`", fields: &[
         p("id", "string", "required; the key of its value in `offer.entry`"), p("label", "string?", "what a person is asked; default: the id"),

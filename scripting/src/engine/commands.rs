@@ -159,7 +159,7 @@ pub(super) fn loss(module: &Module, units: usize, t: &Table) -> Result<Loss, Str
     })
 }
 
-/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form? }`, checked, read
+/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form?, fight? }`, checked, read
 /// straight from Lua (offers are listed at every decision, so no copy is made first).
 pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
     let id = match t.raw_get::<Value>("id") {
@@ -175,6 +175,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
     let mut at = None;
     let mut seat = None;
     let mut form = Vec::new();
+    let mut fight = false;
     let mut cost = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
@@ -233,6 +234,11 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 Value::Nil => {}
                 v => form = super::entries::form(module, state, &v).map_err(bad)?,
             },
+            b"fight" => match v {
+                Value::Boolean(b) => fight = b,
+                Value::Nil => {}
+                _ => return Err(bad("`fight` must be true or false".into())),
+            },
             b"cost" => match v {
                 Value::Table(c) => {
                     for pair in c.pairs::<Value, Value>() {
@@ -269,7 +275,9 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 let extra = key.to_string_lossy();
                 let hint = muster_core::suggest::did_you_mean(
                     &extra,
-                    ["id", "label", "unit", "box", "cost", "seat", "form"],
+                    [
+                        "id", "label", "unit", "box", "cost", "seat", "form", "fight",
+                    ],
                 )
                 .map(|h| format!("; {h}"))
                 .unwrap_or_default();
@@ -289,6 +297,8 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
         seat,
         form,
         entry: None,
+        fight,
+        fought: None,
     })
 }
 

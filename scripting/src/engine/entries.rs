@@ -7,7 +7,7 @@
 use mlua::{Lua, Table, Value};
 use muster_core::Module;
 use muster_core::game::entry::{Entry, Field, FieldKind, Form, Value as EntryValue};
-use muster_core::game::{GameState, Offer};
+use muster_core::game::{Fought, GameState, Offer};
 use muster_core::ids::{SideId, UnitId};
 use muster_core::suggest::did_you_mean;
 
@@ -326,5 +326,35 @@ pub(super) fn add_to_offer(
     if let Some(entry) = &offer.entry {
         t.raw_set("entry", entry_table(lua, module, entry)?)?;
     }
+    if offer.fight {
+        t.raw_set("fight", true)?;
+    }
+    if let Some(f) = &offer.fought {
+        t.raw_set("fought", fought_table(lua, module, f)?)?;
+    }
     Ok(())
+}
+
+/// `offer.fought` as `referee_entry` reads it: `{ losses = { [unit] = steps }, holder?,
+/// attacker, defender, rounds, log = { line, ... } }`; a piece that lost nothing is in
+/// `losses` with 0, so the table also lists who fought.
+fn fought_table(lua: &Lua, module: &Module, f: &Fought) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let losses = lua.create_table()?;
+    for &(u, n) in &f.losses {
+        losses.raw_set(lua_index(u.index()), n)?;
+    }
+    t.raw_set("losses", losses)?;
+    for (key, side) in [
+        ("holder", f.holder),
+        ("attacker", f.attacker),
+        ("defender", f.defender),
+    ] {
+        if let Some(s) = side {
+            t.raw_set(key, module.side(s).id.as_str())?;
+        }
+    }
+    t.raw_set("rounds", f.rounds)?;
+    t.raw_set("log", f.log.clone())?;
+    Ok(t)
 }

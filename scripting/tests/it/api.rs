@@ -171,6 +171,8 @@ impl Probe {
             entry: Some(muster_core::game::Entry(
                 [("n".to_string(), muster_core::game::entry::Value::Number(1))].into(),
             )),
+            fight: false,
+            fought: None,
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [

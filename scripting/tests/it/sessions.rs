@@ -185,6 +185,8 @@ end, { id = "test.kept" })
         seat: None,
         form: Vec::new(),
         entry: None,
+        fight: false,
+        fought: None,
     };
     let mut worth = |state: &GameState| {
         let view = View { module: &m, state };
