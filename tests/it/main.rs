@@ -38,4 +38,5 @@ mod seat_players;
 mod seats;
 mod triplea_battle;
 mod umpire;
+mod vb_campaign;
 mod why_not;
