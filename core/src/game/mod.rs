@@ -10,6 +10,7 @@ mod effects;
 pub mod entry;
 pub mod flow;
 pub mod formations;
+pub mod graph;
 pub mod history;
 pub mod knowledge;
 pub mod moves;
