@@ -42,7 +42,8 @@ struct TypeCheck {
 #[derive(Serialize)]
 struct Smoke {
     games: u32,
-    turns: u16,
+    /// Turns each game played at most; null: to the scenario's end.
+    turns: Option<u16>,
     errors: Vec<crate::smoke::Finding>,
     /// A `hooks.wrap` that ran in the games and never called `next`: the rule it wraps
     /// is dropped without a word (maybe meant: then `hooks.replace` says so).
@@ -77,11 +78,15 @@ pub struct Args {
     /// included.
     #[arg(long, conflicts_with_all = ["json", "scenarios"])]
     watch: bool,
-    /// Also play N short random games (every scenario in turn, half of them with
-    /// every optional rule) and report each rule error they hit, with a command
-    /// that plays the same game.
+    /// Also play N random games to their end (every scenario in turn, half of them
+    /// with every optional rule) and report each rule error they hit, or a game that
+    /// never ends, with a command that plays the same game.
     #[arg(long, value_name = "N", conflicts_with = "watch")]
     smoke: Option<u32>,
+    /// Stop each smoke game after N turns instead of at the scenario's end (quicker on
+    /// a long game).
+    #[arg(long, value_name = "N", requires = "smoke", value_parser = clap::value_parser!(u16).range(1..))]
+    smoke_turns: Option<u16>,
     /// Do not type-check the rules (Luau's strict mode, against the engine's
     /// definitions), which `check` does by default with the `muster-typecheck` program
     /// built beside muster.
@@ -186,7 +191,8 @@ pub fn run(a: &Args) -> Result<ExitCode> {
 }
 
 fn check(a: &Args) -> Result<ExitCode> {
-    let (dir, mods, json, smoke) = (&a.module, &a.mods, a.json, a.smoke);
+    let (dir, mods, json, smoke, smoke_turns) =
+        (&a.module, &a.mods, a.json, a.smoke, a.smoke_turns);
     let report = match load_stack(dir, mods) {
         Err(e) => Report {
             ok: false,
@@ -258,12 +264,12 @@ fn check(a: &Args) -> Result<ExitCode> {
                     for m in mods {
                         args.push_str(&format!(" --mod {}", m.display()));
                     }
-                    let found = crate::smoke::run(&module, &args, games)
+                    let found = crate::smoke::run(&module, &args, games, smoke_turns)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
                     ok = found.errors.is_empty();
                     Some(Smoke {
                         games,
-                        turns: crate::smoke::TURNS,
+                        turns: smoke_turns,
                         errors: found.errors,
                         warnings: found
                             .wraps
@@ -432,11 +438,14 @@ fn print_text(report: &Report) -> Result<()> {
         )?;
     }
     if let Some(smoke) = &report.smoke {
+        let length = match smoke.turns {
+            Some(t) => format!("of up to {t} turns"),
+            None => "played to their end".to_string(),
+        };
         writeln!(
             out,
-            "  smoke: {} random games of up to {} turns: {}",
+            "  smoke: {} random games {length}: {}",
             smoke.games,
-            smoke.turns,
             match smoke.errors.len() {
                 0 => "no rule error".to_string(),
                 1 => "1 rule error".to_string(),

@@ -1,7 +1,8 @@
-//! `muster check --smoke N`: plays N short random games of the module (every scenario in
-//! turn, half of them with every optional rule on) and reports each distinct run-time
-//! rule error with a seed that reproduces it, so "check passes, play crashes" is caught
-//! at check time.
+//! `muster check --smoke N`: plays N random games of the module to their end (every
+//! scenario in turn, half of them with every optional rule on; `--smoke-turns` makes
+//! them shorter) and reports each distinct run-time rule error with a seed that
+//! reproduces it, so "check passes, play crashes" is caught at check time. A game that
+//! does not end within [`MAX_ACTIONS`] is reported too: a whole game must finish.
 
 use std::collections::BTreeMap;
 
@@ -12,8 +13,8 @@ use muster_core::ids::OptionId;
 use muster_scripting::{Limits, ScriptRules, WrapUse};
 use serde::Serialize;
 
-/// Game turns each smoke game plays at most (its scenario's first and the next ones).
-pub const TURNS: u16 = 3;
+/// Actions a smoke game may take before it counts as one that never ends.
+pub const MAX_ACTIONS: u32 = 100_000;
 
 /// A rule error found by a smoke game, with what reproduces it.
 #[derive(Clone, Debug, Serialize)]
@@ -56,8 +57,9 @@ fn add_wraps(sum: &mut Vec<WrapUse>, rules: &ScriptRules) {
     }
 }
 
-/// Plays `games` smoke games.
-pub fn run(module: &Module, dir: &str, games: u32) -> Result<Found, String> {
+/// Plays `games` smoke games, each of at most `turns` turns (its scenario's first and
+/// the next ones; `None`: to the scenario's end).
+pub fn run(module: &Module, dir: &str, games: u32, turns: Option<u16>) -> Result<Found, String> {
     let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
     let mut wraps = Vec::new();
     let all: Vec<OptionId> = (0..module.options.len())
@@ -72,7 +74,7 @@ pub fn run(module: &Module, dir: &str, games: u32) -> Result<Found, String> {
         let scenario = &module.scenarios[i as usize % module.scenarios.len()];
         let options = if i % 2 == 1 { all.clone() } else { Vec::new() };
         let seed = u64::from(i) + 1;
-        if let Some((error, at, end)) = play(module, &mut rules, scenario, &options, seed) {
+        if let Some((error, at, end)) = play(module, &mut rules, scenario, &options, seed, turns) {
             match found.get_mut(&error) {
                 Some(f) => f.games += 1,
                 None => {
@@ -119,20 +121,24 @@ pub fn run(module: &Module, dir: &str, games: u32) -> Result<Found, String> {
     })
 }
 
-/// One random game of at most [`TURNS`] turns: the first rule error, where it came,
-/// and the game's last turn.
+/// One random game of at most `turns` turns (`None`: the whole game): the first rule
+/// error, where it came, and the game's last turn.
 fn play(
     module: &Module,
     rules: &mut ScriptRules,
     scenario: &muster_core::Scenario,
     options: &[OptionId],
     seed: u64,
+    turns: Option<u16>,
 ) -> Option<(String, String, String)> {
-    let last = scenario
-        .start
-        .0
-        .saturating_add(TURNS - 1)
-        .min(scenario.end.0);
+    let last = match turns {
+        Some(t) => scenario
+            .start
+            .0
+            .saturating_add(t.max(1) - 1)
+            .min(scenario.end.0),
+        None => scenario.end.0,
+    };
     let end = module.calendar.turns.get(usize::from(last))?.label.clone();
     let (mut state, _) = match start(
         module,
@@ -147,7 +153,7 @@ fn play(
     let _ = set_end(module, &mut state, &end);
     // The random player's own stream, as `muster play` draws it.
     let mut chooser = Pcg32::new(seed, 2);
-    for _ in 0..100_000 {
+    for _ in 0..MAX_ACTIONS {
         if state.outcome.is_some() {
             return None;
         }
@@ -174,7 +180,12 @@ fn play(
             }
         }
     }
-    None
+    let at = where_(module, &state, "still playing");
+    Some((
+        format!("the game did not end within {MAX_ACTIONS} actions"),
+        at,
+        end,
+    ))
 }
 
 fn where_(module: &Module, state: &GameState, doing: &str) -> String {

@@ -275,8 +275,9 @@ fn a_broken_rules_script_fails_the_check() {
     );
 }
 
-/// `--smoke N` plays short random games and reports a rule error that only shows in
-/// play, where it came and a command that plays the same game to it (issue 18).
+/// `--smoke N --smoke-turns 3` plays short random games and reports a rule error that
+/// only shows in play, where it came and a command that plays the same game to it
+/// (issue 18).
 #[test]
 fn smoke_games_find_a_run_time_rule_error_and_say_how_to_see_it() {
     // A house-rule typo that only runs in August: the command's name.
@@ -291,7 +292,7 @@ fn smoke_games_find_a_run_time_rule_error_and_say_how_to_see_it() {
         plain.status.success(),
         "without --smoke the typo is not seen"
     );
-    let out = muster(&["check", dir_arg, "--smoke", "4"]);
+    let out = muster(&["check", dir_arg, "--smoke", "4", "--smoke-turns", "3"]);
     let stdout = text(&out.stdout);
     assert!(!out.status.success(), "{stdout}");
     assert!(
@@ -329,5 +330,21 @@ fn smoke_games_of_ahd_find_no_rule_error() {
     assert!(out.status.success(), "{}", text(&out.stdout));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["smoke"]["games"], 10);
+    assert_eq!(report["smoke"]["errors"].as_array().map(Vec::len), Some(0));
+}
+
+/// Whole smoke games of Divided We Fall (issue 44): every scenario played to its end
+/// by random players without a rule error, and each game ends.
+#[test]
+fn whole_smoke_games_of_dwf_end_without_a_rule_error() {
+    let dwf = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/dwf");
+    let out = muster(&["check", dwf, "--smoke", "3", "--json", "--no-typecheck"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.status.success(), "{report:#}");
+    assert_eq!(
+        report["smoke"]["turns"],
+        serde_json::Value::Null,
+        "whole games"
+    );
     assert_eq!(report["smoke"]["errors"].as_array().map(Vec::len), Some(0));
 }

@@ -261,3 +261,73 @@ fn a_bad_marker_or_attribute_gets_a_hint() {
         "{err}"
     );
 }
+
+/// `muster odds mods/dwf` on one battle: the chart's losses and the winner, from the
+/// JSON report (a battle the rules resolve has one outcome, probability 1).
+fn dwf_exact(attacker: &str, defender: &str, from: &str) -> (u64, u64, String, Vec<String>) {
+    let out = muster(&[
+        "odds",
+        "mods/dwf",
+        "--attacker",
+        attacker,
+        "--defender",
+        defender,
+        "--box",
+        "Richmond",
+        "--from",
+        from,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["probability"], 1.0, "{v}");
+    (
+        v["attacker_losses"].as_u64().unwrap(),
+        v["defender_losses"].as_u64().unwrap(),
+        v["winner"].as_str().unwrap_or("none").to_string(),
+        v["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+/// Divided We Fall through woods (L639: Fredericksburg to Richmond): 12 infantry
+/// factors pay -1 once (L1149): 11, the row of L1086: the defender loses 4, the
+/// attacker the woods column's 6 (L1101).
+#[test]
+fn dwf_odds_through_woods_give_the_charts_row() {
+    let (a, d, winner, _) = dwf_exact("3 I4", "2 I3", "Fredericksburg=3");
+    assert_eq!((a, d), (6, 4));
+    // 12 - 6 = 6 against 6 - 4 = 2: the defender, the smaller, yields (L689).
+    assert_eq!(winner, "union");
+}
+
+/// Across a major river (the James from Ft. Monroe, L511, L1146): 12 halved is 6,
+/// the row of L1081: the defender loses 2, the attacker the major river column's 4.
+#[test]
+fn dwf_odds_across_a_major_river_give_the_charts_row() {
+    let (a, d, _, _) = dwf_exact("3 I4", "2 I3", "Ft. Monroe=3");
+    assert_eq!((a, d), (4, 2));
+}
+
+/// Into a fort (L649, L667): 12 by rail from Petersburg, the row of L1087: the
+/// defender's 4, the fort's step first, and the attacker's 5 (clear), at least the
+/// fort's 3.
+#[test]
+fn dwf_odds_into_a_fort_give_the_charts_row() {
+    let (a, d, _, log) = dwf_exact("3 I4", "F3, 2 I3", "Petersburg=3");
+    assert_eq!((a, d), (5, 4));
+    assert!(
+        log.iter().any(|l| l.contains("at least the fort's 3")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter()
+            .find(|l| l.contains("loses a step"))
+            .is_some_and(|l| l.starts_with("Fort (3)")),
+        "{log:?}"
+    );
+}

@@ -413,6 +413,7 @@ pub(crate) fn apply(
                 p.moves = p.moves.saturating_add(1);
             }
             if let Some(m) = state.moving.as_mut() {
+                m.halted = None;
                 m.activation = Some(Activation {
                     unit: *unit,
                     paid: cost,
@@ -585,15 +586,27 @@ pub(crate) fn apply(
                     "there is no battle to fight there: the side to move has not entered that box, or nobody opposes it, or it was fought over this step",
                 ));
             }
-            // The stack that brought on the battle moves no further (L394).
+            // The stack that brought on the battle moves no further (L394), unless the
+            // defender withdraws before combat (`resume_after_withdrawal`).
             if let Some(m) = state.moving.as_mut() {
-                m.activation = None;
+                m.halted = m.activation.take();
             }
             super::battle::apply(module, rules, state, action)
         }
         other => Err(illegal(format!(
             "{other:?} is not a decision of this move step (it activates pieces one at a time)"
         ))),
+    }
+}
+
+/// After a defender withdrew before combat, no battle was fought: the activation that
+/// brought it on moves on with the points it had (DWF L394: "the stack may continue
+/// moving if possible").
+pub(crate) fn resume_after_withdrawal(state: &mut GameState) {
+    if let Some(m) = state.moving.as_mut()
+        && m.activation.is_none()
+    {
+        m.activation = m.halted.take();
     }
 }
 

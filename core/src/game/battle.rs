@@ -594,7 +594,9 @@ pub(crate) fn apply(
             let leaving = side_pieces(module, state, &b, side);
             state.move_pieces(&leaving, *to);
             b.own_mut(side).clear();
-            return end_battle(module, rules, state, b, None, log);
+            let log = end_battle(module, rules, state, b, None, log)?;
+            super::activation::resume_after_withdrawal(state);
+            return Ok(log);
         }
         (Stage::Withdraw, Action::Pass) if by_rules(module, state) => {
             return resolve(module, rules, state, b);

@@ -194,6 +194,10 @@ pub struct MoveStep {
     /// In a step with `activate="piece"`: the piece activated, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activation: Option<super::activation::Activation>,
+    /// The activation that brought on the battle under way (`combat="immediate"`): it
+    /// moves on if the defender withdraws before combat (DWF L394), else it is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halted: Option<super::activation::Activation>,
     /// In a step with `activate="piece"`: the boxes the moving side entered (where a
     /// battle waits with `combat="immediate"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
