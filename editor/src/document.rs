@@ -820,7 +820,8 @@ fn base_map(
         .path
         .as_ref()
         .map_or_else(|| format!("../{}", ext.module.value), |p| p.value.clone());
-    let base = dir.join(rel);
+    // Named as the loader names it ("mods/ahd", not "mods/house/../ahd").
+    let base = muster_core::diag::tidy(&dir.join(rel));
     let Ok(text) = std::fs::read_to_string(base.join("module.xml")) else {
         return Ok(None); // the validator reports a missing base
     };

@@ -57,9 +57,19 @@ impl MapChanges {
     /// loader matches them (a box by its name, a line by its two boxes and kind, case
     /// ignored). Empty for a module with no overlay.
     pub fn of(module: &Module, map: &MapData) -> Self {
+        // Named from the folder holding the mod (`house/changes.xml:3:5`), as a modder
+        // sees the mods folder; elsewhere in full.
+        let root = module
+            .stack
+            .last()
+            .and_then(|e| e.dir.parent())
+            .map(std::path::Path::to_path_buf);
         let change = |kind, r: &Removed| MapChange {
             kind,
-            at: r.at.to_string(),
+            at: match root.as_deref().and_then(|d| r.at.file.strip_prefix(d).ok()) {
+                Some(rel) => format!("{}:{}:{}", rel.display(), r.at.line, r.at.col),
+                None => r.at.to_string(),
+            },
         };
         let all = || {
             module

@@ -238,7 +238,8 @@ fn a_mod_shows_its_bases_board_with_its_removals_and_patches_at_their_lines() {
     assert_eq!(doc.base_map(), Some("ahd"));
     assert_eq!(doc.map_path(), ahd.join("map.xml"));
     let changes = doc.map_changes();
-    let at = |line: u32, col: u32| format!("{}:{line}:{col}", house.join("changes.xml").display());
+    // Named from the mods folder, as a modder sees it.
+    let at = |line: u32, col: u32| format!("house/changes.xml:{line}:{col}");
     let vandalia = doc.map().find_box("Vandalia").unwrap();
     let cairo = doc.map().find_box("Cairo").unwrap();
     let removed = changes.of_box(vandalia).expect("Vandalia is marked");
