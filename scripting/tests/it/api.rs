@@ -171,8 +171,16 @@ impl Probe {
             entry: Some(muster_core::game::Entry(
                 [("n".to_string(), muster_core::game::entry::Value::Number(1))].into(),
             )),
-            fight: false,
-            fought: None,
+            // Every optional field set, so the probe sees each key the reference lists.
+            fight: true,
+            fought: Some(muster_core::game::Fought {
+                losses: vec![(UnitId(0), 1)],
+                holder: Some(SideId(0)),
+                attacker: Some(SideId(0)),
+                defender: Some(SideId(1)),
+                rounds: 1,
+                log: vec!["fought".into()],
+            }),
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [
