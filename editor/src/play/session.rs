@@ -794,11 +794,14 @@ impl Session {
     /// applied again through the engine. `self` is untouched; on any error nothing is
     /// built. Unlike [`Session::load`] the module's content hash is not checked (it is
     /// expected to differ) and neither is the final state: the new rules may change it.
+    /// The log is told again by the new rules (a changed rule's line is the new one),
+    /// under the game's title line, and ends with the reload's own line.
     pub fn rebuild(&self, module: Arc<Module>) -> Result<Session, RebuildError> {
         let save = self.to_save();
         let mut rules =
             ScriptRules::load(&module, Limits::default()).map_err(RebuildError::Rules)?;
-        // The engine's replay "as far as it goes", which does not check the hash.
+        // The engine's replay "as far as it goes", which does not check the hash, names
+        // the first action the new rules refuse.
         let partial = save
             .replay_as_far_as_it_goes(&module, &mut rules)
             .map_err(|e| RebuildError::Start(e.into()))?;
@@ -811,21 +814,37 @@ impl Session {
                 error: stopped.error,
             });
         }
-        let history = partial.history;
-        // The replay's script output was printed the first time round.
+        fn start_again(e: impl Into<SessionError>) -> RebuildError {
+            RebuildError::Start(e.into())
+        }
+        // Played once more into a history, as a load does, so that every line of the
+        // log and of each seat's log is the new rules' own.
         rules.take_output();
         rules.keep_logged(true);
-        let mut log = self.log.clone();
-        log.push(format!("rules reloaded: {total} actions replayed"));
-        Ok(Session {
+        rules.take_logged();
+        let scenario = save.scenario(&module).map_err(start_again)?;
+        let options = save.option_ids(&module).map_err(start_again)?;
+        let (mut first, start_log) = start(
+            &module,
+            &mut rules,
+            &scenario,
+            options,
+            Dice::seeded(save.seed),
+        )
+        .map_err(start_again)?;
+        if let Some(end) = &save.end {
+            set_end(&module, &mut first, end).map_err(|e| start_again(SessionError::End(e)))?;
+        }
+        let title = self.log.first().cloned().unwrap_or_default();
+        let mut session = Session {
             computers: computers(&self.players, self.seed),
             players: self.players.clone(),
             rules,
-            history,
-            log,
-            rule_lines: self.rule_lines.clone(),
+            history: History::new(first),
+            log: vec![title],
+            rule_lines: Vec::new(),
             seed: self.seed,
-            reseeds: self.reseeds.clone(),
+            reseeds: Vec::new(),
             scenario: self.scenario.clone(),
             options: self.options.clone(),
             end: self.end.clone(),
@@ -833,20 +852,46 @@ impl Session {
             referee: None,
             progress: None,
             threats: None,
-            floor: self.floor,
-            hidden: self.hidden,
+            floor: 0,
+            hidden: false,
             seats: self.seats.clone(),
-            seat_logs: self.seat_logs.clone(),
-            takers: self.takers.clone(),
+            seat_logs: Vec::new(),
+            takers: Vec::new(),
             viewer: self.viewer.clone(),
             module,
-        })
-        .map(|mut s| {
-            // The new rules may see otherwise.
-            s.hidden = is_hidden(&s.module, &s.rules);
-            s.refresh_view();
-            s
-        })
+        };
+        session.rule_lines = mark_rule_lines(&start_log, session.rules.take_logged(), 1);
+        session
+            .log
+            .extend(start_log.into_iter().map(|l| format!("  {l}")));
+        session.seat_up(1);
+        for (i, action) in save.actions.into_iter().enumerate() {
+            if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
+                session.history.reseed(Dice::seeded(r.seed));
+            }
+            let words = describe::action_checked(&session.module, session.state(), &action);
+            session.record_only(action).map_err(|e| match e {
+                SessionError::Action(error) => RebuildError::Action {
+                    number: i + 1,
+                    total,
+                    action: words,
+                    error,
+                },
+                other => start_again(other),
+            })?;
+        }
+        if let Some(r) = save.reseeds.iter().find(|r| r.before == total) {
+            session.history.reseed(Dice::seeded(r.seed));
+        }
+        session.reseeds = self.reseeds.clone();
+        session.floor = self.floor;
+        let line = format!("rules reloaded: {total} actions replayed");
+        for out in &mut session.seat_logs {
+            out.push(line.clone());
+        }
+        session.log.push(line);
+        session.refresh_view();
+        Ok(session)
     }
 
     /// The settings this game was started with, to start it anew (a scenario that a

@@ -142,6 +142,44 @@ fn a_harmless_change_replays_every_action_to_the_same_state() {
     assert_eq!(last, &format!("rules reloaded: {n} actions replayed"));
 }
 
+/// Issue 45: after a reload the log is the new rules' account of the game, not the
+/// old rule's line kept under the new rules.
+#[test]
+fn a_changed_rule_line_is_told_again_by_the_new_rules() {
+    let (_tmp, dir) = common::ahd_copy();
+    let (s, n) = session_with_a_move(load(&dir));
+    let (old, new) = (
+        "first turn: 2 marches (4.1)",
+        "first turn: two marches (4.1)",
+    );
+    let says = |log: &[String], words: &str| log.iter().any(|l| l.contains(words));
+    assert!(
+        says(s.log(), old),
+        "the first turn's marches are logged (4.1)"
+    );
+    edit_file(&dir.join("rules/marches.luau"), old, new);
+    let rebuilt = s.rebuild(load(&dir)).expect("replays");
+    assert!(says(rebuilt.log(), new), "{:#?}", rebuilt.log());
+    assert!(!says(rebuilt.log(), old), "{:#?}", rebuilt.log());
+    assert_eq!(rebuilt.state(), s.state());
+    assert_eq!(
+        rebuilt.log().first(),
+        s.log().first(),
+        "the game's title stays"
+    );
+    assert_eq!(
+        rebuilt.log().last(),
+        Some(&format!("rules reloaded: {n} actions replayed"))
+    );
+    // The line the rules logged is marked as the rules' in the new log.
+    let marked: Vec<&String> = rebuilt
+        .rule_lines()
+        .iter()
+        .map(|&i| &rebuilt.log()[i])
+        .collect();
+    assert!(marked.iter().any(|l| l.contains(new)), "{marked:#?}");
+}
+
 #[test]
 fn an_action_the_new_rules_refuse_is_named_by_number() {
     let (_tmp, dir) = common::ahd_copy();
