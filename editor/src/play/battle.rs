@@ -6,7 +6,8 @@
 
 use egui::Ui;
 use muster_core::Module;
-use muster_core::format::Sight;
+use muster_core::calendar::BattleOptions;
+use muster_core::format::{Casualties, Fire, Retreaters, Sight};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, GameState, Place, describe};
 use muster_core::ids::{SideId, UnitId};
@@ -127,9 +128,18 @@ impl BattleView {
                 if under_way {
                     super::refusal::battle_heading(ui, &module, b);
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
+                    if let Some(owed) = losses_owed(&module, b) {
+                        ui.label(owed);
+                    }
                 } else {
                     ui.strong("Battle over");
                     ui.label(result(&lines));
+                }
+                if let Some(words) = procedure_words(&battle_options(&module, &state)) {
+                    ui.weak(words);
+                }
+                if let Some(here) = markers_here(&module, &state, b) {
+                    ui.label(here);
                 }
                 let targets: Vec<(UnitId, Action)> = match &legal {
                     Ok(l) if human => l
@@ -141,6 +151,10 @@ impl BattleView {
                         .collect(),
                     _ => Vec::new(),
                 };
+                let losses = match &legal {
+                    Ok(l) if human => own_losses(l),
+                    _ => Vec::new(),
+                };
                 ui.separator();
                 ui.columns_const(|[left, right]| {
                     for (ui, side, role, units) in [
@@ -150,13 +164,14 @@ impl BattleView {
                         ui.strong(format!("{role}: {}", module.side(side).name));
                         for &u in units {
                             let text = name(u, counter(&module, &state, b, u));
-                            match targets.iter().find(|(t, _)| *t == u) {
-                                Some((_, action)) => {
-                                    if ui
-                                        .button(text)
-                                        .on_hover_text("name this unit as the target")
-                                        .clicked()
-                                    {
+                            let click = targets
+                                .iter()
+                                .map(|t| (t, "name this unit as the target"))
+                                .chain(losses.iter().map(|t| (t, "this unit takes the loss")))
+                                .find(|((t, _), _)| *t == u);
+                            match click {
+                                Some(((_, action), hover)) => {
+                                    if ui.button(text).on_hover_text(hover).clicked() {
                                         out.push(UiCommand::Play(PlayCommand::Act(action.clone())));
                                     }
                                 }
@@ -202,6 +217,21 @@ impl BattleView {
                         ui.label(super::refusal::who_decides(session));
                     }
                 }
+                if let Some((round, [attackers, defenders])) = volleys(&module, b, &lines) {
+                    ui.separator();
+                    ui.strong(format!("Round {round}: both sides fired at once"));
+                    ui.columns_const(|[left, right]| {
+                        for (ui, side, shots) in [
+                            (left, b.attacker, attackers),
+                            (right, b.defender, defenders),
+                        ] {
+                            ui.label(format!("{} fired", module.side(side).name));
+                            for shot in shots {
+                                ui.label(shot);
+                            }
+                        }
+                    });
+                }
                 ui.separator();
                 ui.strong("Dice and results");
                 egui::ScrollArea::vertical()
@@ -221,6 +251,106 @@ impl BattleView {
                 }
             });
     }
+}
+
+/// The battle procedure of the step under way (AHD's when none is).
+pub fn battle_options(module: &Module, state: &GameState) -> BattleOptions {
+    state
+        .current_step(module)
+        .map(|s| s.battle)
+        .unwrap_or_default()
+}
+
+/// The module's battle procedure in words where it is not AHD's (TripleA's: both sides
+/// fire at once, each side chooses its own losses, only the attacker may retreat), so a
+/// player knows why no target is named and why the defender is never asked to retreat.
+pub fn procedure_words(opts: &BattleOptions) -> Option<String> {
+    let mut parts = Vec::new();
+    if opts.fire == Fire::Simultaneous {
+        parts.push("both sides fire at once each round");
+    }
+    if opts.casualties == Casualties::Owner {
+        parts.push("each side chooses its own losses");
+    }
+    match opts.retreat {
+        Retreaters::Both => {}
+        Retreaters::Attacker => parts.push("only the attacker may retreat"),
+        Retreaters::Defender => parts.push("only the defender may retreat"),
+        Retreaters::None => parts.push("no one may retreat"),
+    }
+    let text = parts.join("; ");
+    let mut c = text.chars();
+    let first = c.next()?;
+    Some(format!("{}{}.", first.to_uppercase(), c.as_str()))
+}
+
+/// The losses the deciding side has still to take, while it takes them.
+pub fn losses_owed(module: &Module, b: &Battle) -> Option<String> {
+    if b.stage != Stage::Losses {
+        return None;
+    }
+    let owed = b.owed(b.firing);
+    (owed > 0).then(|| {
+        format!(
+            "{} has {owed} loss{} to take: click one of its units, or a choice below",
+            module.side(b.firing).name,
+            if owed == 1 { "" } else { "es" }
+        )
+    })
+}
+
+/// The markers in the battle's box (the TripleA adaptation's water crossings and
+/// entrenchment), which change the fight and may take its hits.
+pub fn markers_here(module: &Module, state: &GameState, b: &Battle) -> Option<String> {
+    let here: Vec<String> = state
+        .markers
+        .iter()
+        .filter(|&&(at, _, n)| at == b.at && n > 0)
+        .map(|&(_, id, n)| format!("{} x{n}", module.units.markers[id.index()].name))
+        .collect();
+    (!here.is_empty()).then(|| format!("In the box: {}", here.join(", ")))
+}
+
+/// The `Lose` actions open to the side taking its losses, by the unit that would take
+/// each: the units it may click in its own column.
+pub fn own_losses(legal: &[Action]) -> Vec<(UnitId, Action)> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Lose { unit } => Some((*unit, a.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// With simultaneous fire, the last round's volleys as the engine logged them ("round
+/// 2: both sides fire at once", then each side's "... fires" and its dice), the
+/// attacker's and the defender's apart, so both sides' shots of a round show together.
+pub fn volleys(module: &Module, b: &Battle, lines: &[String]) -> Option<(u8, [Vec<String>; 2])> {
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("round ") && l.ends_with(": both sides fire at once"))?;
+    let round: u8 = lines[start]
+        .strip_prefix("round ")?
+        .split(':')
+        .next()?
+        .parse()
+        .ok()?;
+    let heads = [b.attacker, b.defender].map(|s| format!("{} fires", module.side(s).name));
+    let mut out: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut side = None;
+    for line in &lines[start + 1..] {
+        if let Some(i) = heads.iter().position(|h| h == line) {
+            side = Some(i);
+        } else if line.contains(" must lose ") {
+            break;
+        } else if let Some(i) = side
+            && (line.contains(" fires needing ") || line.ends_with(" cannot hit"))
+        {
+            out[i].push(line.clone());
+        }
+    }
+    Some((round, out))
 }
 
 /// The battle under way, if any.
