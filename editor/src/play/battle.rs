@@ -125,8 +125,16 @@ impl BattleView {
             .id_salt("play-battle-window")
             .default_open(true)
             .show(ui, |ui| {
+                let opts = battle_options(&module, &state);
                 if under_way {
-                    super::refusal::battle_heading(ui, &module, b);
+                    match together(&opts, b) {
+                        // Not "X firing": both have fired, the side named takes losses.
+                        Some(text) => {
+                            ui.strong(format!("Round {}", b.round));
+                            ui.label(text);
+                        }
+                        None => super::refusal::battle_heading(ui, &module, b),
+                    }
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
                     if let Some(owed) = losses_owed(&module, b) {
                         ui.label(owed);
@@ -135,7 +143,7 @@ impl BattleView {
                     ui.strong("Battle over");
                     ui.label(result(&lines));
                 }
-                if let Some(words) = procedure_words(&battle_options(&module, &state)) {
+                if let Some(words) = procedure_words(&opts) {
                     ui.weak(words);
                 }
                 if let Some(here) = markers_here(&module, &state, b) {
@@ -282,6 +290,13 @@ pub fn procedure_words(opts: &BattleOptions) -> Option<String> {
     let mut c = text.chars();
     let first = c.next()?;
     Some(format!("{}{}.", first.to_uppercase(), c.as_str()))
+}
+
+/// With simultaneous fire, while the sides take their losses: both volleys are rolled,
+/// so no side is "firing" (the engine's `firing` is the side choosing its losses).
+pub fn together(opts: &BattleOptions, b: &Battle) -> Option<&'static str> {
+    (opts.fire == Fire::Simultaneous && b.stage == Stage::Losses && b.winner.is_none())
+        .then_some("Both sides have fired; the losses are taken together")
 }
 
 /// The losses the deciding side has still to take, while it takes them.

@@ -243,9 +243,12 @@ mod battle {
             "Round 1: both sides fired at once",
             "Union fired",
             "Confederacy fired",
+            "Both sides have fired; the losses are taken together",
         ] {
             assert!(h.query_by_label(text).is_some(), "'{text}' is shown");
         }
+        // Both have fired: the side taking its losses is not said to be firing.
+        assert!(h.query_by_label(&format!("{confederacy} firing")).is_none());
         assert!(
             h.query_all_by_label_contains(&format!("{confederacy} has "))
                 .next()
