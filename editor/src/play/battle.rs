@@ -7,7 +7,7 @@
 use egui::Ui;
 use muster_core::Module;
 use muster_core::calendar::BattleOptions;
-use muster_core::format::{Casualties, Fire, Retreaters, Sight};
+use muster_core::format::{Casualties, Fire, Resolve, Retreaters, Sight};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, GameState, Place, describe};
 use muster_core::ids::{SideId, UnitId};
@@ -148,6 +148,14 @@ impl BattleView {
                 }
                 if let Some(here) = markers_here(&module, &state, b) {
                     ui.label(here);
+                }
+                let chart = rules_losses(&module, &state, b, &lines);
+                if !chart.is_empty() {
+                    ui.separator();
+                    ui.strong("Losses by the rules (no dice)");
+                    for line in &chart {
+                        ui.label(line.as_str());
+                    }
                 }
                 let targets: Vec<(UnitId, Action)> = match &legal {
                     Ok(l) if human => l
@@ -324,6 +332,30 @@ pub fn markers_here(module: &Module, state: &GameState, b: &Battle) -> Option<St
         .map(|&(_, id, n)| format!("{} x{n}", module.units.markers[id.index()].name))
         .collect();
     (!here.is_empty()).then(|| format!("In the box: {}", here.join(", ")))
+}
+
+/// In a battle the rules resolve (`resolve="rules"`: Divided We Fall's diceless
+/// chart), each side's losses as the engine logged the rules' answer, with the rules'
+/// reference (the chart line they came from): the app shows them, it never computes
+/// them. Empty in a battle by dice.
+pub fn rules_losses(
+    module: &Module,
+    state: &GameState,
+    b: &Battle,
+    lines: &[String],
+) -> Vec<String> {
+    let by_rules = state
+        .current_step(module)
+        .is_some_and(|s| s.resolve == Resolve::Rules);
+    if !by_rules {
+        return Vec::new();
+    }
+    let heads = [b.defender, b.attacker].map(|s| format!("{} loses ", module.side(s).name));
+    lines
+        .iter()
+        .filter(|l| heads.iter().any(|h| l.starts_with(h.as_str())) && l.contains(" step"))
+        .cloned()
+        .collect()
 }
 
 /// The `Lose` actions open to the side taking its losses, by the unit that would take
