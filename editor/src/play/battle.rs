@@ -127,7 +127,7 @@ impl BattleView {
             .show(ui, |ui| {
                 let opts = battle_options(&module, &state);
                 if under_way {
-                    match together(&opts, b) {
+                    match together(&opts, by_rules(&module, &state), b) {
                         // Not "X firing": both have fired, the side named takes losses.
                         Some(text) => {
                             ui.strong(format!("Round {}", b.round));
@@ -249,7 +249,11 @@ impl BattleView {
                     });
                 }
                 ui.separator();
-                ui.strong("Dice and results");
+                ui.strong(if by_rules(&module, &state) {
+                    "Results"
+                } else {
+                    "Dice and results"
+                });
                 egui::ScrollArea::vertical()
                     .id_salt("play-battle-dice")
                     .max_height(200.0)
@@ -300,11 +304,26 @@ pub fn procedure_words(opts: &BattleOptions) -> Option<String> {
     Some(format!("{}{}.", first.to_uppercase(), c.as_str()))
 }
 
-/// With simultaneous fire, while the sides take their losses: both volleys are rolled,
-/// so no side is "firing" (the engine's `firing` is the side choosing its losses).
-pub fn together(opts: &BattleOptions, b: &Battle) -> Option<&'static str> {
-    (opts.fire == Fire::Simultaneous && b.stage == Stage::Losses && b.winner.is_none())
-        .then_some("Both sides have fired; the losses are taken together")
+/// While the sides take their losses where no side is "firing" (the engine's `firing`
+/// is then the side choosing its losses): with simultaneous fire both volleys are
+/// rolled; in a battle the rules resolve no one rolls at all.
+pub fn together(opts: &BattleOptions, by_rules: bool, b: &Battle) -> Option<&'static str> {
+    if b.stage != Stage::Losses || b.winner.is_some() {
+        return None;
+    }
+    if by_rules {
+        Some("No dice: the rules gave both sides' losses")
+    } else {
+        (opts.fire == Fire::Simultaneous)
+            .then_some("Both sides have fired; the losses are taken together")
+    }
+}
+
+/// Whether the step under way resolves its battles by the rules (`resolve="rules"`).
+fn by_rules(module: &Module, state: &GameState) -> bool {
+    state
+        .current_step(module)
+        .is_some_and(|s| s.resolve == Resolve::Rules)
 }
 
 /// The losses the deciding side has still to take, while it takes them.
@@ -344,10 +363,7 @@ pub fn rules_losses(
     b: &Battle,
     lines: &[String],
 ) -> Vec<String> {
-    let by_rules = state
-        .current_step(module)
-        .is_some_and(|s| s.resolve == Resolve::Rules);
-    if !by_rules {
+    if !by_rules(module, state) {
         return Vec::new();
     }
     let heads = [b.defender, b.attacker].map(|s| format!("{} loses ", module.side(s).name));

@@ -137,7 +137,10 @@ fn a_dwf_battle_shows_its_chart_lines_and_the_owner_clicks_the_fort() {
         "the section is shown"
     );
     for (side, line) in [
-        ("CSA", "CSA loses 1 step (L647-L653: the chart's 5 for an attack of 16"),
+        (
+            "CSA",
+            "CSA loses 1 step (L647-L653: the chart's 5 for an attack of 16",
+        ),
         ("USA", "USA loses 3 steps (L655-L673: the chart's 8"),
     ] {
         assert!(
@@ -145,6 +148,12 @@ fn a_dwf_battle_shows_its_chart_lines_and_the_owner_clicks_the_fort() {
             "{side}'s chart line is shown: '{line}'"
         );
     }
+    // No one fires in a battle the rules resolve.
+    assert!(
+        h.query_by_label("No dice: the rules gave both sides' losses")
+            .is_some()
+    );
+    assert!(h.query_by_label("CSA firing").is_none());
     h.snapshot("dwf_battle_chart");
     // L649: the fort takes the first loss; it alone of the CSA's pieces is a button.
     let fort = unit(&h, &m, "F3", "Richmond");
