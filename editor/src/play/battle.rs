@@ -602,6 +602,35 @@ mod tests {
         assert_eq!(result(&[]), "No winner");
     }
 
+    /// AHD's procedure (the defaults) is not worded; TripleA's is, in the order a
+    /// round goes (issue 51, 6).
+    #[test]
+    fn a_procedure_is_worded_only_where_it_is_not_ahds() {
+        assert_eq!(procedure_words(&BattleOptions::default()), None);
+        let triplea = BattleOptions {
+            fire: Fire::Simultaneous,
+            casualties: Casualties::Owner,
+            retreat: Retreaters::Attacker,
+            no_withdrawal: true,
+            no_reinforcement: true,
+        };
+        assert_eq!(
+            procedure_words(&triplea).as_deref(),
+            Some(
+                "Both sides fire at once each round; each side chooses its own losses; \
+                 only the attacker may retreat."
+            )
+        );
+        let none = BattleOptions {
+            retreat: Retreaters::None,
+            ..BattleOptions::default()
+        };
+        assert_eq!(
+            procedure_words(&none).as_deref(),
+            Some("No one may retreat.")
+        );
+    }
+
     #[test]
     fn pass_is_named_by_what_it_means() {
         assert_eq!(pass_label(Stage::Withdraw), "Stand");
