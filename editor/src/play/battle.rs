@@ -6,7 +6,8 @@
 
 use egui::Ui;
 use muster_core::Module;
-use muster_core::format::Sight;
+use muster_core::calendar::BattleOptions;
+use muster_core::format::{Casualties, Fire, Resolve, Retreaters, Sight};
 use muster_core::game::battle::{Battle, Stage};
 use muster_core::game::{Action, GameState, Place, describe};
 use muster_core::ids::{SideId, UnitId};
@@ -124,12 +125,37 @@ impl BattleView {
             .id_salt("play-battle-window")
             .default_open(true)
             .show(ui, |ui| {
+                let opts = battle_options(&module, &state);
                 if under_way {
-                    super::refusal::battle_heading(ui, &module, b);
+                    match together(&opts, by_rules(&module, &state), b) {
+                        // Not "X firing": both have fired, the side named takes losses.
+                        Some(text) => {
+                            ui.strong(format!("Round {}", b.round));
+                            ui.label(text);
+                        }
+                        None => super::refusal::battle_heading(ui, &module, b),
+                    }
                     ui.label(waiting_for(&module, &state, b, session.decider(), shooter));
+                    if let Some(owed) = losses_owed(&module, b) {
+                        ui.label(owed);
+                    }
                 } else {
                     ui.strong("Battle over");
                     ui.label(result(&lines));
+                }
+                if let Some(words) = procedure_words(&opts) {
+                    ui.weak(words);
+                }
+                if let Some(here) = markers_here(&module, &state, b) {
+                    ui.label(here);
+                }
+                let chart = rules_losses(&module, &state, b, &lines);
+                if !chart.is_empty() {
+                    ui.separator();
+                    ui.strong("Losses by the rules (no dice)");
+                    for line in &chart {
+                        ui.label(line.as_str());
+                    }
                 }
                 let targets: Vec<(UnitId, Action)> = match &legal {
                     Ok(l) if human => l
@@ -141,6 +167,10 @@ impl BattleView {
                         .collect(),
                     _ => Vec::new(),
                 };
+                let losses = match &legal {
+                    Ok(l) if human => own_losses(l),
+                    _ => Vec::new(),
+                };
                 ui.separator();
                 ui.columns_const(|[left, right]| {
                     for (ui, side, role, units) in [
@@ -150,13 +180,14 @@ impl BattleView {
                         ui.strong(format!("{role}: {}", module.side(side).name));
                         for &u in units {
                             let text = name(u, counter(&module, &state, b, u));
-                            match targets.iter().find(|(t, _)| *t == u) {
-                                Some((_, action)) => {
-                                    if ui
-                                        .button(text)
-                                        .on_hover_text("name this unit as the target")
-                                        .clicked()
-                                    {
+                            let click = targets
+                                .iter()
+                                .map(|t| (t, "name this unit as the target"))
+                                .chain(losses.iter().map(|t| (t, "this unit takes the loss")))
+                                .find(|((t, _), _)| *t == u);
+                            match click {
+                                Some(((_, action), hover)) => {
+                                    if ui.button(text).on_hover_text(hover).clicked() {
                                         out.push(UiCommand::Play(PlayCommand::Act(action.clone())));
                                     }
                                 }
@@ -202,8 +233,27 @@ impl BattleView {
                         ui.label(super::refusal::who_decides(session));
                     }
                 }
+                if let Some((round, [attackers, defenders])) = volleys(&module, b, &lines) {
+                    ui.separator();
+                    ui.strong(format!("Round {round}: both sides fired at once"));
+                    ui.columns_const(|[left, right]| {
+                        for (ui, side, shots) in [
+                            (left, b.attacker, attackers),
+                            (right, b.defender, defenders),
+                        ] {
+                            ui.label(format!("{} fired", module.side(side).name));
+                            for shot in shots {
+                                ui.label(shot);
+                            }
+                        }
+                    });
+                }
                 ui.separator();
-                ui.strong("Dice and results");
+                ui.strong(if by_rules(&module, &state) {
+                    "Results"
+                } else {
+                    "Dice and results"
+                });
                 egui::ScrollArea::vertical()
                     .id_salt("play-battle-dice")
                     .max_height(200.0)
@@ -221,6 +271,149 @@ impl BattleView {
                 }
             });
     }
+}
+
+/// The battle procedure of the step under way (AHD's when none is).
+pub fn battle_options(module: &Module, state: &GameState) -> BattleOptions {
+    state
+        .current_step(module)
+        .map(|s| s.battle)
+        .unwrap_or_default()
+}
+
+/// The module's battle procedure in words where it is not AHD's (TripleA's: both sides
+/// fire at once, each side chooses its own losses, only the attacker may retreat), so a
+/// player knows why no target is named and why the defender is never asked to retreat.
+pub fn procedure_words(opts: &BattleOptions) -> Option<String> {
+    let mut parts = Vec::new();
+    if opts.fire == Fire::Simultaneous {
+        parts.push("both sides fire at once each round");
+    }
+    if opts.casualties == Casualties::Owner {
+        parts.push("each side chooses its own losses");
+    }
+    match opts.retreat {
+        Retreaters::Both => {}
+        Retreaters::Attacker => parts.push("only the attacker may retreat"),
+        Retreaters::Defender => parts.push("only the defender may retreat"),
+        Retreaters::None => parts.push("no one may retreat"),
+    }
+    let text = parts.join("; ");
+    let mut c = text.chars();
+    let first = c.next()?;
+    Some(format!("{}{}.", first.to_uppercase(), c.as_str()))
+}
+
+/// While the sides take their losses where no side is "firing" (the engine's `firing`
+/// is then the side choosing its losses): with simultaneous fire both volleys are
+/// rolled; in a battle the rules resolve no one rolls at all.
+pub fn together(opts: &BattleOptions, by_rules: bool, b: &Battle) -> Option<&'static str> {
+    if b.stage != Stage::Losses || b.winner.is_some() {
+        return None;
+    }
+    if by_rules {
+        Some("No dice: the rules gave both sides' losses")
+    } else {
+        (opts.fire == Fire::Simultaneous)
+            .then_some("Both sides have fired; the losses are taken together")
+    }
+}
+
+/// Whether the step under way resolves its battles by the rules (`resolve="rules"`).
+fn by_rules(module: &Module, state: &GameState) -> bool {
+    state
+        .current_step(module)
+        .is_some_and(|s| s.resolve == Resolve::Rules)
+}
+
+/// The losses the deciding side has still to take, while it takes them.
+pub fn losses_owed(module: &Module, b: &Battle) -> Option<String> {
+    if b.stage != Stage::Losses {
+        return None;
+    }
+    let owed = b.owed(b.firing);
+    (owed > 0).then(|| {
+        format!(
+            "{} has {owed} loss{} to take: click one of its units, or a choice below",
+            module.side(b.firing).name,
+            if owed == 1 { "" } else { "es" }
+        )
+    })
+}
+
+/// The markers in the battle's box (the TripleA adaptation's water crossings and
+/// entrenchment), which change the fight and may take its hits.
+pub fn markers_here(module: &Module, state: &GameState, b: &Battle) -> Option<String> {
+    let here: Vec<String> = state
+        .markers
+        .iter()
+        .filter(|&&(at, _, n)| at == b.at && n > 0)
+        .map(|&(_, id, n)| format!("{} x{n}", module.units.markers[id.index()].name))
+        .collect();
+    (!here.is_empty()).then(|| format!("In the box: {}", here.join(", ")))
+}
+
+/// In a battle the rules resolve (`resolve="rules"`: Divided We Fall's diceless
+/// chart), each side's losses as the engine logged the rules' answer, with the rules'
+/// reference (the chart line they came from): the app shows them, it never computes
+/// them. Empty in a battle by dice.
+pub fn rules_losses(
+    module: &Module,
+    state: &GameState,
+    b: &Battle,
+    lines: &[String],
+) -> Vec<String> {
+    if !by_rules(module, state) {
+        return Vec::new();
+    }
+    let heads = [b.defender, b.attacker].map(|s| format!("{} loses ", module.side(s).name));
+    lines
+        .iter()
+        .filter(|l| heads.iter().any(|h| l.starts_with(h.as_str())) && l.contains(" step"))
+        .cloned()
+        .collect()
+}
+
+/// The `Lose` actions open to the side taking its losses, by the unit that would take
+/// each: the units it may click in its own column.
+pub fn own_losses(legal: &[Action]) -> Vec<(UnitId, Action)> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Lose { unit } => Some((*unit, a.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// With simultaneous fire, the last round's volleys as the engine logged them ("round
+/// 2: both sides fire at once", then each side's "... fires" and its dice), the
+/// attacker's and the defender's apart, so both sides' shots of a round show together.
+pub fn volleys(module: &Module, b: &Battle, lines: &[String]) -> Option<(u8, [Vec<String>; 2])> {
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("round ") && l.ends_with(": both sides fire at once"))?;
+    let round: u8 = lines[start]
+        .strip_prefix("round ")?
+        .split(':')
+        .next()?
+        .parse()
+        .ok()?;
+    let heads = [b.attacker, b.defender].map(|s| format!("{} fires", module.side(s).name));
+    let mut out: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut side = None;
+    for line in &lines[start + 1..] {
+        if let Some(i) = heads.iter().position(|h| h == line) {
+            side = Some(i);
+        } else if line.contains(" must lose ") {
+            break;
+        } else if let Some(i) = side
+            && (line.contains(" fires needing ") || line.ends_with(" cannot hit"))
+        {
+            out[i].push(line.clone());
+        }
+    }
+    Some((round, out))
 }
 
 /// The battle under way, if any.
@@ -407,6 +600,35 @@ mod tests {
         let lines = ["Confederacy withdraws from Cairo to Paducah".to_string()];
         assert_eq!(result(&lines), lines[0]);
         assert_eq!(result(&[]), "No winner");
+    }
+
+    /// AHD's procedure (the defaults) is not worded; TripleA's is, in the order a
+    /// round goes (issue 51, 6).
+    #[test]
+    fn a_procedure_is_worded_only_where_it_is_not_ahds() {
+        assert_eq!(procedure_words(&BattleOptions::default()), None);
+        let triplea = BattleOptions {
+            fire: Fire::Simultaneous,
+            casualties: Casualties::Owner,
+            retreat: Retreaters::Attacker,
+            no_withdrawal: true,
+            no_reinforcement: true,
+        };
+        assert_eq!(
+            procedure_words(&triplea).as_deref(),
+            Some(
+                "Both sides fire at once each round; each side chooses its own losses; \
+                 only the attacker may retreat."
+            )
+        );
+        let none = BattleOptions {
+            retreat: Retreaters::None,
+            ..BattleOptions::default()
+        };
+        assert_eq!(
+            procedure_words(&none).as_deref(),
+            Some("No one may retreat.")
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod play;
 mod play_battle;
 mod play_battle_choices;
 mod play_by_file;
+mod play_dwf;
 mod play_entry;
 mod play_refusal;
 mod play_reload;
