@@ -89,6 +89,9 @@ pub struct OddsView {
     /// (actions taken, last action, battle box) the estimate is for.
     key: Option<(usize, Option<Action>, BoxId)>,
     result: Option<Result<Report, String>>,
+    /// The battle's losses are already known (the rules resolved it, or it is over):
+    /// there are no odds to take, which is not an error.
+    decided: bool,
 }
 
 impl OddsView {
@@ -125,6 +128,7 @@ impl OddsView {
             let result = battle_odds(&module, rules, &state, at, &config());
             // What the scripts printed while simulating is not part of the game.
             rules.take_output();
+            self.decided = matches!(result, Err(BattleOddsError::Odds(OddsError::Decided)));
             self.result = Some(result.map_err(|e| e.to_string()));
             self.key = Some(key);
         }
@@ -137,6 +141,9 @@ impl OddsView {
                 ui.strong(format!("Battle at {place}"));
                 match &self.result {
                     Some(Ok(report)) => show_report(ui, module, report),
+                    Some(Err(_)) if self.decided => {
+                        ui.weak("decided: its losses are known, there are no odds to take");
+                    }
                     Some(Err(e)) => {
                         ui.colored_label(ui.visuals().error_fg_color, e);
                     }

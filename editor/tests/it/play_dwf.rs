@@ -154,6 +154,15 @@ fn a_dwf_battle_shows_its_chart_lines_and_the_owner_clicks_the_fort() {
             .is_some()
     );
     assert!(h.query_by_label("CSA firing").is_none());
+    // Its odds are no error: the losses are known.
+    assert!(
+        h.query_by_label("decided: its losses are known, there are no odds to take")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("the battle under way is already decided")
+            .is_none()
+    );
     h.snapshot("dwf_battle_chart");
     // L649: the fort takes the first loss; it alone of the CSA's pieces is a button.
     let fort = unit(&h, &m, "F3", "Richmond");
