@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use muster_core::summary::{ScenarioSummary, Summary};
 use muster_core::{Diagnostic, load_stack, scenario};
+use muster_scripting::spans::{Span, function_spans, unused_first_param};
 use serde::Serialize;
 
 /// The JSON form of a check: `ok`, the summary when the module loaded, and diagnostics.
@@ -110,11 +111,81 @@ fn scripts_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every script of the stack's modules (under each one's `rules/`): the module's index
+/// in the stack, the file as messages name it (`ahd/rules/turns.luau`), its text.
+fn stack_scripts(module: &muster_core::Module) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (i, e) in module.stack.iter().enumerate() {
+        let mut files = Vec::new();
+        scripts_under(&e.dir.join("rules"), &mut files);
+        for f in files {
+            if let Ok(text) = std::fs::read_to_string(&f) {
+                let rel = f.strip_prefix(&e.dir).unwrap_or(&f);
+                let shown = Path::new(&e.id).join(rel).display().to_string();
+                out.push((i, shown, text));
+            }
+        }
+    }
+    out
+}
+
+/// A warning at each `hooks.wrap` whose wrapper never names its first parameter
+/// (`next`): the handler it wraps never runs, its rule dropped without a word. Found in
+/// the text, so without smoke games (which catch a wrapper that names `next` and still
+/// never calls it). Returns the warnings and the wrappers' `file:line`s.
+fn wraps_without_next(
+    module: &muster_core::Module,
+    wraps: &[muster_scripting::WrapUse],
+) -> (Vec<Diagnostic>, Vec<String>) {
+    let scripts = stack_scripts(module);
+    let mut out = (Vec::new(), Vec::new());
+    for w in wraps {
+        let Some((file, line)) = w.origin.rsplit_once(':') else {
+            continue;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            continue;
+        };
+        let Some((_, shown, text)) = scripts.iter().find(|(_, shown, _)| shown == file) else {
+            continue;
+        };
+        let Some((param, col)) = unused_first_param(text, line) else {
+            continue;
+        };
+        out.0.push(Diagnostic {
+            severity: muster_core::Severity::Warning,
+            location: Some(muster_core::diag::Location {
+                file: PathBuf::from(shown),
+                line,
+                col,
+            }),
+            message: format!(
+                "hooks.wrap('{}'): the wrapper never uses '{param}', its first parameter (the handler it wraps), so that handler never runs and its rule is dropped",
+                w.id
+            ),
+            hint: Some(format!(
+                "call {param}(...) with the handler's arguments where its answer counts, or write hooks.replace('{}', ...) if dropping it is meant",
+                w.id
+            )),
+        });
+        out.1.push(w.origin.clone());
+    }
+    out
+}
+
 /// A warning at each `<remove>` whose item a script of a module below still names in a
 /// string (`"kentucky-neutrality"`): the base's rule will not find it when it runs, and
 /// the error would name the base's line, far from the removal. Lines are named by their
 /// boxes, not one string, so they are not looked for.
-fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
+///
+/// `live` (from the loaded rules) says where the functions the remaining handlers can
+/// reach begin: a reading inside functions none of which is among them belongs to
+/// handlers a mod removed or replaced and never runs, so it is not named. Without it
+/// (the rules did not load) every reading is.
+fn removed_but_named(
+    module: &muster_core::Module,
+    live: Option<&std::collections::BTreeSet<(String, usize)>>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     // The stack's index of the module a file belongs to: the longest folder holding it.
     let owner = |file: &Path| {
@@ -126,27 +197,32 @@ fn removed_but_named(module: &muster_core::Module) -> Vec<Diagnostic> {
             .max_by_key(|(_, e)| e.dir.as_os_str().len())
             .map(|(i, _)| i)
     };
-    let mut texts: Vec<(usize, String, String)> = Vec::new();
-    for (i, e) in module.stack.iter().enumerate() {
-        let mut files = Vec::new();
-        scripts_under(&e.dir.join("rules"), &mut files);
-        for f in files {
-            if let Ok(text) = std::fs::read_to_string(&f) {
-                let rel = f.strip_prefix(&e.dir).unwrap_or(&f);
-                let shown = Path::new(&e.id).join(rel).display().to_string();
-                texts.push((i, shown, text));
-            }
-        }
-    }
+    let texts: Vec<(usize, String, String, Vec<Span>)> = stack_scripts(module)
+        .into_iter()
+        .map(|(i, shown, text)| {
+            let spans = function_spans(&text);
+            (i, shown, text, spans)
+        })
+        .collect();
+    // Whether line `n` of `shown` may run: at top level, or inside a function that a
+    // remaining handler can reach (a closure made inside one is made when it runs).
+    let runs = |shown: &str, spans: &[Span], n: u32| {
+        let Some(live) = live else { return true };
+        let mut around = spans.iter().filter(|s| s.holds(n)).peekable();
+        around.peek().is_none()
+            || around.any(|s| live.contains(&(shown.to_string(), s.start as usize)))
+    };
     for r in module.removed.iter().filter(|r| r.element != "line") {
         let by = owner(&r.at.file).unwrap_or(usize::MAX);
         let mut lines = Vec::new();
-        for (_, shown, text) in texts.iter().filter(|(i, ..)| *i < by) {
-            for (n, line) in text.lines().enumerate() {
+        for (_, shown, text, spans) in texts.iter().filter(|(i, ..)| *i < by) {
+            for (n, line) in (1u32..).zip(text.lines()) {
                 let code = line.split("--").next().unwrap_or("").to_lowercase();
-                if reads(&code, &format!("\"{}\"", r.key)) || reads(&code, &format!("'{}'", r.key))
+                if (reads(&code, &format!("\"{}\"", r.key))
+                    || reads(&code, &format!("'{}'", r.key)))
+                    && runs(shown, spans, n)
                 {
-                    lines.push(format!("{shown}:{}", n + 1));
+                    lines.push(format!("{shown}:{n}"));
                 }
             }
         }
@@ -204,13 +280,19 @@ fn check(a: &Args) -> Result<ExitCode> {
         },
         Ok(module) => {
             let mut diagnostics = module.warnings.clone();
-            diagnostics.extend(removed_but_named(&module));
             let mut extra = Vec::new();
             let mut ok = true;
             // The rules are part of the module: a script that does not load is an error.
             let loaded =
                 muster_scripting::ScriptRules::load(&module, muster_scripting::Limits::default());
             let rules_loaded = loaded.is_ok();
+            let live = loaded.as_ref().ok().map(|r| r.reachable_functions());
+            diagnostics.extend(removed_but_named(&module, live.as_ref()));
+            let (unwrapped, unwrapped_at) = match &loaded {
+                Ok(r) => wraps_without_next(&module, &r.wraps()),
+                Err(_) => Default::default(),
+            };
+            diagnostics.extend(unwrapped);
             if let Err(e) = loaded {
                 ok = false;
                 diagnostics.push(Diagnostic {
@@ -275,6 +357,8 @@ fn check(a: &Args) -> Result<ExitCode> {
                             .wraps
                             .iter()
                             .filter(|w| w.calls > 0 && w.nexts == 0)
+                            // Already said without the games.
+                            .filter(|w| !unwrapped_at.contains(&w.origin))
                             .map(never_next)
                             .collect(),
                     })

@@ -107,6 +107,7 @@ mod hooks;
 mod reading;
 mod require;
 mod sandbox;
+pub mod spans;
 mod stdlib;
 mod value;
 

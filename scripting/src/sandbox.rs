@@ -191,6 +191,59 @@ impl Sandbox {
         self.hooks.wraps()
     }
 
+    /// Where every Lua function the remaining handlers can reach is defined, as
+    /// `(chunk, line)` (`("ahd/rules/turns.luau", 11)`): the handlers themselves and what
+    /// they hold, through upvalues, tables and metatables. Code outside these (and
+    /// outside top-level code) belongs to handlers a mod removed or replaced, and never
+    /// runs: `muster check` does not warn of what it reads.
+    pub fn reachable_functions(&self) -> std::collections::BTreeSet<(String, usize)> {
+        /// Values looked at, at most: a huge `defs` copy is not worth more.
+        const MAX_SEEN: usize = 1 << 20;
+        let mut out = std::collections::BTreeSet::new();
+        let mut seen: std::collections::HashSet<usize> = Default::default();
+        let mut todo: Vec<Value> = Vec::new();
+        for hook in &self.hooks.list {
+            todo.extend(
+                hook.handlers
+                    .iter()
+                    .map(|h| Value::Function(h.func.clone())),
+            );
+        }
+        while let Some(v) = todo.pop() {
+            if seen.len() >= MAX_SEEN {
+                break;
+            }
+            match &v {
+                Value::Table(t) => {
+                    if !seen.insert(t.to_pointer() as usize) {
+                        continue;
+                    }
+                    for (k, v) in t.pairs::<Value, Value>().flatten() {
+                        todo.extend([k, v]);
+                    }
+                    if let Some(m) = t.metatable() {
+                        todo.push(Value::Table(m));
+                    }
+                }
+                Value::Function(f) => {
+                    if !seen.insert(f.to_pointer() as usize) {
+                        continue;
+                    }
+                    let info = f.info();
+                    if info.what == "C" {
+                        continue;
+                    }
+                    if let (Some(src), Some(line)) = (info.short_src, info.line_defined) {
+                        out.insert((src, line));
+                    }
+                    todo.extend(upvalues(&self.lua, f));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Asks a question hook. Each handler gets `args`; answers combine by the hook's rule.
     pub fn question(&mut self, hook: &str, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
@@ -625,4 +678,25 @@ fn hooks_gone(lua: &Lua) -> mlua::Result<Table> {
     gone.set_metatable(Some(meta))?;
     gone.set_readonly(true);
     Ok(gone)
+}
+
+/// The values a Lua function closes over (none for a Rust function, or on error).
+fn upvalues(lua: &Lua, f: &mlua::Function) -> Vec<Value> {
+    // SAFETY: `exec_raw` hands over the state with `f` alone on the frame (index 1),
+    // and reads back what the closure leaves there. `lua_getupvalue` only reads the
+    // function and pushes a copy of one upvalue, with room made first; it returns null
+    // past the last one. Nothing runs Lua code meanwhile.
+    let values = unsafe {
+        lua.exec_raw::<MultiValue>(f.clone(), |state| {
+            let mut n = 1;
+            while n <= 255
+                && mlua::ffi::lua_checkstack(state, 1) != 0
+                && !mlua::ffi::lua_getupvalue(state, 1, n).is_null()
+            {
+                n += 1;
+            }
+        })
+    };
+    // The first value is `f` itself.
+    values.map_or_else(|_| Vec::new(), |v| v.into_iter().skip(1).collect())
 }

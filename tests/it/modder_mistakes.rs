@@ -378,8 +378,26 @@ fn a_mark_naming_no_base_test_is_a_failure_with_the_name_meant() {
 }
 
 #[test]
-fn a_wrapper_that_never_calls_next_is_a_warning_at_its_line() {
+fn a_wrapper_that_never_names_next_is_a_warning_at_its_line_without_games() {
     let s = potomac("true", POTOMAC_TEST);
+    let (ok, out) = s.muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "a warning, not an error:\n{out}");
+    let warning = "house/rules/init.luau:2:29: warning: hooks.wrap('ahd.may-enter'): the wrapper never uses 'next', its first parameter (the handler it wraps), so that handler never runs and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('ahd.may-enter', ...) if dropping it is meant";
+    assert!(out.lines().any(|l| l == warning), "{out}");
+    // Said once: the smoke games do not repeat it.
+    let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert_eq!(
+        out.matches("hooks.wrap('ahd.may-enter')").count(),
+        1,
+        "{out}"
+    );
+}
+
+#[test]
+fn a_wrapper_that_never_calls_next_is_a_warning_at_its_line() {
+    // It names next, so only the games can tell it never calls it.
+    let s = potomac("next ~= nil", POTOMAC_TEST);
     let (ok, out) = s.muster(&["check", "house", "--smoke", "1", "--no-typecheck"]);
     assert!(ok, "a warning, not an error:\n{out}");
     let warning = "house/rules/init.luau:2: warning: hooks.wrap('ahd.may-enter'): the wrapper ran in the smoke games and never called next, so the handler it wraps never ran and its rule is dropped; call next(...) with the handler's arguments where its answer counts, or write hooks.replace('ahd.may-enter', ...) if dropping it is meant";
@@ -420,6 +438,47 @@ fn a_removed_item_the_base_still_reads_is_a_warning_at_the_remove() {
         &["--smoke", "1"],
         "error: rule 'may_enter' failed: ahd/rules/movement.luau:131: game:option(\"kentucky-neutrality\"): no optional rule 'kentucky-neutrality'; it was removed at house/changes.xml:3:5 (<remove>) (in hook 'may_enter')",
     );
+}
+
+/// A mod removing AHD's optional rule 7.3 (the draft riots, read only in
+/// `turns.turn_started`, reached by the handler `ahd.turn-started`), with `script` as its
+/// rules.
+fn without_draft_riots(script: &str) -> Stack {
+    Stack::new(
+        "  <extends module=\"ahd\"/>\n  <include file=\"changes.xml\"/>\n  <rules entry=\"rules/init.luau\"/>",
+        &[
+            (
+                "changes.xml",
+                "<changes>\n  <remove>\n    <option id=\"draft-riots\"/>\n  </remove>\n</changes>\n",
+            ),
+            ("rules/init.luau", script),
+        ],
+    )
+}
+
+#[test]
+fn a_removed_item_read_only_by_handlers_the_mod_drops_is_no_warning() {
+    let warning = "house/changes.xml:3:5: warning: <remove> of option 'draft-riots', but ahd/rules/turns.luau:19 still names it; the base's rule will not find it when it runs: wrap or replace the handler that reads it (hooks.wrap, hooks.replace), or keep the item";
+    // The item alone: AHD's 7.3 still reads it.
+    let (ok, out) =
+        without_draft_riots("--!strict\n").muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(out.lines().any(|l| l == warning), "{out}");
+    // Wrapped, the handler still runs (its wrapper may call next): still a warning.
+    let wrapped = "--!strict\nhooks.wrap(\"ahd.turn-started\", function(next, game)\n\treturn next(game)\nend)\n";
+    let (ok, out) = without_draft_riots(wrapped).muster(&["check", "house", "--no-typecheck"]);
+    assert!(ok, "{out}");
+    assert!(out.lines().any(|l| l == warning), "{out}");
+    // The handler that reads it (through turns.turn_started) removed, or replaced: it
+    // never runs, so nothing reads the item.
+    for script in [
+        "--!strict\nhooks.remove(\"ahd.turn-started\")\n",
+        "--!strict\nhooks.replace(\"ahd.turn-started\", function(game)\n\treturn nil\nend)\n",
+    ] {
+        let (ok, out) = without_draft_riots(script).muster(&["check", "house", "--no-typecheck"]);
+        assert!(ok, "{out}");
+        assert!(!out.contains("warning"), "{script}:\n{out}");
+    }
 }
 
 #[test]

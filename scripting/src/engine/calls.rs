@@ -159,6 +159,12 @@ impl ScriptRules {
         self.sandbox.wraps()
     }
 
+    /// Where every Lua function the remaining handlers can reach is defined (see
+    /// [`crate::Sandbox::reachable_functions`]).
+    pub fn reachable_functions(&self) -> std::collections::BTreeSet<(String, usize)> {
+        self.sandbox.reachable_functions()
+    }
+
     /// Starts or stops keeping the lines the rules log (`log` commands), so that a
     /// player can tell them from the engine's (`muster play --rules-log`, the app's log
     /// colours).

@@ -93,7 +93,6 @@ fn a_new_mods_rules_are_strict_clean() {
 /// caught in the requiring file, through `require("rules.x")` in one module and through
 /// `require("@base/rules.x")` from a mod (issue 45, item 5).
 #[test]
-#[ignore = "written in the session that found the gap, not yet run (the checker's C++ build did not finish in it): run with --ignored, then drop this line if it passes or fix the resolution if it fails"]
 fn types_flow_through_require() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixture-module");
     let (base, house) = (root.join("base"), root.join("house"));
