@@ -119,10 +119,12 @@ fn key(offer: &Offer, actions: usize) -> (String, Option<BoxId>, Option<UnitId>,
 
 /// Draws the form for `offer` (the referee seat `who` enters it); "Enter result" emits
 /// the offer's action with the values.
+#[allow(clippy::too_many_arguments)]
 pub fn show(
     ui: &mut Ui,
     module: &Module,
     state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
     who: &str,
     offer: &Offer,
     form: &mut EntryForm,
@@ -136,7 +138,7 @@ pub fn show(
         .max_height((ui.available_height() - 140.0).max(120.0))
         .show(ui, |ui| {
             for (i, (field, slot)) in offer.form.iter().zip(&mut form.values).enumerate() {
-                field_ui(ui, module, state, i, field, slot);
+                field_ui(ui, module, state, seen, i, field, slot);
                 ui.add_space(6.0);
             }
         });
@@ -162,6 +164,7 @@ fn field_ui(
     ui: &mut Ui,
     module: &Module,
     state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
     i: usize,
     field: &Field,
     slot: &mut Slot,
@@ -172,7 +175,19 @@ fn field_ui(
             egui::Grid::new(("entry-pieces", i))
                 .num_columns(3)
                 .show(ui, |ui| {
+                    let mut under = None;
                     for (&(unit, most), n) in pieces.iter().zip(n.iter_mut()) {
+                        // A formation's stands under a line naming it (issue 47): the
+                        // umpire enters losses division by division.
+                        let holder = state.holder(unit).filter(|&h| seen(h));
+                        if holder.is_some() && holder != under {
+                            ui.label(
+                                egui::RichText::new(formation_line(module, state, seen, unit))
+                                    .italics(),
+                            );
+                            ui.end_row();
+                        }
+                        under = holder;
                         let name = describe::unit(module, state, unit);
                         let l = ui.label(name.as_str());
                         ui.horizontal(|ui| {
@@ -213,6 +228,26 @@ fn field_ui(
             ui.colored_label(ui.visuals().error_fg_color, "this field cannot be shown");
         }
     }
+}
+
+/// The formations holding `unit`, innermost first, as far as the seat sees them:
+/// "in 1st Division, I Corps (Division #5), I Corps (Heintzelman) (Corps #3)".
+fn formation_line(
+    module: &Module,
+    state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
+    unit: UnitId,
+) -> String {
+    let mut chain = Vec::new();
+    let mut at = state.holder(unit);
+    while let Some(h) = at.filter(|&h| seen(h)) {
+        if chain.len() >= state.units.len() {
+            break;
+        }
+        chain.push(describe::unit(module, state, h));
+        at = state.holder(h);
+    }
+    format!("in {}", chain.join(", "))
 }
 
 /// A list to pick one of `names` from.

@@ -12,6 +12,7 @@ pub mod changed_save;
 pub mod danger;
 pub mod dialog;
 pub mod entry;
+pub mod formation;
 pub mod handover;
 pub mod hot;
 pub mod hover_odds;
@@ -79,6 +80,10 @@ pub enum PlayCommand {
     CloseBattle,
     /// Say why this action is not possible now (see [`refusal`]), on the status line.
     WhyNot(Action),
+    /// An organisation the formation panel asked for (see [`formation`]): a member
+    /// moved between formations in its box, or left as a garrison. Any may be asked,
+    /// listed or not; the engine takes it or says why not.
+    Organise(Action),
     /// Close the summary of the computer's turn (its arrows go with it).
     CloseTurnSummary,
     /// Show the `ai` crate's evaluation after a computer's turn.
@@ -386,7 +391,8 @@ impl Play {
                     .default_size(340.0)
                     .resizable(true)
                     .show(ui, |ui| {
-                        entry::show(ui, &module, session.state(), who, offer, form, out);
+                        let seen = |u: UnitId| session.sight(u) == muster_core::format::Sight::Full;
+                        entry::show(ui, &module, session.state(), &seen, who, offer, form, out);
                     });
             }
             // The dock left of the map, the window's whole height: the battle, its
@@ -855,6 +861,12 @@ impl Play {
                 {
                     self.unit = None;
                 }
+                self.status.clear();
+            }
+            PlayCommand::Organise(action) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                session.organise(action)?;
+                self.pick.clear();
                 self.status.clear();
             }
             PlayCommand::Undo => {

@@ -12,7 +12,7 @@ use muster_core::format::Sight;
 use muster_core::game::flow::StartError;
 use muster_core::game::rules::{Progress, Rules, Threat};
 use muster_core::game::save::{Reseed, SavedScenario};
-use muster_core::game::seats::awaited;
+use muster_core::game::seats::{allowed_by, awaited};
 use muster_core::game::sight::{SEES, sights};
 use muster_core::game::{
     Action, ActionError, Dice, GameState, History, Offer, Outcome, Save, SaveError, decider,
@@ -1009,6 +1009,36 @@ impl Session {
             c.forget();
         }
         Ok(())
+    }
+
+    /// Takes an organisation (a formation's member moved or left as a garrison) for the
+    /// seat at the screen: refused with the engine's reason when that seat may not (a
+    /// commander names another's formation) or the rules say no (`why_not`, which tells
+    /// nothing where information is hidden: then the engine's own refusal).
+    pub fn organise(&mut self, action: Action) -> Result<(), String> {
+        if let Some(v) = self.viewer.as_ref().filter(|v| v.acting) {
+            let seat = v.seat;
+            allowed_by(
+                &self.module,
+                &mut self.rules,
+                self.history.state(),
+                seat,
+                &action,
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        match self.apply(action.clone()) {
+            Ok(()) => Ok(()),
+            Err(SessionError::Action(e)) => {
+                let why = super::refusal::why(self, &action);
+                Err(if why.is_empty() || why.contains("is possible now") {
+                    e.to_string()
+                } else {
+                    why
+                })
+            }
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     /// [`Session::record_only`], then the seat at the screen worked out anew.
