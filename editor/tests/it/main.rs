@@ -14,6 +14,7 @@ mod play_battle;
 mod play_battle_choices;
 mod play_by_file;
 mod play_entry;
+mod play_formations;
 mod play_refusal;
 mod play_reload;
 mod play_seats;

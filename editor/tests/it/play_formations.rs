@@ -6,7 +6,7 @@
 //! `tests/fixtures/formations` (one seat a side) and `formations-seats` (two
 //! commanders a side), copied.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
