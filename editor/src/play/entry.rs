@@ -172,38 +172,40 @@ fn field_ui(
     let label = ui.strong(field.label.as_str());
     match (&field.kind, slot) {
         (FieldKind::Pieces(pieces), Slot::Pieces(n)) => {
-            egui::Grid::new(("entry-pieces", i))
-                .num_columns(3)
-                .show(ui, |ui| {
-                    let mut under = None;
-                    for (&(unit, most), n) in pieces.iter().zip(n.iter_mut()) {
-                        // A formation's stands under a line naming it (issue 47): the
-                        // umpire enters losses division by division.
-                        let holder = state.holder(unit).filter(|&h| seen(h));
-                        if holder.is_some() && holder != under {
-                            ui.label(
-                                egui::RichText::new(formation_line(module, state, seen, unit))
-                                    .italics(),
-                            );
+            // A formation's stands together under a line naming it (issue 47; seed 001
+            // §8.6: the umpire enters losses division by division); the slots keep the
+            // field's order.
+            for (g, (holder, members)) in groups(state, seen, pieces).into_iter().enumerate() {
+                if holder.is_some() {
+                    let first = pieces[members[0]].0;
+                    ui.label(
+                        egui::RichText::new(formation_line(module, state, seen, first)).italics(),
+                    );
+                }
+                egui::Grid::new(("entry-pieces", i, g))
+                    .num_columns(3)
+                    .min_col_width(PIECE_COLUMN)
+                    .show(ui, |ui| {
+                        for k in members {
+                            let (unit, most) = pieces[k];
+                            let Some(n) = n.get_mut(k) else { continue };
+                            let name = describe::unit(module, state, unit);
+                            let l = ui.label(name.as_str());
+                            ui.horizontal(|ui| {
+                                if ui.add_enabled(*n > 0, egui::Button::new("−")).clicked() {
+                                    *n -= 1;
+                                }
+                                ui.add(egui::DragValue::new(n).range(0..=most))
+                                    .labelled_by(l.id);
+                                if ui.add_enabled(*n < most, egui::Button::new("+")).clicked() {
+                                    *n += 1;
+                                }
+                            });
+                            ui.weak(format!("of {most}"));
                             ui.end_row();
                         }
-                        under = holder;
-                        let name = describe::unit(module, state, unit);
-                        let l = ui.label(name.as_str());
-                        ui.horizontal(|ui| {
-                            if ui.add_enabled(*n > 0, egui::Button::new("−")).clicked() {
-                                *n -= 1;
-                            }
-                            ui.add(egui::DragValue::new(n).range(0..=most))
-                                .labelled_by(l.id);
-                            if ui.add_enabled(*n < most, egui::Button::new("+")).clicked() {
-                                *n += 1;
-                            }
-                        });
-                        ui.weak(format!("of {most}"));
-                        ui.end_row();
-                    }
-                });
+                    });
+            }
         }
         (FieldKind::Side(all), Slot::Pick(pick)) => {
             let names: Vec<String> = all.iter().map(|&s| module.side(s).name.clone()).collect();
@@ -228,6 +230,28 @@ fn field_ui(
             ui.colored_label(ui.visuals().error_fg_color, "this field cannot be shown");
         }
     }
+}
+
+/// The narrowest a piece's column is, so the groups' grids line up.
+const PIECE_COLUMN: f32 = 160.0;
+
+/// The field's pieces by the formation holding them that the seat sees (`None`: on
+/// their own), groups in the order their first piece comes, pieces in the field's order
+/// (as indices into it).
+fn groups(
+    state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
+    pieces: &[(UnitId, i64)],
+) -> Vec<(Option<UnitId>, Vec<usize>)> {
+    let mut out: Vec<(Option<UnitId>, Vec<usize>)> = Vec::new();
+    for (k, &(unit, _)) in pieces.iter().enumerate() {
+        let holder = state.holder(unit).filter(|&h| seen(h));
+        match out.iter_mut().find(|(h, _)| *h == holder) {
+            Some((_, v)) => v.push(k),
+            None => out.push((holder, vec![k])),
+        }
+    }
+    out
 }
 
 /// The formations holding `unit`, innermost first, as far as the seat sees them:

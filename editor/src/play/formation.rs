@@ -9,7 +9,7 @@ use egui::Ui;
 use muster_core::Module;
 use muster_core::game::formations::Change;
 use muster_core::game::{Action, GameState, describe};
-use muster_core::ids::{BoxId, UnitId};
+use muster_core::ids::{BoxId, SideId, UnitId};
 
 use super::PlayCommand;
 use crate::command::UiCommand;
@@ -24,6 +24,12 @@ pub struct Tree<'a> {
     pub legal: &'a [Action],
     /// The seat at the screen acts (its buttons are live).
     pub human: bool,
+    /// The side of the seat at the screen when it acts: only its pieces are organised
+    /// from here.
+    pub side: SideId,
+    /// The seat shares its side with other seats (commanders): a piece of its side it
+    /// is offered no move of says why on a click (the engine's reason).
+    pub shared: bool,
     /// The unit whose moves are highlighted.
     pub chosen: Option<UnitId>,
     /// Whether the seat at the screen sees the piece fully.
@@ -140,10 +146,19 @@ impl Tree<'_> {
                         (!chosen).then_some(u),
                     )));
                 }
+            } else if self.human && self.shared && top && game.unit(u).side == self.side {
+                // Another commander's, or nothing open for it now: the engine says which.
+                if ui
+                    .add(egui::Label::new(text).sense(egui::Sense::click()))
+                    .on_hover_text("Click: why it may not move")
+                    .clicked()
+                {
+                    out.push(UiCommand::Play(PlayCommand::WhyNotMoved(u)));
+                }
             } else {
                 ui.label(text);
             }
-            if self.human && game.holder(u).is_some() {
+            if self.human && game.holder(u).is_some() && game.unit(u).side == self.side {
                 self.organise(ui, u, out);
             }
         });
@@ -205,7 +220,7 @@ impl Tree<'_> {
 
 /// Where the panel keeps whether formation `u`'s members are listed.
 pub fn open_id(u: UnitId) -> egui::Id {
-    egui::Id::new(("play-formation", u.index()))
+    egui::Id::unique(("play-formation", u.index()))
 }
 
 /// Whether `a` is a formation action about `u` alone.

@@ -84,6 +84,9 @@ pub enum PlayCommand {
     /// moved between formations in its box, or left as a garrison. Any may be asked,
     /// listed or not; the engine takes it or says why not.
     Organise(Action),
+    /// Say why the seat at the screen may not move this piece of its side (another
+    /// commander's, seed 001 §2), on the status line: the engine's refusal.
+    WhyNotMoved(UnitId),
     /// Close the summary of the computer's turn (its arrows go with it).
     CloseTurnSummary,
     /// Show the `ai` crate's evaluation after a computer's turn.
@@ -920,6 +923,10 @@ impl Play {
             }
             PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
             PlayCommand::CloseBattle => self.battle.close(),
+            PlayCommand::WhyNotMoved(unit) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                self.status = session.why_not_moved(unit);
+            }
             PlayCommand::WhyNot(action) => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 self.status = refusal::why(session, &action);

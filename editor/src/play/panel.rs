@@ -200,7 +200,12 @@ pub fn show(
             .id_salt("play-box-units")
             .max_height(260.0)
             .show(ui, |ui| {
-                // A formation is one row, opened on its members (see `formation`).
+                // A formation is one row, opened on its members (see `formation`). The
+                // side acting at the screen: the seat's, or the side on move's.
+                let acting = session
+                    .viewer()
+                    .and_then(|v| module.seat(v.seat).side)
+                    .unwrap_or(side);
                 let seen = |u: UnitId| session.sight(u) == Sight::Full;
                 let tree = super::formation::Tree {
                     module: &module,
@@ -208,6 +213,8 @@ pub fn show(
                     at,
                     legal: &legal,
                     human,
+                    side: acting,
+                    shared: module.seats_of(acting).nth(1).is_some(),
                     chosen: unit,
                     seen: &seen,
                 };

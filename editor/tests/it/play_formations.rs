@@ -114,7 +114,14 @@ fn has(h: &Harness<'_, EditorApp>, part: &str) -> bool {
 
 /// Clicks the widget whose label starts with `prefix`.
 fn click_starting(h: &mut Harness<'_, EditorApp>, prefix: &str) {
-    h.get_by(by().predicate(|n| n.label().is_some_and(|l| l.starts_with(prefix))))
+    h.query_all_by(|n| {
+        [n.label(), n.value()]
+            .into_iter()
+            .flatten()
+            .any(|l| l.starts_with(prefix))
+    })
+        .next()
+        .unwrap_or_else(|| panic!("nothing labelled '{prefix}…': {:?}", texts(h)))
         .click();
     h.run();
 }
@@ -133,7 +140,13 @@ fn texts(h: &Harness<'_, EditorApp>) -> Vec<String> {
 #[test]
 fn a_corps_is_one_named_counter_opened_in_the_panel_and_moved_as_one() {
     let (_tmp, dir) = fixture("formations");
-    let mut h = game(&dir, vec![PlayerKind::Human, PlayerKind::Ai]);
+    let mut h = game(
+        &dir,
+        vec![
+            PlayerKind::Human,
+            PlayerKind::Computer(muster_ai::Level::Ai),
+        ],
+    );
     // One counter per formation, with its name and its pieces (§6.21: the army holds
     // McDowell and two corps of a general, two divisions and six stands each).
     h.get_by_label("Army of the Potomac (25 pieces, Union) at Baltimore");
@@ -170,12 +183,8 @@ fn a_corps_is_one_named_counter_opened_in_the_panel_and_moved_as_one() {
     h.snapshot("formations_open");
 
     // Selecting the army and clicking Harper's Ferry moves it with everything it holds.
-    play(
-        &mut h,
-        PlayCommand::Act(Action::Select {
-            at: place(&h, "Baltimore"),
-        }),
-    );
+    let baltimore = place(&h, "Baltimore");
+    play(&mut h, PlayCommand::Act(Action::Select { at: baltimore }));
     play(&mut h, PlayCommand::SelectUnit(Some(army)));
     click_box(&mut h, "Harper's Ferry");
     let picks = h.state().play().pick().to_vec();
@@ -197,7 +206,13 @@ fn a_corps_is_one_named_counter_opened_in_the_panel_and_moved_as_one() {
 #[test]
 fn members_are_organised_and_left_as_garrisons_from_the_panel() {
     let (_tmp, dir) = fixture("formations");
-    let mut h = game(&dir, vec![PlayerKind::Human, PlayerKind::Ai]);
+    let mut h = game(
+        &dir,
+        vec![
+            PlayerKind::Human,
+            PlayerKind::Computer(muster_ai::Level::Ai),
+        ],
+    );
     activate(&mut h, "Baltimore");
     let g = state(&h);
     let army = named(&g, "Army of the Potomac");
@@ -396,12 +411,19 @@ fn a_commander_is_offered_only_his_formations() {
     );
     // The panel: III Corps can be chosen to move, the army not.
     assert!(has(&h, "III Corps (Corps #"));
-    let army_row = h
-        .query_all(by().include_labels())
-        .filter_map(|n| n.accesskit_node().label())
+    let army_row = texts(&h)
+        .into_iter()
         .find(|l| l.starts_with("Union: Army of the Potomac"))
-        .expect("the army's row");
+        .unwrap_or_else(|| panic!("the army's row: {:?}", texts(&h)));
     assert!(!army_row.contains("moves"), "{army_row}");
+    // A click on it says why, in the engine's words (the move the side's list holds,
+    // refused for this seat).
+    click_starting(&mut h, "Union: Army of the Potomac");
+    let status = h.state().play().status().to_string();
+    assert!(
+        status.contains("Union does not command Army of the Potomac"),
+        "{status}"
+    );
     // Asking anyway is refused by the engine, naming the commander.
     let bde = g
         .all_members(army)
@@ -492,8 +514,8 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
         session.module().find_side("confederate").unwrap()
     };
     let mut entry = muster_core::game::Entry::default();
-    entry.set("losses".into(), Value::Pieces(vec![(first, 1)]));
-    entry.set("holder".into(), Value::Side(confederacy));
+    entry.set("losses", Value::Pieces(vec![(first, 1)]));
+    entry.set("holder", Value::Side(confederacy));
     let mut take = offer.action();
     if let Action::Take { entry: e, .. } = &mut take {
         *e = Some(Box::new(entry));
@@ -509,4 +531,68 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
         g.unit(army).place != Place::Board(manassas),
         "the Union lost the field and fell back with its army"
     );
+}
+
+#[test]
+fn the_campaign_opens_with_its_corps_as_named_counters_and_the_enemy_unseen() {
+    // `mods/vb-campaign` (seed 001, App. I: "Washington: I Corps (McDowell), II Corps
+    // (Banks), III Corps (Hunter)"; "Manassas Junction: The Army of Northern Virginia
+    // (Beauregard)"), every seat a person: the Union's first seat sees its corps by
+    // name, and of the enemy only what §12's reports tell (nothing at the start).
+    let dir = muster_test_support::root().join("mods/vb-campaign");
+    let app = EditorApp::new(Document::open(&dir).expect("module opens"));
+    let mut h = common::app_harness(app, common::LARGE);
+    h.run();
+    h.state_mut().apply(UiCommand::SetMode(Mode::Play));
+    let seats = {
+        let session_module = muster_core::load_module(&dir).expect("loads");
+        session_module.seats.len()
+    };
+    h.state_mut()
+        .apply(UiCommand::Play(PlayCommand::Start(NewGame {
+            scenario: "1861".into(),
+            options: Vec::new(),
+            end: None,
+            players: vec![PlayerKind::Human; 2],
+            seats: vec![PlayerKind::Human; seats],
+            seed: 1,
+        })));
+    h.run();
+    assert!(
+        h.state().play().session().is_some(),
+        "the campaign starts: {}",
+        h.state().play().status()
+    );
+    ready(&mut h);
+    let session = h.state().play().session().expect("a game");
+    let seat = session.viewer().expect("one seat's view").seat;
+    assert_eq!(
+        session.module().seat(seat).side,
+        session.module().find_side("union")
+    );
+    for corps in [
+        "I Corps (McDowell)",
+        "II Corps (Banks)",
+        "III Corps (Hunter)",
+    ] {
+        let counter = format!("{corps} (13 pieces, Union) at Washington");
+        assert!(texts(&h).contains(&counter), "{counter}: {:?}", texts(&h));
+    }
+    let all = texts(&h);
+    for hidden in [
+        "Army of Northern Virginia",
+        "Beauregard",
+        "Longstreet",
+        "Confederacy)",
+    ] {
+        assert!(
+            !all.iter().any(|t| t.contains(hidden)),
+            "'{hidden}' shown to the Union: {all:?}"
+        );
+    }
+    let rect = h.get_by_role_and_label(Role::Button, "Washington").rect();
+    h.hover_at(rect.center());
+    h.event(egui::Event::Zoom(2.5));
+    h.run();
+    h.snapshot("formations_campaign");
 }
