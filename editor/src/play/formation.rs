@@ -175,11 +175,15 @@ impl Tree<'_> {
                 }
                 _ => "Leave its formation".to_string(),
             };
-            if ui
-                .small_button(words)
-                .on_hover_text(describe::action(module, game, a))
-                .clicked()
-            {
+            let b = ui
+                .small_button(words.as_str())
+                .on_hover_text(describe::action(module, game, a));
+            // Said with the member's name: the rows' buttons read alike.
+            let whom = describe::unit(module, game, u);
+            b.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{words}: {whom}"))
+            });
+            if b.clicked() {
                 out.push(UiCommand::Play(PlayCommand::Organise(a.clone())));
             }
         }
@@ -196,6 +200,15 @@ impl Tree<'_> {
                     && (self.seen)(f)
             })
             .collect();
+        // Only while the engine lists some organisation for the seat (a march under
+        // way): otherwise every member would carry a button it would refuse.
+        if !self
+            .legal
+            .iter()
+            .any(|a| matches!(a, Action::Organize { .. }))
+        {
+            return;
+        }
         ui.menu_button("Move to…", |ui| {
             for f in into {
                 if ui.button(describe::unit(module, game, f)).clicked() {

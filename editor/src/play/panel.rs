@@ -198,7 +198,8 @@ pub fn show(
         // scrolls, so the full action list below stays on screen.
         egui::ScrollArea::vertical()
             .id_salt("play-box-units")
-            .max_height(260.0)
+            // Half the panel at least: an opened army lists dozens of members.
+            .max_height((ui.available_height() * 0.5).max(260.0))
             .show(ui, |ui| {
                 // A formation is one row, opened on its members (see `formation`). The
                 // side acting at the screen: the seat's, or the side on move's.

@@ -120,9 +120,9 @@ fn click_starting(h: &mut Harness<'_, EditorApp>, prefix: &str) {
             .flatten()
             .any(|l| l.starts_with(prefix))
     })
-        .next()
-        .unwrap_or_else(|| panic!("nothing labelled '{prefix}…': {:?}", texts(h)))
-        .click();
+    .next()
+    .unwrap_or_else(|| panic!("nothing labelled '{prefix}…': {:?}", texts(h)))
+    .click();
     h.run();
 }
 
@@ -237,8 +237,6 @@ fn members_are_organised_and_left_as_garrisons_from_the_panel() {
     click_starting(&mut h, "Open Army of the Potomac (Army #");
     click_starting(&mut h, "Open I Corps (Heintzelman) (Corps #");
     // The engine lists the garrison on the way: its button leaves the division there.
-    let leave = h.query_all_by_label("Leave in Harper's Ferry").count();
-    assert!(leave >= 1, "{:?}", texts(&h));
     let drop = Action::Drop {
         unit: div,
         at: place(&h, "Harper's Ferry"),
@@ -252,7 +250,10 @@ fn members_are_organised_and_left_as_garrisons_from_the_panel() {
             .unwrap()
             .contains(&drop)
     );
-    play(&mut h, PlayCommand::Organise(drop));
+    click_starting(
+        &mut h,
+        "Leave in Harper's Ferry: 2nd Division, I Corps (Division #",
+    );
     let g = state(&h);
     assert!(g.is_garrison(div), "{}", h.state().play().status());
     assert_eq!(g.holder(div), Some(one));
@@ -505,14 +506,43 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
     ] {
         assert!(has(&h, line), "'{line}' heads its stands: {:?}", texts(&h));
     }
+    // §8.6: the winner holds the field, so keeps a stand there. The Confederacy holding
+    // it with all its stands lost is refused, with the rules' reason beside the form,
+    // and nothing changes.
+    let (g, confederacy) = {
+        let session = h.state().play().session().expect("a game");
+        (
+            session.state().clone(),
+            session.module().find_side("confederate").unwrap(),
+        )
+    };
+    let theirs: Vec<(UnitId, i64)> = pieces
+        .iter()
+        .copied()
+        .filter(|&(u, _)| g.unit(u).side == confederacy)
+        .collect();
+    assert_eq!(theirs.len(), 6);
+    let mut wrong = muster_core::game::Entry::default();
+    wrong.set("losses", Value::Pieces(theirs));
+    wrong.set("holder", Value::Side(confederacy));
+    let mut take = offer.action();
+    if let Action::Take { entry: e, .. } = &mut take {
+        *e = Some(Box::new(wrong));
+    }
+    play(&mut h, PlayCommand::Enter(take));
+    assert_eq!(state(&h), g, "nothing applied");
+    let refusal = texts(&h)
+        .into_iter()
+        .find(|t| t.starts_with("Refused: "))
+        .unwrap_or_else(|| panic!("no refusal shown: {:?}", texts(&h)));
+    assert!(
+        refusal.contains("cannot hold the field with every stand lost (seed 001 §8.6"),
+        "{refusal}"
+    );
     h.snapshot("formations_umpire_form");
     // The form's entry is taken: the first stand loses its step, the Confederacy holds
     // the field (the form's widgets themselves are tested in play_entry.rs).
     let first = pieces[0].0;
-    let confederacy = {
-        let session = h.state().play().session().expect("a game");
-        session.module().find_side("confederate").unwrap()
-    };
     let mut entry = muster_core::game::Entry::default();
     entry.set("losses", Value::Pieces(vec![(first, 1)]));
     entry.set("holder", Value::Side(confederacy));
@@ -592,7 +622,7 @@ fn the_campaign_opens_with_its_corps_as_named_counters_and_the_enemy_unseen() {
     }
     let rect = h.get_by_role_and_label(Role::Button, "Washington").rect();
     h.hover_at(rect.center());
-    h.event(egui::Event::Zoom(2.5));
+    h.event(egui::Event::Zoom(6.0));
     h.run();
     h.snapshot("formations_campaign");
 }
