@@ -506,6 +506,16 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
     ] {
         assert!(has(&h, line), "'{line}' heads its stands: {:?}", texts(&h));
     }
+    // One line a division, each once: a formation's stands stand together under it.
+    let heads: Vec<String> = h
+        .query_all(by().include_labels())
+        .filter(|n| n.accesskit_node().role() == Role::Label)
+        .filter_map(|n| n.accesskit_node().value())
+        .filter(|l| l.starts_with("in "))
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = heads.iter().collect();
+    assert_eq!(heads.len(), 6, "{heads:?}");
+    assert_eq!(distinct.len(), 6, "{heads:?}");
     // §8.6: the winner holds the field, so keeps a stand there. The Confederacy holding
     // it with all its stands lost is refused, with the rules' reason beside the form,
     // and nothing changes.
@@ -516,20 +526,30 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
             session.module().find_side("confederate").unwrap(),
         )
     };
-    let theirs: Vec<(UnitId, i64)> = pieces
+    // Filled in as a person would: the form lists the Confederate stands last (their
+    // formation's group), a "+" each, then the holder picked and the result entered.
+    let theirs = pieces
         .iter()
-        .copied()
-        .filter(|&(u, _)| g.unit(u).side == confederacy)
-        .collect();
-    assert_eq!(theirs.len(), 6);
-    let mut wrong = muster_core::game::Entry::default();
-    wrong.set("losses", Value::Pieces(theirs));
-    wrong.set("holder", Value::Side(confederacy));
-    let mut take = offer.action();
-    if let Action::Take { entry: e, .. } = &mut take {
-        *e = Some(Box::new(wrong));
+        .filter(|&&(u, _)| g.unit(u).side == confederacy)
+        .count();
+    assert_eq!(theirs, 6);
+    let pluses = h.query_all_by_label("+").count();
+    assert_eq!(pluses, 18, "a + per stand");
+    for i in pluses - theirs..pluses {
+        h.query_all_by_label("+").nth(i).expect("a +").click();
+        h.run();
     }
-    play(&mut h, PlayCommand::Enter(take));
+    h.get_by_role_and_label(Role::ComboBox, "Holds the field")
+        .click();
+    h.run();
+    let n = h.query_all_by_label("Confederacy").count();
+    h.query_all_by_label("Confederacy")
+        .nth(n - 1)
+        .expect("the Confederacy listed")
+        .click();
+    h.run();
+    h.get_by_label(muster_editor::play::entry::ENTER).click();
+    h.run();
     assert_eq!(state(&h), g, "nothing applied");
     let refusal = texts(&h)
         .into_iter()
