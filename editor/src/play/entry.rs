@@ -184,7 +184,6 @@ fn field_ui(
                 }
                 egui::Grid::new(("entry-pieces", i, g))
                     .num_columns(3)
-                    .min_col_width(PIECE_COLUMN)
                     .show(ui, |ui| {
                         for k in members {
                             let (unit, most) = pieces[k];
@@ -231,9 +230,6 @@ fn field_ui(
         }
     }
 }
-
-/// The narrowest a piece's column is, so the groups' grids line up.
-const PIECE_COLUMN: f32 = 160.0;
 
 /// The field's pieces by the formation holding them that the seat sees (`None`: on
 /// their own), groups in the order their first piece comes, pieces in the field's order

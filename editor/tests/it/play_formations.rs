@@ -539,6 +539,10 @@ fn the_umpires_form_lists_a_formations_stands_under_it() {
         h.query_all_by_label("+").nth(i).expect("a +").click();
         h.run();
     }
+    // Below the stands: scrolled into view first, as a person would.
+    h.get_by_role_and_label(Role::ComboBox, "Holds the field")
+        .scroll_to_me();
+    h.run();
     h.get_by_role_and_label(Role::ComboBox, "Holds the field")
         .click();
     h.run();
