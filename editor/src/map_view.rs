@@ -893,12 +893,30 @@ fn draw_counters(
     let Some(stack) = overlay.counters.get(i) else {
         return out;
     };
-    for (n, c) in stack.iter().enumerate() {
+    // Two counters a row; a formation's counter takes a row of its own, for its name.
+    let (mut row, mut col) = (0usize, 0usize);
+    for c in stack {
+        let wide = c.formation.is_some();
+        if wide && col > 0 {
+            row += 1;
+            col = 0;
+        }
         let min = pos2(
-            rect.left() + (n % 2) as f32 * (COUNTER_SIZE.x + 2.0) + 10.0,
-            rect.bottom() + 2.0 + (n / 2) as f32 * (COUNTER_SIZE.y + 2.0),
+            rect.left() + col as f32 * (COUNTER_SIZE.x + 2.0) + 10.0,
+            rect.bottom() + 2.0 + row as f32 * (COUNTER_SIZE.y + 2.0),
         );
-        let r = Rect::from_min_size(min, COUNTER_SIZE);
+        let size = if wide {
+            vec2(2.0 * COUNTER_SIZE.x + 2.0, COUNTER_SIZE.y)
+        } else {
+            COUNTER_SIZE
+        };
+        if wide || col == 1 {
+            row += 1;
+            col = 0;
+        } else {
+            col = 1;
+        }
+        let r = Rect::from_min_size(min, size);
         let full = sides
             .get(c.side)
             .map_or(visuals.widgets.active.bg_fill, |s| s.color);
@@ -949,10 +967,14 @@ fn draw_counters(
                 .collect();
             painter.add(Shape::line(pts, Stroke::new(2.0, ink)));
         }
+        let text = match &c.formation {
+            Some(f) => format!("{} · {}", f.name, f.members),
+            None => format!("{} {}", c.count, c.unit),
+        };
         labels.push(Label {
             at: pos2(r.left() + 18.0 + (r.width() - 18.0) / 2.0, r.center().y),
             anchor: Align2::CENTER_CENTER,
-            text: format!("{} {}", c.count, c.unit),
+            text,
             size: SMALL_SIZE,
             color: ink,
             max_width: Some(r.width() - 18.0),
@@ -973,7 +995,10 @@ fn draw_counters(
             .enumerate()
         {
             let who = sides.get(o.side).map_or("?", |s| s.name.as_str());
-            let mut line = format!("{} × {} ({who})", o.count, o.name);
+            let mut line = match &o.formation {
+                Some(f) => format!("{} ({}, {who}): {} pieces in it", f.name, o.name, f.members),
+                None => format!("{} × {} ({who})", o.count, o.name),
+            };
             if o.reduced {
                 line.push_str(", reduced");
             }
@@ -986,11 +1011,11 @@ fn draw_counters(
             }
             hover.push(line);
         }
-        out.push((
-            r,
-            format!("{} {} ({side}){flags}", c.count, c.unit),
-            hover.join("\n"),
-        ));
+        let spoken = match &c.formation {
+            Some(f) => format!("{} ({} pieces, {side}){flags}", f.name, f.members),
+            None => format!("{} {} ({side}){flags}", c.count, c.unit),
+        };
+        out.push((r, spoken, hover.join("\n")));
     }
     // Zoomed out, each side's pieces here as one badge with their number.
     let mut totals: Vec<(usize, u32)> = Vec::new();
@@ -1015,6 +1040,24 @@ fn draw_counters(
             kind: LabelKind::Badge,
             fill: Some(fill),
             offset: vec2(k as f32 * BADGE_STEP - (width - BADGE_STEP) / 2.0, 1.0),
+        });
+    }
+    // Zoomed out, each formation's name under the badges, with its pieces' number.
+    for (k, f) in stack.iter().filter(|c| c.formation.is_some()).enumerate() {
+        let Some(look) = &f.formation else { continue };
+        let fill = sides
+            .get(f.side)
+            .map_or(visuals.widgets.active.bg_fill, |s| s.color);
+        labels.push(Label {
+            at: rect.center_bottom(),
+            anchor: Align2::CENTER_TOP,
+            text: format!("{} · {}", look.name, look.members),
+            size: BADGE_SIZE,
+            color: text_on(fill),
+            max_width: None,
+            kind: LabelKind::Badge,
+            fill: Some(fill),
+            offset: vec2(0.0, 1.0 + (k + 1) as f32 * (BADGE_SIZE + 5.0)),
         });
     }
     out

@@ -36,6 +36,18 @@ pub struct Counter {
     pub quality: Option<usize>,
     /// The pieces are on their reduced side.
     pub reduced: bool,
+    /// A formation drawn as one counter with what it holds in its box (issue 47): its
+    /// name and members; `None` for a stack of pieces.
+    pub formation: Option<FormationLook>,
+}
+
+/// A formation's counter: the piece, its name (its type's when it has none) and how
+/// many pieces it holds here at any depth, as the seat at the screen sees them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormationLook {
+    pub unit: UnitId,
+    pub name: String,
+    pub members: u16,
 }
 
 /// The type data a counter shows, read from the module.
@@ -114,6 +126,7 @@ impl Overlay {
                     class,
                     quality,
                     reduced: false,
+                    formation: None,
                 });
             }
         }
@@ -150,11 +163,56 @@ impl Overlay {
                 overlay.captured[i] = holder.is_some() && holder != module.board.get(id).owner;
             }
         }
+        // A formation's members in its box are drawn in its counter, not on their own.
+        let mut members: Vec<(UnitId, u16)> = Vec::new();
+        for u in state.unit_ids() {
+            if let Some(top) = formation_top(module, state, u)
+                && sight(top) == Sight::Full
+                && sight(u) == Sight::Full
+            {
+                match members.iter_mut().find(|(f, _)| *f == top) {
+                    Some(m) => m.1 = m.1.saturating_add(1),
+                    None => members.push((top, 1)),
+                }
+            }
+        }
         for (n, unit) in state.units.iter().enumerate() {
             let Place::Board(at) = unit.place else {
                 continue;
             };
             let Some(i) = index.doc(at) else { continue };
+            let Some(id) = UnitId::from_index(n) else {
+                continue;
+            };
+            if formation_top(module, state, id).is_some() {
+                // Counted in its formation's counter if the seat sees that, else not
+                // at all: what a formation hides, it hides whole.
+                continue;
+            }
+            if module.units.get(unit.kind).is_formation() && sight(id) == Sight::Full {
+                let (type_name, class, quality) = type_look(module, unit.kind);
+                let name = state
+                    .name(id)
+                    .map_or_else(|| type_name.clone(), str::to_string);
+                let held = members.iter().find(|(f, _)| *f == id).map_or(0, |m| m.1);
+                overlay.counters[i].push(Counter {
+                    side: unit.side.index(),
+                    unit: name.clone(),
+                    count: 1,
+                    flags: unit.flags,
+                    flag_names: module.units.flag_names(unit.flags),
+                    name: type_name,
+                    class,
+                    quality,
+                    reduced: unit.hits > 0,
+                    formation: Some(FormationLook {
+                        unit: id,
+                        name,
+                        members: held,
+                    }),
+                });
+                continue;
+            }
             let seen = UnitId::from_index(n).map_or(Sight::None, sight);
             if seen != Sight::Full {
                 // What the seat may not know never reaches the map.
@@ -179,6 +237,7 @@ impl Overlay {
                         class: None,
                         quality: None,
                         reduced: false,
+                        formation: None,
                     }),
                 }
                 continue;
@@ -205,6 +264,7 @@ impl Overlay {
                         class,
                         quality,
                         reduced: unit.hits > 0,
+                        formation: None,
                     });
                 }
             }
@@ -214,4 +274,21 @@ impl Overlay {
         }
         overlay
     }
+}
+
+/// The outermost formation holding `unit` in its box (a garrison stands apart, on its
+/// own), if any; a piece attached to a piece that is no formation is drawn as before.
+pub fn formation_top(module: &Module, state: &GameState, unit: UnitId) -> Option<UnitId> {
+    let place = state.unit(unit).place;
+    let mut top = None;
+    let mut at = unit;
+    for _ in 0..state.units.len() {
+        let Some(h) = state.holder(at) else { break };
+        if !module.units.get(state.unit(h).kind).is_formation() || state.unit(h).place != place {
+            break;
+        }
+        top = Some(h);
+        at = h;
+    }
+    top
 }

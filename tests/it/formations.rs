@@ -690,6 +690,24 @@ fn a_commander_organises_only_the_formations_he_commands() {
         }],
     };
     assert!(muster_core::game::apply_by(&m, &mut rules, &g, mcdowell, &within).is_ok());
+    // A move of another's formation is refused naming it too (the app shows this
+    // reason on a click on a formation it does not offer to move).
+    let g = act(
+        &m,
+        &mut rules,
+        &g,
+        &Action::Select {
+            at: at(&m, "Baltimore"),
+        },
+    )
+    .0;
+    let iii = path(&m, &g, &mut rules, named(&g, "III Corps"), "Harper's Ferry");
+    let why = muster_core::game::apply_by(&m, &mut rules, &g, mcdowell, &iii)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("McDowell does not command III Corps"), "{why}");
+    assert!(muster_core::game::apply_by(&m, &mut rules, &g, other, &iii).is_ok());
 }
 
 // ---- Listed organisation actions (issue 47, item 5: computer players see them) ----

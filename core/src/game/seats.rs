@@ -215,18 +215,21 @@ pub fn allowed_by(
         let mut authority = Authority::new(module, rules, state, seat);
         for u in named {
             if !authority.commands(u)? {
-                let what = if u.index() < state.units.len() {
-                    super::describe::unit(module, state, u)
-                } else {
-                    format!("unit {}", u.0)
-                };
-                return Err(illegal(format!(
-                    "{} does not command {what}",
-                    module.seat(seat).name
-                )));
+                return Err(not_commanded(module, state, seat, u));
             }
         }
         return Ok(());
+    }
+    // A piece's decision the seat's list leaves out because another commands the piece
+    // (seed 001 §2: a commander moves only his formations): refused saying so, as the
+    // list would refuse it, rather than only counting the seat's choices.
+    if !matches!(action, Action::Take { .. })
+        && state.waiting.is_empty()
+        && module.seat(seat).side == Some(decider(module, state))
+        && let Some(u) = action_piece(action)
+        && !Authority::new(module, rules, state, seat).commands(u)?
+    {
+        return Err(not_commanded(module, state, seat, u));
     }
     let allowed = legal_actions_for(module, rules, state, seat)?;
     if !allowed.iter().any(|a| same_decision(a, action)) {
@@ -237,6 +240,22 @@ pub fn allowed_by(
         )));
     }
     Ok(())
+}
+
+/// "McDowell does not command III Corps": a piece of the seat's side named, another
+/// side's not (its name may be hidden from the seat).
+fn not_commanded(module: &Module, state: &GameState, seat: SeatId, u: UnitId) -> ActionError {
+    let what = match state.units.get(u.index()) {
+        Some(p) if Some(p.side) == module.seat(seat).side => {
+            super::describe::unit(module, state, u)
+        }
+        Some(_) => "another side's piece".to_string(),
+        None => format!("unit {}", u.0),
+    };
+    illegal(format!(
+        "{} does not command {what}",
+        module.seat(seat).name
+    ))
 }
 
 /// For the lone seat of the side on move ([`lone_decider`]): refuses a `Take` of an

@@ -119,10 +119,12 @@ fn key(offer: &Offer, actions: usize) -> (String, Option<BoxId>, Option<UnitId>,
 
 /// Draws the form for `offer` (the referee seat `who` enters it); "Enter result" emits
 /// the offer's action with the values.
+#[allow(clippy::too_many_arguments)]
 pub fn show(
     ui: &mut Ui,
     module: &Module,
     state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
     who: &str,
     offer: &Offer,
     form: &mut EntryForm,
@@ -136,7 +138,7 @@ pub fn show(
         .max_height((ui.available_height() - 140.0).max(120.0))
         .show(ui, |ui| {
             for (i, (field, slot)) in offer.form.iter().zip(&mut form.values).enumerate() {
-                field_ui(ui, module, state, i, field, slot);
+                field_ui(ui, module, state, seen, i, field, slot);
                 ui.add_space(6.0);
             }
         });
@@ -162,6 +164,7 @@ fn field_ui(
     ui: &mut Ui,
     module: &Module,
     state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
     i: usize,
     field: &Field,
     slot: &mut Slot,
@@ -169,26 +172,39 @@ fn field_ui(
     let label = ui.strong(field.label.as_str());
     match (&field.kind, slot) {
         (FieldKind::Pieces(pieces), Slot::Pieces(n)) => {
-            egui::Grid::new(("entry-pieces", i))
-                .num_columns(3)
-                .show(ui, |ui| {
-                    for (&(unit, most), n) in pieces.iter().zip(n.iter_mut()) {
-                        let name = describe::unit(module, state, unit);
-                        let l = ui.label(name.as_str());
-                        ui.horizontal(|ui| {
-                            if ui.add_enabled(*n > 0, egui::Button::new("−")).clicked() {
-                                *n -= 1;
-                            }
-                            ui.add(egui::DragValue::new(n).range(0..=most))
-                                .labelled_by(l.id);
-                            if ui.add_enabled(*n < most, egui::Button::new("+")).clicked() {
-                                *n += 1;
-                            }
-                        });
-                        ui.weak(format!("of {most}"));
-                        ui.end_row();
-                    }
-                });
+            // A formation's stands together under a line naming it (issue 47; seed 001
+            // §8.6: the umpire enters losses division by division); the slots keep the
+            // field's order.
+            for (g, (holder, members)) in groups(state, seen, pieces).into_iter().enumerate() {
+                if holder.is_some() {
+                    let first = pieces[members[0]].0;
+                    ui.label(
+                        egui::RichText::new(formation_line(module, state, seen, first)).italics(),
+                    );
+                }
+                egui::Grid::new(("entry-pieces", i, g))
+                    .num_columns(3)
+                    .show(ui, |ui| {
+                        for k in members {
+                            let (unit, most) = pieces[k];
+                            let Some(n) = n.get_mut(k) else { continue };
+                            let name = describe::unit(module, state, unit);
+                            let l = ui.label(name.as_str());
+                            ui.horizontal(|ui| {
+                                if ui.add_enabled(*n > 0, egui::Button::new("−")).clicked() {
+                                    *n -= 1;
+                                }
+                                ui.add(egui::DragValue::new(n).range(0..=most))
+                                    .labelled_by(l.id);
+                                if ui.add_enabled(*n < most, egui::Button::new("+")).clicked() {
+                                    *n += 1;
+                                }
+                            });
+                            ui.weak(format!("of {most}"));
+                            ui.end_row();
+                        }
+                    });
+            }
         }
         (FieldKind::Side(all), Slot::Pick(pick)) => {
             let names: Vec<String> = all.iter().map(|&s| module.side(s).name.clone()).collect();
@@ -213,6 +229,45 @@ fn field_ui(
             ui.colored_label(ui.visuals().error_fg_color, "this field cannot be shown");
         }
     }
+}
+
+/// The field's pieces by the formation holding them that the seat sees (`None`: on
+/// their own), groups in the order their first piece comes, pieces in the field's order
+/// (as indices into it).
+fn groups(
+    state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
+    pieces: &[(UnitId, i64)],
+) -> Vec<(Option<UnitId>, Vec<usize>)> {
+    let mut out: Vec<(Option<UnitId>, Vec<usize>)> = Vec::new();
+    for (k, &(unit, _)) in pieces.iter().enumerate() {
+        let holder = state.holder(unit).filter(|&h| seen(h));
+        match out.iter_mut().find(|(h, _)| *h == holder) {
+            Some((_, v)) => v.push(k),
+            None => out.push((holder, vec![k])),
+        }
+    }
+    out
+}
+
+/// The formations holding `unit`, innermost first, as far as the seat sees them:
+/// "in 1st Division, I Corps (Division #5), I Corps (Heintzelman) (Corps #3)".
+fn formation_line(
+    module: &Module,
+    state: &GameState,
+    seen: &dyn Fn(UnitId) -> bool,
+    unit: UnitId,
+) -> String {
+    let mut chain = Vec::new();
+    let mut at = state.holder(unit);
+    while let Some(h) = at.filter(|&h| seen(h)) {
+        if chain.len() >= state.units.len() {
+            break;
+        }
+        chain.push(describe::unit(module, state, h));
+        at = state.holder(h);
+    }
+    format!("in {}", chain.join(", "))
 }
 
 /// A list to pick one of `names` from.

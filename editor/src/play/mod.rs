@@ -12,6 +12,7 @@ pub mod changed_save;
 pub mod danger;
 pub mod dialog;
 pub mod entry;
+pub mod formation;
 pub mod handover;
 pub mod hot;
 pub mod hover_odds;
@@ -79,6 +80,13 @@ pub enum PlayCommand {
     CloseBattle,
     /// Say why this action is not possible now (see [`refusal`]), on the status line.
     WhyNot(Action),
+    /// An organisation the formation panel asked for (see [`formation`]): a member
+    /// moved between formations in its box, or left as a garrison. Any may be asked,
+    /// listed or not; the engine takes it or says why not.
+    Organise(Action),
+    /// Say why the seat at the screen may not move this piece of its side (another
+    /// commander's, seed 001 §2), on the status line: the engine's refusal.
+    WhyNotMoved(UnitId),
     /// Close the summary of the computer's turn (its arrows go with it).
     CloseTurnSummary,
     /// Show the `ai` crate's evaluation after a computer's turn.
@@ -386,7 +394,8 @@ impl Play {
                     .default_size(340.0)
                     .resizable(true)
                     .show(ui, |ui| {
-                        entry::show(ui, &module, session.state(), who, offer, form, out);
+                        let seen = |u: UnitId| session.sight(u) == muster_core::format::Sight::Full;
+                        entry::show(ui, &module, session.state(), &seen, who, offer, form, out);
                     });
             }
             // The dock left of the map, the window's whole height: the battle, its
@@ -857,6 +866,12 @@ impl Play {
                 }
                 self.status.clear();
             }
+            PlayCommand::Organise(action) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                session.organise(action)?;
+                self.pick.clear();
+                self.status.clear();
+            }
             PlayCommand::Undo => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 session.undo().map_err(|e| e.to_string())?;
@@ -908,6 +923,10 @@ impl Play {
             }
             PlayCommand::SetAiDelay(s) => return Err(format!("{s} is not a delay")),
             PlayCommand::CloseBattle => self.battle.close(),
+            PlayCommand::WhyNotMoved(unit) => {
+                let session = self.session.as_mut().ok_or("no game under way")?;
+                self.status = session.why_not_moved(unit);
+            }
             PlayCommand::WhyNot(action) => {
                 let session = self.session.as_mut().ok_or("no game under way")?;
                 self.status = refusal::why(session, &action);

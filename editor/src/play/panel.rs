@@ -156,7 +156,15 @@ pub fn show(
         ui.strong(describe::place(&module, at));
         // Only what the seat at the screen sees: a piece seen by side is named by
         // its side, pieces seen only as present are counted.
-        let all: Vec<UnitId> = game.units_at(at).collect();
+        // A formation's members in its box are shown in it, or with it not at all: a
+        // count of unseen pieces must not tell what a hidden formation holds.
+        let all: Vec<UnitId> = game
+            .units_at(at)
+            .filter(|&u| {
+                session.sight(u) == Sight::Full
+                    || crate::overlay::formation_top(&module, &game, u).is_none()
+            })
+            .collect();
         let units: Vec<UnitId> = all
             .iter()
             .copied()
@@ -190,36 +198,29 @@ pub fn show(
         // scrolls, so the full action list below stays on screen.
         egui::ScrollArea::vertical()
             .id_salt("play-box-units")
-            .max_height(260.0)
+            // Half the panel at least: an opened army lists dozens of members.
+            .max_height((ui.available_height() * 0.5).max(260.0))
             .show(ui, |ui| {
-                for u in units {
-                    let moves = legal
-                        .iter()
-                        .filter(|a| {
-                            matches!(a, Action::Move { unit: m, .. } | Action::Take { unit: Some(m), at: Some(_), .. } if *m == u)
-                        })
-                        .count();
-                    let side = &module.side(game.unit(u).side).name;
-                    let flags = game.unit(u).flags;
-                    let flags = if flags.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {}", module.units.flag_names(flags))
-                    };
-                    let text = format!("{side}: {}{flags}", describe::unit(&module, &game, u));
-                    if moves > 0 && human {
-                        let chosen = unit == Some(u);
-                        if ui
-                            .selectable_label(chosen, format!("{text} - {moves} moves"))
-                            .clicked()
-                        {
-                            out.push(UiCommand::Play(PlayCommand::SelectUnit(
-                                (!chosen).then_some(u),
-                            )));
-                        }
-                    } else {
-                        ui.label(text);
-                    }
+                // A formation is one row, opened on its members (see `formation`). The
+                // side acting at the screen: the seat's, or the side on move's.
+                let acting = session
+                    .viewer()
+                    .and_then(|v| module.seat(v.seat).side)
+                    .unwrap_or(side);
+                let seen = |u: UnitId| session.sight(u) == Sight::Full;
+                let tree = super::formation::Tree {
+                    module: &module,
+                    game: &game,
+                    at,
+                    legal: &legal,
+                    human,
+                    side: acting,
+                    shared: module.seats_of(acting).nth(1).is_some(),
+                    chosen: unit,
+                    seen: &seen,
+                };
+                for u in units.iter().copied().filter(|&u| tree.on_its_own(u)) {
+                    tree.row(ui, u, true, out);
                 }
                 if human {
                     for a in legal.iter().filter(|a| concerns(session, a, at)) {

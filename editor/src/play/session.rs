@@ -12,7 +12,7 @@ use muster_core::format::Sight;
 use muster_core::game::flow::StartError;
 use muster_core::game::rules::{Progress, Rules, Threat};
 use muster_core::game::save::{Reseed, SavedScenario};
-use muster_core::game::seats::awaited;
+use muster_core::game::seats::{allowed_by, awaited};
 use muster_core::game::sight::{SEES, sights};
 use muster_core::game::{
     Action, ActionError, Dice, GameState, History, Offer, Outcome, Save, SaveError, decider,
@@ -1054,6 +1054,82 @@ impl Session {
             c.forget();
         }
         Ok(())
+    }
+
+    /// Takes an organisation (a formation's member moved or left as a garrison) for the
+    /// seat at the screen: refused with the engine's reason when that seat may not (a
+    /// commander names another's formation) or the rules say no (`why_not`, which tells
+    /// nothing where information is hidden: then the engine's own refusal).
+    pub fn organise(&mut self, action: Action) -> Result<(), String> {
+        // Fails closed: a piece the screen does not show fully is not named back, even
+        // in a refusal (the panel never offers one; this is for any other caller).
+        let named: Vec<UnitId> = match &action {
+            Action::Organize { changes } => changes
+                .iter()
+                .flat_map(|c| std::iter::once(c.unit).chain(c.to))
+                .collect(),
+            Action::Drop { unit, .. } => vec![*unit],
+            _ => return Err("that is no organisation of formations".into()),
+        };
+        if named
+            .iter()
+            .any(|&u| u.index() >= self.state().units.len() || self.sight(u) != Sight::Full)
+        {
+            return Err("that names a piece this seat does not see".into());
+        }
+        if let Some(v) = self.viewer.as_ref().filter(|v| v.acting) {
+            let seat = v.seat;
+            allowed_by(
+                &self.module,
+                &mut self.rules,
+                self.history.state(),
+                seat,
+                &action,
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        match self.apply(action.clone()) {
+            Ok(()) => Ok(()),
+            Err(SessionError::Action(e)) => {
+                let why = super::refusal::why(self, &action);
+                Err(if why.is_empty() || why.contains("is possible now") {
+                    e.to_string()
+                } else {
+                    why
+                })
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Why the seat at the screen may not move `unit`, a piece of its side that its
+    /// list offers no move of: the engine's refusal of the side's first move of it
+    /// (a commander's seat: "McDowell does not command III Corps", seed 001 §2), else
+    /// that no move of it is open. Asked on a click only.
+    pub fn why_not_moved(&mut self, unit: UnitId) -> String {
+        let module = self.module.clone();
+        let state = self.state().clone();
+        if unit.index() >= state.units.len() || self.sight(unit) != Sight::Full {
+            return String::new();
+        }
+        let side = legal_actions(&module, &mut self.rules, &state).unwrap_or_default();
+        let Some(first) = side
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { unit: u, .. } if *u == unit))
+        else {
+            return format!(
+                "no move of {} is open now",
+                describe::unit(&module, &state, unit)
+            );
+        };
+        let refused = match self.viewer.as_ref().filter(|v| v.acting) {
+            Some(v) => allowed_by(&module, &mut self.rules, &state, v.seat, &first).err(),
+            None => None,
+        };
+        match refused {
+            Some(e) => e.to_string(),
+            None => super::refusal::why(self, &first),
+        }
     }
 
     /// [`Session::record_only`], then the seat at the screen worked out anew.

@@ -179,6 +179,7 @@ fn a_scenario_overlay_puts_its_units_and_control_on_the_edited_boxes() {
             class: Some("infantry".into()),
             quality: Some(0),
             reduced: false,
+            formation: None,
         }]
     );
     assert!(overlay.counters[at("Richmond")].is_empty());

@@ -15,6 +15,7 @@ mod play_battle_choices;
 mod play_by_file;
 mod play_dwf;
 mod play_entry;
+mod play_formations;
 mod play_refusal;
 mod play_reload;
 mod play_seats;

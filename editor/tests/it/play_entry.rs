@@ -409,6 +409,7 @@ fn each_kind_of_field_renders_and_makes_the_entry() {
                     ui,
                     &m,
                     &s,
+                    &|_| true,
                     "Umpire",
                     &o,
                     &mut st.form,
