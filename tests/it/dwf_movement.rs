@@ -384,6 +384,15 @@ fn the_phase_does_not_end_until_the_east_has_its_point() {
     let east = t.unit("I2", "Pittsburgh");
     t.act(Action::Activate { unit: east });
     t.act(Action::Release);
+    // The Order of Appearance's Winter 1862 infantry in St. Louis (L1213) owes the West
+    // its point too (L350).
+    let why = t.refused(Action::EndStep);
+    assert!(why.contains("L350"), "{why}");
+    let west_of_river = t.unit("I1", "St. Louis");
+    t.act(Action::Activate {
+        unit: west_of_river,
+    });
+    t.act(Action::Release);
     assert!(t.legal().contains(&Action::EndStep));
     t.act(Action::EndStep);
 }
