@@ -143,12 +143,7 @@ pub fn show(
             }
         });
     ui.separator();
-    let entered = form.entry(&offer.form);
-    let summary = entry::describe(module, state, &offer.form, &entered);
-    ui.label(format!("Entered: {summary}"));
-    if let Some(e) = &form.error {
-        ui.colored_label(ui.visuals().error_fg_color, format!("Refused: {e}"));
-    }
+    // The button first, so a long summary or refusal never pushes it out of the panel.
     if ui
         .add(egui::Button::new(egui::RichText::new(ENTER).strong()))
         .clicked()
@@ -157,6 +152,14 @@ pub fn show(
         // The answer (the next battle, or the refusal) is drawn without waiting for input.
         ui.ctx().request_repaint();
     }
+    if let Some(e) = &form.error {
+        ui.colored_label(ui.visuals().error_fg_color, format!("Refused: {e}"));
+    }
+    let entered = form.entry(&offer.form);
+    let summary = entry::describe(module, state, &offer.form, &entered);
+    egui::ScrollArea::vertical()
+        .id_salt("entry-summary")
+        .show(ui, |ui| ui.label(format!("Entered: {summary}")));
 }
 
 /// One field: its label, then its widgets.
