@@ -688,11 +688,19 @@ fn the_host_holds_the_umpire_seat_and_no_seat_of_a_side() {
         &run(&args(&host, &[])),
         &["seat 'umpire' has no folder", "--hosted umpire"],
     );
+    let umpire = format!("umpire={}", s(&tmp.path().join("umpire")));
     refused(
-        &run(&args(&host, &["--hosted".into(), "union-president".into()])),
+        &run(&args(
+            &host,
+            &[
+                "--seat".into(),
+                umpire.clone(),
+                "--hosted".into(),
+                "union-president".into(),
+            ],
+        )),
         &["cannot hold seat 'union-president'", "a seat of union"],
     );
-    let umpire = format!("umpire={}", s(&tmp.path().join("umpire")));
     refused(
         &run(&args(
             &host,

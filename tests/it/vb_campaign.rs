@@ -495,18 +495,30 @@ fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_repo
                     .filter_map(|l| l.as_str().map(String::from)),
             );
         }
-        let asked = files
+        let decides: Vec<SeatFile> = files
             .iter()
             .filter(|(n, _)| n.ends_with(".seat.json"))
-            .filter(|(_, b)| {
-                let f: SeatFile = serde_json::from_slice(b).unwrap();
-                !f.decide.is_empty()
-            })
-            .count();
+            .map(|(_, b)| serde_json::from_slice::<SeatFile>(b).unwrap())
+            .filter(|f| !f.decide.is_empty())
+            .collect();
+        let asked = decides.len();
         if seat_name.ends_with("-commander-2") {
-            assert_eq!(
-                asked, 0,
-                "{seat_name} holds nothing with one commander a side"
+            // He commands nothing: no march, move or organisation; only what any seat
+            // of the side may take (the step's end, the side's offers such as §14.4's
+            // western fortress).
+            assert!(
+                decides.iter().all(|f| f.decide.iter().all(|c| !matches!(
+                    c.action,
+                    Action::Select { .. }
+                        | Action::Move { .. }
+                        | Action::Organize { .. }
+                        | Action::Drop { .. }
+                ))),
+                "{seat_name} holds nothing with one commander a side: {:?}",
+                decides
+                    .iter()
+                    .flat_map(|f| f.decide.iter().map(|c| c.words.clone()))
+                    .collect::<Vec<_>>()
             );
         } else if seat_name.ends_with("-commander-1") {
             assert!(asked > 0, "{seat_name} was asked to decide");

@@ -632,7 +632,10 @@ impl Record {
                 let seed = start_seed(&self.game, secret, &nonces);
                 master.seed = seed;
                 master.start = Some(started(module, rules, &self.setup, seed)?);
+                // The decisions forced at the start (a seat's only choice, a hosted
+                // seat's) are the last join's, as the record keeps them.
                 master.advance(module, rules)?;
+                return Ok(master.steps.iter().map(|s| s.action.clone()).collect());
             }
             return Ok(Vec::new());
         }
