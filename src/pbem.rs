@@ -178,9 +178,13 @@ pub struct NewArgs {
     /// folder, where it keeps the whole game.
     #[arg(long, value_name = "DIR", requires = "seat")]
     host: Option<PathBuf>,
-    /// With --host: a seat's folder, as SEAT=DIR; one for every seat.
+    /// With --host: a seat's folder, as SEAT=DIR; one for every seat but the hosted.
     #[arg(long, value_name = "SEAT=DIR")]
     seat: Vec<String>,
+    /// With --host: a seat of no side (a referee, an umpire) the host holds itself,
+    /// taking its decisions with the rules' computer referee; it has no folder.
+    #[arg(long, value_name = "SEAT", requires = "host")]
+    hosted: Vec<String>,
 }
 
 fn new(o: NewArgs) -> Result<ExitCode> {
@@ -203,7 +207,7 @@ fn new(o: NewArgs) -> Result<ExitCode> {
                 .collect(),
             end: o.end.clone(),
         };
-        return crate::pbem_host::new(&o.module, &o.mods, chosen, host, &o.seat);
+        return crate::pbem_host::new(&o.module, &o.mods, chosen, host, &o.seat, &o.hosted);
     };
     if hidden {
         bail!(

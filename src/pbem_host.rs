@@ -96,8 +96,18 @@ pub fn new(
     scenario: SavedModuleScenario,
     host_dir: &Path,
     seats: &[String],
+    hosted: &[String],
 ) -> Result<ExitCode> {
     let (module, _rules) = crate::rules::load(module_dir, mods)?;
+    let mut held = Vec::new();
+    for seat in hosted {
+        let id = crate::view::seat(&module, seat)?;
+        let id = module.seat(id).id.clone();
+        if held.contains(&id) {
+            bail!("--hosted {id} is given twice");
+        }
+        held.push(id);
+    }
     let mut dirs = BTreeMap::new();
     for s in seats {
         let (seat, dir) = s
@@ -105,14 +115,18 @@ pub fn new(
             .ok_or_else(|| anyhow!("--seat {s}: give SEAT=DIR, e.g. --seat union=union-game"))?;
         let id = crate::view::seat(&module, seat)?;
         let id = module.seat(id).id.clone();
+        if held.contains(&id) {
+            bail!("--seat {id}: the host holds this seat (--hosted {id}): give it no folder");
+        }
         if dirs.insert(id.clone(), absolute(Path::new(dir))?).is_some() {
             bail!("--seat {id} is given twice");
         }
     }
     for seat in &module.seats {
-        if !dirs.contains_key(&seat.id) {
+        if !dirs.contains_key(&seat.id) && !held.contains(&seat.id) {
             bail!(
-                "seat '{}' has no folder: give --seat {}=DIR (every seat of the game needs one)",
+                "seat '{}' has no folder: give --seat {}=DIR (every seat of the game needs one; a referee's seat may be held by the host: --hosted {})",
+                seat.id,
                 seat.id,
                 seat.id
             );
@@ -139,8 +153,11 @@ pub fn new(
         options: scenario.options,
         end: scenario.end,
         seats: module.seats.iter().map(|s| s.id.clone()).collect(),
+        hosted: held,
     };
     let record = Record::new(setup, &random32()?, &random32()?);
+    // Only a referee's seat may be held by the host (it sees the whole game).
+    record.hosted_seats(&module)?;
     let mut host = Host {
         module: &module,
         record,

@@ -651,3 +651,76 @@ fn both_seats_answer_a_sealed_choice_sent_at_once() {
         ]));
     }
 }
+
+/// `--hosted`: the host holds a referee's seat (the miniatures campaign's umpire), which
+/// gets no folder and no file; a seat of a side cannot be hosted, nor be given a folder
+/// as well (each refused in one line, nothing written).
+#[test]
+fn the_host_holds_the_umpire_seat_and_no_seat_of_a_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let seats = [
+        "union-president",
+        "union-commander-1",
+        "union-commander-2",
+        "confederate-president",
+        "confederate-commander-1",
+        "confederate-commander-2",
+    ];
+    let args = |host: &Path, extra: &[String]| -> Vec<String> {
+        let mut a: Vec<String> = ["pbem", "new", "mods/vb-campaign", "--host", s(host)]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        for seat in seats {
+            if extra.iter().any(|e| e == seat) {
+                continue;
+            }
+            a.push("--seat".into());
+            a.push(format!("{seat}={}", s(&tmp.path().join(seat))));
+        }
+        a.extend(extra.iter().cloned());
+        a
+    };
+    let run = |a: &[String]| muster(&a.iter().map(String::as_str).collect::<Vec<_>>());
+
+    let host = tmp.path().join("refused");
+    refused(
+        &run(&args(&host, &[])),
+        &["seat 'umpire' has no folder", "--hosted umpire"],
+    );
+    let umpire = format!("umpire={}", s(&tmp.path().join("umpire")));
+    refused(
+        &run(&args(
+            &host,
+            &[
+                "--seat".into(),
+                umpire.clone(),
+                "--hosted".into(),
+                "union-president".into(),
+            ],
+        )),
+        &["cannot hold seat 'union-president'", "a seat of union"],
+    );
+    refused(
+        &run(&args(
+            &host,
+            &["--seat".into(), umpire, "--hosted".into(), "umpire".into()],
+        )),
+        &["--seat umpire", "give it no folder"],
+    );
+    assert!(!host.exists(), "nothing written");
+
+    let host = tmp.path().join("host");
+    let out = ok(&run(&args(&host, &["--hosted".into(), "umpire".into()])));
+    assert!(!out.contains("for seat umpire"), "{out}");
+    for seat in seats {
+        assert_eq!(files(&tmp.path().join(seat)).len(), 1, "{seat}: its file 0");
+    }
+    assert!(!tmp.path().join("umpire").exists());
+    let hosted: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(host.join("host.json")).unwrap()).unwrap();
+    assert_eq!(
+        hosted["record"]["setup"]["hosted"],
+        serde_json::json!(["umpire"])
+    );
+}

@@ -69,6 +69,7 @@ fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Re
         options: Vec::new(),
         end: Some(end.into()),
         seats: m.seats.iter().map(|s| s.id.clone()).collect(),
+        hosted: Vec::new(),
     };
     let mut host = Host {
         module: m,

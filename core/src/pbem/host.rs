@@ -54,8 +54,15 @@ pub struct HostSetup {
     pub options: Vec<String>,
     #[serde(default)]
     pub end: Option<String>,
-    /// Every seat's id, in the module's order: each has a folder.
+    /// Every seat's id, in the module's order: each has a folder but the hosted ones.
     pub seats: Vec<String>,
+    /// Seats the host holds itself, with no folder and no joining nonce: seats of no
+    /// side (a referee, seed 001's umpire), whose decisions the host takes with the
+    /// rules' computer referee (the first of the seat's choices, as `muster play
+    /// --referee computer`). The referee sees the whole game, as the host does, so
+    /// nothing is revealed; being forced, its decisions replay in every seat's check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosted: Vec<String>,
 }
 
 /// One choice open to a seat.
@@ -313,6 +320,8 @@ pub struct Master {
     pub reseeds: Vec<Reseed>,
     /// Seats joined so far (before the start), with their nonces.
     joined: BTreeMap<SeatId, Bytes32>,
+    /// The seats the host holds ([`HostSetup::hosted`]), known from the start.
+    hosted: Vec<SeatId>,
 }
 
 impl Master {
@@ -405,10 +414,27 @@ impl Master {
         Ok(then == now)
     }
 
-    /// Takes every decision that is the only one open (one seat with one choice).
+    /// Whether the host holds `seat` ([`HostSetup::hosted`]).
+    pub fn hosts(&self, seat: SeatId) -> bool {
+        self.hosted.contains(&seat)
+    }
+
+    /// Takes every decision that is the only one open (one seat with one choice), and
+    /// every decision of a seat the host holds (its first choice: the computer
+    /// referee's entry, see [`HostSetup::hosted`]).
     fn advance(&mut self, module: &Module, rules: &mut dyn Rules) -> Result<(), HostError> {
         loop {
             let open = self.open_seats(module, rules)?;
+            if let Some((seat, legal)) = open.iter().find(|(s, _)| self.hosts(*s)) {
+                let (seat, first) = (*seat, legal[0].clone());
+                self.apply(module, rules, seat, &first).map_err(|e| {
+                    HostError::Game(format!(
+                        "the host's decision for seat {} is refused: {e}",
+                        module.seat(seat).id
+                    ))
+                })?;
+                continue;
+            }
             match open.as_slice() {
                 [(seat, legal)] if legal.len() == 1 => {
                     self.apply(module, rules, *seat, &legal[0]).map_err(rule)?
@@ -471,6 +497,31 @@ impl Record {
         module
             .find_seat(seat)
             .ok_or_else(|| HostError::Game(format!("the module has no seat '{seat}'")))
+    }
+
+    /// The seats the host holds, each checked to be a seat of no side: a seat of a side
+    /// sees only its own view, which the host, holding the whole game, cannot play
+    /// without knowing more than the seat.
+    pub fn hosted_seats(&self, module: &Module) -> Result<Vec<SeatId>, HostError> {
+        self.setup
+            .hosted
+            .iter()
+            .map(|s| {
+                let id = self.seat_id(module, s)?;
+                match module.seat(id).side {
+                    None => Ok(id),
+                    Some(side) => Err(HostError::Game(format!(
+                        "the host cannot hold seat '{s}': it is a seat of {} (the host holds only seats of no side, a referee's; give {s} a folder)",
+                        module.side(side).id
+                    ))),
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the host holds the seat named `seat`.
+    pub fn is_hosted(&self, seat: &str) -> bool {
+        self.setup.hosted.iter().any(|s| s == seat)
     }
 
     /// The last file sent to `seat`.
@@ -565,15 +616,26 @@ impl Record {
             if a.action.is_some() || a.answers != 0 {
                 return Err(bad(name, "the game has not started: an answer joins it"));
             }
+            let hosted = self.hosted_seats(module)?;
+            if hosted.contains(&seat) {
+                return Err(bad(
+                    name,
+                    format!("the host holds seat {}: it joins no game", a.seat),
+                ));
+            }
             if master.joined.insert(seat, nonce).is_some() {
                 return Err(bad(name, "this seat has joined already"));
             }
-            if master.joined.len() == module.seats.len() {
+            if master.joined.len() + hosted.len() == module.seats.len() {
+                master.hosted = hosted;
                 let nonces: Vec<Bytes32> = master.joined.values().copied().collect();
                 let seed = start_seed(&self.game, secret, &nonces);
                 master.seed = seed;
                 master.start = Some(started(module, rules, &self.setup, seed)?);
+                // The decisions forced at the start (a seat's only choice, a hosted
+                // seat's) are the last join's, as the record keeps them.
                 master.advance(module, rules)?;
+                return Ok(master.steps.iter().map(|s| s.action.clone()).collect());
             }
             return Ok(Vec::new());
         }
@@ -890,6 +952,7 @@ impl<'a> Host<'a> {
         } else if self.master.over() {
             module
                 .seat_ids()
+                .filter(|s| !self.master.hosts(*s))
                 .filter(|s| {
                     let id = &module.seat(*s).id;
                     self.record
@@ -902,6 +965,7 @@ impl<'a> Host<'a> {
                 .open_seats(module, rules)?
                 .into_iter()
                 .map(|(s, _)| s)
+                .filter(|s| !self.master.hosts(*s))
                 .filter(|s| {
                     let id = &module.seat(*s).id;
                     self.record.last_sent(id).is_none_or(|l| {
@@ -940,6 +1004,9 @@ impl<'a> Host<'a> {
         let mut out = Vec::new();
         for seat in module.seat_ids() {
             let id = module.seat(seat).id.clone();
+            if self.record.is_hosted(&id) {
+                continue;
+            }
             let file = SeatFile {
                 pbem_host: HOST_FORMAT,
                 game: self.record.game.clone(),
