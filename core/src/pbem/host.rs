@@ -425,8 +425,11 @@ impl Master {
     fn advance(&mut self, module: &Module, rules: &mut dyn Rules) -> Result<(), HostError> {
         loop {
             let open = self.open_seats(module, rules)?;
-            if let Some((seat, legal)) = open.iter().find(|(s, _)| self.hosts(*s)) {
-                let (seat, first) = (*seat, legal[0].clone());
+            let hosted = open
+                .iter()
+                .filter(|(s, _)| self.hosts(*s))
+                .find_map(|(s, legal)| legal.first().map(|a| (*s, a.clone())));
+            if let Some((seat, first)) = hosted {
                 self.apply(module, rules, seat, &first).map_err(|e| {
                     HostError::Game(format!(
                         "the host's decision for seat {} is refused: {e}",
