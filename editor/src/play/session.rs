@@ -730,18 +730,9 @@ impl Session {
             .log
             .extend(start_log.into_iter().map(|l| format!("  {l}")));
         session.seat_up(1);
-        for (i, action) in save.actions.into_iter().enumerate() {
-            if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
-                session.history.reseed(Dice::seeded(r.seed));
-            }
-            session.record_only(action)?;
-        }
-        let n = session.history.actions().len();
-        if let Some(r) = save.reseeds.iter().find(|r| r.before == n) {
-            session.history.reseed(Dice::seeded(r.seed));
-        }
-        session.reseeds = save.reseeds;
-        session.reseeds.retain(|r| r.before <= n);
+        session
+            .record_saved(&save.actions, &save.reseeds)
+            .map_err(|(_, e)| e)?;
         session.log.extend(report.iter().cloned());
         // Once, not after every action replayed: the seat at the screen now.
         session.refresh_view();
@@ -797,31 +788,17 @@ impl Session {
     /// The log is told again by the new rules (a changed rule's line is the new one),
     /// under the game's title line, and ends with the reload's own line.
     pub fn rebuild(&self, module: Arc<Module>) -> Result<Session, RebuildError> {
-        let save = self.to_save();
-        let mut rules =
-            ScriptRules::load(&module, Limits::default()).map_err(RebuildError::Rules)?;
-        // The engine's replay "as far as it goes", which does not check the hash, names
-        // the first action the new rules refuse.
-        let partial = save
-            .replay_as_far_as_it_goes(&module, &mut rules)
-            .map_err(|e| RebuildError::Start(e.into()))?;
-        let total = save.actions.len();
-        if let Some(stopped) = partial.stopped {
-            return Err(RebuildError::Action {
-                number: stopped.index + 1,
-                total,
-                action: stopped.action,
-                error: stopped.error,
-            });
-        }
         fn start_again(e: impl Into<SessionError>) -> RebuildError {
             RebuildError::Start(e.into())
         }
-        // Played once more into a history, as a load does, so that every line of the
-        // log and of each seat's log is the new rules' own.
-        rules.take_output();
+        let save = self.to_save();
+        let mut rules =
+            ScriptRules::load(&module, Limits::default()).map_err(RebuildError::Rules)?;
         rules.keep_logged(true);
-        rules.take_logged();
+        // Played again into a history, as a load does, so that every line of the log and
+        // of each seat's log is the new rules' own; the first action they refuse is
+        // named. The module's hash is not checked: it is expected to differ.
+        let total = save.actions.len();
         let scenario = save.scenario(&module).map_err(start_again)?;
         let options = save.option_ids(&module).map_err(start_again)?;
         let (mut first, start_log) = start(
@@ -865,25 +842,22 @@ impl Session {
             .log
             .extend(start_log.into_iter().map(|l| format!("  {l}")));
         session.seat_up(1);
-        for (i, action) in save.actions.into_iter().enumerate() {
-            if let Some(r) = save.reseeds.iter().find(|r| r.before == i) {
-                session.history.reseed(Dice::seeded(r.seed));
-            }
-            let words = describe::action_checked(&session.module, session.state(), &action);
-            session.record_only(action).map_err(|e| match e {
+        if let Err((i, e)) = session.record_saved(&save.actions, &save.reseeds) {
+            return Err(match e {
                 SessionError::Action(error) => RebuildError::Action {
                     number: i + 1,
                     total,
-                    action: words,
+                    // The position it was refused in: a refused action changes nothing.
+                    action: describe::action_checked(
+                        &session.module,
+                        session.state(),
+                        &save.actions[i],
+                    ),
                     error,
                 },
                 other => start_again(other),
-            })?;
+            });
         }
-        if let Some(r) = save.reseeds.iter().find(|r| r.before == total) {
-            session.history.reseed(Dice::seeded(r.seed));
-        }
-        session.reseeds = self.reseeds.clone();
         session.floor = self.floor;
         let line = format!("rules reloaded: {total} actions replayed");
         for out in &mut session.seat_logs {
@@ -1140,6 +1114,29 @@ impl Session {
     }
 
     /// Applies and logs `action` (a load replays a save's actions with this).
+    /// Records a save's `actions` after the start, as they were played, each saved
+    /// reseed in its place (a load, a hot reload). On a refused action: its 0-based
+    /// index and why.
+    fn record_saved(
+        &mut self,
+        actions: &[Action],
+        reseeds: &[Reseed],
+    ) -> Result<(), (usize, SessionError)> {
+        let reseed = |s: &mut Self, before: usize| {
+            if let Some(r) = reseeds.iter().find(|r| r.before == before) {
+                s.history.reseed(Dice::seeded(r.seed));
+            }
+        };
+        for (i, action) in actions.iter().enumerate() {
+            reseed(self, i);
+            self.record_only(action.clone()).map_err(|e| (i, e))?;
+        }
+        let n = self.history.actions().len();
+        reseed(self, n);
+        self.reseeds = reseeds.iter().filter(|r| r.before <= n).copied().collect();
+        Ok(())
+    }
+
     fn record_only(&mut self, action: Action) -> Result<(), SessionError> {
         self.rules.take_logged(); // whatever an earlier failed action left
         let before = self.state().clone();
