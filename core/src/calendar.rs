@@ -64,6 +64,9 @@ pub struct Step {
     /// `place`: the box value a box must have for the side placing (`None`: any box);
     /// `may_place` is asked only of those.
     pub place_in: Option<BoxValueId>,
+    /// `place`: pieces come from the stock once the pool has none of the type.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub place_stock: bool,
     /// Who decides in a turn-end step.
     pub side: Option<SideId>,
     #[serde(skip)]

@@ -626,6 +626,11 @@ pub struct Step {
     /// Default: any box the rules' `may_place` allows.
     #[serde(rename = "place-in")]
     pub place_in: Option<Name>,
+    /// `place` only: whether pieces come from the stock (never yet in play) once the
+    /// pool has none of the type (`true`), or from the pool alone (`false`, the default;
+    /// AHD's recruits). DWF: replacements are drawn from every counter not in play.
+    #[serde(rename = "place-stock")]
+    pub place_stock: Option<Spanned<bool>>,
     /// For a `<turn-end>` step: the side that decides in it (default: the first to play).
     pub side: Option<Name>,
 }

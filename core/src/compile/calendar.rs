@@ -333,6 +333,14 @@ fn step(
             found
         }
     };
+    let place_stock = match &s.place_stock {
+        None => false,
+        Some(v) if procedure != Procedure::Place => {
+            cx.error(v.pos, "place-stock is for procedure=\"place\" steps", None);
+            return None;
+        }
+        Some(v) => v.value,
+    };
     let side = match &s.side {
         None => None,
         Some(n) => {
@@ -360,6 +368,7 @@ fn step(
         points_rule: s.points_rule.clone().unwrap_or_default(),
         battle,
         place_in,
+        place_stock,
         side,
         pos: s.pos,
     })

@@ -1,11 +1,13 @@
 //! The `place` procedure (AHD's recruitment, 7.0): the step's resource is spent
-//! bringing pieces from the pool onto the board, where and as far as the rules allow.
+//! bringing pieces from the pool onto the board, where and as far as the rules allow;
+//! with `place-stock` also from the stock once the pool has none of the type (DWF's
+//! replacements, drawn from every counter not in play).
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::notify;
 use super::rules::{Event, Question, RuleError, Rules, View, ask_bool};
 use super::state::{GameState, Place};
-use crate::ids::{BoxId, SideId, UnitTypeId};
+use crate::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use crate::module::Module;
 
 /// Whether the step under way lets `side` place in `at` at all: the box has the
@@ -16,19 +18,45 @@ pub(crate) fn placeable(module: &Module, state: &GameState, side: SideId, at: Bo
     value.is_none_or(|v| module.board.get(at).value(v, side) > 0)
 }
 
+/// Whether the step under way takes pieces from the stock too (`place-stock`).
+fn from_stock(module: &Module, state: &GameState) -> bool {
+    state.current_step(module).is_some_and(|s| s.place_stock)
+}
+
+/// The piece of `side` and `kind` a placement brings in: the first in the pool, else,
+/// if the step allows it, the first in the stock.
+fn source(module: &Module, state: &GameState, side: SideId, kind: UnitTypeId) -> Option<UnitId> {
+    let first = |place: Place| {
+        state.unit_ids().find(|&u| {
+            let p = state.unit(u);
+            p.side == side && p.kind == kind && p.place == place
+        })
+    };
+    first(Place::Pool).or_else(|| {
+        if from_stock(module, state) {
+            first(Place::Stock)
+        } else {
+            None
+        }
+    })
+}
+
 /// The placements the step under way would ask the rules about (`may_place`), in the
 /// order [`legal`] lists the ones allowed: each unit type with a piece of the moving
-/// side in the pool, in each box the step lets it place in ([`placeable`]). None once
-/// the step's resource is spent. A computer player ranks these, then asks only about
-/// its best ([`allowed`]): `legal` asks about every one.
+/// side in the pool (or the stock, with `place-stock`), in each box the step lets it
+/// place in ([`placeable`]). None once the step's resource is spent. A computer player
+/// ranks these, then asks only about its best ([`allowed`]): `legal` asks about every
+/// one.
 pub fn candidates(module: &Module, state: &GameState) -> Vec<(UnitTypeId, BoxId)> {
     let mut out = Vec::new();
     if state.step_left(module) <= 0 {
         return out;
     }
     let side = state.active_side(module);
+    let stock = from_stock(module, state);
     for kind in module.units.ids() {
-        if state.count(side, kind, |p| p == Place::Pool) == 0 {
+        let held = |p: Place| p == Place::Pool || (stock && p == Place::Stock);
+        if state.count(side, kind, held) == 0 {
             continue;
         }
         for at in module.board.box_ids() {
@@ -97,13 +125,14 @@ pub(crate) fn apply(
         return Err(illegal("no such unit type or box"));
     }
     let side = state.active_side(module);
-    let Some(unit) = state.unit_ids().find(|&u| {
-        state.unit(u).side == side
-            && state.unit(u).kind == *kind
-            && state.unit(u).place == Place::Pool
-    }) else {
+    let Some(unit) = source(module, state, side, *kind) else {
+        let whence = if from_stock(module, state) {
+            "the pool or the stock"
+        } else {
+            "the pool"
+        };
         return Err(illegal(format!(
-            "no {} of {} is left in the pool",
+            "no {} of {} is left in {whence}",
             module.units.get(*kind).name,
             module.side(side).name
         )));

@@ -268,3 +268,103 @@ fn a_script_step_lasts_while_something_is_offered() {
         "with nothing offered, every step ended by itself"
     );
 }
+
+/// Rules that allow every placement and give the side two moves when a step starts.
+struct Placer;
+
+impl Rules for Placer {
+    fn ask(&mut self, _: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+        Ok(match q {
+            Question::MayPlace { .. } => Answer::Bool(true),
+            Question::MayEnter { .. } => Answer::Bool(false),
+            _ => Answer::None,
+        })
+    }
+
+    fn notify(
+        &mut self,
+        view: View<'_>,
+        _: &mut Dice,
+        e: Event<'_>,
+    ) -> Result<Vec<Command>, RuleError> {
+        let (m, s) = (view.module, view.state);
+        if let Event::StepStarted { .. } = e {
+            return Ok(vec![Command::AddResource {
+                side: s.active_side(m),
+                resource: m.find_resource("moves").expect("declared"),
+                amount: 2,
+            }]);
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// `place-stock="true"`: a place step draws on the stock once the pool has none of a
+/// type (DWF's replacements from every counter not in play); without it, the pool
+/// alone (AHD's recruitment): North's spare Veteran Infantry, in the stock, is placed
+/// only with it.
+#[test]
+fn a_place_step_draws_on_the_stock_only_when_it_says_so() {
+    let places = |stock: &str| {
+        let (tmp, m) = mini_with(&format!(
+            r#"<player-turn sides="north south">
+    <step id="muster" name="Muster" procedure="place" spends="moves"{stock}/>
+  </player-turn>"#
+        ));
+        let mut rules = Placer;
+        let (g, _) = start(&m, &mut rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        let legal = legal_actions(&m, &mut rules, &g).unwrap();
+        (tmp, m, g, legal)
+    };
+    let (_tmp, m, g, legal) = places("");
+    let vi = m.units.ids().find(|&k| m.units.get(k).id == "Vi").unwrap();
+    let north = g.active_side(&m);
+    assert_eq!(
+        g.count(north, vi, |p| p == muster_core::game::Place::Pool),
+        0
+    );
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Place { kind, .. } if *kind == vi)),
+        "no Veteran Infantry in the pool: {legal:?}"
+    );
+    let (_tmp, m, g, legal) = places(r#" place-stock="true""#);
+    let in_stock = |g: &GameState| g.count(north, vi, |p| p == muster_core::game::Place::Stock);
+    let place = legal
+        .iter()
+        .find(|a| matches!(a, Action::Place { kind, .. } if *kind == vi))
+        .expect("a Veteran Infantry from the stock")
+        .clone();
+    let before = in_stock(&g);
+    let g = apply(&m, &mut Placer, &g, &place).unwrap().0;
+    assert_eq!(in_stock(&g), before - 1, "the piece came from the stock");
+    let Action::Place { at, .. } = place else {
+        unreachable!()
+    };
+    assert!(
+        g.unit_ids()
+            .any(|u| g.unit(u).kind == vi && g.unit(u).place == muster_core::game::Place::Board(at))
+    );
+}
+
+#[test]
+fn place_stock_is_refused_outside_a_place_step() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("mini");
+    copy_dir(Path::new(MINI), &dir);
+    let cal = r#"<calendar start="09/1861" end="11-12/1861" last="01-02/1862">
+  <year turns="01-02 03 04 05 06 07 08 09 10 11-12"/>
+  <player-turn sides="north south">
+    <step id="movement" name="Movement" procedure="move" spends="moves" place-stock="true"/>
+  </player-turn>
+</calendar>"#;
+    std::fs::write(dir.join("calendar.xml"), cal).expect("write calendar");
+    let err = load_module(&dir).expect_err("place-stock on a move step");
+    let text = err.to_string();
+    assert!(
+        text.contains("calendar.xml:4:")
+            && text.contains("place-stock is for procedure=\"place\" steps"),
+        "{text}"
+    );
+}
