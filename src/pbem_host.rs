@@ -611,10 +611,10 @@ pub fn play(
             // The random player leaves a form to the host's computer referee.
             (None, _) => None,
         };
-        if let Some(e) = entered {
-            if let Action::Take { entry, .. } = &mut action {
-                *entry = Some(Box::new(e));
-            }
+        if let Some(e) = entered
+            && let Action::Take { entry, .. } = &mut action
+        {
+            *entry = Some(Box::new(e));
         }
         Some(action)
     };

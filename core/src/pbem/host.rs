@@ -810,7 +810,7 @@ impl Record {
                         let form = listed
                             .iter()
                             .find(|o| !o.form.is_empty() && o.taken_by(&action))
-                            .map(|o| in_words(module, &state, &o.form, &hidden))
+                            .map(|o| in_words(module, &state, &o.form, hidden))
                             .unwrap_or_default();
                         Choice {
                             words: choice_words(module, &state, &action, &seen),
