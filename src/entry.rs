@@ -1,13 +1,15 @@
 //! A referee's decisions at the terminal (`muster play --referee`): when the game waits
 //! only for seats of no side (an umpire), the computer referee enters the result (the
 //! rules' `referee_entry`, from the game's dice), or a person picks the offer and fills
-//! its form field by field; a refused entry is said and asked again.
+//! its form field by field; a refused entry is said and asked again. The same asking
+//! serves a referee by file (`muster pbem play --seat umpire`), from the form in words
+//! the host's file carries ([`fill`]).
 
 use std::io::Write;
 
 use anyhow::{Result, bail};
 use muster_core::Module;
-use muster_core::game::entry::{self, Entry, Field, FieldKind, Value};
+use muster_core::game::entry::{self, Asked, Entry, Takes, Value};
 use muster_core::game::{Action, GameState, Offer, Rules, apply, awaited, describe, offer};
 
 /// Who enters a referee's decisions.
@@ -61,7 +63,8 @@ pub fn referee_action(
         let mut action = offer.action();
         if !offer.form.is_empty() {
             writeln!(out, "{} (the referee enters it)", offer.label)?;
-            let entered = fill(out, module, state, &offer.form, input)?;
+            let asked = entry::in_words(module, state, &offer.form, |_| false);
+            let entered = fill(out, &asked, input)?;
             if let Action::Take { entry, .. } = &mut action {
                 *entry = Some(Box::new(entered));
             }
@@ -73,58 +76,46 @@ pub fn referee_action(
     }
 }
 
-/// Asks each field of `form` in turn.
-fn fill(
+/// Asks each field of a form in words in turn (the names are the form's: a referee by
+/// file has no game to name pieces from).
+pub fn fill(
     out: &mut impl Write,
-    module: &Module,
-    state: &GameState,
-    form: &[Field],
+    form: &[Asked],
     input: &mut impl Iterator<Item = std::io::Result<String>>,
 ) -> Result<Entry> {
     let mut entry = Entry::default();
     for field in form {
-        let value = match &field.kind {
-            FieldKind::Pieces(pieces) => {
+        let value = match &field.takes {
+            Takes::Pieces(pieces) => {
                 writeln!(out, "{} (Enter: 0):", field.label)?;
                 let mut given = Vec::new();
-                for &(unit, most) in pieces {
-                    let name = describe::unit(module, state, unit);
-                    let n = number(out, input, &format!("  {name}"), 0, most, Some(0))?;
+                for p in pieces {
+                    let n = number(out, input, &format!("  {}", p.name), 0, p.most, Some(0))?;
                     if n != 0 {
-                        given.push((unit, n));
+                        given.push((p.unit, n));
                     }
                 }
                 Value::Pieces(given)
             }
-            FieldKind::Side(sides) => {
-                let names: Vec<&str> = sides
-                    .iter()
-                    .map(|&s| module.side(s).name.as_str())
-                    .collect();
-                Value::Side(sides[pick(out, input, &field.label, &names)?])
+            Takes::Sides(sides) => {
+                let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
+                Value::Side(sides[pick(out, input, &field.label, &names)?].id)
             }
-            FieldKind::Box(boxes) => {
-                let names: Vec<&str> = boxes
-                    .iter()
-                    .map(|&b| module.board.get(b).name.as_str())
-                    .collect();
-                Value::Box(boxes[pick(out, input, &field.label, &names)?])
+            Takes::Boxes(boxes) => {
+                let names: Vec<&str> = boxes.iter().map(|b| b.name.as_str()).collect();
+                Value::Box(boxes[pick(out, input, &field.label, &names)?].id)
             }
-            FieldKind::Number { min, max } => {
+            Takes::Number { min, max } => {
                 Value::Number(number(out, input, &field.label, *min, *max, None)?)
             }
-            FieldKind::Choice(labels) => {
+            Takes::Choices(labels) => {
                 let names: Vec<&str> = labels.iter().map(String::as_str).collect();
                 Value::Choice(labels[pick(out, input, &field.label, &names)?].clone())
             }
         };
         entry.set(field.id.clone(), value);
     }
-    writeln!(
-        out,
-        "entered: {}",
-        entry::describe(module, state, form, &entry)
-    )?;
+    writeln!(out, "entered: {}", entry::describe_words(form, &entry))?;
     Ok(entry)
 }
 
@@ -188,6 +179,7 @@ fn number(
 mod tests {
     use super::*;
     use muster_core::game::Place;
+    use muster_core::game::entry::FieldKind;
     use muster_core::load_stack;
     use muster_scripting::{Limits, ScriptRules};
     use muster_test_support::{RandomGame, ahd_dir, root};

@@ -50,7 +50,16 @@ pub fn run(subcommand: PbemSubcommand) -> Result<ExitCode> {
     match subcommand {
         PbemSubcommand::New(a) => new(a),
         PbemSubcommand::Play(a) => match &a.seat {
-            Some(seat) => crate::pbem_host::play(&a.dir, seat, a.player, a.seed),
+            Some(seat) => crate::pbem_host::play(
+                &a.dir,
+                seat,
+                a.player,
+                a.seed,
+                crate::pbem_host::Entering {
+                    entry: a.entry.as_deref(),
+                    choice: a.choice,
+                },
+            ),
             None => play(a),
         },
         PbemSubcommand::Verify(a) => match &a.seat {
@@ -307,6 +316,15 @@ pub struct PlayArgs {
     /// Seed of a random computer player's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// With --seat, a referee's entry from a JSON file of field ids and values in words,
+    /// e.g. {"losses": {"I Corps (McDowell) / 1st Division": 2}, "holder": "Union"}
+    /// (the fields and names are those of the form in the host's file; docs/pbem.md).
+    #[arg(long, value_name = "FILE", requires = "seat")]
+    entry: Option<PathBuf>,
+    /// With --seat, the choice to take (its number in the file's list, 1 first); with
+    /// --entry, needed only when several of the choices take an entry.
+    #[arg(long, value_name = "N", requires = "seat")]
+    choice: Option<usize>,
     /// Ask for a battle's target even when only one enemy may be named.
     #[arg(long)]
     ask_lone_target: bool,

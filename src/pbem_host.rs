@@ -11,7 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 use muster_core::Module;
+use muster_core::game::Action;
 use muster_core::game::dice::Pcg32;
+use muster_core::game::entry::{self, Asked, Entry};
 use muster_core::game::save::SavedModule;
 use muster_core::pbem::folder::random32;
 use muster_core::pbem::host::{
@@ -242,6 +244,10 @@ pub fn host(dir: &Path) -> Result<ExitCode> {
                 took += 1;
                 let what = match (&a.action, a.overtaken) {
                     (_, true) => "overtaken: not applied".to_string(),
+                    (Some(_), _) if a.refused.is_some() => format!(
+                        "its entry is refused, nothing applied ({}): {seat} is asked again",
+                        a.refused.as_deref().unwrap_or_default()
+                    ),
                     (None, _) => "joins".to_string(),
                     (Some(_), _) => format!("{} action(s) applied", a.actions.len()),
                 };
@@ -413,8 +419,48 @@ fn seat_files(dir: &Path, seat: &str) -> Result<Vec<(PathBuf, Vec<u8>, SeatFile)
     Ok(files)
 }
 
-/// `muster pbem play DIR --seat SEAT`: answers the seat's latest file.
-pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<ExitCode> {
+/// How a person answers by file beyond picking (`--entry`, `--choice`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Entering<'a> {
+    /// A JSON file of field ids and values in words: the entry of the choice's form.
+    pub entry: Option<&'a Path>,
+    /// The choice, by its number (1 first).
+    pub choice: Option<usize>,
+}
+
+/// An entry file (`--entry`) read against a form in words: one line naming the file and
+/// the field on error.
+fn read_entry(path: &Path, form: &[Asked]) -> Result<Entry> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let words: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        anyhow!(
+            "{}:{}:{}: the entry file is not JSON: {e} (give an object of field ids and values, e.g. {{\"holder\": \"Union\"}})",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    entry::from_words(form, &words).map_err(|why| {
+        anyhow!(
+            "{}: {why}; no answer was written (the fields and names are the form's in the host's file)",
+            path.display()
+        )
+    })
+}
+
+/// `muster pbem play DIR --seat SEAT`: answers the seat's latest file; a choice with a
+/// form (a referee's battle result) is entered at the prompt, field by field, or from
+/// `--entry FILE`; the random player leaves it to the host's computer referee.
+pub fn play(
+    dir: &Path,
+    seat: &str,
+    player: PlayerKind,
+    seed: u64,
+    entering: Entering,
+) -> Result<ExitCode> {
+    if entering.entry.is_some() && player != PlayerKind::Human {
+        bail!("--entry is a person's entry: give it without --player (or --player human)");
+    }
     if !matches!(player, PlayerKind::Human | PlayerKind::Random) {
         bail!(
             "--player {}: from a seat's view only human and random play yet (the other computer players read the whole game, which a seat does not hold)",
@@ -433,6 +479,12 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
     }
     if let Some(view) = &file.view {
         write_view(out, view)?;
+    }
+    if let Some(why) = &file.refused {
+        writeln!(
+            out,
+            "the host refused your last answer, nothing of it applied: {why}; decide again"
+        )?;
     }
     if file.over {
         writeln!(out, "the game is over")?;
@@ -464,13 +516,50 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
                 path.display()
             );
         }
-        let pick = match player {
-            PlayerKind::Human => {
+        let with_form: Vec<usize> = (0..file.decide.len())
+            .filter(|&i| !file.decide[i].form.is_empty())
+            .collect();
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let pick = match (entering.choice, entering.entry, player) {
+            (Some(n), _, _) => {
+                if !(1..=file.decide.len()).contains(&n) {
+                    bail!(
+                        "{}: --choice {n}: its choices are numbered 1 to {}; no answer was written",
+                        path.display(),
+                        file.decide.len()
+                    );
+                }
+                n - 1
+            }
+            (None, Some(_), _) => match with_form.as_slice() {
+                [i] => *i,
+                [] => bail!(
+                    "{}: none of its choices takes an entry (--entry fills a form, such as a battle's result); no answer was written",
+                    path.display()
+                ),
+                several => bail!(
+                    "{}: several of its choices take an entry (numbers {}): give --choice N; no answer was written",
+                    path.display(),
+                    several
+                        .iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            (None, None, PlayerKind::Human) => {
                 for (i, c) in file.decide.iter().enumerate() {
                     writeln!(out, "  {:>3}. {}", i + 1, c.words)?;
+                    if !c.form.is_empty() {
+                        let fields: Vec<String> = c
+                            .form
+                            .iter()
+                            .map(|f| format!("{} ({})", f.id, f.label))
+                            .collect();
+                        writeln!(out, "       with a form: {}", fields.join(", "))?;
+                    }
                 }
-                let stdin = std::io::stdin();
-                let mut lines = stdin.lock().lines();
                 loop {
                     write!(out, "your choice (1-{}, q to quit): ", file.decide.len())?;
                     out.flush()?;
@@ -490,7 +579,7 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
                     }
                 }
             }
-            PlayerKind::Random => {
+            (None, None, PlayerKind::Random) => {
                 // Seeded by the player's seed and the file: the same file, the same choice.
                 let mut rng = Pcg32::new(
                     seed ^ u64::from(file.index).wrapping_mul(0x9e37_79b9_7f4a_7c15),
@@ -498,11 +587,36 @@ pub fn play(dir: &Path, seat: &str, player: PlayerKind, seed: u64) -> Result<Exi
                 );
                 (rng.between_one_and(file.decide.len() as u32) - 1) as usize
             }
-            other => bail!("--player {other:?} does not play from a seat's view"),
+            (None, None, other) => bail!("--player {other:?} does not play from a seat's view"),
         };
         let choice = &file.decide[pick];
         writeln!(out, "you chose: {}", choice.words)?;
-        Some(choice.action.clone())
+        let mut action = choice.action.clone();
+        let entered = match (entering.entry, player) {
+            (Some(entry_file), _) if choice.form.is_empty() => bail!(
+                "{}: choice {} ({}) takes no entry; no answer was written",
+                entry_file.display(),
+                pick + 1,
+                choice.words
+            ),
+            (Some(entry_file), _) => {
+                let e = read_entry(entry_file, &choice.form)?;
+                writeln!(out, "entered: {}", entry::describe_words(&choice.form, &e))?;
+                Some(e)
+            }
+            (None, PlayerKind::Human) if !choice.form.is_empty() => {
+                writeln!(out, "{} (you enter it)", choice.words)?;
+                Some(crate::entry::fill(out, &choice.form, &mut lines)?)
+            }
+            // The random player leaves a form to the host's computer referee.
+            (None, _) => None,
+        };
+        if let Some(e) = entered
+            && let Action::Take { entry, .. } = &mut action
+        {
+            *entry = Some(Box::new(e));
+        }
+        Some(action)
     };
     let answer = Answer {
         pbem_host: HOST_FORMAT,

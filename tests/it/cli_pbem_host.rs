@@ -19,7 +19,7 @@ use muster_scripting::{Limits, ScriptRules};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FOG: &str = "mods/examples/fog-of-war";
 
-fn muster(args: &[&str]) -> Output {
+pub(crate) fn muster(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
         .current_dir(ROOT)
         .args(args)
@@ -41,7 +41,7 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn ok(out: &Output) -> String {
+pub(crate) fn ok(out: &Output) -> String {
     assert!(
         out.status.success(),
         "{}{}",
@@ -52,7 +52,7 @@ fn ok(out: &Output) -> String {
 }
 
 /// A refusal: the command fails with one line naming `names`, and nothing else.
-fn refused(out: &Output, names: &[&str]) -> String {
+pub(crate) fn refused(out: &Output, names: &[&str]) -> String {
     assert!(!out.status.success(), "{}", text(&out.stdout));
     let err = text(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
@@ -456,6 +456,24 @@ fn bad_input_to_a_hosted_game_is_one_line() {
     let g = new_game("07/1861");
     // Join and get the first choices.
     round(&g, 1);
+    // --entry (issue 47) where no choice takes an entry, or for a computer player: one
+    // line, and no answer written.
+    let entry = g._tmp.path().join("entry.json");
+    std::fs::write(&entry, "{}").unwrap();
+    let before = files(&g.union);
+    let play = |extra: &[&str]| {
+        let mut args = vec!["pbem", "play", s(&g.union), "--seat", "union", "--entry"];
+        args.push(s(&entry));
+        args.extend(extra);
+        muster(&args)
+    };
+    refused(&play(&[]), &["none of its choices takes an entry"]);
+    refused(
+        &play(&["--player", "random"]),
+        &["--entry is a person's entry"],
+    );
+    refused(&play(&["--choice", "999"]), &["--choice 999"]);
+    assert_eq!(files(&g.union), before, "no answer written");
     // Union answers; its answer is made illegal before the host reads it.
     ok(&muster(&[
         "pbem",

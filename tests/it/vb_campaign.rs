@@ -18,8 +18,8 @@ use muster_core::game::{
 use muster_core::ids::{SeatId, UnitId};
 use muster_core::load::load_scenario_str;
 use muster_core::pbem::host::{
-    Answer, Choice, HOST_FORMAT, Host, HostSetup, Record, SeatFile, answer_name, to_bytes,
-    verify_seat,
+    Answer, Choice, HOST_FORMAT, Host, HostError, HostSetup, Record, SeatFile, answer_name,
+    to_bytes, verify_seat,
 };
 use muster_core::pbem::{sha256, to_hex};
 use muster_core::{Module, load_module};
@@ -318,74 +318,138 @@ fn by_file_choice(seat: &str, file: &SeatFile, marched: &mut bool) -> usize {
         .unwrap_or(0)
 }
 
-/// Plays the July 1861 turn by file with a host holding the umpire: every seat but the
-/// umpire has a folder and answers its files; returns the record and the folders.
-fn campaign_by_file(m: &Module, rules: &mut ScriptRules) -> (Record, Folders) {
-    let setup = HostSetup {
-        module: SavedModule::of(m),
-        scenario: SavedScenario {
-            id: "1861".into(),
-            xml: None,
-        },
-        options: vec!["one-commander".into()],
-        end: Some("07/1861".into()),
-        seats: m.seats.iter().map(|s| s.id.clone()).collect(),
-        hosted: vec!["umpire".into()],
-    };
-    let mut host = Host {
-        module: m,
-        record: Record::new(setup, &[4; 32], &[6; 32]),
-        master: Default::default(),
-    };
-    let mut folders = Folders::new();
-    for f in host.first_files() {
-        folders.entry(f.seat).or_default().push((f.name, f.bytes));
-    }
-    let (mut nonce, mut marched) = (0u64, false);
-    for _ in 0..400 {
-        let seats: Vec<String> = folders.keys().cloned().collect();
-        for seat in seats {
-            let (_, bytes) = folders[&seat]
-                .iter()
-                .rev()
-                .find(|(n, _)| n.ends_with(".seat.json"))
-                .unwrap()
-                .clone();
-            let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
-            let name = answer_name(&file.game, &seat, file.index);
-            if file.over || folders[&seat].iter().any(|(n, _)| *n == name) {
-                continue;
-            }
-            let action = (file.index > 0).then(|| {
-                file.decide[by_file_choice(&seat, &file, &mut marched)]
-                    .action
-                    .clone()
-            });
-            nonce += 1;
-            let answer = Answer {
-                pbem_host: HOST_FORMAT,
-                game: file.game.clone(),
-                seat: seat.clone(),
-                answers: file.index,
-                file: to_hex(&sha256(&bytes)),
-                nonce: to_hex(&sha256(&nonce.to_le_bytes())),
-                action,
-            };
-            let bytes = to_bytes(&answer);
-            host.take(rules, &seat, &name, &bytes)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            folders.get_mut(&seat).unwrap().push((name, bytes));
-        }
-        let (out, errors) = host.outgoing(rules).unwrap();
-        assert!(errors.is_empty(), "{errors:?}");
-        for f in out {
+/// The July 1861 turn by file, in one process: the host's API, every seat with a folder
+/// but those `hosted`, the test's players ([`by_file_choice`]) answering.
+struct ByFile<'m> {
+    host: Host<'m>,
+    folders: Folders,
+    nonce: u64,
+    marched: bool,
+}
+
+impl<'m> ByFile<'m> {
+    fn new(m: &'m Module, hosted: &[&str]) -> Self {
+        let setup = HostSetup {
+            module: SavedModule::of(m),
+            scenario: SavedScenario {
+                id: "1861".into(),
+                xml: None,
+            },
+            options: vec!["one-commander".into()],
+            end: Some("07/1861".into()),
+            seats: m.seats.iter().map(|s| s.id.clone()).collect(),
+            hosted: hosted.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut host = Host {
+            module: m,
+            record: Record::new(setup, &[4; 32], &[6; 32]),
+            master: Default::default(),
+        };
+        let mut folders = Folders::new();
+        for f in host.first_files() {
             folders.entry(f.seat).or_default().push((f.name, f.bytes));
         }
-        if host.master.over() && host.outgoing(rules).unwrap().0.is_empty() {
-            return (host.record, folders);
+        ByFile {
+            host,
+            folders,
+            nonce: 0,
+            marched: false,
         }
     }
-    panic!("the July 1861 turn did not end by file");
+
+    /// The seat's latest file from the host, with its bytes.
+    fn latest(&self, seat: &str) -> (SeatFile, Vec<u8>) {
+        let (_, bytes) = self.folders[seat]
+            .iter()
+            .rev()
+            .find(|(n, _)| n.ends_with(".seat.json"))
+            .unwrap()
+            .clone();
+        (serde_json::from_slice(&bytes).unwrap(), bytes)
+    }
+
+    /// Whether the seat has answered its latest file (or has nothing to answer).
+    fn answered(&self, seat: &str) -> bool {
+        let (file, _) = self.latest(seat);
+        let name = answer_name(&file.game, seat, file.index);
+        file.over || self.folders[seat].iter().any(|(n, _)| *n == name)
+    }
+
+    /// The seat's answer to its latest file: `action` (none: it joins), written into
+    /// its folder and taken by the host (an error is the host's refusal).
+    fn answer(
+        &mut self,
+        rules: &mut ScriptRules,
+        seat: &str,
+        action: Option<Action>,
+    ) -> Result<(), HostError> {
+        let (file, bytes) = self.latest(seat);
+        self.nonce += 1;
+        let answer = Answer {
+            pbem_host: HOST_FORMAT,
+            game: file.game.clone(),
+            seat: seat.to_string(),
+            answers: file.index,
+            file: to_hex(&sha256(&bytes)),
+            nonce: to_hex(&sha256(&self.nonce.to_le_bytes())),
+            action,
+        };
+        let name = answer_name(&file.game, seat, file.index);
+        let bytes = to_bytes(&answer);
+        self.host.take(rules, seat, &name, &bytes)?;
+        self.folders.get_mut(seat).unwrap().push((name, bytes));
+        Ok(())
+    }
+
+    /// The host's next files, into the seats' folders.
+    fn send(&mut self, rules: &mut ScriptRules) {
+        let (out, errors) = self.host.outgoing(rules).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        for f in out {
+            self.folders
+                .entry(f.seat)
+                .or_default()
+                .push((f.name, f.bytes));
+        }
+    }
+
+    /// Every seat but `wait` answers its open files and the host sends the next ones,
+    /// until `done` says so; panics if the turn ends first.
+    fn play_until(&mut self, rules: &mut ScriptRules, wait: &[&str], done: impl Fn(&Self) -> bool) {
+        for _ in 0..400 {
+            if done(self) {
+                return;
+            }
+            let seats: Vec<String> = self.folders.keys().cloned().collect();
+            for seat in seats {
+                let (file, _) = self.latest(&seat);
+                // A seat waited for still joins the game (its file 0).
+                if self.answered(&seat) || file.index > 0 && wait.contains(&seat.as_str()) {
+                    continue;
+                }
+                let action = (file.index > 0).then(|| {
+                    file.decide[by_file_choice(&seat, &file, &mut self.marched)]
+                        .action
+                        .clone()
+                });
+                let name = answer_name(&file.game, &seat, file.index);
+                self.answer(rules, &seat, action)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            self.send(rules);
+            assert!(!self.host.master.over(), "the turn ended first");
+        }
+        panic!("the July 1861 turn by file did not get there");
+    }
+
+    /// Whether the umpire's result of the battle at Manassas Junction was entered.
+    fn battle_entered(&self) -> bool {
+        let umpire = self.host.module.find_seat("umpire");
+        self.host.master.steps.iter().any(|s| {
+            matches!(&s.action, Action::Take { label, seat, .. }
+                if *seat == umpire && label == "result of the battle at Manassas Junction")
+        })
+    }
 }
 
 fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
@@ -412,52 +476,35 @@ fn names_piece(line: &str, name: &str) -> bool {
     })
 }
 
-/// Issue 47's play by file: two presidents, one commander a side (`one-commander`) and
-/// the umpire held by the host (seed 001 §2: the referee; §8.6 the result he enters, by
-/// the computer umpire here). The Union marches into Manassas Junction and the battle
-/// is entered; each folder holds only its seat's files, no file names an enemy piece
-/// its seat's §12 reports never showed in full, the commanders the option leaves idle
-/// are asked nothing, and every seat's files verify against the published record.
-#[test]
-fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_reports() {
-    let (m, mut rules) = load();
-    let (record, folders) = campaign_by_file(&m, &mut rules);
-    let master = record.replay(&m, &mut rules).unwrap();
-    assert!(master.over());
-    let umpire = seat(&m, "umpire");
-    assert!(!folders.contains_key("umpire"), "the host holds the umpire");
-    // §8.6: the umpire entered the battle's result (the host's decision, recorded).
-    let results: Vec<String> = master
-        .steps
-        .iter()
-        .filter_map(|s| match &s.action {
-            Action::Take { label, seat, .. } if *seat == Some(umpire) => Some(label.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(
-        results
-            .iter()
-            .any(|l| l == "result of the battle at Manassas Junction"),
-        "{results:?}"
-    );
-
+/// Checks every seat's folder of a game by file (issue 47): each file and answer is the
+/// seat's own; no file names an enemy piece its seat's §12 reports never showed in full;
+/// a commander the option leaves idle is asked nothing of the side's but to end its
+/// steps (§2.1: the side's own decisions are the president's); the presidents'
+/// allocation is told in their logs (§7); the battle is told to both sides' commanders;
+/// and every seat's files verify against the record.
+fn check_folders(m: &Module, rules: &mut ScriptRules, record: &Record, folders: &Folders) {
+    let master = record.replay(m, rules).unwrap();
     let states: Vec<&GameState> = std::iter::once(master.start.as_ref().unwrap())
         .chain(master.steps.iter().map(|s| &s.after))
         .collect();
     let boxes: Vec<&str> = m.board.boxes.iter().map(|b| b.name.as_str()).collect();
-    for (seat_name, files) in &folders {
-        let seat_id = seat(&m, seat_name);
-        let side = m.seat(seat_id).side.unwrap();
+    for (seat_name, files) in folders {
+        let seat_id = seat(m, seat_name);
         // Only this seat's files: each file and answer is addressed to it.
         for (name, bytes) in files {
             let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
             assert_eq!(v["seat"].as_str(), Some(seat_name.as_str()), "{name}");
         }
+        let Some(side) = m.seat(seat_id).side else {
+            // The umpire (§2) sees the whole game: nothing is hidden from it.
+            verify_seat(m, rules, record, seat_name, files)
+                .unwrap_or_else(|e| panic!("{seat_name}: {e}"));
+            continue;
+        };
         // The enemy pieces the seat never saw in full (§12), by the names the log gives.
         let mut full = std::collections::BTreeSet::new();
         for state in &states {
-            let (seen, errors) = sights(&m, &mut rules, state, seat_id);
+            let (seen, errors) = sights(m, rules, state, seat_id);
             assert!(errors.is_empty(), "{errors:?}");
             full.extend((0..seen.len()).filter(|&i| seen[i] == Sight::Full));
         }
@@ -465,7 +512,7 @@ fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_repo
         for state in &states {
             for (i, u) in state.units.iter().enumerate() {
                 if u.side != side && !full.contains(&i) && matches!(u.place, Place::Board(_)) {
-                    let name = describe::unit(&m, state, UnitId::from_index(i).unwrap());
+                    let name = describe::unit(m, state, UnitId::from_index(i).unwrap());
                     // A general named as a box ("Jackson") is not told from the box.
                     if !boxes.iter().any(|b| b.contains(name.as_str())) {
                         never.insert(name);
@@ -539,7 +586,7 @@ fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_repo
                 "{seat_name}: {lines:?}"
             );
         }
-        verify_seat(&m, &mut rules, &record, seat_name, files)
+        verify_seat(m, rules, record, seat_name, files)
             .unwrap_or_else(|e| panic!("{seat_name}: {e}"));
         eprintln!(
             "{seat_name}: {} files, {asked} asking, {} enemy pieces never seen in full",
@@ -547,4 +594,222 @@ fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_repo
             never.len()
         );
     }
+}
+
+/// Issue 47's play by file: two presidents, one commander a side (`one-commander`) and
+/// the umpire held by the host (seed 001 §2: the referee; §8.6 the result he enters, by
+/// the computer umpire here). The Union marches into Manassas Junction and the battle
+/// is entered; the game stops there (the rest of the turn tells nothing more of the
+/// files), and [`check_folders`] checks every folder.
+#[test]
+fn a_campaign_turn_by_file_with_the_umpire_as_host_gives_each_seat_only_its_reports() {
+    let (m, mut rules) = load();
+    let mut game = ByFile::new(&m, &["umpire"]);
+    game.play_until(&mut rules, &[], |g| g.battle_entered());
+    game.send(&mut rules);
+    assert!(
+        !game.folders.contains_key("umpire"),
+        "the host holds the umpire"
+    );
+    check_folders(&m, &mut rules, &game.host.record, &game.folders);
+}
+
+/// Seed 001 §2.1 and §14.4: the side's own decisions (an offer about no piece, such as
+/// the western fortress designated in July 1861) are the president's: with one
+/// commander a side, the idle second commander is not asked them, nor is the first.
+/// The Union's turn is played through by ending steps, then the Confederacy's movement
+/// is searched for the offer.
+#[test]
+fn the_sides_own_offers_go_to_the_president_not_an_idle_commander() {
+    let (m, mut rules) = load();
+    let s = m.scenario("1861").expect("scenario");
+    let one = m.find_option("one-commander").expect("the option");
+    let mut g = start(&m, &mut rules, s, vec![one], Dice::seeded(3))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0;
+    let president = seat(&m, "confederate-president");
+    let commanders = [
+        seat(&m, "confederate-commander-1"),
+        seat(&m, "confederate-commander-2"),
+    ];
+    let fortress = |w: &String| w.contains("the western fortress");
+    for _ in 0..300 {
+        if words(&m, &mut rules, &g, president).iter().any(fortress) {
+            for c in commanders {
+                let theirs = words(&m, &mut rules, &g, c);
+                assert!(!theirs.iter().any(fortress), "{theirs:?}");
+            }
+            return;
+        }
+        // Each awaited seat gives out its marches, else ends its step or passes.
+        let seats = awaited(&m, &mut rules, &g).unwrap();
+        let (who, a) = seats
+            .iter()
+            .find_map(|&s| {
+                let legal = legal_actions_for(&m, &mut rules, &g, s).unwrap();
+                legal
+                    .iter()
+                    .find(|a| describe::action(&m, &g, a).starts_with("allocate a march"))
+                    .or_else(|| {
+                        legal
+                            .iter()
+                            .find(|a| matches!(a, Action::EndStep | Action::Pass | Action::Release))
+                    })
+                    .or(legal.first())
+                    .map(|a| (s, a.clone()))
+            })
+            .expect("someone decides");
+        g = apply_by(&m, &mut rules, &g, who, &a)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0;
+    }
+    panic!("§14.4's western fortress was never offered to the Confederate president");
+}
+
+/// The umpire's folder on disk (for `muster pbem play`): its files and answers.
+fn write_folder(dir: &std::path::Path, files: &[(String, Vec<u8>)]) {
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if !path.exists() {
+            std::fs::write(path, bytes).unwrap();
+        }
+    }
+}
+
+/// Issue 47: a person umpiring the campaign by file. The umpire has a folder; when the
+/// Union marches into Manassas Junction (§8) his file carries the battle's result form
+/// in words (seed 001 §8.6: SP lost per stand, who holds the field). `muster pbem play
+/// --seat umpire --entry FILE` refuses a bad entry file in one line (an unknown stand,
+/// a loss that is not a number), writing no answer; an over-large loss reaching the
+/// host is refused with §8.6's reason and changes nothing (the state's hash), only the
+/// umpire gets a new file saying why, with the same choices; the good entry, through
+/// the CLI, is applied (the stand's SP go down); every folder holds only its seat's
+/// files and verifies.
+#[test]
+fn a_person_umpires_a_battle_by_file_and_a_refused_entry_changes_nothing() {
+    use crate::cli_pbem_host::{muster, ok, refused};
+    use muster_core::game::entry::Takes;
+    use muster_core::pbem::state_hash;
+
+    let (m, mut rules) = load();
+    let mut game = ByFile::new(&m, &[]);
+    let has_form = |g: &ByFile| {
+        !g.answered("umpire")
+            && g.latest("umpire")
+                .0
+                .decide
+                .iter()
+                .any(|c| !c.form.is_empty())
+    };
+    game.play_until(&mut rules, &["umpire"], has_form);
+    let (file, _) = game.latest("umpire");
+    let i = file.decide.iter().position(|c| !c.form.is_empty()).unwrap();
+    let choice = &file.decide[i];
+    assert_eq!(choice.words, "result of the battle at Manassas Junction");
+    let Takes::Pieces(pieces) = &choice.form[0].takes else {
+        panic!("{:?}", choice.form)
+    };
+    let Takes::Choices(holders) = &choice.form[1].takes else {
+        panic!("{:?}", choice.form)
+    };
+    assert_eq!(choice.form[0].label, "Strength points lost (§8.6)");
+    let state = game.host.master.state().unwrap().clone();
+    let stand = pieces.iter().find(|p| p.most >= 3).unwrap_or(&pieces[0]);
+    let other = m
+        .sides
+        .iter()
+        .find(|s| m.find_side(&s.id) != Some(state.unit(stand.unit).side))
+        .unwrap();
+    let holder = holders
+        .iter()
+        .find(|h| **h == other.name)
+        .unwrap_or_else(|| panic!("{holders:?}"))
+        .clone();
+
+    // The CLI: a bad entry file is one line naming the file and the field, no answer.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("umpire");
+    std::fs::create_dir(&dir).unwrap();
+    write_folder(&dir, &game.folders["umpire"]);
+    let answer = dir.join(answer_name(&file.game, "umpire", file.index));
+    let play = |entry: &serde_json::Value| {
+        let path = tmp.path().join("entry.json");
+        std::fs::write(&path, entry.to_string()).unwrap();
+        let (d, p) = (dir.to_str().unwrap(), path.to_str().unwrap());
+        muster(&["pbem", "play", d, "--seat", "umpire", "--entry", p])
+    };
+    let unknown = serde_json::json!({"losses": {"No Such Brigade": 1}, "holder": holder});
+    refused(
+        &play(&unknown),
+        &["entry.json", "field 'losses'", "No Such Brigade"],
+    );
+    let nan = serde_json::json!({"losses": {stand.name.as_str(): "two"}, "holder": holder});
+    refused(
+        &play(&nan),
+        &["entry.json", "field 'losses'", "not a whole number"],
+    );
+    assert!(!answer.exists(), "no answer written for a bad entry file");
+
+    // §8.6: more SP lost than the stand has reaches the host (an answer made by hand):
+    // refused with the reason, nothing applied, no file for any other seat.
+    let before = state_hash(&state);
+    let (steps, sent) = (game.host.master.steps.len(), game.host.record.sent.len());
+    let mut over = choice.action.clone();
+    let mut entry = muster_core::game::Entry::default();
+    entry.set(
+        "losses",
+        muster_core::game::entry::Value::Pieces(vec![(stand.unit, stand.most + 1)]),
+    );
+    entry.set(
+        "holder",
+        muster_core::game::entry::Value::Choice(holder.clone()),
+    );
+    if let Action::Take { entry: e, .. } = &mut over {
+        *e = Some(Box::new(entry));
+    }
+    game.answer(&mut rules, "umpire", Some(over)).unwrap();
+    let taken = game.host.record.answers.last().unwrap();
+    let why = taken.refused.clone().expect("the entry is refused");
+    assert!(
+        why.contains("§8.6") && why.contains("more than its most"),
+        "{why}"
+    );
+    assert!(taken.actions.is_empty());
+    assert_eq!(game.host.master.steps.len(), steps);
+    assert_eq!(state_hash(game.host.master.state().unwrap()), before);
+    game.send(&mut rules);
+    let new: Vec<&str> = game.host.record.sent[sent..]
+        .iter()
+        .map(|s| s.seat.as_str())
+        .collect();
+    assert_eq!(new, ["umpire"], "only the umpire is told");
+    let (again, _) = game.latest("umpire");
+    assert_eq!(again.refused.as_deref(), Some(why.as_str()));
+    assert_eq!(again.decide, file.decide, "the same choices");
+
+    // The good entry through the CLI: 2 SP lost (at most the stand's), the other side
+    // holds; the host applies it.
+    write_folder(&dir, &game.folders["umpire"]);
+    let lost = (stand.most - 1).min(2);
+    let good = serde_json::json!({"losses": {stand.name.as_str(): lost}, "holder": holder});
+    let out = ok(&play(&good));
+    assert!(
+        out.contains("the host refused your last answer") && out.contains("§8.6"),
+        "{out}"
+    );
+    let name = answer_name(&again.game, "umpire", again.index);
+    let bytes = std::fs::read(dir.join(&name)).unwrap();
+    game.host.take(&mut rules, "umpire", &name, &bytes).unwrap();
+    game.folders.get_mut("umpire").unwrap().push((name, bytes));
+    let taken = game.host.record.answers.last().unwrap();
+    assert!(taken.refused.is_none() && !taken.actions.is_empty());
+    let sp = m.units.find_attribute("sp").unwrap();
+    let after = game.host.master.steps[steps].after.clone();
+    assert_eq!(
+        after.attribute(&m, stand.unit, sp),
+        Some(stand.most - lost),
+        "§8.6: the stand lost what the umpire entered"
+    );
+    game.send(&mut rules);
+    check_folders(&m, &mut rules, &game.host.record, &game.folders);
 }

@@ -252,3 +252,364 @@ fn box_name(module: &Module, at: BoxId) -> String {
         .get(at.index())
         .map_or_else(|| format!("box {}", at.index() + 1), |b| b.name.clone())
 }
+
+/// A form in words, for a person who does not hold the game (a seat answering a host's
+/// file): each field with the names of the values it takes and what each stands for, so
+/// that an entry can be asked, or read from a file of names, without the module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Asked {
+    /// The field's id (the key of its value in the entry).
+    pub id: String,
+    pub label: String,
+    #[serde(flatten)]
+    pub takes: Takes,
+}
+
+/// What a field in words takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Takes {
+    /// A number from 0 to its most for each piece (left out: 0).
+    Pieces(Vec<NamedPiece>),
+    Sides(Vec<Named<SideId>>),
+    Boxes(Vec<Named<BoxId>>),
+    Number {
+        min: i64,
+        max: i64,
+    },
+    Choices(Vec<String>),
+}
+
+/// A piece of a form, by the name a person gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedPiece {
+    pub name: String,
+    pub unit: UnitId,
+    pub most: i64,
+}
+
+/// A side or box of a form, by its name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Named<T> {
+    pub name: String,
+    pub id: T,
+}
+
+/// `form` in words. A piece `hidden` says the seat may not see is named only as an
+/// unseen piece (fail closed); a name given twice in a field gets ` (2)`, ` (3)`, ...
+/// so that each names one piece.
+pub fn in_words(
+    module: &Module,
+    state: &GameState,
+    form: &[Field],
+    hidden: impl Fn(UnitId) -> bool,
+) -> Vec<Asked> {
+    form.iter()
+        .map(|f| {
+            let takes = match &f.kind {
+                FieldKind::Pieces(pieces) => {
+                    let mut named: Vec<NamedPiece> = Vec::with_capacity(pieces.len());
+                    for &(unit, most) in pieces {
+                        let base = if hidden(unit) {
+                            "an unseen piece".to_string()
+                        } else {
+                            piece(module, state, unit)
+                        };
+                        let mut name = base.clone();
+                        let mut n = 1;
+                        while named.iter().any(|p| p.name == name) {
+                            n += 1;
+                            name = format!("{base} ({n})");
+                        }
+                        named.push(NamedPiece { name, unit, most });
+                    }
+                    Takes::Pieces(named)
+                }
+                FieldKind::Side(sides) => Takes::Sides(
+                    sides
+                        .iter()
+                        .map(|&id| Named {
+                            name: side_name(module, id),
+                            id,
+                        })
+                        .collect(),
+                ),
+                FieldKind::Box(boxes) => Takes::Boxes(
+                    boxes
+                        .iter()
+                        .map(|&id| Named {
+                            name: box_name(module, id),
+                            id,
+                        })
+                        .collect(),
+                ),
+                FieldKind::Number { min, max } => Takes::Number {
+                    min: *min,
+                    max: *max,
+                },
+                FieldKind::Choice(labels) => Takes::Choices(labels.clone()),
+            };
+            Asked {
+                id: f.id.clone(),
+                label: f.label.clone(),
+                takes,
+            }
+        })
+        .collect()
+}
+
+/// One of `names` (exactly, else alike but for case when only one is): its index.
+fn find_name<'a>(names: impl Iterator<Item = &'a str> + Clone, given: &str) -> Option<usize> {
+    let given = given.trim();
+    if let Some(i) = names.clone().position(|n| n == given) {
+        return Some(i);
+    }
+    let alike: Vec<usize> = names
+        .enumerate()
+        .filter(|(_, n)| n.eq_ignore_ascii_case(given))
+        .map(|(i, _)| i)
+        .collect();
+    match alike.as_slice() {
+        [i] => Some(*i),
+        _ => None,
+    }
+}
+
+/// An entry from values in words (a person's file: `{"losses": {"I Corps (McDowell)":
+/// 2}, "holder": "Union"}`): a pieces field is an object of piece names and whole
+/// numbers (a piece left out: 0; the field left out: none), a side, box or choice is a
+/// name, a number is a whole number. Checked against what each field allows; the error
+/// names the field and the value, and what it takes.
+pub fn from_words(form: &[Asked], words: &serde_json::Value) -> Result<Entry, String> {
+    let Some(given) = words.as_object() else {
+        return Err(
+            "it must be an object of field ids and values, e.g. {\"holder\": \"Union\"}".into(),
+        );
+    };
+    let ids = || {
+        form.iter()
+            .map(|f| f.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for key in given.keys() {
+        if !form.iter().any(|f| &f.id == key) {
+            return Err(format!(
+                "field '{key}': the form has no such field (its fields: {})",
+                ids()
+            ));
+        }
+    }
+    let mut entry = Entry::default();
+    for field in form {
+        let bad = |why: String| format!("field '{}' ({}): {why}", field.id, field.label);
+        let Some(value) = given.get(&field.id) else {
+            if matches!(field.takes, Takes::Pieces(_)) {
+                continue;
+            }
+            return Err(bad("missing".into()));
+        };
+        let one_of = |names: Vec<&str>| -> Result<usize, String> {
+            let Some(text) = value.as_str() else {
+                return Err(bad(format!(
+                    "{value} is not a name; give one of: {}",
+                    names.join(", ")
+                )));
+            };
+            find_name(names.iter().copied(), text)
+                .ok_or_else(|| bad(format!("'{text}' is not one of: {}", names.join(", "))))
+        };
+        let entered = match &field.takes {
+            Takes::Pieces(pieces) => {
+                let Some(counts) = value.as_object() else {
+                    return Err(bad(format!(
+                        "{value} is not an object of piece names and numbers"
+                    )));
+                };
+                let mut out = Vec::new();
+                for (name, n) in counts {
+                    let Some(i) = find_name(pieces.iter().map(|p| p.name.as_str()), name) else {
+                        return Err(bad(format!(
+                            "there is no piece '{name}' in it (its pieces: {})",
+                            pieces
+                                .iter()
+                                .map(|p| p.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )));
+                    };
+                    let p = &pieces[i];
+                    let Some(n) = n.as_i64() else {
+                        return Err(bad(format!("{}: {n} is not a whole number", p.name)));
+                    };
+                    if !(0..=p.most).contains(&n) {
+                        return Err(bad(format!("{}: {n} is not from 0 to {}", p.name, p.most)));
+                    }
+                    if out.iter().any(|&(u, _)| u == p.unit) {
+                        return Err(bad(format!("{} is entered twice", p.name)));
+                    }
+                    if n != 0 {
+                        out.push((p.unit, n));
+                    }
+                }
+                // In the form's order, as a person asked field by field enters them.
+                out.sort_by_key(|(u, _)| pieces.iter().position(|p| p.unit == *u));
+                Value::Pieces(out)
+            }
+            Takes::Sides(sides) => {
+                Value::Side(sides[one_of(sides.iter().map(|s| s.name.as_str()).collect())?].id)
+            }
+            Takes::Boxes(boxes) => {
+                Value::Box(boxes[one_of(boxes.iter().map(|b| b.name.as_str()).collect())?].id)
+            }
+            Takes::Number { min, max } => match value.as_i64() {
+                Some(n) if (*min..=*max).contains(&n) => Value::Number(n),
+                _ => {
+                    return Err(bad(format!(
+                        "{value} is not a whole number from {min} to {max}"
+                    )));
+                }
+            },
+            Takes::Choices(labels) => {
+                Value::Choice(labels[one_of(labels.iter().map(String::as_str).collect())?].clone())
+            }
+        };
+        entry.set(field.id.clone(), entered);
+    }
+    Ok(entry)
+}
+
+/// An entry in words by its form in words: `Steps lost: I Corps 2; Holds the field:
+/// Union` (as [`describe`], for one who has only the form in words).
+pub fn describe_words(form: &[Asked], entry: &Entry) -> String {
+    let mut out = String::new();
+    for field in form {
+        let Some(value) = entry.get(&field.id) else {
+            continue;
+        };
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        let said = match (&field.takes, value) {
+            (Takes::Pieces(pieces), Value::Pieces(given)) => {
+                let listed: Vec<String> = given
+                    .iter()
+                    .filter(|(_, n)| *n != 0)
+                    .map(|&(u, n)| {
+                        let name = pieces.iter().find(|p| p.unit == u).map(|p| p.name.clone());
+                        format!(
+                            "{} {n}",
+                            name.unwrap_or_else(|| format!("piece {}", u.index() + 1))
+                        )
+                    })
+                    .collect();
+                if listed.is_empty() {
+                    "none".to_string()
+                } else {
+                    listed.join(", ")
+                }
+            }
+            (Takes::Sides(sides), Value::Side(s)) => sides
+                .iter()
+                .find(|n| n.id == *s)
+                .map_or_else(|| format!("side {}", s.index() + 1), |n| n.name.clone()),
+            (Takes::Boxes(boxes), Value::Box(b)) => boxes
+                .iter()
+                .find(|n| n.id == *b)
+                .map_or_else(|| format!("box {}", b.index() + 1), |n| n.name.clone()),
+            (_, Value::Number(n)) => n.to_string(),
+            (_, Value::Choice(c)) => c.clone(),
+            _ => "(does not fit the field)".to_string(),
+        };
+        let _ = write!(out, "{}: {said}", field.label);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(i: usize) -> UnitId {
+        UnitId::from_index(i).unwrap()
+    }
+
+    /// A battle's result form in words, as a host's file carries it.
+    fn form() -> Vec<Asked> {
+        vec![
+            Asked {
+                id: "losses".into(),
+                label: "Strength points lost (§8.6)".into(),
+                takes: Takes::Pieces(vec![
+                    NamedPiece {
+                        name: "1st Brigade".into(),
+                        unit: unit(4),
+                        most: 3,
+                    },
+                    NamedPiece {
+                        name: "2nd Brigade".into(),
+                        unit: unit(2),
+                        most: 4,
+                    },
+                ]),
+            },
+            Asked {
+                id: "holder".into(),
+                label: "Holds the field (§8.6)".into(),
+                takes: Takes::Choices(vec!["Union".into(), "Confederacy".into()]),
+            },
+        ]
+    }
+
+    fn read(json: &str) -> Result<Entry, String> {
+        from_words(&form(), &serde_json::from_str(json).unwrap())
+    }
+
+    /// Names become the pieces they stand for, in the form's order, 0 left out; a name
+    /// alike but for case is taken; the entry says itself back in words.
+    #[test]
+    fn an_entry_in_words_becomes_the_values_of_its_form() {
+        let e =
+            read(r#"{"losses": {"2nd brigade": 1, "1st Brigade": 2}, "holder": "Union"}"#).unwrap();
+        assert_eq!(
+            e.get("losses"),
+            Some(&Value::Pieces(vec![(unit(4), 2), (unit(2), 1)]))
+        );
+        assert_eq!(e.get("holder"), Some(&Value::Choice("Union".into())));
+        assert_eq!(
+            describe_words(&form(), &e),
+            "Strength points lost (§8.6): 1st Brigade 2, 2nd Brigade 1; Holds the field (§8.6): Union"
+        );
+        let none = read(r#"{"holder": "Confederacy"}"#).unwrap();
+        assert_eq!(none.get("losses"), None, "a pieces field left out: none");
+    }
+
+    /// Each mistake names the field and the value.
+    #[test]
+    fn a_bad_entry_in_words_names_its_field() {
+        for (json, says) in [
+            (
+                r#"{"losses": {"3rd Brigade": 1}, "holder": "Union"}"#,
+                "field 'losses'",
+            ),
+            (
+                r#"{"losses": {"1st Brigade": "two"}, "holder": "Union"}"#,
+                "not a whole number",
+            ),
+            (
+                r#"{"losses": {"1st Brigade": 4}, "holder": "Union"}"#,
+                "is not from 0 to 3",
+            ),
+            (r#"{"losses": {}}"#, "field 'holder'"),
+            (
+                r#"{"holder": "Spain"}"#,
+                "'Spain' is not one of: Union, Confederacy",
+            ),
+            (r#"{"holder": "Union", "weather": 1}"#, "field 'weather'"),
+            (r#"[1]"#, "an object of field ids"),
+        ] {
+            let err = read(json).unwrap_err();
+            assert!(err.contains(says), "{json}: {err}");
+        }
+    }
+}

@@ -204,6 +204,25 @@ pub(crate) fn take(
     Ok(log)
 }
 
+/// Checks the entry a `Take` carries as taking it would (its offer listed now, the
+/// form's check, then the rules' `accepts_entry`), on a copy of the game, applying
+/// nothing: a host tells a refused entry (the referee is asked again) from a broken
+/// game before it draws any dice. Only for an action that carries an entry.
+pub fn check_entry(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    action: &Action,
+) -> Result<(), ActionError> {
+    let Some(mut offer) = wanted_offer(module, rules, state, action)? else {
+        return Err(illegal(
+            "that is not among the decisions the rules offer now",
+        ));
+    };
+    let mut copy = state.clone();
+    enter(module, rules, &mut copy, &mut offer, action).map(|_| ())
+}
+
 /// For an offer with a form, the values `action` carries, or else those the rules'
 /// computer referee enters (drawing on the game's dice), checked against the form and
 /// put in the offer; then the rules may refuse them (`accepts_entry`). Returns the log

@@ -31,15 +31,18 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{Bytes32, from_hex, sha256, to_hex};
-use crate::game::Action;
+use crate::format::Sight;
 use crate::game::dice::Dice;
+use crate::game::entry::{Asked, in_words};
 use crate::game::flow::{set_end, start};
+use crate::game::offer::{check_entry, offers};
 use crate::game::rules::{RuleError, Rules};
 use crate::game::save::{Reseed, Save, SaveError, SavedModule, SavedScenario, saved_scenario};
 use crate::game::seats::{apply_by, awaited, legal_actions_for};
 use crate::game::seen_log::{choice_words, seat_log};
 use crate::game::sight::{SEAT_VIEW, seat_view, sights};
 use crate::game::state::GameState;
+use crate::game::{Action, ActionError};
 use crate::ids::SeatId;
 use crate::module::Module;
 
@@ -70,8 +73,13 @@ pub struct HostSetup {
 pub struct Choice {
     /// In words the seat may read (a hidden piece is not named).
     pub words: String,
-    /// The action as the seat's answer gives it back.
+    /// The action as the seat's answer gives it back; for a choice with a form, with
+    /// the values entered (`Take`'s `entry`).
     pub action: Action,
+    /// The form the seat fills to take it (a referee's battle result), in words: each
+    /// field with the names of the values it takes; empty for most choices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form: Vec<Asked>,
 }
 
 /// A file the host sends one seat.
@@ -100,6 +108,12 @@ pub struct SeatFile {
     /// What the seat must decide now: answer with one of these.
     #[serde(default)]
     pub decide: Vec<Choice>,
+    /// Why the seat's previous answer was refused (an entry the form or the rules
+    /// refused, nothing of it applied): the same choices are asked again. A seat that
+    /// does not see the whole game is told only that it was refused, since the rules'
+    /// reason may name what it does not see.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
     /// The game is over: this is the seat's last file.
     #[serde(default)]
     pub over: bool,
@@ -141,6 +155,11 @@ pub struct Answered {
     /// applied; the seat was sent a new file.
     #[serde(default)]
     pub overtaken: bool,
+    /// The entry it carried was refused (the form's check or the rules'
+    /// `accepts_entry`), with the reason: not applied, no dice drawn, and the seat was
+    /// sent a new file with the reason and the same choices. Not a broken game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// A file the host sent.
@@ -586,18 +605,26 @@ impl Record {
                 }
                 continue;
             }
-            let leads_to = self.step(module, rules, &mut master, &secret, number, a, &name)?;
+            let (leads_to, refused) =
+                self.step(module, rules, &mut master, &secret, number, a, &name)?;
             if leads_to != a.actions || master.steps.len() - before != a.actions.len() {
                 return Err(bad(
                     &name,
                     "the record says it led to other actions than the rules give",
                 ));
             }
+            if refused != a.refused {
+                return Err(bad(
+                    &name,
+                    "the record says its entry was refused (or taken) otherwise than the rules say",
+                ));
+            }
         }
         Ok(master)
     }
 
-    /// Applies answer `number` to `master`; returns the actions it led to.
+    /// Applies answer `number` to `master`; returns the actions it led to, or none and
+    /// the reason when the entry it carries is refused (see [`Answered::refused`]).
     #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
@@ -608,12 +635,12 @@ impl Record {
         number: usize,
         a: &Answered,
         name: &str,
-    ) -> Result<Vec<Action>, HostError> {
+    ) -> Result<(Vec<Action>, Option<String>), HostError> {
         let seat = self.seat_id(module, &a.seat)?;
         let nonce =
             from_hex(&a.nonce).ok_or_else(|| bad(name, "its nonce must be 64 hex digits"))?;
         if a.overtaken {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         if master.start.is_none() {
             if a.action.is_some() || a.answers != 0 {
@@ -638,9 +665,10 @@ impl Record {
                 // The decisions forced at the start (a seat's only choice, a hosted
                 // seat's) are the last join's, as the record keeps them.
                 master.advance(module, rules)?;
-                return Ok(master.steps.iter().map(|s| s.action.clone()).collect());
+                let actions = master.steps.iter().map(|s| s.action.clone()).collect();
+                return Ok((actions, None));
             }
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         let Some(action) = &a.action else {
             return Err(bad(
@@ -667,6 +695,29 @@ impl Record {
                 ),
             ));
         }
+        // An entry the form's check or the rules' `accepts_entry` refuse is not applied
+        // and draws no dice: the seat is asked again with the reason. Checked before the
+        // reseed, so that nothing of it is half-applied.
+        if matches!(action, Action::Take { entry: Some(_), .. }) {
+            let state = master.state().expect("started");
+            let words = crate::game::describe::action_checked(module, state, action);
+            crate::game::seats::allowed_by(module, rules, state, seat, action).map_err(|e| {
+                bad(
+                    name,
+                    format!("its action ({words}) is refused: {e}; nothing was applied"),
+                )
+            })?;
+            match check_entry(module, rules, state, action) {
+                Ok(()) => {}
+                Err(ActionError::Illegal(why)) => return Ok((Vec::new(), Some(why))),
+                Err(e) => {
+                    return Err(bad(
+                        name,
+                        format!("its entry ({words}) could not be checked: {e}"),
+                    ));
+                }
+            }
+        }
         master.reseed(answer_seed(&self.game, number, secret, &nonce));
         let words = {
             let state = master.state().expect("started");
@@ -679,10 +730,11 @@ impl Record {
             )
         })?;
         master.advance(module, rules)?;
-        Ok(master.steps[before..]
+        let actions = master.steps[before..]
             .iter()
             .map(|s| s.action.clone())
-            .collect())
+            .collect();
+        Ok((actions, None))
     }
 
     /// The file `seat` is sent as its file `index`, the game being `master` (at its
@@ -709,6 +761,7 @@ impl Record {
             view: None,
             log: Vec::new(),
             decide: Vec::new(),
+            refused: None,
             over: false,
         };
         let mut errors = Vec::new();
@@ -744,13 +797,41 @@ impl Record {
             if !legal.is_empty() {
                 let (seen, e) = sights(module, rules, &state, seat);
                 errors.extend(e);
+                let hidden = |u: crate::ids::UnitId| seen.get(u.index()) != Some(&Sight::Full);
+                // The forms of the offers among the choices, named as the seat sees.
+                let listed = if legal.iter().any(|a| matches!(a, Action::Take { .. })) {
+                    offers(module, rules, &state).map_err(rule)?
+                } else {
+                    Vec::new()
+                };
                 file.decide = legal
                     .into_iter()
-                    .map(|action| Choice {
-                        words: choice_words(module, &state, &action, &seen),
-                        action,
+                    .map(|action| {
+                        let form = listed
+                            .iter()
+                            .find(|o| !o.form.is_empty() && o.taken_by(&action))
+                            .map(|o| in_words(module, &state, &o.form, hidden))
+                            .unwrap_or_default();
+                        Choice {
+                            words: choice_words(module, &state, &action, &seen),
+                            action,
+                            form,
+                        }
                     })
                     .collect();
+                // Why its previous answer was refused, if it was.
+                file.refused = self
+                    .answers
+                    .iter()
+                    .find(|a| a.seat == id && a.answers + 1 == index)
+                    .and_then(|a| a.refused.clone())
+                    .map(|why| {
+                        if seen.iter().all(|s| *s == Sight::Full) {
+                            why
+                        } else {
+                            "your entry was refused (the reason is withheld: it may name what your seat does not see); nothing of it was applied".to_string()
+                        }
+                    });
             }
         }
         Ok((file, errors))
@@ -904,7 +985,7 @@ impl<'a> Host<'a> {
             let module = self.module;
             let id = self.record.seat_id(module, seat)?;
             let legal = legal_actions_for(module, rules, state, id).map_err(rule)?;
-            if !legal.contains(action) {
+            if !legal.contains(&bare(action)) {
                 let words = crate::game::describe::action_checked(module, state, action);
                 return Err(bad(
                     name,
@@ -922,11 +1003,12 @@ impl<'a> Host<'a> {
             action: answer.action.clone(),
             actions: Vec::new(),
             overtaken,
+            refused: None,
         };
         let secret = self.record.secret()?;
         let number = self.record.answers.len();
         let mut master = self.master.clone();
-        answered.actions = self.record.step(
+        (answered.actions, answered.refused) = self.record.step(
             self.module,
             rules,
             &mut master,
@@ -1021,6 +1103,7 @@ impl<'a> Host<'a> {
                 view: None,
                 log: Vec::new(),
                 decide: Vec::new(),
+                refused: None,
                 over: false,
             };
             let bytes = to_bytes(&file);
@@ -1166,6 +1249,15 @@ pub fn verify_seat(
         actions: master.steps.len(),
         over: master.over(),
     })
+}
+
+/// `action` without the values entered: the choice it takes, as the host listed it.
+fn bare(action: &Action) -> Action {
+    let mut bare = action.clone();
+    if let Action::Take { entry, .. } = &mut bare {
+        *entry = None;
+    }
+    bare
 }
 
 /// A one-line refusal of a file of another game or another seat.
