@@ -258,21 +258,53 @@ pub fn ready_units(
 ) -> Result<Vec<UnitId>, RuleError> {
     let mut ready = Vec::new();
     // One session for the box's pieces: the rules' view is opened once.
+    rules.ask_each(view, &mut |ask| ready_in(view, ask, at, side, &mut ready))?;
+    Ok(ready)
+}
+
+/// [`ready_units`] of `at` asked in a session under way, pushed onto `ready`.
+fn ready_in(
+    view: View<'_>,
+    ask: &mut dyn Asker,
+    at: BoxId,
+    side: SideId,
+    ready: &mut Vec<UnitId>,
+) -> Result<(), RuleError> {
+    for u in view.state.units_at(at) {
+        let unit = view.state.unit(u);
+        // A formation's member moves only with it.
+        if unit.side != side || view.state.in_formation(view.module, u) {
+            continue;
+        }
+        let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
+        if limit.is_none_or(|l| i64::from(unit.moves) < l) {
+            ready.push(u);
+        }
+    }
+    Ok(())
+}
+
+/// The boxes whose selection would make a piece of `side` ready ([`ready_units`]), in
+/// the board's order: one session of questions for the whole board (a session each
+/// opened the rules' view once per box: a fifth of a random game's instructions).
+fn selectable(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    side: SideId,
+) -> Result<Vec<BoxId>, RuleError> {
+    let mut out = Vec::new();
+    let mut ready = Vec::new();
     rules.ask_each(view, &mut |ask| {
-        for u in view.state.units_at(at) {
-            let unit = view.state.unit(u);
-            // A formation's member moves only with it.
-            if unit.side != side || view.state.in_formation(view.module, u) {
-                continue;
-            }
-            let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
-            if limit.is_none_or(|l| i64::from(unit.moves) < l) {
-                ready.push(u);
+        for at in view.module.board.box_ids() {
+            ready.clear();
+            ready_in(view, ask, at, side, &mut ready)?;
+            if !ready.is_empty() {
+                out.push(at);
             }
         }
         Ok(())
     })?;
-    Ok(ready)
+    Ok(out)
 }
 
 /// Every action the moving side may take now in its Movement segment.
@@ -291,11 +323,11 @@ pub fn legal(
     match &seg.active {
         None => {
             if left > 0 {
-                for at in module.board.box_ids() {
-                    if !ready_units(view, rules, at, side)?.is_empty() {
-                        out.push(Action::Select { at });
-                    }
-                }
+                out.extend(
+                    selectable(view, rules, side)?
+                        .into_iter()
+                        .map(|at| Action::Select { at }),
+                );
             }
         }
         Some(a) => {
