@@ -4,9 +4,11 @@
 
 use muster_core::Module;
 use muster_core::game::dice::Pcg32;
+use muster_core::game::moves::Memo;
 use muster_core::game::seats::Turns;
 use muster_core::game::{
     Action, ActionError, GameState, Knowledge, RuleError, Rules, apply_by, legal_actions_for,
+    legal_actions_for_memo,
 };
 use muster_core::ids::SeatId;
 
@@ -183,6 +185,8 @@ pub fn player_with(
 pub struct RandomPlayer {
     chooser: Pcg32,
     samples: Pcg32,
+    /// Destinations kept from one decision to the next (the same lists, cheaper).
+    memo: Memo,
 }
 
 impl RandomPlayer {
@@ -190,6 +194,7 @@ impl RandomPlayer {
         RandomPlayer {
             chooser: Pcg32::new(seed, 2),
             samples: Pcg32::new(seed, 3),
+            memo: Memo::default(),
         }
     }
 }
@@ -207,7 +212,8 @@ impl Player for RandomPlayer {
             u64::from(self.samples.next_u32())
         };
         let state = knowledge.sample(module, seed);
-        let legal = legal_actions_for(module, rules, &state, knowledge.seat())?;
+        let legal =
+            legal_actions_for_memo(module, rules, &state, knowledge.seat(), &mut self.memo)?;
         pick(&mut self.chooser, &legal)
     }
 }
