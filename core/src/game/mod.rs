@@ -41,7 +41,10 @@ pub use rules::{
     Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
 };
 pub use save::{Save, SaveError};
-pub use seats::{Turns, allowed_by, apply_by, awaited, legal_actions_for, legal_actions_for_memo};
+pub use seats::{
+    Turns, allowed_by, apply_by, apply_by_unlogged, awaited, legal_actions_for,
+    legal_actions_for_memo,
+};
 pub use seen_log::seat_log;
 pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

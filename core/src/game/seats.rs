@@ -193,6 +193,18 @@ pub fn apply_by(
     flow::apply(module, rules, state, action)
 }
 
+/// [`apply_by`] without the log ([`flow::apply_unlogged`]): the same new state.
+pub fn apply_by_unlogged(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<GameState, ActionError> {
+    allowed_by(module, rules, state, seat, action)?;
+    flow::apply_unlogged(module, rules, state, action)
+}
+
 /// Refuses an action `seat` may not take now, naming whom the game waits for; for a
 /// caller that applies it otherwise (a `History` that records it). An action it lets
 /// through may still be refused by [`flow::apply`] (for the lone seat of the side on
