@@ -109,7 +109,7 @@ pub fn play_game(
         .zip(&setup.players)
         .map(|(seat, &level)| player(level, seat_seed(module, seed, seat)))
         .collect();
-    let mut table = Table::new();
+    let mut table = Table::unlogged();
     let mut actions = 0;
     let mut fallbacks = 0;
     let mut passes = 0;

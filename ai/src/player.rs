@@ -4,9 +4,11 @@
 
 use muster_core::Module;
 use muster_core::game::dice::Pcg32;
+use muster_core::game::moves::Memo;
 use muster_core::game::seats::Turns;
 use muster_core::game::{
-    Action, ActionError, GameState, Knowledge, RuleError, Rules, apply_by, legal_actions_for,
+    Action, ActionError, GameState, Knowledge, RuleError, Rules, apply_by, apply_by_unlogged,
+    legal_actions_for, legal_actions_for_memo,
 };
 use muster_core::ids::SeatId;
 
@@ -183,6 +185,8 @@ pub fn player_with(
 pub struct RandomPlayer {
     chooser: Pcg32,
     samples: Pcg32,
+    /// Destinations kept from one decision to the next (the same lists, cheaper).
+    memo: Memo,
 }
 
 impl RandomPlayer {
@@ -190,6 +194,7 @@ impl RandomPlayer {
         RandomPlayer {
             chooser: Pcg32::new(seed, 2),
             samples: Pcg32::new(seed, 3),
+            memo: Memo::default(),
         }
     }
 }
@@ -207,7 +212,8 @@ impl Player for RandomPlayer {
             u64::from(self.samples.next_u32())
         };
         let state = knowledge.sample(module, seed);
-        let legal = legal_actions_for(module, rules, &state, knowledge.seat())?;
+        let legal =
+            legal_actions_for_memo(module, rules, &state, knowledge.seat(), &mut self.memo)?;
         pick(&mut self.chooser, &legal)
     }
 }
@@ -358,6 +364,8 @@ pub fn step(
 /// while another seat of its side still has something to do is held as a pass.
 pub struct Table {
     turns: Turns,
+    /// Whether actions are applied with their log ([`Table::unlogged`]).
+    logged: bool,
 }
 
 /// What [`Table::play`] did.
@@ -387,6 +395,17 @@ impl Table {
     pub fn new() -> Self {
         Table {
             turns: Turns::new(),
+            logged: true,
+        }
+    }
+
+    /// A table for a caller that reads no log (`muster balance`): the same games, each
+    /// [`Played::Applied`] with an empty log, and without the lines that cost a look at
+    /// the game beyond the action ([`muster_core::game::apply_unlogged`]).
+    pub fn unlogged() -> Self {
+        Table {
+            turns: Turns::new(),
+            logged: false,
         }
     }
 
@@ -410,13 +429,18 @@ impl Table {
         seat: SeatId,
     ) -> Result<Played, AiError> {
         let turns = &mut self.turns;
+        let logged = self.logged;
         let mut held = false;
         let d = decide_for(player, module, rules, state, seat, |rules, action| {
             if turns.holds(module, rules, state, seat, action)? {
                 held = true;
                 return Ok(None);
             }
-            apply_by(module, rules, state, seat, action).map(Some)
+            if logged {
+                apply_by(module, rules, state, seat, action).map(Some)
+            } else {
+                apply_by_unlogged(module, rules, state, seat, action).map(|s| Some((s, Vec::new())))
+            }
         })?;
         match d.applied {
             Some((next, log)) => Ok(Played::Applied {

@@ -82,6 +82,18 @@ pub fn legal_actions(
     rules: &mut dyn Rules,
     state: &GameState,
 ) -> Result<Vec<Action>, RuleError> {
+    legal_actions_memo(module, rules, state, &mut moves::Memo::default())
+}
+
+/// [`legal_actions`], with the pieces' destinations reused from `memo` where what their
+/// search read is unchanged ([`moves::Memo`]): for a caller that lists one position
+/// after another of a game. The same list.
+pub fn legal_actions_memo(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    memo: &mut moves::Memo,
+) -> Result<Vec<Action>, RuleError> {
     let Some(procedure) = procedure(module, state) else {
         return Ok(Vec::new());
     };
@@ -108,7 +120,7 @@ pub fn legal_actions(
             super::activation::legal(module, rules, state)?
         }
         Procedure::Move => {
-            let mut actions = moves::legal(module, rules, state)?;
+            let mut actions = moves::legal(module, rules, state, memo)?;
             // A march's garrisons and detachments come before its last word (`Release`).
             let organise = super::formations::legal(module, rules, state)?;
             if !organise.is_empty() {

@@ -32,7 +32,7 @@ pub use command::Command;
 pub use dice::Dice;
 pub use entry::{Entry, Field, FieldKind, Form};
 pub use fight::Fought;
-pub use flow::{apply, apply_unlogged, decider, legal_actions, set_end, start};
+pub use flow::{apply, apply_unlogged, decider, legal_actions, legal_actions_memo, set_end, start};
 pub use history::History;
 pub use knowledge::Knowledge;
 pub use moves::{Destination, Path, Step, destinations};
@@ -41,7 +41,10 @@ pub use rules::{
     Answer, Asker, Combine, Event, Question, Reads, RuleError, Rules, SharedReads, View, Wanted,
 };
 pub use save::{Save, SaveError};
-pub use seats::{Turns, allowed_by, apply_by, awaited, legal_actions_for};
+pub use seats::{
+    Turns, allowed_by, apply_by, apply_by_unlogged, awaited, legal_actions_for,
+    legal_actions_for_memo,
+};
 pub use seen_log::seat_log;
 pub use sight::{SeatView, seat_view};
 pub use state::{BoxState, GameState, Outcome, Place, Unit, Vars};

@@ -1,6 +1,9 @@
 //! Marches: the paths a unit may take from its box, found by a search that asks the
 //! rules about each path and prunes where they say no.
 
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, ActionError, illegal};
@@ -258,21 +261,53 @@ pub fn ready_units(
 ) -> Result<Vec<UnitId>, RuleError> {
     let mut ready = Vec::new();
     // One session for the box's pieces: the rules' view is opened once.
+    rules.ask_each(view, &mut |ask| ready_in(view, ask, at, side, &mut ready))?;
+    Ok(ready)
+}
+
+/// [`ready_units`] of `at` asked in a session under way, pushed onto `ready`.
+fn ready_in(
+    view: View<'_>,
+    ask: &mut dyn Asker,
+    at: BoxId,
+    side: SideId,
+    ready: &mut Vec<UnitId>,
+) -> Result<(), RuleError> {
+    for u in view.state.units_at(at) {
+        let unit = view.state.unit(u);
+        // A formation's member moves only with it.
+        if unit.side != side || view.state.in_formation(view.module, u) {
+            continue;
+        }
+        let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
+        if limit.is_none_or(|l| i64::from(unit.moves) < l) {
+            ready.push(u);
+        }
+    }
+    Ok(())
+}
+
+/// The boxes whose selection would make a piece of `side` ready ([`ready_units`]), in
+/// the board's order: one session of questions for the whole board (a session each
+/// opened the rules' view once per box: a fifth of a random game's instructions).
+fn selectable(
+    view: View<'_>,
+    rules: &mut dyn Rules,
+    side: SideId,
+) -> Result<Vec<BoxId>, RuleError> {
+    let mut out = Vec::new();
+    let mut ready = Vec::new();
     rules.ask_each(view, &mut |ask| {
-        for u in view.state.units_at(at) {
-            let unit = view.state.unit(u);
-            // A formation's member moves only with it.
-            if unit.side != side || view.state.in_formation(view.module, u) {
-                continue;
-            }
-            let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
-            if limit.is_none_or(|l| i64::from(unit.moves) < l) {
-                ready.push(u);
+        for at in view.module.board.box_ids() {
+            ready.clear();
+            ready_in(view, ask, at, side, &mut ready)?;
+            if !ready.is_empty() {
+                out.push(at);
             }
         }
         Ok(())
     })?;
-    Ok(ready)
+    Ok(out)
 }
 
 /// Every action the moving side may take now in its Movement segment.
@@ -280,6 +315,7 @@ pub fn legal(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
+    memo: &mut Memo,
 ) -> Result<Vec<Action>, RuleError> {
     let Some(seg) = &state.moving else {
         return Ok(Vec::new());
@@ -291,23 +327,96 @@ pub fn legal(
     match &seg.active {
         None => {
             if left > 0 {
-                for at in module.board.box_ids() {
-                    if !ready_units(view, rules, at, side)?.is_empty() {
-                        out.push(Action::Select { at });
-                    }
-                }
+                out.extend(
+                    selectable(view, rules, side)?
+                        .into_iter()
+                        .map(|at| Action::Select { at }),
+                );
             }
         }
         Some(a) => {
+            // Alike pieces ([`MoverKey`]) get the same destinations: searched once.
+            let mut alike: Vec<(MoverKey, Arc<[Destination]>)> = Vec::new();
             for &unit in &a.ready {
-                for d in destinations(view, rules, unit)? {
-                    out.push(Action::Move { unit, path: d.path });
+                let key = mover_key(state, unit);
+                let found = match key
+                    .as_ref()
+                    .and_then(|k| alike.iter().find(|(o, _)| o == k))
+                {
+                    Some((_, found)) => Arc::clone(found),
+                    None => memo.destinations(view, rules, unit)?,
+                };
+                for d in found.iter() {
+                    out.push(Action::Move {
+                        unit,
+                        path: d.path.clone(),
+                    });
+                }
+                if let Some(k) = key {
+                    alike.push((k, found));
                 }
             }
             out.push(Action::Release);
         }
     }
     Ok(out)
+}
+
+/// Destinations found in earlier positions, each with what its search read
+/// ([`destinations_reading`]), for a caller that lists the legal actions of one game
+/// position after another (a random player): the pieces of a selected box are searched
+/// again after each move of one of them, and most read nothing the move changed.
+/// Reused only where every read gives the same answer, so the list is the same as
+/// without it. Bounded: emptied when it holds [`Memo::CAP`] pieces.
+#[derive(Default)]
+pub struct Memo {
+    found: FxHashMap<Searched, Vec<Found>>,
+}
+
+/// A piece, the box it searched from and the search's bound ([`max_path`]).
+type Searched = (UnitId, BoxId, usize);
+
+/// Destinations found, and what their search read.
+type Found = (SharedReads, Arc<[Destination]>);
+
+impl Memo {
+    /// Pieces (with their box and search bound) kept before the memo is emptied.
+    const CAP: usize = 4096;
+    /// Searches kept for each piece, the latest.
+    const EACH: usize = 4;
+
+    /// [`destinations`] of `unit`, from an earlier search whose reads hold, or searched.
+    pub fn destinations(
+        &mut self,
+        view: View<'_>,
+        rules: &mut dyn Rules,
+        unit: UnitId,
+    ) -> Result<Arc<[Destination]>, RuleError> {
+        let Place::Board(from) = view.state.unit(unit).place else {
+            return Ok(Arc::from([]));
+        };
+        let key = (unit, from, max_path(view.module, view.state));
+        if let Some((_, found)) = self.found.get(&key).and_then(|kept| {
+            kept.iter()
+                .rev()
+                .find(|(reads, _)| reads.hold(view.module, view.state))
+        }) {
+            return Ok(Arc::clone(found));
+        }
+        let (found, reads) = destinations_reading(view, rules, unit)?;
+        let found: Arc<[Destination]> = Arc::from(found);
+        if let Some(reads) = reads {
+            if self.found.len() >= Self::CAP && !self.found.contains_key(&key) {
+                self.found.clear();
+            }
+            let kept = self.found.entry(key).or_default();
+            if kept.len() >= Self::EACH {
+                kept.remove(0);
+            }
+            kept.push((reads, Arc::clone(&found)));
+        }
+        Ok(found)
+    }
 }
 
 /// Checks that `path` is a route along the map's lines from the unit's box.
@@ -442,7 +551,7 @@ pub(crate) fn apply(
 mod tests {
     use super::*;
     use crate::game::command::Command;
-    use crate::game::rules::Answer;
+    use crate::game::rules::{Answer, Reads};
     use crate::game::{Dice, GameState};
     use crate::load_module;
 
@@ -530,6 +639,139 @@ mod tests {
         );
     }
 
+    /// What [`Walled`]'s search read: the var `wall`, and the answer it gave.
+    struct WallRead(i64);
+
+    impl Reads for WallRead {
+        fn hold(&self, _: &Module, state: &GameState) -> bool {
+            state.var("wall") == self.0
+        }
+    }
+
+    /// [`Simple`] walled at the box numbered by the var `wall` (none at 0), telling
+    /// what its searches read, and counting them.
+    struct Walled {
+        searches: usize,
+    }
+
+    impl Rules for Walled {
+        fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            let wall = usize::try_from(view.state.var("wall") - 1)
+                .ok()
+                .and_then(BoxId::from_index);
+            Simple { max: 2, wall }.ask(view, q)
+        }
+        fn ask_each_reading(
+            &mut self,
+            view: View<'_>,
+            each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+        ) -> Result<Option<SharedReads>, RuleError> {
+            self.searches += 1;
+            self.ask_each(view, each)?;
+            Ok(Some(Arc::new(WallRead(view.state.var("wall")))))
+        }
+        fn notify(
+            &mut self,
+            _: View<'_>,
+            _: &mut crate::game::Dice,
+            _: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
+            Ok(Vec::new())
+        }
+    }
+
+    #[test]
+    fn the_memo_gives_a_search_again_only_where_what_it_read_is_unchanged() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+        let m = load_module(dir).unwrap();
+        let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        let unit = g
+            .unit_ids()
+            .find(|&u| matches!(g.unit(u).place, Place::Board(_)))
+            .unwrap();
+        let Place::Board(from) = g.unit(unit).place else {
+            unreachable!()
+        };
+        let wall = m.board.neighbours(from)[0].0;
+        let mut rules = Walled { searches: 0 };
+        let mut memo = Memo::default();
+        let fresh = |rules: &mut Walled, g: &GameState| {
+            destinations(
+                View {
+                    module: &m,
+                    state: g,
+                },
+                rules,
+                unit,
+            )
+            .unwrap()
+        };
+        let open = fresh(&mut rules, &g);
+        let searched = rules.searches;
+        let got = memo
+            .destinations(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                &mut rules,
+                unit,
+            )
+            .unwrap();
+        assert_eq!(&*got, &open[..]);
+        assert_eq!(rules.searches, searched + 1);
+        // Something the search did not read changes: the same answer, not searched.
+        g.vars.insert("other".into(), 1);
+        let got = memo
+            .destinations(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                &mut rules,
+                unit,
+            )
+            .unwrap();
+        assert_eq!(&*got, &open[..]);
+        assert_eq!(rules.searches, searched + 1);
+        // What it read changes: searched again, and the answer is the new position's.
+        g.vars.insert("wall".into(), lua_like(wall));
+        let walled = fresh(&mut rules, &g);
+        assert_ne!(walled, open, "the wall changes the destinations");
+        let searched = rules.searches;
+        let got = memo
+            .destinations(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                &mut rules,
+                unit,
+            )
+            .unwrap();
+        assert_eq!(&*got, &walled[..]);
+        assert_eq!(rules.searches, searched + 1);
+        // Back as it was: the first search is still kept.
+        g.vars.insert("wall".into(), 0);
+        let got = memo
+            .destinations(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                &mut rules,
+                unit,
+            )
+            .unwrap();
+        assert_eq!(&*got, &open[..]);
+        assert_eq!(rules.searches, searched + 1);
+    }
+
+    /// A box as the var `wall` names it: its index plus one.
+    fn lua_like(b: BoxId) -> i64 {
+        i64::try_from(b.index()).unwrap() + 1
+    }
+
     /// Applies an action to a copy, as the game flow does.
     fn step(
         m: &Module,
@@ -582,7 +824,7 @@ mod tests {
         ));
         assert_eq!(g, before);
 
-        let legal_now = legal(&m, &mut rules, &g).unwrap();
+        let legal_now = legal(&m, &mut rules, &g, &mut Memo::default()).unwrap();
         assert!(legal_now.contains(&Action::Select { at: home }));
         let (g2, _) = step(&m, &mut rules, &g, &Action::Select { at: home }).unwrap();
         assert_eq!(g2.step_left(&m), 2);

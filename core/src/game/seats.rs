@@ -14,6 +14,7 @@
 
 use super::action::{Action, ActionError, illegal};
 use super::flow::{self, decider};
+use super::moves::Memo;
 use super::offer::{self, Offer};
 use super::rules::{Question, RuleError, Rules, View};
 use super::state::{GameState, Place};
@@ -65,6 +66,18 @@ pub fn legal_actions_for(
     state: &GameState,
     seat: SeatId,
 ) -> Result<Vec<Action>, RuleError> {
+    legal_actions_for_memo(module, rules, state, seat, &mut Memo::default())
+}
+
+/// [`legal_actions_for`] with destinations reused from `memo`
+/// ([`flow::legal_actions_memo`]): the same list.
+pub fn legal_actions_for_memo(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    memo: &mut Memo,
+) -> Result<Vec<Action>, RuleError> {
     if state.outcome.is_some() || seat.index() >= module.seats.len() {
         return Ok(Vec::new());
     }
@@ -81,12 +94,12 @@ pub fn legal_actions_for(
     if lone_decider(module, rules, state, seat) {
         // The side's list less what `allowed_by` refuses: an action's `Take` names the
         // seat its offer is addressed to, so the offers need not be asked again.
-        let mut all = flow::legal_actions(module, rules, state)?;
+        let mut all = flow::legal_actions_memo(module, rules, state, memo)?;
         all.retain(|a| lone_may(module, state, seat, a).is_ok());
         return Ok(all);
     }
     let side_offers = offer::offers(module, rules, state)?;
-    let all = flow::legal_actions(module, rules, state)?;
+    let all = flow::legal_actions_memo(module, rules, state, memo)?;
     let mut mine = Vec::with_capacity(all.len());
     let mut commands = Authority::new(module, rules, state, seat);
     for action in all {
@@ -178,6 +191,18 @@ pub fn apply_by(
 ) -> Result<(GameState, Vec<String>), ActionError> {
     allowed_by(module, rules, state, seat, action)?;
     flow::apply(module, rules, state, action)
+}
+
+/// [`apply_by`] without the log ([`flow::apply_unlogged`]): the same new state.
+pub fn apply_by_unlogged(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    action: &Action,
+) -> Result<GameState, ActionError> {
+    allowed_by(module, rules, state, seat, action)?;
+    flow::apply_unlogged(module, rules, state, action)
 }
 
 /// Refuses an action `seat` may not take now, naming whom the game waits for; for a
