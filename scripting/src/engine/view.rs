@@ -109,8 +109,12 @@ end
 -- things of the same boxes and unit for every path: each crossing cost more than the
 -- script's own work). Only the live view keeps answers: the engine puts each view it
 -- makes in `live[1]` before any script sees it, so a view kept past its call is never
--- the live one and still fails. Lists are not kept (a script may change the table), nor
--- `var` (any name is one, so its answers would be unbounded).
+-- the live one and still fails. Lists are kept as their own copy and given out as a
+-- fresh one (a script may change the table it gets): a question asked of every piece
+-- (`sees`) may read the same boxes' pieces thousands of times in one session, each a
+-- scan of every piece in Rust. `var` is not kept (any name is one, so its answers would
+-- be unbounded).
+local lists_kept = { units_at = true, attached = true, members = true, all_members = true }
 local kept = {
 	active_side = 0, first_turn = 0, turn_year = 0, turn_month = 0, turn_label = 0,
 	last_turn_label = 0, step = 0, repetition = 0, scenario = 0, selected_box = 0,
@@ -122,6 +126,7 @@ local kept = {
 	jumps = 1, fought = 1, placed_at = 1, entry_line = 1, entered_by_relocation = 1,
 	unit_flag = 2, enemy_in = 2, tally = 2, resource = 2, attribute = 2, markers = 2,
 	enemy_class_in = 3,
+	units_at = 1, attached = 1, members = 1, all_members = 1,
 }
 local live = { false }
 -- The last live view that read a kept answer, and its number: an answer is kept with
@@ -252,7 +257,15 @@ local function patch(index, raws)
 			end
 		end
 		local arity = kept[name]
-		index[name] = if arity then keeping(arity, call, raw, names) else call
+		if arity and lists_kept[name] then
+			local keep = keeping(arity, call, raw, names)
+			index[name] = function(g, a)
+				local v = keep(g, a)
+				return if type(v) == "table" then table.clone(v) else v
+			end
+		else
+			index[name] = if arity then keeping(arity, call, raw, names) else call
+		end
 	end
 end
 return patch, live
