@@ -754,6 +754,7 @@ impl Planner {
     /// The units of `at` that may march now, with their destinations (searched through
     /// `alike`, for this state).
     fn march_options(
+        &self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
@@ -764,6 +765,13 @@ impl Planner {
         let view = View { module, state };
         let mut out = Vec::new();
         for u in ready_units(view, rules, at, me)? {
+            // Where the side has several seats, only the seat's own pieces: another
+            // commander's corps in the box is his to move (seed 001 §2).
+            if let Some(seat) = self.seat
+                && !muster_core::game::seats::commands(module, rules, state, seat, u)?
+            {
+                continue;
+            }
             let paths = alike
                 .destinations(view, rules, u)?
                 .iter()
@@ -827,7 +835,7 @@ impl Planner {
                 let pic = self.picture(module, rules, state, me)?;
                 let recall = self.recall.clone();
                 let mut alike = Alike::new(recall.as_deref());
-                let options = Self::march_options(module, rules, state, me, a.at, &mut alike)?;
+                let options = self.march_options(module, rules, state, me, a.at, &mut alike)?;
                 let ready: Vec<_> = options
                     .into_iter()
                     .filter(|(u, _)| a.ready.contains(u))
@@ -994,7 +1002,7 @@ impl Planner {
             if searched >= self.style.candidates {
                 break;
             }
-            let options = Self::march_options(module, rules, state, me, b, &mut alike)?;
+            let options = self.march_options(module, rules, state, me, b, &mut alike)?;
             if options.is_empty() {
                 continue;
             }
