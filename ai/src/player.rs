@@ -294,23 +294,35 @@ pub fn decide_for<T>(
             Err(e) => return Err(e.into()),
         }
     }
-    let legal = match shown {
+    let mut legal = match shown {
         Some(shown) => shown,
         None => legal_actions_for(module, rules, state, seat)?,
     };
     let fingerprint = state.fingerprint();
     let mut chooser = Pcg32::new((fingerprint as u64) ^ (fingerprint >> 64) as u64, 4);
-    let action = pick(&mut chooser, &legal)?;
     tracing::warn!(
         "{}'s computer player chose an action the game refuses; took a random legal one",
         module.seat(seat).name
     );
-    let applied = apply_action(rules, &action)?;
-    Ok(Decided {
-        action,
-        applied,
-        fell_back: true,
-    })
+    // A listed action the rules still refuse when taken (an offer whose handler says
+    // no) is left out and another drawn: the game goes on rather than stop on it.
+    loop {
+        let action = pick(&mut chooser, &legal)?;
+        match apply_action(rules, &action) {
+            Ok(applied) => {
+                return Ok(Decided {
+                    action,
+                    applied,
+                    fell_back: true,
+                });
+            }
+            Err(ActionError::Illegal(why)) if legal.len() > 1 => {
+                tracing::debug!("listed action {action:?} refused ({why}); drawing another");
+                legal.retain(|a| *a != action);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// The seat a computer player acts for now, for callers that play one player a side:
