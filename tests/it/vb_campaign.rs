@@ -574,7 +574,11 @@ fn computer_seats_choices_are_not_refused_in_the_campaigns_first_turns() {
         .output()
         .expect("muster runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("the game is over"), "{text}");
     assert!(text.contains("allocate a march"), "{text}");
     assert!(!text.contains("refused its choice"), "{text}");
