@@ -1360,6 +1360,16 @@ impl UserData for GameHandle {
             }
             Ok(format!("{:?}", sight[id.index()]).to_lowercase())
         });
+        // The `ai` computer player's choice for a seat now, from what the seat sees
+        // (its knowledge, its own choices), in words; nothing applied. How a module
+        // tests its `offer_worth` hints: the offer the player takes, the one it leaves.
+        m.add_method_mut("computer", |lua, g, seat: String| {
+            let s = g.seat_id(&seat).map_err(|e| fail(lua, e))?;
+            let mut player = muster_ai::player(muster_ai::Level::Ai, 1);
+            let a = muster_ai::choose_for(player.as_mut(), &g.module, &mut g.rules, &g.state, s)
+                .map_err(|e| fail(lua, e.to_string()))?;
+            Ok(g.words(&a))
+        });
         m.add_method_mut("view", |lua, g, seat: String| {
             let s = g.seat_id(&seat).map_err(|e| fail(lua, e))?;
             let (view, errors) = muster_core::game::seat_view(&g.module, &mut g.rules, &g.state, s);

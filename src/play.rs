@@ -293,6 +293,13 @@ pub fn run(mut o: Args) -> Result<()> {
                     out,
                     "[{name}] passes the step to the other seats of its side"
                 )?;
+                // A random action held as a pass was a refused choice all the same.
+                if d.fell_back {
+                    writeln!(
+                        out,
+                        "(the {name} computer player) the game refused its choice: it took a random legal action"
+                    )?;
+                }
                 continue;
             };
             writeln!(

@@ -12,7 +12,7 @@ mod recall;
 pub mod search;
 
 pub use player::{
-    AiError, Decided, Level, Played, Player, Table, acting_seat, choose, decide, decide_for,
-    player, player_with, seat_seed, side_seed, step, step_for,
+    AiError, Decided, Level, Played, Player, Table, acting_seat, choose, choose_for, decide,
+    decide_for, player, player_with, seat_seed, side_seed, step, step_for,
 };
 pub mod balance;

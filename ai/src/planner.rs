@@ -132,6 +132,11 @@ pub struct Planner {
     /// The seat it plays, where its side has others: it then chooses among the
     /// seat's own actions. `None`: the side's (one seat a side, and rollouts).
     seat: Option<muster_core::ids::SeatId>,
+    /// The seat's own choices in the real game, where it does not see all of it
+    /// ([`Player::shown`]): what it chooses among on a sample, so a choice never rests
+    /// on an offer the sample only seems to make (the rules' counters, which no
+    /// knowledge holds, limit offers once a turn). Set for one decision.
+    shown: Option<Vec<Action>>,
 }
 
 type TurnKey = (muster_core::ids::TurnId, u8);
@@ -210,6 +215,7 @@ impl Planner {
             recall: None,
             samples: muster_core::game::dice::Pcg32::new(0, 5),
             seat: None,
+            shown: None,
         }
     }
 
@@ -220,10 +226,42 @@ impl Planner {
         rules: &mut dyn Rules,
         state: &GameState,
     ) -> Result<Vec<Action>, RuleError> {
+        if let Some(shown) = &self.shown {
+            return Ok(shown.clone());
+        }
         match self.seat {
             Some(seat) => muster_core::game::legal_actions_for(module, rules, state, seat),
             None => legal_actions(module, rules, state),
         }
+    }
+
+    /// The choices an offer must be among to be taken (see [`hinted_offer`]): the
+    /// seat's where it is shown them or its side has several seats; `None` (any offer
+    /// of the side) otherwise, at no cost.
+    fn mine(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Option<Vec<Action>>, RuleError> {
+        if self.shown.is_none() && self.seat.is_none() {
+            return Ok(None);
+        }
+        self.legal(module, rules, state).map(Some)
+    }
+
+    /// The offer the hints value most among the seat's own (see [`hinted_offer`]).
+    fn hinted(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Option<(f64, Action)>, AiError> {
+        if !rules.answers("offer_worth") {
+            return Ok(None);
+        }
+        let mine = self.mine(module, rules, state)?;
+        hinted_offer(module, rules, state, mine.as_deref())
     }
 
     /// Plays for `seat` (see [`Planner::legal`]).
@@ -716,6 +754,7 @@ impl Planner {
     /// The units of `at` that may march now, with their destinations (searched through
     /// `alike`, for this state).
     fn march_options(
+        &self,
         module: &Module,
         rules: &mut dyn Rules,
         state: &GameState,
@@ -726,6 +765,13 @@ impl Planner {
         let view = View { module, state };
         let mut out = Vec::new();
         for u in ready_units(view, rules, at, me)? {
+            // Where the side has several seats, only the seat's own pieces: another
+            // commander's corps in the box is his to move (seed 001 §2).
+            if let Some(seat) = self.seat
+                && !muster_core::game::seats::commands(module, rules, state, seat, u)?
+            {
+                continue;
+            }
             let paths = alike
                 .destinations(view, rules, u)?
                 .iter()
@@ -789,7 +835,7 @@ impl Planner {
                 let pic = self.picture(module, rules, state, me)?;
                 let recall = self.recall.clone();
                 let mut alike = Alike::new(recall.as_deref());
-                let options = Self::march_options(module, rules, state, me, a.at, &mut alike)?;
+                let options = self.march_options(module, rules, state, me, a.at, &mut alike)?;
                 let ready: Vec<_> = options
                     .into_iter()
                     .filter(|(u, _)| a.ready.contains(u))
@@ -809,7 +855,7 @@ impl Planner {
             if let Some(drop) = self.garrison(module, rules, state, me)? {
                 return Ok(drop);
             }
-            let hinted = hinted_offer(module, rules, state)?;
+            let hinted = self.hinted(module, rules, state)?;
             return Ok(hinted.map_or(Action::Release, |(_, a)| a));
         }
         Ok(self.choose_march(module, rules, state, me)?.0)
@@ -890,7 +936,7 @@ impl Planner {
         self.plan.clear();
         self.plan_for = None;
         // What the rules' hints say an offer is worth, against the best march below.
-        let hinted = hinted_offer(module, rules, state)?;
+        let hinted = self.hinted(module, rules, state)?;
         if left <= 0 {
             return Ok((hinted.map_or(Action::EndStep, |(_, a)| a), Vec::new()));
         }
@@ -956,7 +1002,7 @@ impl Planner {
             if searched >= self.style.candidates {
                 break;
             }
-            let options = Self::march_options(module, rules, state, me, b, &mut alike)?;
+            let options = self.march_options(module, rules, state, me, b, &mut alike)?;
             if options.is_empty() {
                 continue;
             }
@@ -1217,7 +1263,7 @@ impl Planner {
         match best {
             Some((_, a @ Action::Place { .. })) => Ok(a.clone()),
             // Nothing to recruit: an offer the hints value, else what comes first.
-            other => match hinted_offer(module, rules, state)? {
+            other => match self.hinted(module, rules, state)? {
                 Some((_, a)) => Ok(a),
                 None => other.map(|(_, a)| a.clone()).ok_or(AiError::Stuck),
             },
@@ -1225,30 +1271,26 @@ impl Planner {
     }
 }
 
-/// An answer the rules wait for (`wait_for`): of the offers addressed to the seat, the
-/// one the hints value most, else the first.
-fn answer(module: &Module, rules: &mut dyn Rules, state: &GameState) -> Result<Action, AiError> {
-    let legal = legal_actions(module, rules, state)?;
-    if let Some((_, hinted)) = hinted_offer(module, rules, state)?
-        && legal.contains(&hinted)
-    {
-        return Ok(hinted);
-    }
-    legal.into_iter().next().ok_or(AiError::Stuck)
-}
-
-/// The offer the rules' hints (`offer_worth`) value most, if one is worth taking. Costs
-/// nothing when no rule gives the hint (the offers are not even listed).
+/// The offer the rules' hints (`offer_worth`) value most, if one is worth taking, among
+/// `mine` where given (a seat's own choices: another seat's offer, however worthwhile,
+/// is one the game refuses it; a campaign's president chose his commanders'
+/// entrenchments). Costs nothing when no rule gives the hint (the offers are not even
+/// listed).
 pub(crate) fn hinted_offer(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
+    mine: Option<&[Action]>,
 ) -> Result<Option<(f64, Action)>, AiError> {
     if !rules.answers("offer_worth") {
         return Ok(None);
     }
     let mut best: Option<(f64, Action)> = None;
     for o in offers(module, rules, state)? {
+        let action = o.action();
+        if mine.is_some_and(|mine| !mine.contains(&action)) {
+            continue;
+        }
         let w = ask_int(
             rules,
             View { module, state },
@@ -1256,7 +1298,7 @@ pub(crate) fn hinted_offer(
         )?
         .unwrap_or(0) as f64;
         if w > 0.0 && best.as_ref().is_none_or(|(b, _)| w > *b) {
-            best = Some((w, o.action()));
+            best = Some((w, action));
         }
     }
     Ok(best)
@@ -1504,7 +1546,13 @@ impl Player for Planner {
         if !others.is_empty() {
             self.avoid(&state, &others);
         }
-        self.choose_on(module, rules, &state)
+        let chosen = self.choose_on(module, rules, &state);
+        self.shown = None;
+        chosen
+    }
+
+    fn shown(&mut self, choices: &[Action]) {
+        self.shown = Some(choices.to_vec());
     }
 
     fn forget(&mut self) {
@@ -1558,7 +1606,7 @@ impl Planner {
     ) -> Result<Action, AiError> {
         let me = muster_core::game::decider(module, state);
         if !state.waiting.is_empty() {
-            return answer(module, rules, state);
+            return self.answer(module, rules, state);
         }
         if state.combat.as_ref().is_some_and(|c| c.battle.is_some()) {
             return self.battle(module, rules, state, me);
@@ -1569,15 +1617,15 @@ impl Planner {
             Some(Procedure::Upgrade) => {
                 let legal = self.legal(module, rules, state)?;
                 match best_promotion(module, state, &legal) {
-                    Action::EndStep => {
-                        Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
-                    }
+                    Action::EndStep => Ok(self
+                        .hinted(module, rules, state)?
+                        .map_or(Action::EndStep, |(_, a)| a)),
                     a => Ok(a),
                 }
             }
-            Some(Procedure::Script) => {
-                Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
-            }
+            Some(Procedure::Script) => Ok(self
+                .hinted(module, rules, state)?
+                .map_or(Action::EndStep, |(_, a)| a)),
             Some(Procedure::Battles) => Ok(self
                 .legal(module, rules, state)?
                 .into_iter()
@@ -1585,6 +1633,29 @@ impl Planner {
                 .ok_or(AiError::Stuck)?),
             None => Err(AiError::Stuck),
         }
+    }
+
+    /// An answer the rules wait for (`wait_for`): of the seat's choices, the offer the
+    /// hints value most, else the first.
+    fn answer(
+        &self,
+        module: &Module,
+        rules: &mut dyn Rules,
+        state: &GameState,
+    ) -> Result<Action, AiError> {
+        let legal = self.legal(module, rules, state)?;
+        if let Some((_, hinted)) = self.hinted(module, rules, state)?
+            && legal.contains(&hinted)
+        {
+            return Ok(hinted);
+        }
+        legal.into_iter().next().ok_or(AiError::Stuck)
+    }
+
+    /// The seat's choices for the next decision on a sample ([`Player::shown`]); `None`
+    /// after it.
+    pub(crate) fn set_shown(&mut self, shown: Option<Vec<Action>>) {
+        self.shown = shown;
     }
 
     /// Drops the march being played.

@@ -89,6 +89,12 @@ pub trait Player: Send {
         knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError>;
 
+    /// The seat's own choices in the real game, told before [`Player::choose`] where the
+    /// seat does not see the whole game: what a person in the seat is shown to choose
+    /// among (play by file sends a seat its choices), so nothing its view hides. A
+    /// player choosing on a sample keeps to them. Open games never call it.
+    fn shown(&mut self, _choices: &[Action]) {}
+
     fn forget(&mut self) {}
 
     /// Problems the player met and worked around since last asked (a rule that failed
@@ -107,6 +113,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
         knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
         (**self).choose(module, rules, knowledge)
+    }
+
+    fn shown(&mut self, choices: &[Action]) {
+        (**self).shown(choices);
     }
 
     fn forget(&mut self) {
@@ -260,7 +270,17 @@ pub fn decide_for<T>(
         // For whoever runs the game: the piece concerned was hidden from the player.
         tracing::warn!("what {} sees: {e}", module.seat(seat).name);
     }
+    // A seat that does not see everything is told its own choices (see
+    // [`Player::shown`]); an open game's player reads them off the game itself.
+    let shown = if knowledge.is_open() {
+        None
+    } else {
+        Some(legal_actions_for(module, rules, state, seat)?)
+    };
     for _ in 0..2 {
+        if let Some(shown) = &shown {
+            player.shown(shown);
+        }
         let action = player.choose(module, rules, &knowledge)?;
         match apply_action(rules, &action) {
             Ok(applied) => {
@@ -271,26 +291,44 @@ pub fn decide_for<T>(
                 });
             }
             Err(ActionError::Illegal(why)) => {
-                tracing::debug!("planned action refused ({why}); planning again");
+                tracing::debug!(
+                    "{}'s planned action {action:?} refused ({why}); planning again",
+                    module.seat(seat).name
+                );
                 player.forget();
             }
             Err(e) => return Err(e.into()),
         }
     }
-    let legal = legal_actions_for(module, rules, state, seat)?;
+    let mut legal = match shown {
+        Some(shown) => shown,
+        None => legal_actions_for(module, rules, state, seat)?,
+    };
     let fingerprint = state.fingerprint();
     let mut chooser = Pcg32::new((fingerprint as u64) ^ (fingerprint >> 64) as u64, 4);
-    let action = pick(&mut chooser, &legal)?;
     tracing::warn!(
         "{}'s computer player chose an action the game refuses; took a random legal one",
         module.seat(seat).name
     );
-    let applied = apply_action(rules, &action)?;
-    Ok(Decided {
-        action,
-        applied,
-        fell_back: true,
-    })
+    // A listed action the rules still refuse when taken (an offer whose handler says
+    // no) is left out and another drawn: the game goes on rather than stop on it.
+    loop {
+        let action = pick(&mut chooser, &legal)?;
+        match apply_action(rules, &action) {
+            Ok(applied) => {
+                return Ok(Decided {
+                    action,
+                    applied,
+                    fell_back: true,
+                });
+            }
+            Err(ActionError::Illegal(why)) if legal.len() > 1 => {
+                tracing::debug!("listed action {action:?} refused ({why}); drawing another");
+                legal.retain(|a| *a != action);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// The seat a computer player acts for now, for callers that play one player a side:
@@ -315,6 +353,22 @@ pub fn choose(
 ) -> Result<Action, AiError> {
     let seat = acting_seat(module, rules, state)?;
     let (knowledge, _) = Knowledge::new(module, rules, state, seat);
+    player.choose(module, rules, &knowledge)
+}
+
+/// What `player` chooses for `seat` now, from the seat's [`Knowledge`] and told its
+/// choices as [`decide_for`] tells them; nothing applied (a rules test asks it).
+pub fn choose_for(
+    player: &mut dyn Player,
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+) -> Result<Action, AiError> {
+    let (knowledge, _) = Knowledge::new(module, rules, state, seat);
+    if !knowledge.is_open() {
+        player.shown(&legal_actions_for(module, rules, state, seat)?);
+    }
     player.choose(module, rules, &knowledge)
 }
 

@@ -216,6 +216,8 @@ pub struct SearchPlayer {
     queue: VecDeque<Action>,
     /// Rule errors met in rollouts since the last `take_warnings`.
     warnings: Vec<String>,
+    /// The seat's choices it was told for this decision ([`Player::shown`]).
+    shown: Option<Vec<Action>>,
     /// Answers shared by every planner of the search, across its decisions.
     recall: Arc<Recall>,
     /// Samples drawn so far (each one's seed is the player's seed and its number).
@@ -245,6 +247,7 @@ impl SearchPlayer {
             seed,
             queue: VecDeque::new(),
             warnings: Vec::new(),
+            shown: None,
             recall,
             draws: 0,
         }
@@ -536,6 +539,12 @@ impl Player for SearchPlayer {
         self.choose_on(module, rules, &states, knowledge)
     }
 
+    /// Told to the planner for the decisions it takes itself (the marches are
+    /// searched on samples and checked by the loop).
+    fn shown(&mut self, choices: &[Action]) {
+        self.shown = Some(choices.to_vec());
+    }
+
     fn forget(&mut self) {
         self.queue.clear();
         self.inner.forget();
@@ -559,6 +568,7 @@ impl SearchPlayer {
         knowledge: &Knowledge<'_>,
     ) -> Result<Action, AiError> {
         let state = *states.first().ok_or(AiError::Stuck)?;
+        let shown = self.shown.take();
         self.inner.seated(module, knowledge.seat());
         for p in &mut self.others {
             p.seated(module, knowledge.seat());
@@ -591,7 +601,10 @@ impl SearchPlayer {
             self.queue = chosen;
             return Ok(first);
         }
-        self.inner.choose_on(module, rules, state)
+        self.inner.set_shown(shown);
+        let chosen = self.inner.choose_on(module, rules, state);
+        self.inner.set_shown(None);
+        chosen
     }
 }
 

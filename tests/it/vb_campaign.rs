@@ -813,3 +813,38 @@ fn a_person_umpires_a_battle_by_file_and_a_refused_entry_changes_nothing() {
     game.send(&mut rules);
     check_folders(&m, &mut rules, &game.host.record, &game.folders);
 }
+
+/// Issue 47 item 5: computer players on every seat choose from their seat's view and
+/// the real game takes their choices. Before the players were told their seat's choices
+/// and kept to their own pieces and offers, this game (seed 3, two turns) had five of
+/// them refused: presidents taking offers not theirs or no longer open, an army
+/// commander marching his partner's corps.
+#[test]
+fn computer_seats_choices_are_not_refused_in_the_campaigns_first_turns() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "mods/vb-campaign",
+            "--player",
+            "union=ai",
+            "--player",
+            "confederate=ai",
+            "--seed",
+            "3",
+            "--end",
+            "08/1861",
+            "--quiet",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("muster runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("the game is over"), "{text}");
+    assert!(text.contains("allocate a march"), "{text}");
+    assert!(!text.contains("refused its choice"), "{text}");
+}

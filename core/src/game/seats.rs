@@ -485,6 +485,19 @@ fn same_decision(a: &Action, b: &Action) -> bool {
     }
 }
 
+/// Whether `seat` commands `unit`: a piece of its side, narrowed by the rules'
+/// `commands` question where the side has several seats (or the rules answer it). What
+/// a computer player of the seat may plan to move.
+pub fn commands(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    unit: UnitId,
+) -> Result<bool, RuleError> {
+    Authority::new(module, rules, state, seat).commands(unit)
+}
+
 /// Which pieces a seat commands: its side's, narrowed by the rules' `commands`
 /// question where they answer it. Not asked at all for a side with one seat and rules
 /// that do not answer it (every AHD game).
