@@ -1576,7 +1576,17 @@ impl Planner {
                 }
             }
             Some(Procedure::Script) => {
-                Ok(hinted_offer(module, rules, state)?.map_or(Action::EndStep, |(_, a)| a))
+                if let Some((_, a)) = hinted_offer(module, rules, state)? {
+                    return Ok(a);
+                }
+                // A step the rules keep open until an offer is taken (`end_step_refusal`:
+                // DWF's reinforcements waiting for their place): the first offered.
+                let legal = self.legal(module, rules, state)?;
+                if legal.contains(&Action::EndStep) {
+                    Ok(Action::EndStep)
+                } else {
+                    legal.into_iter().next().ok_or(AiError::Stuck)
+                }
             }
             Some(Procedure::Battles) => Ok(self
                 .legal(module, rules, state)?
