@@ -93,13 +93,18 @@ fn the_play_screen_offers_a_reinforcements_places() {
         let Action::Take { label, .. } = a else {
             unreachable!()
         };
-        assert!(h.query_all_by_label(label).next().is_some(), "the panel offers '{label}'");
+        assert!(
+            h.query_all_by_label(label).next().is_some(),
+            "the panel offers '{label}'"
+        );
     }
     let raleigh = m.board.find("Raleigh").expect("an area");
     let i1 = m.units.find("I1").expect("a type");
     let count = |h: &Harness<'_, EditorApp>| {
         let s = state(h);
-        s.units_at(raleigh).filter(|&u| s.unit(u).kind == i1).count()
+        s.units_at(raleigh)
+            .filter(|&u| s.unit(u).kind == i1)
+            .count()
     };
     assert_eq!(count(&h), 0);
     h.get_all_by_label("L1488: 5 1-6 Infantry appear in Raleigh")
