@@ -1623,9 +1623,19 @@ impl Planner {
                     a => Ok(a),
                 }
             }
-            Some(Procedure::Script) => Ok(self
-                .hinted(module, rules, state)?
-                .map_or(Action::EndStep, |(_, a)| a)),
+            Some(Procedure::Script) => {
+                if let Some((_, a)) = self.hinted(module, rules, state)? {
+                    return Ok(a);
+                }
+                // A step the rules keep open until an offer is taken (`end_step_refusal`:
+                // DWF's reinforcements waiting for their place): the first offered.
+                let legal = self.legal(module, rules, state)?;
+                if legal.contains(&Action::EndStep) {
+                    Ok(Action::EndStep)
+                } else {
+                    legal.into_iter().next().ok_or(AiError::Stuck)
+                }
+            }
             Some(Procedure::Battles) => Ok(self
                 .legal(module, rules, state)?
                 .into_iter()

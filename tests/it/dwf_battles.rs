@@ -76,7 +76,12 @@ impl Game {
                 .current_step(&self.m)
                 .is_some_and(|s| s.id == "campaign"))
         {
-            self.act(Action::EndStep);
+            // A reinforcement's place (L257): the first offered, the text's first.
+            let place = self
+                .legal()
+                .into_iter()
+                .find(|a| matches!(a, Action::Take { offer, .. } if offer.starts_with("appear-")));
+            self.act(place.unwrap_or(Action::EndStep));
         }
         // L334, L382: Grant is activated and picks his infantry up (the stack's point).
         let to = self.at("Richmond");

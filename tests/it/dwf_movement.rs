@@ -39,7 +39,12 @@ impl Game {
         while !(t.g.active_side(&t.m) == union
             && t.g.current_step(&t.m).is_some_and(|s| s.id == "campaign"))
         {
-            t.act(Action::EndStep);
+            // A reinforcement's place (L257): the first offered, the text's first.
+            let place = t
+                .legal()
+                .into_iter()
+                .find(|a| matches!(a, Action::Take { offer, .. } if offer.starts_with("appear-")));
+            t.act(place.unwrap_or(Action::EndStep));
         }
         t
     }

@@ -23,6 +23,7 @@ mod cli_watch;
 mod dwf_battles;
 mod dwf_board;
 mod dwf_movement;
+mod dwf_places;
 mod dwf_tables;
 mod formations;
 mod golden_logs;

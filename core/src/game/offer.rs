@@ -152,9 +152,10 @@ pub(crate) fn take(
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
     let Some(mut offer) = wanted_offer(module, rules, state, action)? else {
-        return Err(illegal(
-            "that is not among the decisions the rules offer now",
-        ));
+        return Err(illegal(format!(
+            "that is not among the decisions the rules offer now{}",
+            same_kind(module, rules, state, action)?
+        )));
     };
     let entered = enter(module, rules, state, &mut offer, action)?;
     if state.waiting.is_empty() {
@@ -221,6 +222,36 @@ pub fn check_entry(
     };
     let mut copy = state.clone();
     enter(module, rules, &mut copy, &mut offer, action).map(|_| ())
+}
+
+/// For a refused `Take`: the offers of its kind (same id, same seat) open now, by their
+/// labels, so the refusal says what may be taken instead and, in the rules' words, why
+/// (a reinforcement's places, each label citing its rule). Empty when there are none.
+/// Only the refusal pays for it.
+fn same_kind(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    action: &Action,
+) -> Result<String, RuleError> {
+    let Action::Take {
+        offer: id, seat, ..
+    } = action
+    else {
+        return Ok(String::new());
+    };
+    let labels: Vec<String> = offers(module, rules, state)?
+        .into_iter()
+        .filter(|o| o.id == *id && o.seat == *seat)
+        .map(|o| o.label)
+        .collect();
+    if labels.is_empty() {
+        return Ok(String::new());
+    }
+    Ok(format!(
+        " ('{id}' is offered only as: {})",
+        labels.join("; ")
+    ))
 }
 
 /// For an offer with a form, the values `action` carries, or else those the rules'

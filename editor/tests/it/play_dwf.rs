@@ -63,6 +63,58 @@ fn legal(h: &mut Harness<'_, EditorApp>) -> Vec<Action> {
         .to_vec()
 }
 
+/// Whether `a` chooses a reinforcement's place (`mods/dwf/rules/appearance.luau`).
+fn is_place(a: &Action) -> bool {
+    matches!(a, Action::Take { offer, .. } if offer.starts_with("appear-"))
+}
+
+fn start(h: &mut Harness<'_, EditorApp>) {
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("Test Richmond").click();
+    h.run();
+    common::retype(h, "Seed", "1");
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().play().session().is_some(), "the game started");
+}
+
+/// L1488, L257: May 1863's five CSA infantry go to "Any Flag City": the play screen
+/// offers each place as a button, and the one clicked is where they appear.
+#[test]
+fn the_play_screen_offers_a_reinforcements_places() {
+    let (_tmp, dir, m) = with_richmond();
+    let mut h = common::harness(&dir, common::LARGE);
+    start(&mut h);
+    let places: Vec<Action> = legal(&mut h).into_iter().filter(is_place).collect();
+    assert!(places.len() > 1, "{places:?}");
+    for a in &places {
+        let Action::Take { label, .. } = a else {
+            unreachable!()
+        };
+        assert!(
+            h.query_all_by_label(label).next().is_some(),
+            "the panel offers '{label}'"
+        );
+    }
+    let raleigh = m.board.find("Raleigh").expect("an area");
+    let i1 = m.units.find("I1").expect("a type");
+    let count = |h: &Harness<'_, EditorApp>| {
+        let s = state(h);
+        s.units_at(raleigh)
+            .filter(|&u| s.unit(u).kind == i1)
+            .count()
+    };
+    assert_eq!(count(&h), 0);
+    h.get_all_by_label("L1488: 5 1-6 Infantry appear in Raleigh")
+        .next()
+        .expect("offered")
+        .click();
+    h.run();
+    assert_eq!(count(&h), 5);
+}
+
 fn unit(h: &Harness<'_, EditorApp>, m: &Module, kind: &str, at: &str) -> UnitId {
     let (kind, at) = (
         m.units.find(kind).expect("a unit type"),
@@ -78,22 +130,16 @@ fn unit(h: &Harness<'_, EditorApp>, m: &Module, kind: &str, at: &str) -> UnitId 
 /// the Union's Campaign phase comes, Grant picks up his infantry, moves on Richmond and
 /// fights there (L334, L382, L392: combat is immediate).
 fn attack(h: &mut Harness<'_, EditorApp>, m: &Module) {
-    h.run();
-    h.get_by_label("Play").click();
-    h.run();
-    h.get_by_label("Test Richmond").click();
-    h.run();
-    common::retype(h, "Seed", "1");
-    h.get_by_label("Start").click();
-    h.run();
-    assert!(h.state().play().session().is_some(), "the game started");
+    start(h);
     let union = m.find_side("union").expect("a side");
     for _ in 0..50 {
         let s = state(h);
         if s.active_side(m) == union && s.current_step(m).is_some_and(|s| s.id == "campaign") {
             break;
         }
-        act(h, Action::EndStep);
+        // A reinforcement's place (L257) is taken where first offered: the text's first.
+        let place = legal(h).into_iter().find(|a| is_place(a));
+        act(h, place.unwrap_or(Action::EndStep));
     }
     let to = m.board.find("Richmond").expect("an area");
     let grant = unit(h, m, "grant-1863", "Fredericksburg");

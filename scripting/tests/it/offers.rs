@@ -78,6 +78,44 @@ fn an_offer_is_listed_charged_and_carried_out() {
     assert!(err.to_string().contains("not among the decisions"), "{err}");
 }
 
+/// A `Take` at a box its offer does not name is refused, the refusal listing the offers
+/// of that id open now by their labels (the rules' words, which may cite the rule); an
+/// offer not open at all is refused without a list.
+#[test]
+fn a_take_elsewhere_names_what_is_offered() {
+    let (_dir, m, mut rules, g) = with_house_rule(LEVY);
+    let Some(Action::Take {
+        offer, unit, seat, ..
+    }) = levy(&legal_actions(&m, &mut rules, &g).unwrap())
+    else {
+        panic!("offered")
+    };
+    let elsewhere = Action::Take {
+        offer,
+        unit,
+        at: m.board.find("Richmond"),
+        label: "raise a levy in Richmond".into(),
+        seat,
+        entry: None,
+    };
+    let err = apply(&m, &mut rules, &g, &elsewhere).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "not allowed: that is not among the decisions the rules offer now \
+         ('levy' is offered only as: raise a levy in Washington)"
+    );
+    let unknown = Action::Take {
+        offer: "draft".into(),
+        unit: None,
+        at: None,
+        label: "draft".into(),
+        seat: None,
+        entry: None,
+    };
+    let err = apply(&m, &mut rules, &g, &unknown).unwrap_err();
+    assert!(err.to_string().ends_with("offer now"), "{err}");
+}
+
 /// An offer is matched by id, piece and box, not by its label: a save whose label was
 /// worded differently still replays.
 #[test]
