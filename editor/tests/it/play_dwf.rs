@@ -138,7 +138,7 @@ fn attack(h: &mut Harness<'_, EditorApp>, m: &Module) {
             break;
         }
         // A reinforcement's place (L257) is taken where first offered: the text's first.
-        let place = legal(h).into_iter().find(|a| is_place(a));
+        let place = legal(h).into_iter().find(is_place);
         act(h, place.unwrap_or(Action::EndStep));
     }
     let to = m.board.find("Richmond").expect("an area");
