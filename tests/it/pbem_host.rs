@@ -215,3 +215,238 @@ fn battles_by_file_with_a_host_tell_each_seat_only_what_it_saw() {
         );
     }
 }
+
+/// A house rule on fog of war whose offer asks the side on move to name an enemy piece:
+/// its form lists every enemy piece on the board, most of them out of the seat's sight.
+fn guessing_mod(dir: &std::path::Path) -> std::path::PathBuf {
+    let house = dir.join("guess");
+    std::fs::create_dir_all(house.join("rules")).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        format!(
+            r#"<module id="guess" name="Guess" version="0" engine="0.1">
+  <extends module="fog-of-war" path="{}"/>
+  <rules entry="rules/init.luau"/>
+</module>"#,
+            root().join("mods/examples/fog-of-war").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        house.join("rules/init.luau"),
+        r#"
+hooks.on("offers", function(game, step, wanted)
+	if game:var("guessed") ~= 0 then
+		return nil
+	end
+	local side = game:active_side()
+	local pieces = {}
+	local enemy = nil
+	for _, u in game:units_on_board() do
+		if game:unit_side(u) ~= side then
+			pieces[u] = 1
+			enemy = enemy or u
+		end
+	end
+	if enemy == nil then
+		return nil
+	end
+	return { { id = "guess", label = "name an enemy piece",
+		form = { { id = "piece", label = "The piece", pieces = pieces } } } }
+end, { id = "guess.offers" })
+hooks.on("offer_taken", function(game, offer)
+	if offer.id ~= "guess" then
+		return nil
+	end
+	for u, n in offer.entry.piece do
+		if n > 0 then
+			return { { kind = "set_var", name = "guessed", value = u } }
+		end
+	end
+	return { { kind = "set_var", name = "guessed", value = -1 } }
+end, { id = "guess.taken" })
+"#,
+    )
+    .unwrap();
+    house
+}
+
+/// Fail closed: a host's file names a piece its seat does not fully see by a stand-in,
+/// never by its id (which is the same all game and would tell which piece it is), in
+/// its choices and in their forms; the seat's answer naming the stand-in is read as the
+/// piece it stands for, an answer naming the hidden piece's own id is refused, and the
+/// seat's files and answers verify against the record.
+#[test]
+fn a_seat_file_names_a_hidden_piece_by_a_stand_in_never_by_its_id() {
+    use muster_core::game::entry::Value;
+    use muster_core::game::entry::{Takes, from_words};
+    use muster_core::game::offer::offers;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let m = load_module(guessing_mod(tmp.path())).unwrap_or_else(|e| panic!("{e}"));
+    let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let setup = HostSetup {
+        module: SavedModule::of(&m),
+        scenario: SavedScenario {
+            id: "1861".into(),
+            xml: None,
+        },
+        options: Vec::new(),
+        end: Some("08/1861".into()),
+        seats: m.seats.iter().map(|s| s.id.clone()).collect(),
+        hosted: Vec::new(),
+    };
+    let mut host = Host {
+        module: &m,
+        record: Record::new(setup, &[7; 32], &[9; 32]),
+        master: Default::default(),
+    };
+    let mut folders = Folders::new();
+    for f in host.first_files() {
+        folders.entry(f.seat).or_default().push((f.name, f.bytes));
+    }
+    let mut nonce = 0u64;
+    let mut guessed = None;
+    let mut stand_ins_seen = 0;
+    'game: for _ in 0..200 {
+        let seats: Vec<String> = folders.keys().cloned().collect();
+        for seat in seats {
+            let (_, bytes) = folders[&seat]
+                .iter()
+                .rev()
+                .find(|(n, _)| n.ends_with(".seat.json"))
+                .unwrap()
+                .clone();
+            let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
+            let answered = answer_name(&file.game, &seat, file.index);
+            if file.over || folders[&seat].iter().any(|(n, _)| *n == answered) {
+                continue;
+            }
+            let mut answer = Answer {
+                pbem_host: HOST_FORMAT,
+                game: file.game.clone(),
+                seat: seat.clone(),
+                answers: file.index,
+                file: to_hex(&sha256(&bytes)),
+                nonce: to_hex(&sha256(&nonce.to_le_bytes())),
+                action: None,
+            };
+            nonce += 1;
+            if file.index > 0 {
+                // Every piece a choice or its form names is one the seat sees fully, or
+                // a stand-in past every real piece.
+                let state = host.master.state_at(file.at).unwrap().clone();
+                let seat_id = m.find_seat(&seat).unwrap();
+                let (seen, _) = sights(&m, &mut rules, &state, seat_id);
+                let shown =
+                    |u: UnitId| u.index() >= state.units.len() || seen[u.index()] == Sight::Full;
+                for c in &file.decide {
+                    c.action.map_units(|u| {
+                        assert!(
+                            shown(u),
+                            "{seat}'s file {} names hidden piece {u:?}: {}",
+                            file.index,
+                            c.words
+                        );
+                        stand_ins_seen += usize::from(u.index() >= state.units.len());
+                        u
+                    });
+                    for f in &c.form {
+                        if let Takes::Pieces(pieces) = &f.takes {
+                            for p in pieces {
+                                assert!(
+                                    shown(p.unit),
+                                    "{seat}'s form names hidden piece {:?} ({})",
+                                    p.unit,
+                                    p.name
+                                );
+                                stand_ins_seen += usize::from(p.unit.index() >= state.units.len());
+                            }
+                        }
+                    }
+                }
+                let guess = file
+                    .decide
+                    .iter()
+                    .find(|c| matches!(&c.action, Action::Take { offer, .. } if offer == "guess"));
+                answer.action = Some(match guess {
+                    Some(choice) if guessed.is_none() => {
+                        // The piece the form names first as unseen, as the host knows it.
+                        let listed = offers(&m, &mut rules, &state).unwrap();
+                        let form = &listed.iter().find(|o| o.id == "guess").unwrap().form;
+                        let muster_core::game::FieldKind::Pieces(pieces) = &form[0].kind else {
+                            panic!("a pieces field")
+                        };
+                        let real = pieces
+                            .iter()
+                            .map(|&(u, _)| u)
+                            .find(|u| seen[u.index()] != Sight::Full)
+                            .expect("an enemy piece out of sight");
+                        let entry = from_words(
+                            &choice.form,
+                            &serde_json::json!({ "piece": { "an unseen piece": 1 } }),
+                        )
+                        .unwrap_or_else(|e| panic!("{e}"));
+                        let Some(Value::Pieces(given)) = entry.get("piece") else {
+                            panic!("a pieces value")
+                        };
+                        assert!(
+                            given.iter().all(|(u, _)| u.index() >= state.units.len()),
+                            "the entry names the piece by its stand-in: {given:?}"
+                        );
+                        let mut take = choice.action.clone();
+                        if let Action::Take { entry: e, .. } = &mut take {
+                            *e = Some(Box::new(entry));
+                        }
+                        // The hidden piece's own id is not in the file's form.
+                        let mut cheat = answer.clone();
+                        cheat.action = Some(take.map_units(|u| {
+                            if u.index() >= state.units.len() {
+                                real
+                            } else {
+                                u
+                            }
+                        }));
+                        let refused = host.take(&mut rules, &seat, &answered, &to_bytes(&cheat));
+                        assert!(
+                            refused.as_ref().is_err_and(|e| e
+                                .to_string()
+                                .contains("names a piece its file's form does not list")),
+                            "{refused:?}"
+                        );
+                        guessed = Some(real);
+                        take
+                    }
+                    _ => file.decide[0].action.clone(),
+                });
+            }
+            let bytes = to_bytes(&answer);
+            host.take(&mut rules, &seat, &answered, &bytes)
+                .unwrap_or_else(|e| panic!("{answered}: {e}"));
+            folders.get_mut(&seat).unwrap().push((answered, bytes));
+            if guessed.is_some() {
+                break 'game;
+            }
+        }
+        let (out, errors) = host.outgoing(&mut rules).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        for f in out {
+            folders.entry(f.seat).or_default().push((f.name, f.bytes));
+        }
+    }
+    let real = guessed.expect("the guess was offered and taken");
+    assert!(
+        stand_ins_seen > 0,
+        "a form named hidden pieces by their stand-ins"
+    );
+    let state = host.master.state().unwrap();
+    assert_eq!(
+        state.var("guessed"),
+        real.index() as i64 + 1,
+        "the rules were told the piece the stand-in stands for"
+    );
+    for (seat, files) in &folders {
+        verify_seat(&m, &mut rules, &host.record, seat, files)
+            .unwrap_or_else(|e| panic!("{seat}: {e}"));
+    }
+}

@@ -80,6 +80,60 @@ pub enum Action {
     EndStep,
 }
 
+impl Action {
+    /// The action with every piece it names (its own, a `Take`'s entry's) passed
+    /// through `f`: how a host's file names pieces its seat may not see by stand-ins
+    /// (`crate::pbem::stand_in`).
+    pub fn map_units(&self, mut f: impl FnMut(UnitId) -> UnitId) -> Action {
+        let mut out = self.clone();
+        match &mut out {
+            Action::Move { unit, .. }
+            | Action::Activate { unit }
+            | Action::PickUp { unit }
+            | Action::DropOff { unit }
+            | Action::Reinforce { unit }
+            | Action::Lose { unit }
+            | Action::Upgrade { unit }
+            | Action::Drop { unit, .. } => *unit = f(*unit),
+            Action::Target { shooter, target } => {
+                *shooter = f(*shooter);
+                *target = f(*target);
+            }
+            Action::Take { unit, entry, .. } => {
+                if let Some(u) = unit {
+                    *u = f(*u);
+                }
+                if let Some(entry) = entry {
+                    for value in entry.0.values_mut() {
+                        if let super::entry::Value::Pieces(given) = value {
+                            for (u, _) in given.iter_mut() {
+                                *u = f(*u);
+                            }
+                        }
+                    }
+                }
+            }
+            Action::Organize { changes } => {
+                for c in changes.iter_mut() {
+                    c.unit = f(c.unit);
+                    if let Some(to) = &mut c.to {
+                        *to = f(*to);
+                    }
+                }
+            }
+            Action::Select { .. }
+            | Action::Release
+            | Action::Fight { .. }
+            | Action::Retreat { .. }
+            | Action::Pass
+            | Action::Absorb
+            | Action::Place { .. }
+            | Action::EndStep => {}
+        }
+        out
+    }
+}
+
 /// An action that cannot be taken now; the game is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {

@@ -138,9 +138,21 @@ pub fn seat_view(
     seat: SeatId,
 ) -> (SeatView, Vec<RuleError>) {
     let (sight, errors) = sights(module, rules, state, seat);
+    (seat_view_of(module, rules, state, seat, &sight), errors)
+}
+
+/// What `seat` sees of the game, given what it sees of each piece (`sights`), for a
+/// caller that needs both.
+pub fn seat_view_of(
+    module: &Module,
+    rules: &dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    sight: &[Sight],
+) -> SeatView {
     // Nothing is hidden only if no seat's data hides and no rule may (fails closed).
     let open = module.all_open() && !rules.answers(SEES);
-    (render(module, state, seat, &sight, open), errors)
+    render(module, state, seat, sight, open)
 }
 
 /// How much of each piece `seat` sees, by [`UnitId`] index.

@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::stand_in::StandIns;
 use super::{Bytes32, from_hex, sha256, to_hex};
 use crate::format::Sight;
 use crate::game::dice::Dice;
@@ -40,7 +41,7 @@ use crate::game::rules::{RuleError, Rules};
 use crate::game::save::{Reseed, Save, SaveError, SavedModule, SavedScenario, saved_scenario};
 use crate::game::seats::{apply_by, awaited, legal_actions_for};
 use crate::game::seen_log::{choice_words, seat_log};
-use crate::game::sight::{SEAT_VIEW, seat_view, sights};
+use crate::game::sight::{SEAT_VIEW, seat_view_of, sights};
 use crate::game::state::GameState;
 use crate::game::{Action, ActionError};
 use crate::ids::SeatId;
@@ -695,6 +696,19 @@ impl Record {
                 ),
             ));
         }
+        // The pieces the file named by stand-ins, as the position it was written at
+        // gives them (the answer and the record keep what the seat sent).
+        let revealed;
+        let action = match master.state_at(sent_at) {
+            Some(then) if names_stand_in(action, then.units.len()) => {
+                let listed = choices(module, rules, then, seat, None)?;
+                revealed = listed.stand_ins.reveal(action).ok_or_else(|| {
+                    bad(name, "it names a piece by a stand-in its file never gave")
+                })?;
+                &revealed
+            }
+            _ => action,
+        };
         // An entry the form's check or the rules' `accepts_entry` refuse is not applied
         // and draws no dice: the seat is asked again with the reason. Checked before the
         // reseed, so that nothing of it is half-applied.
@@ -788,37 +802,16 @@ impl Record {
             file.log.extend(lines);
             errors.extend(e);
         }
-        let (view, e) = seat_view(module, rules, &state, seat);
+        let (seen, e) = sights(module, rules, &state, seat);
         errors.extend(e);
+        let view = seat_view_of(module, rules, &state, seat, &seen);
         file.view = Some(serde_json::to_value(&view).map_err(rule)?);
         file.over = state.outcome.is_some();
         if !file.over {
-            let legal = legal_actions_for(module, rules, &state, seat).map_err(rule)?;
-            if !legal.is_empty() {
-                let (seen, e) = sights(module, rules, &state, seat);
-                errors.extend(e);
-                let hidden = |u: crate::ids::UnitId| seen.get(u.index()) != Some(&Sight::Full);
-                // The forms of the offers among the choices, named as the seat sees.
-                let listed = if legal.iter().any(|a| matches!(a, Action::Take { .. })) {
-                    offers(module, rules, &state).map_err(rule)?
-                } else {
-                    Vec::new()
-                };
-                file.decide = legal
-                    .into_iter()
-                    .map(|action| {
-                        let form = listed
-                            .iter()
-                            .find(|o| !o.form.is_empty() && o.taken_by(&action))
-                            .map(|o| in_words(module, &state, &o.form, hidden))
-                            .unwrap_or_default();
-                        Choice {
-                            words: choice_words(module, &state, &action, &seen),
-                            action,
-                            form,
-                        }
-                    })
-                    .collect();
+            let sent = choices(module, rules, &state, seat, Some(seen))?;
+            if !sent.choices.is_empty() {
+                let seen = sent.seen;
+                file.decide = sent.choices;
                 // Why its previous answer was refused, if it was.
                 file.refused = self
                     .answers
@@ -981,12 +974,29 @@ impl<'a> Host<'a> {
                         sent.at,
                     )?);
         if !overtaken && let (Some(action), Some(state)) = (&answer.action, self.master.state()) {
-            // The refusal names the action, in words if it is one of the file's.
+            // One of the file's choices as the file named it (stand-ins and all), read
+            // at the position the file was written at.
             let module = self.module;
             let id = self.record.seat_id(module, seat)?;
-            let legal = legal_actions_for(module, rules, state, id).map_err(rule)?;
-            if !legal.contains(&bare(action)) {
-                let words = crate::game::describe::action_checked(module, state, action);
+            let then = self.master.state_at(sent.at).unwrap_or(state);
+            let listed = choices(module, rules, then, id, None)?;
+            let choice = listed.choices.iter().find(|c| c.action == bare(action));
+            if let Some(choice) = choice
+                && let Some(field) = unlisted_piece(choice, action)
+            {
+                return Err(bad(
+                    name,
+                    format!(
+                        "its entry's field '{field}' names a piece its file's form does not list (a piece out of the seat's sight goes by the form's number for it): refused, nothing was applied"
+                    ),
+                ));
+            }
+            if choice.is_none() {
+                let words = if names_stand_in(action, state.units.len()) {
+                    "a piece it names is none the file gave".to_string()
+                } else {
+                    crate::game::describe::action_checked(module, state, action)
+                };
                 return Err(bad(
                     name,
                     format!(
@@ -1249,6 +1259,98 @@ pub fn verify_seat(
         actions: master.steps.len(),
         over: master.over(),
     })
+}
+
+/// A seat's choices at a position, as its file gives them.
+struct Listed {
+    /// Each legal action as the file names it, in words and with its form.
+    choices: Vec<Choice>,
+    /// The pieces the choices name by stand-ins.
+    stand_ins: StandIns,
+    /// What the seat sees of each piece.
+    seen: Vec<Sight>,
+}
+
+/// `seat`'s choices at `state` as its file gives them: in words, with their forms, and
+/// each piece the seat does not fully see named by a stand-in, never by its id. Built
+/// the same way to write a file and to read its answer.
+fn choices(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    seat: SeatId,
+    seen: Option<Vec<Sight>>,
+) -> Result<Listed, HostError> {
+    let legal = legal_actions_for(module, rules, state, seat).map_err(rule)?;
+    let mut sent = Listed {
+        choices: Vec::new(),
+        stand_ins: StandIns::new(state.units.len()),
+        seen: Vec::new(),
+    };
+    if legal.is_empty() {
+        return Ok(sent);
+    }
+    // A failing rule's errors were the host's when the file was written.
+    let seen = seen.unwrap_or_else(|| sights(module, rules, state, seat).0);
+    let hidden = |u: crate::ids::UnitId| seen.get(u.index()) != Some(&Sight::Full);
+    // The forms of the offers among the choices, named as the seat sees.
+    let listed = if legal.iter().any(|a| matches!(a, Action::Take { .. })) {
+        offers(module, rules, state).map_err(rule)?
+    } else {
+        Vec::new()
+    };
+    for action in &legal {
+        let mut form = listed
+            .iter()
+            .find(|o| !o.form.is_empty() && o.taken_by(action))
+            .map(|o| in_words(module, state, &o.form, hidden))
+            .unwrap_or_default();
+        let named = sent.stand_ins.disguise_action(action, &seen);
+        sent.stand_ins.disguise_form(&mut form, &seen);
+        sent.choices.push(Choice {
+            words: choice_words(module, state, action, &seen),
+            action: named,
+            form,
+        });
+    }
+    sent.seen = seen;
+    Ok(sent)
+}
+
+/// The first pieces field of `action`'s entry naming a piece `choice`'s form (as the
+/// file gave it) does not list.
+fn unlisted_piece(choice: &Choice, action: &Action) -> Option<String> {
+    let Action::Take {
+        entry: Some(entry), ..
+    } = action
+    else {
+        return None;
+    };
+    entry.0.iter().find_map(|(id, value)| {
+        let crate::game::entry::Value::Pieces(given) = value else {
+            return None;
+        };
+        let listed = choice
+            .form
+            .iter()
+            .find(|f| &f.id == id)
+            .and_then(|f| match &f.takes {
+                crate::game::entry::Takes::Pieces(pieces) => Some(pieces),
+                _ => None,
+            });
+        let ok = |u: &crate::ids::UnitId| listed.is_some_and(|p| p.iter().any(|p| p.unit == *u));
+        (!given.iter().all(|(u, _)| ok(u))).then(|| id.clone())
+    })
+}
+
+/// Whether `action` names a piece past the game's `units`: a stand-in.
+fn names_stand_in(action: &Action, units: usize) -> bool {
+    let mut any = false;
+    action.map_units(|u| {
+        any |= u.index() >= units;
+        u
+    });
+    any
 }
 
 /// `action` without the values entered: the choice it takes, as the host listed it.

@@ -43,6 +43,7 @@ use crate::module::Module;
 
 pub mod folder;
 pub mod host;
+pub mod stand_in;
 
 /// The turn file layout; bumped when an older muster would misread a newer file.
 ///
