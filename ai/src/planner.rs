@@ -1262,10 +1262,17 @@ impl Planner {
         }
         match best {
             Some((_, a @ Action::Place { .. })) => Ok(a.clone()),
-            // Nothing to recruit: an offer the hints value, else what comes first.
+            // Nothing to recruit: an offer the hints value, else what comes first; an
+            // offer no hint values is declined where the step may end (DWF's
+            // reorganisations and disbandings, listed since its places have a hint).
             other => match self.hinted(module, rules, state)? {
                 Some((_, a)) => Ok(a),
-                None => other.map(|(_, a)| a.clone()).ok_or(AiError::Stuck),
+                None => match other {
+                    Some((_, Action::Take { .. })) if legal.contains(&Action::EndStep) => {
+                        Ok(Action::EndStep)
+                    }
+                    other => other.map(|(_, a)| a.clone()).ok_or(AiError::Stuck),
+                },
             },
         }
     }
