@@ -861,8 +861,19 @@ mod tests {
             r#"{ id = "a", label = 3 }"#,
             r#"{ id = "a", form = {} }"#,
         ];
-        for src in other {
+        // Just past the last piece and the last box.
+        let past_unit = format!("{{ id = \"a\", unit = {} }}", state.units.len() + 1);
+        let past_box = format!("{{ id = \"a\", box = {} }}", m.board.boxes.len() + 1);
+        for src in other
+            .iter()
+            .copied()
+            .chain([past_unit.as_str(), past_box.as_str()])
+        {
             let t = table(src);
+            assert!(
+                offer(&m, &state, &t).is_err() || src.contains("form"),
+                "{src}"
+            );
             assert_eq!(plain_offer(&lua, &m, &state, &t), None, "{src}");
         }
         // The stack is left as found, read or refused.
