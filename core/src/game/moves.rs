@@ -274,17 +274,21 @@ fn ready_in(
     ready: &mut Vec<UnitId>,
 ) -> Result<(), RuleError> {
     for u in view.state.units_at(at) {
-        let unit = view.state.unit(u);
-        // A formation's member moves only with it.
-        if unit.side != side || view.state.in_formation(view.module, u) {
-            continue;
-        }
-        let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
-        if limit.is_none_or(|l| i64::from(unit.moves) < l) {
+        if view.state.unit(u).side == side && ready_one(view, ask, u)? {
             ready.push(u);
         }
     }
     Ok(())
+}
+
+/// Whether `u`, a piece of the side to move, may still take part in a selection (a
+/// formation's member moves only with it).
+fn ready_one(view: View<'_>, ask: &mut dyn Asker, u: UnitId) -> Result<bool, RuleError> {
+    if view.state.in_formation(view.module, u) {
+        return Ok(false);
+    }
+    let limit = ask.ask_int(Question::MoveLimit { unit: u })?;
+    Ok(limit.is_none_or(|l| i64::from(view.state.unit(u).moves) < l))
 }
 
 /// The boxes whose selection would make a piece of `side` ready ([`ready_units`]), in
@@ -295,14 +299,26 @@ fn selectable(
     rules: &mut dyn Rules,
     side: SideId,
 ) -> Result<Vec<BoxId>, RuleError> {
+    // The side's pieces on the board by box, in the board's order and by id within a
+    // box (as `units_at` gives them): one pass over the pieces, where looking into
+    // every box scanned them all once per box (5% of a random game's instructions).
+    let state = view.state;
+    let mut mine: Vec<(BoxId, UnitId)> = state
+        .unit_ids()
+        .filter_map(|u| match state.unit(u).place {
+            Place::Board(at) if state.unit(u).side == side => Some((at, u)),
+            _ => None,
+        })
+        .collect();
+    mine.sort_by_key(|&(at, u)| (at.index(), u.index()));
     let mut out = Vec::new();
-    let mut ready = Vec::new();
     rules.ask_each(view, &mut |ask| {
-        for at in view.module.board.box_ids() {
-            ready.clear();
-            ready_in(view, ask, at, side, &mut ready)?;
-            if !ready.is_empty() {
-                out.push(at);
+        for group in mine.chunk_by(|a, b| a.0 == b.0) {
+            for &(at, u) in group {
+                if ready_one(view, ask, u)? {
+                    out.push(at);
+                    break;
+                }
             }
         }
         Ok(())
@@ -637,6 +653,66 @@ mod tests {
             got.iter()
                 .all(|d| d.path.to() != wall && d.path.through().all(|b| b != wall))
         );
+    }
+
+    /// [`Simple`] with a march limit of 0 for the pieces in `tired` (never ready).
+    struct Tired {
+        tired: Vec<UnitId>,
+    }
+
+    impl Rules for Tired {
+        fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            match q {
+                Question::MoveLimit { unit } if self.tired.contains(&unit) => Ok(Answer::Int(0)),
+                q => Simple { max: 1, wall: None }.ask(view, q),
+            }
+        }
+        fn notify(
+            &mut self,
+            view: View<'_>,
+            dice: &mut crate::game::Dice,
+            e: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
+            Simple { max: 1, wall: None }.notify(view, dice, e)
+        }
+    }
+
+    #[test]
+    fn the_boxes_listed_for_selection_are_those_whose_selection_makes_a_piece_ready() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+        let m = load_module(dir).unwrap();
+        let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        begin(&m, &mut Simple { max: 1, wall: None }, &mut g).unwrap();
+        let side = g.active_side(&m);
+        let mine: Vec<UnitId> = g
+            .unit_ids()
+            .filter(|&u| g.unit(u).side == side && matches!(g.unit(u).place, Place::Board(_)))
+            .collect();
+        // A box of several pieces and a box of one: every choice of tired pieces, so a
+        // box whose first piece is tired and a later one is not is among them.
+        assert!(
+            mine.len() >= 3,
+            "the fixture's moving side has pieces in two boxes"
+        );
+        for pick in 0..1u32 << mine.len() {
+            let tired: Vec<UnitId> = (0..mine.len())
+                .filter(|i| pick & (1 << i) != 0)
+                .map(|i| mine[i])
+                .collect();
+            let mut rules = Tired { tired };
+            let view = View {
+                module: &m,
+                state: &g,
+            };
+            let expected: Vec<Action> = m
+                .board
+                .box_ids()
+                .filter(|&at| !ready_units(view, &mut rules, at, side).unwrap().is_empty())
+                .map(|at| Action::Select { at })
+                .collect();
+            let listed = legal(&m, &mut rules, &g, &mut Memo::default()).unwrap();
+            assert_eq!(listed, expected, "tired pieces {:?}", rules.tired);
+        }
     }
 
     /// What [`Walled`]'s search read: the var `wall`, and the answer it gave.

@@ -18,7 +18,7 @@ use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use ref_cast::RefCast;
 use rustc_hash::FxHashMap;
 
-use super::commands::{command, offer, progress, threat};
+use super::commands::{command, offer, plain_offer, progress, threat};
 use super::view::{GameRef, Views, game_type};
 use crate::defs::{lua_index, rust_index};
 use crate::reading::Lent;
@@ -211,6 +211,7 @@ impl ScriptRules {
         let state = GameRef::ref_cast(view.state);
         let views = &mut self.views;
         let (module, game_state) = (view.module, view.state);
+        let lua = self.sandbox.lua().clone();
         let offers = self
             .sandbox
             .list_with(
@@ -234,7 +235,10 @@ impl ScriptRules {
                     (game, step, wanted).into_lua_multi(lua)
                 },
                 |v| match v {
-                    Value::Table(t) => offer(module, game_state, t),
+                    Value::Table(t) => match plain_offer(&lua, module, game_state, t) {
+                        Some(o) => Ok(o),
+                        None => offer(module, game_state, t),
+                    },
                     other => Err(format!("{}, not a table", crate::value::describe(other))),
                 },
             )
