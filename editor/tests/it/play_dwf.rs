@@ -295,9 +295,16 @@ fn the_play_screen_offers_a_bombardment_ship_by_ship() {
         let s = state(h);
         s.units_at(box_).filter(|&u| s.unit(u).kind == k).count()
     };
-    h.get_all_by_label(&bombard[0]).next().expect("offered").click();
+    h.get_all_by_label(&bombard[0])
+        .next()
+        .expect("offered")
+        .click();
     h.run();
-    assert_eq!(count(&h, "SH"), 1, "the ship clicked is lost (L408's one more)");
+    assert_eq!(
+        count(&h, "SH"),
+        1,
+        "the ship clicked is lost (L408's one more)"
+    );
     assert_eq!(count(&h, "SU"), 0, "the supply unit is spent");
     let further = legal(&mut h)
         .into_iter()
