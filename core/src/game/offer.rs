@@ -182,6 +182,13 @@ pub(crate) fn take(
 ) -> Result<Vec<String>, ActionError> {
     let Some(mut offer) = wanted_offer(module, rules, state, action)? else {
         if let Some(why) = closed(module, rules, state, action)? {
+            // Hidden information fails closed: the rules' reason is read from the whole
+            // state and may speak of what the seat does not see.
+            let why = if module.all_open() {
+                why
+            } else {
+                super::why::HIDDEN_REASON.to_string()
+            };
             return Err(illegal(format!("the rules close that decision now: {why}")));
         }
         return Err(illegal(format!(

@@ -425,4 +425,17 @@ fn a_closed_offer_is_refused_with_the_rules_reason() {
         other => panic!("{other:?}"),
     }
     assert!(!rules.seen.iter().any(|s| s.contains("took")));
+    // Where a seat does not see everything, the reason is not told (fail closed).
+    let mut hidden = m.clone();
+    hidden.seats[0].enemies = muster_core::format::Sight::Presence;
+    match apply(&hidden, &mut rules, &g, &draft) {
+        Err(ActionError::Illegal(why)) => assert_eq!(
+            why,
+            format!(
+                "the rules close that decision now: {}",
+                muster_core::game::why::HIDDEN_REASON
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
 }
