@@ -22,6 +22,7 @@ mod cli_strong;
 mod cli_watch;
 mod dwf_battles;
 mod dwf_board;
+mod dwf_bombard;
 mod dwf_movement;
 mod dwf_places;
 mod dwf_tables;

@@ -47,6 +47,12 @@ pub struct Offer {
     /// The outcome of that battle, while `referee_entry` is asked; none otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fought: Option<Fought>,
+    /// Why the rules close this decision now, naming their rule ("L406: a fort of 3 may
+    /// not be bombarded"): a closed offer is never listed nor taken, and a `Take` of it
+    /// is refused with this reason. Rules list closed offers only for the `Take` being
+    /// checked (`wanted`), so listing the open ones pays nothing for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 impl Offer {
@@ -109,17 +115,43 @@ pub fn offers(
         return Ok(Vec::new());
     };
     let mut all = rules.offers(View { module, state }, step)?;
-    all.retain(|o| o.affordable(module, state));
+    all.retain(|o| o.refused.is_none() && o.affordable(module, state));
     Ok(all)
 }
 
-/// The offer `action` takes, if the rules offer it now and the side can pay.
+/// The offer `action` takes, if the rules offer it now (open) and the side can pay.
 fn wanted_offer(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
     action: &Action,
 ) -> Result<Option<Offer>, RuleError> {
+    Ok(asked(module, rules, state, action)?
+        .into_iter()
+        .find(|o| o.taken_by(action) && o.refused.is_none() && o.affordable(module, state)))
+}
+
+/// The rules' reason for closing the offer `action` takes, if they give one (only on a
+/// refusal: the rules are asked again).
+fn closed(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    action: &Action,
+) -> Result<Option<String>, RuleError> {
+    Ok(asked(module, rules, state, action)?
+        .into_iter()
+        .find(|o| o.taken_by(action))
+        .and_then(|o| o.refused))
+}
+
+/// What the rules list when asked for the offer `action` takes (open and closed).
+fn asked(
+    module: &Module,
+    rules: &mut dyn Rules,
+    state: &GameState,
+    action: &Action,
+) -> Result<Vec<Offer>, RuleError> {
     let Action::Take {
         offer: id,
         unit,
@@ -127,20 +159,17 @@ fn wanted_offer(
         ..
     } = action
     else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let Some(step) = offering_step(module, state) else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let wanted = Wanted {
         id,
         unit: *unit,
         at: *at,
     };
-    let listed = rules.offers_for(View { module, state }, step, &wanted)?;
-    Ok(listed
-        .into_iter()
-        .find(|o| o.taken_by(action) && o.affordable(module, state)))
+    rules.offers_for(View { module, state }, step, &wanted)
 }
 
 /// Takes an offer: checks it is among the offers now, pays its cost and reports
@@ -152,6 +181,16 @@ pub(crate) fn take(
     action: &Action,
 ) -> Result<Vec<String>, ActionError> {
     let Some(mut offer) = wanted_offer(module, rules, state, action)? else {
+        if let Some(why) = closed(module, rules, state, action)? {
+            // Hidden information fails closed: the rules' reason is read from the whole
+            // state and may speak of what the seat does not see.
+            let why = if module.all_open() {
+                why
+            } else {
+                super::why::HIDDEN_REASON.to_string()
+            };
+            return Err(illegal(format!("the rules close that decision now: {why}")));
+        }
         return Err(illegal(format!(
             "that is not among the decisions the rules offer now{}",
             same_kind(module, rules, state, action)?

@@ -679,6 +679,7 @@ mod tests {
             entry: None,
             fight: false,
             fought: None,
+            refused: None,
         };
         let all = [
             Question::MayEnter {

@@ -40,6 +40,8 @@ struct Recorder {
     answer: Option<Command>,
     /// Offer a levy (for one move) in script steps, this many times in all.
     levies: u32,
+    /// Also list a closed offer, a draft, refused with this reason.
+    draft_refused: Option<String>,
 }
 
 impl Rules for Recorder {
@@ -96,7 +98,23 @@ impl Rules for Recorder {
                 entry: None,
                 fight: false,
                 fought: None,
+                refused: None,
             }]
+            .into_iter()
+            .chain(self.draft_refused.clone().map(|why| Offer {
+                id: "draft".into(),
+                label: "call a draft".into(),
+                unit: None,
+                at: None,
+                cost: Vec::new(),
+                seat: None,
+                form: Vec::new(),
+                entry: None,
+                fight: false,
+                fought: None,
+                refused: Some(why),
+            }))
+            .collect()
         } else {
             Vec::new()
         })
@@ -367,4 +385,57 @@ fn place_stock_is_refused_outside_a_place_step() {
             && text.contains("place-stock is for procedure=\"place\" steps"),
         "{text}"
     );
+}
+
+/// A closed offer (`refused`: the rules' reason) is neither listed nor taken: a `Take`
+/// of it is refused with the rules' own reason, and nothing changes.
+#[test]
+fn a_closed_offer_is_refused_with_the_rules_reason() {
+    let (_tmp, m) = mini_with(
+        r#"<player-turn sides="north south">
+    <step id="purchase" name="Purchase" procedure="script"/>
+  </player-turn>"#,
+    );
+    let mut rules = Recorder {
+        levies: 1,
+        draft_refused: Some("§9: no draft before 1862".into()),
+        ..Recorder::default()
+    };
+    let (g, _) = start(&m, &mut rules, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+    let legal = legal_actions(&m, &mut rules, &g).unwrap();
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Take { offer, .. } if offer == "draft")),
+        "{legal:?}"
+    );
+    let draft = Action::Take {
+        offer: "draft".into(),
+        unit: None,
+        at: None,
+        label: "call a draft".into(),
+        seat: None,
+        entry: None,
+    };
+    match apply(&m, &mut rules, &g, &draft) {
+        Err(ActionError::Illegal(why)) => assert_eq!(
+            why,
+            "the rules close that decision now: §9: no draft before 1862"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(!rules.seen.iter().any(|s| s.contains("took")));
+    // Where a seat does not see everything, the reason is not told (fail closed).
+    let mut hidden = m.clone();
+    hidden.seats[0].enemies = muster_core::format::Sight::Presence;
+    match apply(&hidden, &mut rules, &g, &draft) {
+        Err(ActionError::Illegal(why)) => assert_eq!(
+            why,
+            format!(
+                "the rules close that decision now: {}",
+                muster_core::game::why::HIDDEN_REASON
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
 }

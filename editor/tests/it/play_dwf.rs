@@ -225,3 +225,96 @@ fn a_dwf_battle_shows_its_chart_lines_and_the_owner_clicks_the_fort() {
     h.run();
     assert_eq!(state(&h).unit(fort).hits, 1, "the fort took the loss");
 }
+
+/// A copy of DWF with May 1863's Wilmington as a scenario: a fort of 2 there, two Union
+/// ships and a supply unit in its blockade box (L406-L408).
+fn with_wilmington() -> (tempfile::TempDir, PathBuf, Module) {
+    let tmp = tempfile::tempdir().expect("temporary folder");
+    let dir = tmp.path().join("dwf");
+    let dwf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/dwf");
+    common::copy_dir(&dwf, &dir);
+    let scenario = r#"<?xml version="1.0" encoding="UTF-8"?>
+<scenario id="test-wilmington" name="Test Wilmington" start="05/1863">
+  <side id="union"><place box="Washington DC" units="1 I1"/><place box="Blockade Box (Wilmington)" units="2 SH, 1 SU"/></side>
+  <side id="confederate"><place box="Atlanta" units="1 I1"/><place box="Wilmington" units="1 F2"/></side>
+</scenario>
+"#;
+    std::fs::write(dir.join("scenarios/test-wilmington.xml"), scenario).expect("write scenario");
+    common::edit_file(
+        &dir.join("module.xml"),
+        r#"<include file="scenarios/1863.xml"/>"#,
+        r#"<include file="scenarios/1863.xml"/>
+  <include file="scenarios/test-wilmington.xml"/>"#,
+    );
+    let m = load_module(&dir).expect("DWF with the test scenario loads");
+    (tmp, dir, m)
+}
+
+/// L406-L408: in the Union's Campaign phase the play screen offers the bombardment of
+/// Wilmington's fort, one button per ship that may be lost; the one clicked is lost, the
+/// supply unit spent, and the next click takes the fort's step.
+#[test]
+fn the_play_screen_offers_a_bombardment_ship_by_ship() {
+    let (_tmp, dir, m) = with_wilmington();
+    let mut h = common::harness(&dir, common::LARGE);
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("Test Wilmington").click();
+    h.run();
+    common::retype(&mut h, "Seed", "1");
+    h.get_by_label("Start").click();
+    h.run();
+    let union = m.find_side("union").expect("a side");
+    for _ in 0..50 {
+        let s = state(&h);
+        if s.active_side(&m) == union && s.current_step(&m).is_some_and(|s| s.id == "campaign") {
+            break;
+        }
+        let place = legal(&mut h).into_iter().find(is_place);
+        act(&mut h, place.unwrap_or(Action::EndStep));
+    }
+    h.run();
+    let bombard: Vec<String> = legal(&mut h)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Take { offer, label, .. } if offer == "dwf.bombard" => Some(label),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bombard.len(), 2, "one per ship: {bombard:?}");
+    for label in &bombard {
+        assert!(
+            h.query_all_by_label(label).next().is_some(),
+            "the panel offers '{label}'"
+        );
+    }
+    let box_ = m.board.find("Blockade Box (Wilmington)").expect("an area");
+    let count = |h: &Harness<'_, EditorApp>, kind: &str| {
+        let k = m.units.find(kind).expect("a type");
+        let s = state(h);
+        s.units_at(box_).filter(|&u| s.unit(u).kind == k).count()
+    };
+    h.get_all_by_label(&bombard[0])
+        .next()
+        .expect("offered")
+        .click();
+    h.run();
+    assert_eq!(
+        count(&h, "SH"),
+        1,
+        "the ship clicked is lost (L408's one more)"
+    );
+    assert_eq!(count(&h, "SU"), 0, "the supply unit is spent");
+    let further = legal(&mut h)
+        .into_iter()
+        .find_map(|a| match a {
+            Action::Take { offer, label, .. } if offer == "dwf.bombard" => Some(label),
+            _ => None,
+        })
+        .expect("the next ship is offered");
+    h.get_all_by_label(&further).next().expect("shown").click();
+    h.run();
+    let fort = unit(&h, &m, "F2", "Wilmington");
+    assert_eq!(state(&h).unit(fort).hits, 1, "the fort lost a step");
+}

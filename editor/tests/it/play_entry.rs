@@ -395,6 +395,7 @@ fn each_kind_of_field_renders_and_makes_the_entry() {
         entry: None,
         fight: false,
         fought: None,
+        refused: None,
     };
     struct Ui {
         form: EntryForm,

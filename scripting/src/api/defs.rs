@@ -107,6 +107,7 @@ pub const RECORDS: &[RecordDoc] = &[
         p("seat", "SeatId?", "the seat it is addressed to, if not the side on move's: a response out of turn, an answer the game waits for (`wait_for`); its side pays"),
         p("form", "{ FormField }?", "fields the seat taking it enters (a referee's battle result): taking it carries the values, checked by the engine against the form, then by `accepts_entry`; without values, `referee_entry` computes them"),
         p("fight", "boolean?", "with `box` and a `form`: when the computer referee enters it, the engine's battle procedure first fights the battle in that box on a copy of the game with the game's dice, and `referee_entry` reads the outcome in `offer.fought`"),
+        p("refused", "string?", "a closed decision: why the rules refuse it now, naming the rule (\"L406: a fort of 3 ...\"); never listed nor taken, a `Take` of it is refused with this reason. List closed offers only when `wanted` asks for them: listing pays nothing then"),
     ] },
     RecordDoc { name: "FormField", seen_as: "each field of an offer's `form`: `id`, `label` and exactly one of `pieces`, `sides`, `boxes`, `min`/`max`, `choices`", fields: &[
         p("id", "string", "required; the key of its value in `offer.entry`"), p("label", "string?", "what a person is asked; default: the id"),

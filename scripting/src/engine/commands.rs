@@ -161,7 +161,8 @@ pub(super) fn loss(module: &Module, units: usize, t: &Table) -> Result<Loss, Str
     })
 }
 
-/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form?, fight? }`, checked, read
+/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form?, fight?,
+/// refused? }`, checked, read
 /// straight from Lua (offers are listed at every decision, so no copy is made first).
 /// An offer's table read straight off the Lua stack, when it is plain: string keys,
 /// `id`, `label` and `seat` strings, `unit` and `box` whole numbers in range, `fight` a
@@ -331,6 +332,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
     let mut seat = None;
     let mut form = Vec::new();
     let mut fight = false;
+    let mut refused = None;
     let mut cost = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
@@ -394,6 +396,11 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 Value::Nil => {}
                 _ => return Err(bad("`fight` must be true or false".into())),
             },
+            b"refused" => match v {
+                Value::String(s) => refused = Some(s.to_string_lossy()),
+                Value::Nil => {}
+                _ => return Err(bad("`refused` must be a string (the reason)".into())),
+            },
             b"cost" => match v {
                 Value::Table(c) => {
                     for pair in c.pairs::<Value, Value>() {
@@ -431,7 +438,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
                 let hint = muster_core::suggest::did_you_mean(
                     &extra,
                     [
-                        "id", "label", "unit", "box", "cost", "seat", "form", "fight",
+                        "id", "label", "unit", "box", "cost", "seat", "form", "fight", "refused",
                     ],
                 )
                 .map(|h| format!("; {h}"))
@@ -454,6 +461,7 @@ pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Off
         entry: None,
         fight,
         fought: None,
+        refused,
     })
 }
 

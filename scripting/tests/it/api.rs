@@ -181,6 +181,8 @@ impl Probe {
                 rounds: 1,
                 log: vec!["fought".into()],
             }),
+            // A closed offer is never taken: no hook sees `refused`.
+            refused: None,
         };
         let (u, s, b) = (UnitId(0), SideId(0), BoxId(0));
         for e in [

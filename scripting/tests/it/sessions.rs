@@ -187,6 +187,7 @@ end, { id = "test.kept" })
         entry: None,
         fight: false,
         fought: None,
+        refused: None,
     };
     let mut worth = |state: &GameState| {
         let view = View { module: &m, state };
