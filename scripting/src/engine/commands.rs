@@ -161,12 +161,10 @@ pub(super) fn loss(module: &Module, units: usize, t: &Table) -> Result<Loss, Str
     })
 }
 
-/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form?, fight?,
-/// refused? }`, checked, read
-/// straight from Lua (offers are listed at every decision, so no copy is made first).
 /// An offer's table read straight off the Lua stack, when it is plain: string keys,
 /// `id`, `label` and `seat` strings, `unit` and `box` whole numbers in range, `fight` a
-/// boolean, `cost` a table of resources to whole numbers 0 or more, no `form`. `None`
+/// boolean, `cost` a table of resources to whole numbers 0 or more, no `form` and no
+/// `refused`. `None`
 /// for anything else, which [`offer`] reads field by field and refuses by name. AHD
 /// lists a few dozen offers at every decision (moves by sea, each a table): read
 /// through mlua's values, each field cost a reference made and dropped and the
@@ -278,6 +276,7 @@ pub(super) fn plain_offer(
         entry: None,
         fight,
         fought: None,
+        refused: None,
     })
 }
 
@@ -317,6 +316,9 @@ unsafe fn whole(l: *mut ffi::lua_State, idx: c_int) -> Option<i64> {
     }
 }
 
+/// An offer from a script's table `{ id, label, unit?, box?, cost?, seat?, form?, fight?,
+/// refused? }`, checked, read straight from Lua (offers are listed at every decision, so
+/// no copy is made first).
 pub(super) fn offer(module: &Module, state: &GameState, t: &Table) -> Result<Offer, String> {
     let id = match t.raw_get::<Value>("id") {
         Ok(Value::String(s)) if !s.as_bytes().is_empty() => s
