@@ -29,7 +29,9 @@
 //! numbers, so candidates are compared on the same luck), seeded from the player's
 //! seed, the decision's place in the game and `r` only. Each rollout runs on fresh
 //! planners, so results never depend on which thread played it or in which order: the
-//! same seed gives the same choices on any number of threads.
+//! same seed gives the same choices on any number of threads. What all of a
+//! candidate's rollouts play before the first roll of the dice is played once, and each
+//! goes on from a copy (`before_the_dice`): the same rollouts, for less.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
