@@ -113,6 +113,7 @@ const COUNTER: f64 = 0.6;
 /// of its worth, when an attack beats the enemy that threatens it.
 const RELIEF: f64 = 0.5;
 
+#[derive(Clone)]
 pub struct Planner {
     style: Style,
     /// The board's distances, built once (and shared with the search's rollouts).

@@ -29,7 +29,9 @@
 //! numbers, so candidates are compared on the same luck), seeded from the player's
 //! seed, the decision's place in the game and `r` only. Each rollout runs on fresh
 //! planners, so results never depend on which thread played it or in which order: the
-//! same seed gives the same choices on any number of threads.
+//! same seed gives the same choices on any number of threads. What all of a
+//! candidate's rollouts play before the first roll of the dice is played once, and each
+//! goes on from a copy (`before_the_dice`): the same rollouts, for less.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -368,9 +370,17 @@ impl SearchPlayer {
                 .flat_map(|c| (half..per).map(move |r| (c, r)))
                 .collect()
         };
+        // The rules look ahead from here on this thread: what the rollouts log is not
+        // the game's.
+        rules.look_ahead(true);
+        let from: Vec<Option<Walk>> = candidates
+            .iter()
+            .map(|c| before_the_dice(module, &mut *rules, &root, c))
+            .collect();
         let one = |rules: &mut dyn Rules, (c, r): (usize, usize)| {
             let seed = mix(base.wrapping_add(r as u64));
-            let v = rollout(module, rules, &root, &candidates[c], seed).map_err(|e| e.to_string());
+            let v = rollout(module, rules, &root, &candidates[c], from[c].as_ref(), seed)
+                .map_err(|e| e.to_string());
             record((c, r), v);
         };
         // Thread `t` of `threads` plays its share of both halves on `rules` (or fails
@@ -416,9 +426,7 @@ impl SearchPlayer {
                         });
                     }
                     // This thread plays its share on the caller's rules, looking ahead.
-                    rules.look_ahead(true);
                     play(Ok(&mut *rules), 0, threads, &half_time);
-                    rules.look_ahead(false);
                 });
             }
             // On one thread the rollouts run on the caller's rules, looking ahead (what
@@ -426,12 +434,9 @@ impl SearchPlayer {
             // cost a strong game a thirtieth of its work, and rules answer alike
             // whatever they answered before (the app's worker and `muster balance`
             // always shared them).
-            _ => {
-                rules.look_ahead(true);
-                play(Ok(&mut *rules), 0, 1, &|| ());
-                rules.look_ahead(false);
-            }
+            _ => play(Ok(&mut *rules), 0, 1, &|| ()),
         }
+        rules.look_ahead(false);
         let slots = slots.into_inner().unwrap_or_else(|p| p.into_inner());
         slots
             .chunks(per)
@@ -668,21 +673,29 @@ struct Root<'a> {
     recall: Arc<Recall>,
 }
 
-/// Plays `candidate`'s actions in the root position (as far as the engine accepts
-/// them), then every side on to the start of `me`'s [`Root::horizon`]th player turn
-/// from here (or the game's end) with `ai` planners searching fewer boxes, mine
-/// avoiding the candidate's boxes for the rest of the segment, on dice seeded with
-/// `seed`; and judges the position reached.
-fn rollout(
+/// A rollout under way: the position, each side's planner and how far it has to go.
+#[derive(Clone)]
+struct Walk {
+    s: GameState,
+    players: Vec<Planner>,
+    turns_left: u32,
+    at: (muster_core::ids::TurnId, u8),
+    actions: usize,
+}
+
+/// Plays `candidate`'s actions in the root position, on `dice` (as far as the engine
+/// accepts them), and seats the rollout's planners: `ai` planners searching fewer
+/// boxes, mine avoiding the candidate's boxes for the rest of the segment.
+fn begin(
     module: &Module,
     rules: &mut dyn Rules,
     root: &Root,
     (candidate, avoid): &Candidate,
-    seed: u64,
-) -> Result<f64, AiError> {
+    dice: Dice,
+) -> Result<Walk, AiError> {
     let (state, me) = (root.state, root.me);
     let mut s = state.clone();
-    s.dice = Dice::seeded(seed);
+    s.dice = dice;
     for a in candidate {
         match apply_unlogged(module, rules, &s, a) {
             Ok(next) => s = next,
@@ -691,7 +704,7 @@ fn rollout(
         }
     }
     let avoid = [&root.avoided[..], avoid].concat();
-    let mut players: Vec<Planner> = module
+    let players: Vec<Planner> = module
         .side_ids()
         .map(|side| {
             let mut p = Planner::sharing(
@@ -708,26 +721,98 @@ fn rollout(
             p
         })
         .collect();
-    let mut turns_left = root.horizon;
-    let mut at = (state.turn, state.player);
-    let mut actions = 0;
-    while s.outcome.is_none() && actions < MAX_ROLLOUT_ACTIONS {
-        if (s.turn, s.player) != at && s.active_side(module) == me && !s.at_turn_end(module) {
-            turns_left -= 1;
-            if turns_left == 0 {
-                break;
-            }
-            at = (s.turn, s.player);
-        }
-        let side = decider(module, &s);
-        let Some(p) = players.get_mut(side.index()) else {
-            return Err(AiError::Stuck);
-        };
-        // Nobody reads a rollout's log.
-        s = rollout_step(p, module, rules, &s)?;
-        actions += 1;
+    Ok(Walk {
+        s,
+        players,
+        turns_left: root.horizon,
+        at: (state.turn, state.player),
+        actions: 0,
+    })
+}
+
+/// Plays the rollout's next action; false when it has ended: the game over, the start of
+/// `me`'s [`Root::horizon`]th player turn from the root, or too many actions.
+fn walk_on(
+    module: &Module,
+    rules: &mut dyn Rules,
+    root: &Root,
+    w: &mut Walk,
+) -> Result<bool, AiError> {
+    let me = root.me;
+    if w.s.outcome.is_some() || w.actions >= MAX_ROLLOUT_ACTIONS {
+        return Ok(false);
     }
-    judge(module, rules, &s, me, &root.worth)
+    let s = &w.s;
+    if (s.turn, s.player) != w.at && s.active_side(module) == me && !s.at_turn_end(module) {
+        w.turns_left -= 1;
+        if w.turns_left == 0 {
+            return Ok(false);
+        }
+        w.at = (s.turn, s.player);
+    }
+    let side = decider(module, s);
+    let Some(p) = w.players.get_mut(side.index()) else {
+        return Err(AiError::Stuck);
+    };
+    // Nobody reads a rollout's log.
+    w.s = rollout_step(p, module, rules, s)?;
+    w.actions += 1;
+    Ok(true)
+}
+
+/// What every rollout of `candidate` plays before its first roll of the dice: the
+/// candidate's march and, mostly, the rest of the segment (marches roll no dice, and
+/// the planners see none), the same on every rollout's dice. Played once, where each
+/// rollout played it again (a six-march turn's first decision played its other five
+/// marches for each of its 72 rollouts); each rollout goes on from a copy on its own
+/// dice, so the games are those played before. `None` when the candidate's own
+/// actions roll, or a rule fails (each rollout then plays from the root, as before, and
+/// meets the failure itself).
+fn before_the_dice(
+    module: &Module,
+    rules: &mut dyn Rules,
+    root: &Root,
+    candidate: &Candidate,
+) -> Option<Walk> {
+    let dice = Dice::seeded(0);
+    let mut w = begin(module, rules, root, candidate, dice.clone()).ok()?;
+    if w.s.dice != dice {
+        return None;
+    }
+    loop {
+        let kept = w.clone();
+        match walk_on(module, rules, root, &mut w) {
+            Ok(true) if w.s.dice == dice => {}
+            // That action rolled: the rollouts play it, each on its own dice.
+            Ok(true) => return Some(kept),
+            Ok(false) => return Some(w),
+            Err(_) => return Some(kept),
+        }
+    }
+}
+
+/// Plays `candidate` from the root (or from what it plays before the dice, `from`) on
+/// to the start of `me`'s [`Root::horizon`]th player turn from the root (or the game's
+/// end), every side by `ai` planners, on dice seeded with `seed`; and judges the
+/// position reached.
+fn rollout(
+    module: &Module,
+    rules: &mut dyn Rules,
+    root: &Root,
+    candidate: &Candidate,
+    from: Option<&Walk>,
+    seed: u64,
+) -> Result<f64, AiError> {
+    let mut w = match from {
+        Some(w) => {
+            let mut w = w.clone();
+            w.s.dice = Dice::seeded(seed);
+            w
+        }
+        None => begin(module, rules, root, candidate, Dice::seeded(seed))?,
+    };
+    while walk_on(module, rules, root, &mut w)? {}
+    judge(module, rules, &w.s, root.me, &root.worth)
 }
 
 /// One decision of a rollout's planner on the whole position it plays (a sample's
@@ -861,9 +946,75 @@ fn mix(x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{HORIZON, OPENING_BUDGET, OPENING_HORIZON, SearchConfig, choose, hopeless};
-    use muster_core::game::{Dice, GameState};
+    use super::{
+        HORIZON, OPENING_BUDGET, OPENING_HORIZON, Root, SearchConfig, SearchPlayer,
+        before_the_dice, choose, hopeless, mix, rollout,
+    };
+    use crate::planner::Planner;
+    use muster_core::game::{Dice, GameState, decider, start};
     use muster_core::ids::TurnId;
+    use muster_scripting::{Limits, ScriptRules};
+    use std::sync::Arc;
+
+    /// What a candidate plays before the dice is played once and each rollout goes on
+    /// from a copy on its own dice: every rollout must come out as played from the root
+    /// (the strength figures were measured on those games). At the Union's first march
+    /// of 1861 (seed 3, two marches), the rest of the segment rolls no dice.
+    #[test]
+    fn a_rollout_from_before_the_dice_is_the_one_played_from_the_root() {
+        let root_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd");
+        let module = muster_core::load_module(root_dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut rules =
+            ScriptRules::load(&module, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let scenario = module.scenario("1861").expect("1861");
+        let mut state = start(&module, &mut rules, scenario, Vec::new(), Dice::seeded(3))
+            .expect("starts")
+            .0;
+        let mut ai = Planner::new(crate::planner::Style::ai());
+        while !Planner::is_march_decision(&module, &state) {
+            let a = ai.choose_on(&module, &mut rules, &state).expect("a choice");
+            state = muster_core::game::apply_unlogged(&module, &mut rules, &state, &a)
+                .expect("applies");
+        }
+        let me = decider(&module, &state);
+        let mut player = SearchPlayer::new(SearchConfig::new(8), 3);
+        let candidates = player
+            .candidates(&module, &mut rules, &state, me)
+            .expect("candidates");
+        assert!(candidates.len() > 2, "{candidates:?}");
+        let root = Root {
+            state: &state,
+            me,
+            worth: player
+                .recall
+                .worth(&module, &mut rules, &state)
+                .expect("worth"),
+            avoided: player.inner.avoided(&state),
+            horizon: HORIZON,
+            dist: player.inner.distances(&module),
+            recall: Arc::clone(&player.recall),
+        };
+        let mut shared = 0;
+        for c in &candidates {
+            let from = before_the_dice(&module, &mut rules, &root, c);
+            let w = from.as_ref().expect("nothing rolls before the dice");
+            assert_eq!(w.s.dice, Dice::seeded(0), "the dice untouched");
+            shared += w.actions;
+            for r in 0..3 {
+                let seed = mix(r);
+                let whole = rollout(&module, &mut rules, &root, c, None, seed).expect("rolls");
+                let on =
+                    rollout(&module, &mut rules, &root, c, from.as_ref(), seed).expect("rolls");
+                assert_eq!(
+                    whole.to_bits(),
+                    on.to_bits(),
+                    "candidate {c:?}, rollout {r}"
+                );
+            }
+        }
+        // The planners' marches after the candidate's were played once.
+        assert!(shared > 0);
+    }
 
     /// The opening counts turns from the scenario's start, whatever turn of the
     /// calendar that is (AHD's 1863 scenario starts in 04/1863, not the first turn).
