@@ -24,7 +24,12 @@ struct Game {
 impl Game {
     /// A game of `xml` at the Union's Campaign phase (the CSA's turn passed).
     fn new(xml: &str) -> Game {
-        let m = load_module(root().join("mods/dwf")).unwrap_or_else(|e| panic!("{e}"));
+        Game::of(&root().join("mods/dwf"), xml)
+    }
+
+    /// A game of `xml` on the module at `dir` (DWF or a mod of it).
+    fn of(dir: &std::path::Path, xml: &str) -> Game {
+        let m = load_module(dir).unwrap_or_else(|e| panic!("{e}"));
         let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
         let scenario = load_scenario_str(&m, "t", xml).unwrap_or_else(|e| panic!("{e}"));
         let (g, _) = start(&m, &mut rules, &scenario, Vec::new(), Dice::seeded(1)).unwrap();
@@ -400,4 +405,75 @@ fn the_phase_does_not_end_until_the_east_has_its_point() {
     t.act(Action::Release);
     assert!(t.legal().contains(&Action::EndStep));
     t.act(Action::EndStep);
+}
+
+/// Kernel: a rule that takes the activated piece off the board (a house rule's
+/// `remove_piece` on its move) ends its activation. Nothing is then offered of it (a
+/// piece in the pool "picked up" where it stands), every action offered applies, and
+/// another piece may be activated.
+#[test]
+fn a_rule_taking_the_activated_piece_off_the_board_ends_its_activation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let house = tmp.path().join("gone");
+    std::fs::create_dir_all(house.join("rules")).unwrap();
+    std::fs::write(
+        house.join("module.xml"),
+        format!(
+            r#"<module id="gone" name="Gone" version="0" engine="0.1">
+  <extends module="dwf" path="{}"/>
+  <rules entry="rules/init.luau"/>
+</module>"#,
+            root().join("mods/dwf").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        house.join("rules/init.luau"),
+        r#"hooks.on("unit_moved", function(game, unit, path)
+	if game:var("gone") ~= 0 then
+		return nil
+	end
+	return { { kind = "set_var", name = "gone", value = 1 }, { kind = "remove_piece", unit = unit } }
+end, { id = "gone.unit-moved" })
+"#,
+    )
+    .unwrap();
+    let mut t = Game::of(
+        &house,
+        &winter(
+            r#"<place box="Washington DC" units="1 I1"/><place box="Baltimore" units="1 I1"/>"#,
+        ),
+    );
+    let u = t.unit("I1", "Washington DC");
+    t.act(Action::Activate { unit: u });
+    let road = t.leg(u, "Frederick", "road");
+    t.act(Action::Move {
+        unit: u,
+        path: road,
+    });
+    assert!(
+        !matches!(t.g.unit(u).place, muster_core::game::Place::Board(_)),
+        "the house rule took it off the board"
+    );
+    assert_eq!(
+        muster_core::game::activation::current(&t.g),
+        None,
+        "its activation ended"
+    );
+    let legal = t.legal();
+    assert!(
+        legal.iter().all(|a| !matches!(
+            a,
+            Action::PickUp { .. } | Action::DropOff { .. } | Action::Move { .. }
+        )),
+        "nothing is offered of a piece off the board: {legal:?}"
+    );
+    let other = t.unit("I1", "Baltimore");
+    assert!(
+        legal.contains(&Action::Activate { unit: other }),
+        "another piece may be activated: {legal:?}"
+    );
+    for a in &legal {
+        apply(&t.m, &mut t.rules, &t.g, a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
 }

@@ -100,6 +100,7 @@ fn apply_command(
             }
             state.take_off_board(unit, to);
             done_moving(state, unit);
+            end_activation_of(state, unit);
         }
         Command::SetAttribute {
             unit,
@@ -248,6 +249,20 @@ fn relocate(
 fn done_moving(state: &mut GameState, unit: UnitId) {
     if let Some(a) = state.moving.as_mut().and_then(|m| m.active.as_mut()) {
         a.ready.retain(|r| *r != unit);
+    }
+}
+
+/// A piece taken off the board (`remove_piece`) while activated, or halted by a battle
+/// it brought on, moves no more: its activation ends, so that nothing is offered of a
+/// piece off the board (what it carried stays, detached, and may be activated itself).
+fn end_activation_of(state: &mut GameState, unit: UnitId) {
+    if let Some(m) = state.moving.as_mut() {
+        if m.activation.as_ref().is_some_and(|a| a.unit == unit) {
+            m.activation = None;
+        }
+        if m.halted.as_ref().is_some_and(|a| a.unit == unit) {
+            m.halted = None;
+        }
     }
 }
 
