@@ -58,8 +58,9 @@ fn aggressive(file: &SeatFile, chooser: &mut Pcg32) -> usize {
     pick(file.decide.len(), chooser)
 }
 
-/// Plays a hosted fog-of-war game to `end`; returns the record and the seats' folders.
-fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Record, Folders) {
+/// A host of `m`'s 1861 game to `end`, every seat by file, and the seats' folders with
+/// their first files.
+fn host_1861<'m>(m: &'m Module, end: &str) -> (Host<'m>, Folders) {
     let setup = HostSetup {
         module: SavedModule::of(m),
         scenario: SavedScenario {
@@ -80,6 +81,41 @@ fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Re
     for f in host.first_files() {
         folders.entry(f.seat).or_default().push((f.name, f.bytes));
     }
+    (host, folders)
+}
+
+/// `seat`'s latest file if it is still to be answered: its name, bytes, contents and
+/// the name its answer takes.
+fn to_answer(folders: &Folders, seat: &str) -> Option<(String, Vec<u8>, SeatFile, String)> {
+    let (name, bytes) = folders[seat]
+        .iter()
+        .rev()
+        .find(|(n, _)| n.ends_with(".seat.json"))?
+        .clone();
+    let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
+    let answered = answer_name(&file.game, seat, file.index);
+    if file.over || folders[seat].iter().any(|(n, _)| *n == answered) {
+        return None;
+    }
+    Some((name, bytes, file, answered))
+}
+
+/// The answer to `file` (whose bytes are `bytes`) with `action`, its nonce made of `nonce`.
+fn answer(file: &SeatFile, bytes: &[u8], nonce: u64, action: Option<Action>) -> Answer {
+    Answer {
+        pbem_host: HOST_FORMAT,
+        game: file.game.clone(),
+        seat: file.seat.clone(),
+        answers: file.index,
+        file: to_hex(&sha256(bytes)),
+        nonce: to_hex(&sha256(&nonce.to_le_bytes())),
+        action,
+    }
+}
+
+/// Plays a hosted fog-of-war game to `end`; returns the record and the seats' folders.
+fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Record, Folders) {
+    let (mut host, mut folders) = host_1861(m, end);
     let mut chooser = Pcg32::new(seed, CHOOSER_STREAM);
     let mut nonce = 0u64;
     for _ in 0..20_000 {
@@ -92,30 +128,13 @@ fn hosted_game(m: &Module, rules: &mut ScriptRules, end: &str, seed: u64) -> (Re
         }
         let seats: Vec<String> = folders.keys().cloned().collect();
         for seat in seats {
-            let (name, bytes) = folders[&seat]
-                .iter()
-                .rev()
-                .find(|(n, _)| n.ends_with(".seat.json"))
-                .unwrap()
-                .clone();
-            let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
-            let answered = answer_name(&file.game, &seat, file.index);
-            if file.over || folders[&seat].iter().any(|(n, _)| *n == answered) {
+            let Some((name, bytes, file, answered)) = to_answer(&folders, &seat) else {
                 continue;
-            }
+            };
             let action = (file.index > 0)
                 .then(|| file.decide[aggressive(&file, &mut chooser)].action.clone());
             nonce += 1;
-            let answer = Answer {
-                pbem_host: HOST_FORMAT,
-                game: file.game.clone(),
-                seat: seat.clone(),
-                answers: file.index,
-                file: to_hex(&sha256(&bytes)),
-                nonce: to_hex(&sha256(&nonce.to_le_bytes())),
-                action,
-            };
-            let bytes = to_bytes(&answer);
+            let bytes = to_bytes(&answer(&file, &bytes, nonce, action));
             host.take(rules, &seat, &answered, &bytes)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             folders.get_mut(&seat).unwrap().push((answered, bytes));
@@ -285,52 +304,17 @@ fn a_seat_file_names_a_hidden_piece_by_a_stand_in_never_by_its_id() {
     let tmp = tempfile::tempdir().unwrap();
     let m = load_module(guessing_mod(tmp.path())).unwrap_or_else(|e| panic!("{e}"));
     let mut rules = ScriptRules::load(&m, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
-    let setup = HostSetup {
-        module: SavedModule::of(&m),
-        scenario: SavedScenario {
-            id: "1861".into(),
-            xml: None,
-        },
-        options: Vec::new(),
-        end: Some("08/1861".into()),
-        seats: m.seats.iter().map(|s| s.id.clone()).collect(),
-        hosted: Vec::new(),
-    };
-    let mut host = Host {
-        module: &m,
-        record: Record::new(setup, &[7; 32], &[9; 32]),
-        master: Default::default(),
-    };
-    let mut folders = Folders::new();
-    for f in host.first_files() {
-        folders.entry(f.seat).or_default().push((f.name, f.bytes));
-    }
+    let (mut host, mut folders) = host_1861(&m, "08/1861");
     let mut nonce = 0u64;
     let mut guessed = None;
     let mut stand_ins_seen = 0;
     'game: for _ in 0..200 {
         let seats: Vec<String> = folders.keys().cloned().collect();
         for seat in seats {
-            let (_, bytes) = folders[&seat]
-                .iter()
-                .rev()
-                .find(|(n, _)| n.ends_with(".seat.json"))
-                .unwrap()
-                .clone();
-            let file: SeatFile = serde_json::from_slice(&bytes).unwrap();
-            let answered = answer_name(&file.game, &seat, file.index);
-            if file.over || folders[&seat].iter().any(|(n, _)| *n == answered) {
+            let Some((_, bytes, file, answered)) = to_answer(&folders, &seat) else {
                 continue;
-            }
-            let mut answer = Answer {
-                pbem_host: HOST_FORMAT,
-                game: file.game.clone(),
-                seat: seat.clone(),
-                answers: file.index,
-                file: to_hex(&sha256(&bytes)),
-                nonce: to_hex(&sha256(&nonce.to_le_bytes())),
-                action: None,
             };
+            let mut answer = answer(&file, &bytes, nonce, None);
             nonce += 1;
             if file.index > 0 {
                 // Every piece a choice or its form names is one the seat sees fully, or
