@@ -29,7 +29,7 @@ use std::borrow::Cow;
 
 use super::dice::{Dice, Pcg32};
 use super::rules::{RuleError, Rules};
-use super::sight::{SEES, sights};
+use super::sight::{everything_shown, sights};
 use super::state::{GameState, Place, Vars};
 use crate::format::Sight;
 use crate::ids::{BoxId, SeatId, SideId, UnitId, UnitTypeId};
@@ -77,7 +77,7 @@ impl<'a> Knowledge<'a> {
         state: &'a GameState,
         seat: SeatId,
     ) -> (Knowledge<'a>, Vec<RuleError>) {
-        if module.all_open() && !rules.answers(SEES) {
+        if everything_shown(module, rules) {
             return (
                 Knowledge {
                     seat,

@@ -184,7 +184,7 @@ pub(crate) fn take(
         if let Some(why) = closed(module, rules, state, action)? {
             // Hidden information fails closed: the rules' reason is read from the whole
             // state and may speak of what the seat does not see.
-            let why = if module.all_open() {
+            let why = if super::sight::everything_shown(module, rules) {
                 why
             } else {
                 super::why::HIDDEN_REASON.to_string()

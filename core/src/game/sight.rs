@@ -150,9 +150,14 @@ pub fn seat_view_of(
     seat: SeatId,
     sight: &[Sight],
 ) -> SeatView {
-    // Nothing is hidden only if no seat's data hides and no rule may (fails closed).
-    let open = module.all_open() && !rules.answers(SEES);
-    render(module, state, seat, sight, open)
+    render(module, state, seat, sight, everything_shown(module, rules))
+}
+
+/// Whether every seat sees the whole game: no seat's data hides anything and no rule
+/// may (`sees`). Where not, what is read from the whole state (a refusal's reason, the
+/// rules' words) is not told to a seat (fails closed).
+pub fn everything_shown(module: &Module, rules: &dyn Rules) -> bool {
+    module.all_open() && !rules.answers(SEES)
 }
 
 /// How much of each piece `seat` sees, by [`UnitId`] index.

@@ -83,7 +83,7 @@ pub fn why_not(
     // Hidden information fails closed: the engine's check, the rules' answers and the
     // action's own words are read from the whole state and may speak of pieces the
     // asking seat does not see, so none of them is told.
-    if !module.all_open() {
+    if !super::sight::everything_shown(module, rules) {
         return Ok(Some(Refusal {
             action: "that action".into(),
             engine: HIDDEN_REASON.into(),

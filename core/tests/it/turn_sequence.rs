@@ -42,9 +42,16 @@ struct Recorder {
     levies: u32,
     /// Also list a closed offer, a draft, refused with this reason.
     draft_refused: Option<String>,
+    /// Say the rules answer `sees` (they may hide pieces); otherwise they hide nothing.
+    hides: bool,
 }
 
 impl Rules for Recorder {
+    /// Every hook may answer but `sees`, unless told to hide.
+    fn answers(&self, hook: &str) -> bool {
+        self.hides || hook != muster_core::game::sight::SEES
+    }
+
     fn ask(&mut self, _: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
         Ok(match q {
             Question::MayEnter { .. } | Question::MayPlace { .. } => Answer::Bool(false),
@@ -425,17 +432,21 @@ fn a_closed_offer_is_refused_with_the_rules_reason() {
         other => panic!("{other:?}"),
     }
     assert!(!rules.seen.iter().any(|s| s.contains("took")));
-    // Where a seat does not see everything, the reason is not told (fail closed).
+    // Where a seat does not see everything, by the seats' data or by a rule that may
+    // hide (`sees`), the reason is not told (fail closed).
+    let withheld = format!(
+        "the rules close that decision now: {}",
+        muster_core::game::why::HIDDEN_REASON
+    );
     let mut hidden = m.clone();
     hidden.seats[0].enemies = muster_core::format::Sight::Presence;
     match apply(&hidden, &mut rules, &g, &draft) {
-        Err(ActionError::Illegal(why)) => assert_eq!(
-            why,
-            format!(
-                "the rules close that decision now: {}",
-                muster_core::game::why::HIDDEN_REASON
-            )
-        ),
+        Err(ActionError::Illegal(why)) => assert_eq!(why, withheld),
+        other => panic!("{other:?}"),
+    }
+    rules.hides = true;
+    match apply(&m, &mut rules, &g, &draft) {
+        Err(ActionError::Illegal(why)) => assert_eq!(why, withheld, "a `sees` rule may hide"),
         other => panic!("{other:?}"),
     }
 }
