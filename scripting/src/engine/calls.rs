@@ -326,11 +326,15 @@ impl PathTables {
     /// in a turn, at a few hundred bytes of the scripts' heap each.
     const KEPT: usize = 8192;
 
+    /// The table of `path`, kept or built. A new one is built in one protected call
+    /// ([`build_path`]): built with mlua's `create_table` and `raw_set`, each a protected
+    /// call of its own (~2,000 instructions), a new path of one step cost eight of them,
+    /// 6% of a random game's instructions.
     fn table(&mut self, lua: &Lua, path: &Path) -> mlua::Result<Value> {
         if let Some(t) = self.paths.get(path) {
             return Ok(Value::Table(t.clone()));
         }
-        let [from, steps_key, line, to] = match &self.keys {
+        let keys = match &self.keys {
             Some(k) => k.clone(),
             None => {
                 let k = [
@@ -343,31 +347,86 @@ impl PathTables {
                 k
             }
         };
-        let steps = lua.create_table_with_capacity(path.steps.len(), 0)?;
-        for (i, s) in path.steps.iter().enumerate() {
-            let step = match self.steps.get(s) {
-                Some(t) => t.clone(),
-                None => {
-                    let t = lua.create_table_with_capacity(0, 2)?;
-                    t.raw_set(&line, lua_index(s.line.index()))?;
-                    t.raw_set(&to, lua_index(s.to.index()))?;
-                    t.set_readonly(true);
-                    self.steps.insert(*s, t.clone());
-                    t
-                }
-            };
-            steps.raw_set(i + 1, step)?;
+        // The field names, then each step's kept table (nil for one not built yet).
+        let mut args = MultiValue::with_capacity(keys.len() + path.steps.len());
+        args.extend(keys.into_iter().map(Value::String));
+        args.extend(path.steps.iter().map(|s| {
+            self.steps
+                .get(s)
+                .map_or(Value::Nil, |t| Value::Table(t.clone()))
+        }));
+        // SAFETY: `exec_raw` pushes `args` and runs the closure inside a protected call,
+        // so a memory error raised by an allocation (`lua_createtable`, the stack grown
+        // by `luaL_checkstack`) unwinds to that call and comes back as an `Err`; the
+        // closure owns nothing that needs dropping. Every index it reads is one of the
+        // arguments it was given (see `build_path`).
+        let built = unsafe { lua.exec_raw::<MultiValue>(args, |state| build_path(state, path)) }?;
+        // What `build_path` left: the arguments (each step's table now in its place),
+        // then the steps list, then the path's table.
+        let mut built = built.into_iter();
+        let step_tables = built.by_ref().skip(4).take(path.steps.len());
+        for (s, v) in path.steps.iter().zip(step_tables) {
+            if let Value::Table(t) = v {
+                self.steps.entry(*s).or_insert(t);
+            }
         }
-        steps.set_readonly(true);
-        let t = lua.create_table_with_capacity(0, 2)?;
-        t.raw_set(&from, lua_index(path.from.index()))?;
-        t.raw_set(&steps_key, steps)?;
-        t.set_readonly(true);
+        let Some(Value::Table(t)) = built.last() else {
+            return Err(mlua::Error::runtime("internal: a path table was not built"));
+        };
         if self.paths.len() >= Self::KEPT {
             self.paths.clear();
         }
         self.paths.insert(path.clone(), t.clone());
         Ok(Value::Table(t))
+    }
+}
+
+/// Builds `path`'s table on `state`'s stack, which holds the field names `from`, `steps`,
+/// `line` and `to` (indices 1-4) and then each step's table or nil (5 on): a step's
+/// table is built where it is nil and put in its place, then the steps list and the
+/// path's table are pushed, each read-only, as `PathTables` kept them before: `{ from,
+/// steps = { { line, to }, ... } }`, with the same sizes and the keys stored in the same
+/// order. To run inside a protected call only (an allocation may raise a memory error).
+unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
+    use mlua::ffi;
+    use std::ffi::c_int;
+    // A path has a handful of steps (the stack holds the arguments already).
+    let n = c_int::try_from(path.steps.len()).unwrap_or(c_int::MAX);
+    // SAFETY: the caller's contract (see above): a protected call, with the arguments
+    // on the stack as described.
+    unsafe {
+        ffi::luaL_checkstack(state, 6, std::ptr::null());
+        ffi::lua_createtable(state, n, 0);
+        let steps = ffi::lua_gettop(state);
+        for (i, s) in path.steps.iter().enumerate() {
+            let slot = 5 + i as c_int;
+            // A step met earlier in the path has one table, as when kept between calls.
+            if let Some(j) = path.steps[..i].iter().position(|x| x == s) {
+                ffi::lua_pushvalue(state, 5 + j as c_int);
+                ffi::lua_replace(state, slot);
+            } else if ffi::lua_isnil(state, slot) != 0 {
+                ffi::lua_createtable(state, 0, 2);
+                ffi::lua_pushvalue(state, 3);
+                ffi::lua_pushinteger(state, lua_index(s.line.index()));
+                ffi::lua_rawset(state, -3);
+                ffi::lua_pushvalue(state, 4);
+                ffi::lua_pushinteger(state, lua_index(s.to.index()));
+                ffi::lua_rawset(state, -3);
+                ffi::lua_setreadonly(state, -1, 1);
+                ffi::lua_replace(state, slot);
+            }
+            ffi::lua_pushvalue(state, slot);
+            ffi::lua_rawseti(state, steps, i as ffi::lua_Integer + 1);
+        }
+        ffi::lua_setreadonly(state, steps, 1);
+        ffi::lua_createtable(state, 0, 2);
+        ffi::lua_pushvalue(state, 1);
+        ffi::lua_pushinteger(state, lua_index(path.from.index()));
+        ffi::lua_rawset(state, -3);
+        ffi::lua_pushvalue(state, 2);
+        ffi::lua_pushvalue(state, steps);
+        ffi::lua_rawset(state, -3);
+        ffi::lua_setreadonly(state, -1, 1);
     }
 }
 

@@ -194,6 +194,103 @@ fn a_path_is_read_only() {
     assert_eq!(jump, muster_core::game::rules::Answer::Bool(false));
 }
 
+/// A `move_cost` handler that reads the path table it is lent back as a number (`from`,
+/// how many steps, each step's line and box), or a negative number for what is wrong:
+/// -1 a table not read-only, -2 a step (line and box) lent as two different tables.
+const PATH_READER: &str = r#"
+local step_tables = {}
+hooks.on("move_cost", function(game, unit, path)
+	if not table.isfrozen(path) or not table.isfrozen(path.steps) then
+		return -1
+	end
+	local n = path.from * 1000000 + #path.steps * 10000
+	for i, step in path.steps do
+		if not table.isfrozen(step) then
+			return -1
+		end
+		local key = `{step.line}:{step.to}`
+		local seen = step_tables[key]
+		if seen ~= nil and seen ~= step then
+			return -2
+		end
+		step_tables[key] = step
+		n += i * (step.line * 100 + step.to)
+	end
+	return n
+end)
+"#;
+
+/// Path tables are built in one call from Rust: each is `{ from, steps = { { line, to },
+/// ... } }`, read-only throughout, and a step is one table in every path it is part of
+/// (a step repeated within one path too), whether the path is new or kept.
+#[test]
+fn a_path_table_holds_its_boxes_and_lines_and_shares_its_steps() {
+    use muster_core::game::rules::Answer;
+    use muster_core::game::{Path, Step};
+    let (_dir, m, mut rules, g) = ahd_with(PATH_READER);
+    let unit = UnitId::from_index(0).expect("a unit");
+    let from = m.board.find("Washington").expect("Washington");
+    let (to, line) = m.board.neighbours(from)[0];
+    let (beyond, line2) = m.board.neighbours(to)[0];
+    let one = Step { line, to };
+    let back = Step { line, to: from };
+    let two = Step {
+        line: line2,
+        to: beyond,
+    };
+    let idx = |i: usize| i64::try_from(i).expect("small") + 1;
+    let code = |from: BoxId, steps: &[Step]| {
+        let mut n = idx(from.index()) * 1_000_000 + idx(steps.len()) * 10_000 - 10_000;
+        for (i, s) in steps.iter().enumerate() {
+            n += idx(i) * (idx(s.line.index()) * 100 + idx(s.to.index()));
+        }
+        n
+    };
+    let paths = [
+        Path {
+            from,
+            steps: vec![one],
+        },
+        Path {
+            from,
+            steps: vec![one, two],
+        },
+        Path {
+            from: to,
+            steps: vec![two],
+        },
+        Path {
+            from,
+            steps: vec![back, one, back],
+        },
+        Path {
+            from,
+            steps: Vec::new(),
+        },
+        // Kept from the first time.
+        Path {
+            from,
+            steps: vec![one, two],
+        },
+    ];
+    for path in &paths {
+        let answer = rules
+            .ask(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                Question::MoveCost { unit, path },
+            )
+            .expect("move_cost");
+        assert_eq!(
+            answer,
+            Answer::Int(code(path.from, &path.steps)),
+            "{path:?}"
+        );
+    }
+}
+
 /// A `box_worth` handler answering with the graph queries, and one that passes a bad
 /// condition: the queries answer as the engine's search does; a mistake names the call.
 const GRAPH: &str = r#"
