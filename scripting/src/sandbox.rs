@@ -603,10 +603,10 @@ impl Session<'_> {
 
     /// Asks a question hook, as [`Sandbox::question_with`] does: `build` makes the
     /// arguments (only if a handler is there to answer).
-    pub fn question(
+    pub fn question<A: IntoLuaMulti>(
         &self,
         hook: &str,
-        build: impl FnOnce(&Lua) -> mlua::Result<MultiValue>,
+        build: impl FnOnce(&Lua) -> mlua::Result<A>,
     ) -> Result<Answer, ScriptError> {
         let s = self.sandbox;
         let slot = s.hooks.find(hook, true)?;

@@ -331,8 +331,13 @@ impl PathTables {
     /// call of its own (~2,000 instructions), a new path of one step cost eight of them,
     /// 6% of a random game's instructions.
     fn table(&mut self, lua: &Lua, path: &Path) -> mlua::Result<Value> {
-        if let Some(t) = self.paths.get(path) {
-            return Ok(Value::Table(t.clone()));
+        self.table_ref(lua, path).map(|t| Value::Table(t.clone()))
+    }
+
+    /// [`PathTables::table`], lent: pushed as it is, with no reference of its own.
+    fn table_ref(&mut self, lua: &Lua, path: &Path) -> mlua::Result<&Table> {
+        if self.paths.contains_key(path) {
+            return Ok(&self.paths[path]);
         }
         let keys = match &self.keys {
             Some(k) => k.clone(),
@@ -376,8 +381,7 @@ impl PathTables {
         if self.paths.len() >= Self::KEPT {
             self.paths.clear();
         }
-        self.paths.insert(path.clone(), t.clone());
-        Ok(Value::Table(t))
+        Ok(self.paths.entry(path.clone()).or_insert(t))
     }
 }
 
@@ -728,7 +732,7 @@ impl Rules for ScriptRules {
             .sandbox
             .question_with(hook, |lua, scope| {
                 let game = views.open(scope, state)?;
-                question_args(lua, module, paths, game, &q)
+                question_args(lua, module, paths, game, &q)?.into_lua_multi(lua)
             })
             .map_err(|e| rule_error(hook, e))?;
         let sandbox = &mut self.sandbox;
@@ -875,64 +879,147 @@ impl Rules for ScriptRules {
     }
 }
 
-/// The arguments of question `q`'s hook, after the `game` view.
-fn question_args(
+/// The arguments of question `q`'s hook, after the `game` view `game` (owned, or lent
+/// by a session). They are pushed straight onto the stack when the hook has one handler
+/// ([`QArgs`]): made a `MultiValue` first, the view and a path table each took a
+/// reference of their own, made and dropped again, for every question.
+fn question_args<'a, G: IntoLua>(
     lua: &Lua,
     module: &Module,
-    paths: &mut PathTables,
-    game: AnyUserData,
+    paths: &'a mut PathTables,
+    game: G,
     q: &Question<'_>,
-) -> mlua::Result<MultiValue> {
-    let unit = |u: UnitId| lua_index(u.index());
-    let boxn = |b: BoxId| lua_index(b.index());
-    match *q {
+) -> mlua::Result<QArgs<'a, G>> {
+    let unit = |u: UnitId| Arg::Int(lua_index(u.index()));
+    let boxn = |b: BoxId| Arg::Int(lua_index(b.index()));
+    Ok(match *q {
         Question::MayEnter { unit: u, path }
         | Question::MayStop { unit: u, path }
-        | Question::IsJump { unit: u, path } => {
-            (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
+        | Question::IsJump { unit: u, path }
+        | Question::MoveCost { unit: u, path } => {
+            QArgs::Two(game, unit(u), Arg::Table(paths.table_ref(lua, path)?))
         }
         Question::MoveLimit { unit: u }
         | Question::ActivationCost { unit: u }
         | Question::MovePoints { unit: u }
         | Question::MayReinforce { unit: u }
-        | Question::MayUpgrade { unit: u } => (game, unit(u)).into_lua_multi(lua),
-        Question::MoveCost { unit: u, path } => {
-            (game, unit(u), paths.table(lua, path)?).into_lua_multi(lua)
-        }
+        | Question::MayUpgrade { unit: u } => QArgs::One(game, unit(u)),
         Question::PickUpCost {
             unit: u,
             carrier,
             paid,
-        } => (game, unit(u), unit(carrier), paid).into_lua_multi(lua),
-        Question::MayWithdraw => game.into_lua_multi(lua),
-        Question::Yields { side } => (game, paths.side(lua, module, side)?).into_lua_multi(lua),
+        } => QArgs::Three(game, unit(u), unit(carrier), Arg::Int(paid)),
+        Question::MayWithdraw => QArgs::None(game),
+        Question::Yields { side } => QArgs::One(game, Arg::Value(paths.side(lua, module, side)?)),
         Question::RetreatTo {
             side,
             to,
             withdrawal,
-        } => (game, paths.side(lua, module, side)?, boxn(to), withdrawal).into_lua_multi(lua),
+        } => QArgs::Three(
+            game,
+            Arg::Value(paths.side(lua, module, side)?),
+            boxn(to),
+            Arg::Bool(withdrawal),
+        ),
         Question::MayTarget { shooter, target }
         | Question::ShotModifier { shooter, target }
-        | Question::AbsorbsHit { shooter, target } => {
-            (game, unit(shooter), unit(target)).into_lua_multi(lua)
-        }
-        Question::MayPlace { kind, at } => {
-            (game, paths.unit_type(lua, module, kind)?, boxn(at)).into_lua_multi(lua)
-        }
+        | Question::AbsorbsHit { shooter, target } => QArgs::Two(game, unit(shooter), unit(target)),
+        Question::MayPlace { kind, at } => QArgs::Two(
+            game,
+            Arg::Value(paths.unit_type(lua, module, kind)?),
+            boxn(at),
+        ),
         Question::OfferWorth { offer } => {
-            (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
+            QArgs::One(game, Arg::Value(offer_table(lua, module, offer)?))
         }
         Question::BoxWorth { side, at } | Question::DugIn { side, at } => {
-            (game, paths.side(lua, module, side)?, boxn(at)).into_lua_multi(lua)
+            QArgs::Two(game, Arg::Value(paths.side(lua, module, side)?), boxn(at))
         }
-        Question::Commands { seat, unit: u } => {
-            (game, module.seat(seat).id.as_str(), unit(u)).into_lua_multi(lua)
-        }
+        // Strings are made here, as before, so that a memory error is the argument's.
+        Question::Commands { seat, unit: u } => QArgs::Two(
+            game,
+            Arg::Value(module.seat(seat).id.as_str().into_lua(lua)?),
+            unit(u),
+        ),
         Question::Sees {
             seat,
             unit: u,
             seen,
-        } => (game, module.seat(seat).id.as_str(), unit(u), seen as i64).into_lua_multi(lua),
+        } => QArgs::Three(
+            game,
+            Arg::Value(module.seat(seat).id.as_str().into_lua(lua)?),
+            unit(u),
+            Arg::Int(seen as i64),
+        ),
+    })
+}
+
+/// One argument of a question after the `game` view (see [`question_args`]).
+enum Arg<'a> {
+    Int(i64),
+    Bool(bool),
+    /// A kept path table, lent.
+    Table(&'a Table),
+    Value(Value),
+}
+
+impl IntoLua for Arg<'_> {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        match self {
+            Arg::Int(i) => i.into_lua(lua),
+            Arg::Bool(b) => b.into_lua(lua),
+            Arg::Table(t) => t.into_lua(lua),
+            Arg::Value(v) => Ok(v),
+        }
+    }
+
+    // SAFETY (of the calls below): each value's own `push_into_stack`, under the same
+    // contract as this one (the caller made room on the stack).
+    unsafe fn push_into_stack(self, lua: &mlua::state::RawLua) -> mlua::Result<()> {
+        unsafe {
+            match self {
+                Arg::Int(i) => i.push_into_stack(lua),
+                Arg::Bool(b) => b.push_into_stack(lua),
+                Arg::Table(t) => t.push_into_stack(lua),
+                Arg::Value(v) => v.push_into_stack(lua),
+            }
+        }
+    }
+}
+
+/// A question's arguments: the `game` view and up to three more, pushed as the tuple
+/// of them would be.
+enum QArgs<'a, G> {
+    None(G),
+    One(G, Arg<'a>),
+    Two(G, Arg<'a>, Arg<'a>),
+    Three(G, Arg<'a>, Arg<'a>, Arg<'a>),
+}
+
+impl<G: IntoLua> IntoLuaMulti for QArgs<'_, G> {
+    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<MultiValue> {
+        match self {
+            QArgs::None(g) => g.into_lua_multi(lua),
+            QArgs::One(g, a) => (g, a).into_lua_multi(lua),
+            QArgs::Two(g, a, b) => (g, a, b).into_lua_multi(lua),
+            QArgs::Three(g, a, b, c) => (g, a, b, c).into_lua_multi(lua),
+        }
+    }
+
+    // SAFETY (of the calls below): the tuple's own `push_into_stack_multi`, which makes
+    // room for its values.
+    unsafe fn push_into_stack_multi(
+        self,
+        lua: &mlua::state::RawLua,
+    ) -> mlua::Result<std::ffi::c_int> {
+        unsafe {
+            match self {
+                QArgs::None(g) => (g,).push_into_stack_multi(lua),
+                QArgs::One(g, a) => (g, a).push_into_stack_multi(lua),
+                QArgs::Two(g, a, b) => (g, a, b).push_into_stack_multi(lua),
+                QArgs::Three(g, a, b, c) => (g, a, b, c).push_into_stack_multi(lua),
+            }
+        }
     }
 }
 
@@ -983,9 +1070,7 @@ impl Asker for SessionAsker<'_, '_> {
         let session = self.session;
         let (module, paths, game) = (self.view.module, &mut *self.paths, &self.game);
         let answer = session
-            .question(hook, |lua| {
-                question_args(lua, module, paths, game.clone(), &q)
-            })
+            .question(hook, |lua| question_args(lua, module, paths, game, &q))
             .map_err(|e| rule_error(hook, e))?;
         answered(
             self.dice,
