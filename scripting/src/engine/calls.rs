@@ -279,12 +279,11 @@ fn rule_error(hook: &str, e: ScriptError) -> RuleError {
 /// call: 5% of a computer player's time went to `may_place`'s and `dug_in`'s).
 #[derive(Default)]
 struct PathTables {
-    /// One table per step (a line and the box it leads to), built on first use.
-    steps: FxHashMap<Step, Table>,
     /// Paths met so far, up to [`PathTables::KEPT`] (then forgotten all at once).
     paths: FxHashMap<Path, Table>,
-    /// The field names, made Lua strings once.
-    keys: Option<[mlua::LuaString; 4]>,
+    /// The field names, made Lua strings once, and the table of the steps built so far
+    /// (one table per step, a line and the box it leads to, built on first use).
+    keys: Option<([mlua::LuaString; 4], Table)>,
     /// Side ids, then unit type ids, by index; made on first use.
     names: Option<Names>,
 }
@@ -339,45 +338,28 @@ impl PathTables {
         if self.paths.contains_key(path) {
             return Ok(&self.paths[path]);
         }
-        let keys = match &self.keys {
-            Some(k) => k.clone(),
-            None => {
-                let k = [
-                    lua.create_string("from")?,
-                    lua.create_string("steps")?,
-                    lua.create_string("line")?,
-                    lua.create_string("to")?,
-                ];
-                self.keys = Some(k.clone());
-                k
-            }
-        };
-        // The field names, then each step's kept table (nil for one not built yet).
-        let mut args = MultiValue::with_capacity(keys.len() + path.steps.len());
-        args.extend(keys.into_iter().map(Value::String));
-        args.extend(path.steps.iter().map(|s| {
-            self.steps
-                .get(s)
-                .map_or(Value::Nil, |t| Value::Table(t.clone()))
-        }));
-        // SAFETY: `exec_raw` pushes `args` and runs the closure inside a protected call,
-        // so a memory error raised by an allocation (`lua_createtable`, the stack grown
-        // by `luaL_checkstack`) unwinds to that call and comes back as an `Err`; the
-        // closure owns nothing that needs dropping. Every index it reads is one of the
-        // arguments it was given (see `build_path`).
-        let built = unsafe { lua.exec_raw::<MultiValue>(args, |state| build_path(state, path)) }?;
-        // What `build_path` left: the arguments (each step's table now in its place),
-        // then the steps list, then the path's table.
-        let mut built = built.into_iter();
-        let step_tables = built.by_ref().skip(4).take(path.steps.len());
-        for (s, v) in path.steps.iter().zip(step_tables) {
-            if let Value::Table(t) = v {
-                self.steps.entry(*s).or_insert(t);
-            }
+        if self.keys.is_none() {
+            let k = [
+                lua.create_string("from")?,
+                lua.create_string("steps")?,
+                lua.create_string("line")?,
+                lua.create_string("to")?,
+            ];
+            self.keys = Some((k, lua.create_table()?));
         }
-        let Some(Value::Table(t)) = built.last() else {
-            return Err(mlua::Error::runtime("internal: a path table was not built"));
+        let Some(([from, steps, line, to], kept)) = &self.keys else {
+            unreachable!("made above")
         };
+        // SAFETY: `exec_raw` pushes the five arguments and runs the closure inside a
+        // protected call, so a memory error raised by an allocation (a table made or
+        // grown, the stack grown by `luaL_checkstack`) unwinds to that call and comes
+        // back as an `Err`; the closure owns nothing that needs dropping. It leaves the
+        // path's table alone on the stack, which `exec_raw` takes (see `build_path`).
+        let t: Table = unsafe {
+            lua.exec_raw((from, steps, line, to, kept), |state| {
+                build_path(state, path);
+            })
+        }?;
         if self.paths.len() >= Self::KEPT {
             self.paths.clear();
         }
@@ -386,15 +368,16 @@ impl PathTables {
 }
 
 /// Builds `path`'s table on `state`'s stack, which holds the field names `from`, `steps`,
-/// `line` and `to` (indices 1-4) and then each step's table or nil (5 on): a step's
-/// table is built where it is nil and put in its place, then the steps list and the
-/// path's table are pushed, each read-only, as `PathTables` kept them before: `{ from,
-/// steps = { { line, to }, ... } }`, with the same sizes and the keys stored in the same
-/// order. To run inside a protected call only (an allocation may raise a memory error).
+/// `line` and `to` (indices 1-4) and the table of the steps built so far (5), by
+/// [`step_key`]: a step not there yet is built and added, so that a step is one table in
+/// every path (as when the steps were kept in Rust). Leaves only the path's table, `{
+/// from, steps = { { line, to }, ... } }`, read-only throughout, with the same sizes and
+/// its keys stored in the same order as mlua's calls made them. To run inside a
+/// protected call only (an allocation may raise a memory error).
 unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
     use mlua::ffi;
     use std::ffi::c_int;
-    // A path has a handful of steps (the stack holds the arguments already).
+    // A path has a handful of steps.
     let n = c_int::try_from(path.steps.len()).unwrap_or(c_int::MAX);
     // SAFETY: the caller's contract (see above): a protected call, with the arguments
     // on the stack as described.
@@ -403,12 +386,10 @@ unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
         ffi::lua_createtable(state, n, 0);
         let steps = ffi::lua_gettop(state);
         for (i, s) in path.steps.iter().enumerate() {
-            let slot = 5 + i as c_int;
-            // A step met earlier in the path has one table, as when kept between calls.
-            if let Some(j) = path.steps[..i].iter().position(|x| x == s) {
-                ffi::lua_pushvalue(state, 5 + j as c_int);
-                ffi::lua_replace(state, slot);
-            } else if ffi::lua_isnil(state, slot) != 0 {
+            ffi::lua_pushinteger(state, step_key(s));
+            ffi::lua_rawget(state, 5);
+            if ffi::lua_isnil(state, -1) != 0 {
+                ffi::lua_settop(state, -2);
                 ffi::lua_createtable(state, 0, 2);
                 ffi::lua_pushvalue(state, 3);
                 ffi::lua_pushinteger(state, lua_index(s.line.index()));
@@ -417,10 +398,11 @@ unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
                 ffi::lua_pushinteger(state, lua_index(s.to.index()));
                 ffi::lua_rawset(state, -3);
                 ffi::lua_setreadonly(state, -1, 1);
-                ffi::lua_replace(state, slot);
+                ffi::lua_pushinteger(state, step_key(s));
+                ffi::lua_pushvalue(state, -2);
+                ffi::lua_rawset(state, 5);
             }
-            ffi::lua_pushvalue(state, slot);
-            ffi::lua_rawseti(state, steps, i as ffi::lua_Integer + 1);
+            ffi::lua_rawseti_(state, steps, c_int::try_from(i + 1).unwrap_or(c_int::MAX));
         }
         ffi::lua_setreadonly(state, steps, 1);
         ffi::lua_createtable(state, 0, 2);
@@ -431,7 +413,15 @@ unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
         ffi::lua_pushvalue(state, steps);
         ffi::lua_rawset(state, -3);
         ffi::lua_setreadonly(state, -1, 1);
+        ffi::lua_replace(state, 1);
+        ffi::lua_settop(state, 1);
     }
+}
+
+/// A step's key in the table of steps built: its line and box, each a 16-bit id, in one
+/// whole number (exact as a Luau number).
+fn step_key(s: &Step) -> i64 {
+    ((s.line.index() as i64) << 16) | s.to.index() as i64
 }
 
 impl Rules for ScriptRules {
