@@ -210,6 +210,7 @@ impl ScriptRules {
         const HOOK: &str = "offers";
         let state = GameRef::ref_cast(view.state);
         let views = &mut self.views;
+        let paths = &mut self.paths;
         let (module, game_state) = (view.module, view.state);
         let lua = self.sandbox.lua().clone();
         let offers = self
@@ -232,7 +233,7 @@ impl ScriptRules {
                             Value::Table(t)
                         }
                     };
-                    (game, step, wanted).into_lua_multi(lua)
+                    (game, paths.step_id(lua, step)?, wanted).into_lua_multi(lua)
                 },
                 |v| match v {
                     Value::Table(t) => match plain_offer(&lua, module, game_state, t) {
@@ -286,6 +287,10 @@ struct PathTables {
     keys: Option<([mlua::LuaString; 4], Table)>,
     /// Side ids, then unit type ids, by index; made on first use.
     names: Option<Names>,
+    /// The step ids hooks were given (`offers`, `end_step_refusal`, `step_started`...),
+    /// made Lua strings on first use: a random game lists offers and asks whether a step
+    /// may end at nearly every decision.
+    step_ids: FxHashMap<String, mlua::LuaString>,
 }
 
 /// Side ids and unit type ids, by index.
@@ -319,6 +324,20 @@ impl PathTables {
             Some(s) => Ok(Value::String(s.clone())),
             None => module.units.get(kind).id.as_str().into_lua(lua),
         }
+    }
+
+    /// `step`, a step id, as a Lua string.
+    fn step_id(&mut self, lua: &Lua, step: &str) -> mlua::Result<mlua::LuaString> {
+        if let Some(s) = self.step_ids.get(step) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(step)?;
+        // A module has a few dozen steps; a bound all the same.
+        if self.step_ids.len() >= 1024 {
+            self.step_ids.clear();
+        }
+        self.step_ids.insert(step.to_string(), s.clone());
+        Ok(s)
     }
 
     /// Enough for every path of three lines or fewer from the boxes a player searches
@@ -553,13 +572,14 @@ impl Rules for ScriptRules {
         const HOOK: &str = "end_step_refusal";
         let state = GameRef::ref_cast(view.state);
         let views = &mut self.views;
+        let paths = &mut self.paths;
         let why = self
             .sandbox
             .first_with(
                 HOOK,
                 |lua, scope| {
                     let game = views.open(scope, state)?;
-                    (game, step).into_lua_multi(lua)
+                    (game, paths.step_id(lua, step)?).into_lua_multi(lua)
                 },
                 |v| reason(v, "the step may end"),
             )
@@ -834,7 +854,7 @@ impl Rules for ScriptRules {
                 | Event::UnitPlaced { unit: u }
                 | Event::UnitEliminated { unit: u } => (game, unit(u)).into_lua_multi(lua),
                 Event::StepStarted { step } | Event::StepEnded { step } => {
-                    (game, step).into_lua_multi(lua)
+                    (game, paths.step_id(lua, step)?).into_lua_multi(lua)
                 }
                 _ => game.into_lua_multi(lua),
             }

@@ -358,3 +358,29 @@ fn the_graph_queries_answer_as_the_engine_searches_and_name_a_bad_condition() {
         err.message
     );
 }
+
+/// An `end_step_refusal` handler that refuses with the step id it was given.
+const STEP_ECHO: &str = r#"
+hooks.on("end_step_refusal", function(game, step)
+	return `refused in {step}`
+end)
+"#;
+
+/// Step ids are made Lua strings once and kept: each hook still gets the step it is
+/// asked about, whichever came before.
+#[test]
+fn a_hook_gets_the_step_it_is_asked_about() {
+    let (_dir, m, mut rules, g) = ahd_with(STEP_ECHO);
+    for step in ["move", "recruit", "move", "combat", "recruit"] {
+        let why = rules
+            .end_step_refusal(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                step,
+            )
+            .expect("an answer");
+        assert_eq!(why.as_deref(), Some(format!("refused in {step}").as_str()));
+    }
+}
