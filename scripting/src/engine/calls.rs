@@ -983,9 +983,11 @@ impl IntoLua for Arg<'_> {
         }
     }
 
-    // SAFETY (of the calls below): each value's own `push_into_stack`, under the same
-    // contract as this one (the caller made room on the stack).
+    /// Each value's own `push_into_stack`: a lent table is pushed with no reference of
+    /// its own.
     unsafe fn push_into_stack(self, lua: &mlua::state::RawLua) -> mlua::Result<()> {
+        // SAFETY: each value's own `push_into_stack`, under this one's contract (the
+        // caller made room on the stack).
         unsafe {
             match self {
                 Arg::Int(i) => i.push_into_stack(lua),
@@ -1016,12 +1018,13 @@ impl<G: IntoLua> IntoLuaMulti for QArgs<'_, G> {
         }
     }
 
-    // SAFETY (of the calls below): the tuple's own `push_into_stack_multi`, which makes
-    // room for its values.
+    /// The tuple's own `push_into_stack_multi`, with no `MultiValue` made.
     unsafe fn push_into_stack_multi(
         self,
         lua: &mlua::state::RawLua,
     ) -> mlua::Result<std::ffi::c_int> {
+        // SAFETY: the tuple's own `push_into_stack_multi`, which makes room for its
+        // values, under this one's contract.
         unsafe {
             match self {
                 QArgs::None(g) => (g,).push_into_stack_multi(lua),
