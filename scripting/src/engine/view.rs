@@ -70,7 +70,26 @@ local function shot_list(first, ...)
 	end
 	return shots
 end
+-- `board_pieces`: six numbers a piece (unit, box, side, type, class or 0, hits), spread
+-- or (when long) in a table, made records here.
+local function piece_list(first, ...)
+	local flat = if first == true then { ... } else first
+	local pieces = table.create(#flat // 6)
+	for i = 1, #flat, 6 do
+		local class = flat[i + 4]
+		pieces[(i + 5) // 6] = {
+			unit = flat[i],
+			box = flat[i + 1],
+			side = sides[flat[i + 2]],
+			type = types[flat[i + 3]],
+			class = if class > 0 then classes[class] else nil,
+			hits = flat[i + 5],
+		}
+	end
+	return pieces
+end
 local wrapped = {
+	board_pieces = piece_list,
 	units_at = list,
 	units_on_board = list,
 	pieces = list,
@@ -526,6 +545,29 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             lua,
             ids(g.0.unit_ids().filter(|&u| on_board(&g.0, u).is_some())),
         )
+    });
+    // Wrapped: a record per piece on the board, in `units_on_board`'s order: what a rule
+    // reading every piece (a capture at the end of a segment) would otherwise ask piece by
+    // piece, one crossing each. Six numbers a piece, spread when short, else one table.
+    untraced(m, "board_pieces", |lua, g, ()| {
+        let module = module_of(lua)?;
+        let mut flat = Vec::new();
+        for u in g.0.unit_ids() {
+            let Some(at) = on_board(&g.0, u) else {
+                continue;
+            };
+            let unit = g.0.unit(u);
+            let class = module.units.get(unit.kind).class;
+            flat.extend([
+                lua_index(u.index()),
+                lua_index(at.index()),
+                side_index(&module, unit.side),
+                lua_index(unit.kind.index()),
+                class.map_or(0, |c| lua_index(c.index())),
+                i64::from(unit.hits),
+            ]);
+        }
+        spread(lua, flat)
     });
     // Wrapped: a list. Every piece of a type, wherever it is (a general waiting in stock).
     untraced(m, "pieces", |lua, g, kind: Value| {
