@@ -84,6 +84,11 @@ pub struct Args {
     /// Threads a strong player searches on (1-64); its choices do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_search_threads)]
     search_threads: usize,
+    /// Write where the rules' Luau work went (by handler, function and line, counted in
+    /// Luau interrupts: calls and loop iterations, not time) to FILE when the game ends;
+    /// a FILE ending in .folded gets folded stacks for a flame graph instead.
+    #[arg(long, value_name = "FILE")]
+    rules_profile: Option<PathBuf>,
 }
 
 // `muster replay`.
@@ -111,7 +116,32 @@ pub struct ReplayArgs {
     save: Option<PathBuf>,
 }
 
-pub fn run(mut o: Args) -> Result<()> {
+pub fn run(o: Args) -> Result<()> {
+    let Some(path) = o.rules_profile.clone() else {
+        return run_game(o);
+    };
+    muster_scripting::profile::start();
+    let result = run_game(o);
+    let profile = muster_scripting::profile::finish().unwrap_or_default();
+    write_profile(&path, &profile)?;
+    result
+}
+
+/// Writes the rules' profile: folded stacks to a `.folded` file, else the table.
+pub(crate) fn write_profile(
+    path: &Path,
+    profile: &muster_scripting::profile::Profile,
+) -> Result<()> {
+    let text = if path.extension().is_some_and(|e| e == "folded") {
+        profile.folded()
+    } else {
+        profile.table()
+    };
+    std::fs::write(path, text)
+        .with_context(|| format!("cannot write the rules' profile to {}", path.display()))
+}
+
+fn run_game(mut o: Args) -> Result<()> {
     o.player.extend(o.union.map(|k| ("union".to_string(), k)));
     o.player
         .extend(o.confederate.map(|k| ("confederate".to_string(), k)));

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use mlua::{Lua, VmState, ffi};
 
+use crate::profile;
 use crate::stdlib::caller;
 
 /// Limits of one [`Sandbox`](crate::Sandbox).
@@ -129,7 +130,8 @@ impl Meter {
                 if let Some(slow) = (*callbacks).interrupt {
                     SLOW.get_or_init(|| slow);
                     ffi::lua_setthreaddata(ffi::lua_mainthread(state), this);
-                    (*callbacks).interrupt = Some(count);
+                    // The profile's interrupt only when profiling: `count` stays bare.
+                    (*callbacks).interrupt = Some(if profile::on() { profiled } else { count });
                 }
             })
         }
@@ -210,6 +212,19 @@ unsafe extern "C-unwind" fn count(state: *mut ffi::lua_State, gc: c_int) {
         // SAFETY: mlua's own interrupt, called as Luau would call it.
         unsafe { slow(state, gc) }
     }
+}
+
+/// [`count`], charging the interrupt to the rules' profile first ([`profile`]).
+unsafe extern "C-unwind" fn profiled(state: *mut ffi::lua_State, gc: c_int) {
+    if gc < 0 {
+        // SAFETY: as in `count`.
+        let meter = unsafe { ffi::lua_getthreaddata(state).cast::<Meter>().as_ref() };
+        let fresh = meter.is_some_and(|m| m.used.get() == 0);
+        // SAFETY: `state` runs, in its interrupt.
+        unsafe { profile::sample(state, fresh) };
+    }
+    // SAFETY: as Luau calls it.
+    unsafe { count(state, gc) }
 }
 
 /// Why a call was stopped.

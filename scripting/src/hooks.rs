@@ -413,6 +413,17 @@ impl Hooks {
     /// as far as `before`/`after` require (a stable topological sort). Called once, when
     /// the load ends.
     pub(crate) fn resolve(&mut self) -> Result<(), ScriptError> {
+        if crate::profile::on() {
+            for hook in &self.list {
+                for handler in &hook.handlers {
+                    let id = handler.id.as_deref().unwrap_or("(no id)");
+                    crate::profile::name_handler(
+                        &handler.origin,
+                        format!("{} {id}", hook.spec.name),
+                    );
+                }
+            }
+        }
         for h in 0..self.list.len() {
             for handler in &self.list[h].handlers {
                 for id in handler.before.iter().chain(&handler.after) {

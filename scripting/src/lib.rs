@@ -104,6 +104,7 @@ mod defs;
 mod engine;
 mod error;
 mod hooks;
+pub mod profile;
 mod reading;
 mod require;
 mod sandbox;

@@ -131,6 +131,11 @@ pub const RECORDS: &[RecordDoc] = &[
         p("boxes", "{ BoxNum }?", "the boxes whose fall would do it"),
     ] },
     RecordDoc { name: "Shot", seen_as: "`game:shots()`", fields: &[p("shooter", "Unit", "the piece firing"), p("target", "Unit", "the piece named")] },
+    RecordDoc { name: "BoardPiece", seen_as: "`game:board_pieces()`", fields: &[
+        p("unit", "Unit", "the piece"), p("box", "BoxNum", "the box it is in"), p("side", "SideId", "its side"),
+        p("type", "UnitTypeId", "its unit type"), p("class", "string?", "its type's class id, if any"),
+        p("hits", "number", "steps it has lost"),
+    ] },
 ];
 
 /// The `hooks` table, there only while the rules load.

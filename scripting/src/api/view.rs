@@ -52,6 +52,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("army_size", &[SIDE], "number", "The weights of a side's pieces on the board that nothing holds (seed 001 §3.2: a corps 1, a field corps 2)."),
     m("units_at", &[BOX], "{ Unit }", "The pieces in a box."),
     m("units_on_board", NONE, "{ Unit }", "Every piece on the board."),
+    m("board_pieces", NONE, "{ BoardPiece }", "Every piece on the board with its box, side, type, class and hits, in `units_on_board`'s order: one call where a rule reading every piece would make several a piece."),
     m("units_on_board_of", &[SIDE], "number", "How many pieces of a side are on the board."),
     m("pieces", &[p("unit_type", "UnitTypeId", "a unit type id")], "{ Unit }", "Every piece of a type, wherever it is (a general waiting in stock)."),
     // Boxes.

@@ -384,3 +384,67 @@ fn a_hook_gets_the_step_it_is_asked_about() {
         assert_eq!(why.as_deref(), Some(format!("refused in {step}").as_str()));
     }
 }
+
+/// `board_pieces` checked against the piece-by-piece getters: `box_worth` answers the
+/// number of pieces on the board, or -1000 less the number of pieces it misreads.
+const BOARD_PIECES: &str = r#"
+hooks.remove("ahd.box-worth")
+hooks.on("box_worth", function(game, side, box)
+	local pieces = game:board_pieces()
+	local ids = game:units_on_board()
+	if #pieces ~= #ids then
+		return -1
+	end
+	local bad = 0
+	for i, p in pieces do
+		local u = ids[i]
+		if p.unit ~= u or p.box ~= game:unit_box(u) or p.side ~= game:unit_side(u)
+			or p.type ~= game:unit_type(u) or p.class ~= game:unit_class(u)
+			or p.hits ~= game:unit_hits(u) then
+			bad += 1
+		end
+	end
+	return if bad > 0 then -1000 - bad else #pieces
+end)
+"#;
+
+#[test]
+fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
+    let (_dir, m, mut rules, _) = ahd_with(BOARD_PIECES);
+    let on_board = |g: &GameState| {
+        g.unit_ids()
+            .filter(|&u| matches!(g.unit(u).place, muster_core::game::Place::Board(_)))
+            .collect::<Vec<_>>()
+    };
+    // 1861's few pieces come spread on the stack; 1864's more than fit (33), as a table.
+    let mut counts = Vec::new();
+    for scenario in ["1861", "1864"] {
+        let s = m
+            .scenarios
+            .iter()
+            .find(|s| s.id == scenario)
+            .expect(scenario);
+        let mut g = GameState::new(&m, s, Vec::new(), Dice::seeded(1)).expect("a state");
+        let pieces = on_board(&g);
+        // A reduced piece, to see its hits.
+        g.units[pieces[0].index()].hits = 1;
+        let side = m.find_side("union").expect("union");
+        let at = m.board.find("Washington").expect("Washington");
+        let answer = rules
+            .ask(
+                View {
+                    module: &m,
+                    state: &g,
+                },
+                Question::BoxWorth { side, at },
+            )
+            .expect("an answer");
+        assert_eq!(
+            answer,
+            muster_core::game::rules::Answer::Int(pieces.len() as i64),
+            "{scenario}"
+        );
+        counts.push(pieces.len());
+    }
+    assert!(counts[0] <= 33 && counts[1] > 33, "{counts:?}");
+}

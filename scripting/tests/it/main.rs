@@ -14,6 +14,7 @@ mod located_errors;
 mod offers;
 mod pieces;
 mod place_in;
+mod profile;
 mod require;
 mod scoped;
 mod sessions;
