@@ -218,6 +218,8 @@ fn load_file(file: &Path, module: usize, marks: &Rc<RefCell<Vec<Mark>>>) -> Resu
     // `house/../ahd/tests/x.luau` (a base found by `<extends path>`) as `ahd/tests/x.luau`.
     let shown = muster_core::diag::tidy(file).display().to_string();
     let lua = Lua::new();
+    // A test file runs once: compiling it to machine code would cost more than it saves.
+    lua.enable_jit(false);
     let deadline = Rc::new(Cell::new(None::<Instant>));
     let mut loaded = File {
         shown: shown.clone(),

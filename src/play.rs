@@ -145,7 +145,13 @@ fn run_game(mut o: Args) -> Result<()> {
     o.player.extend(o.union.map(|k| ("union".to_string(), k)));
     o.player
         .extend(o.confederate.map(|k| ("confederate".to_string(), k)));
-    let (module, mut rules) = crate::rules::load(&o.module, &o.mods)?;
+    // A game runs the rules thousands of times: compiled to machine code they pay back
+    // their compiling within the first turns.
+    let (module, mut rules) = crate::rules::load_with(
+        &o.module,
+        &o.mods,
+        muster_scripting::Limits::default().native(),
+    )?;
     let rules_log = o.quiet && o.rules_log;
     rules.keep_logged(rules_log);
     if module.stack.len() > 1 {

@@ -45,7 +45,9 @@ impl PlayerKind {
     }
 }
 
-/// Fresh scripted rules for a search player's rollouts.
+/// Fresh scripted rules for a search player's rollouts. Interpreted: a search thread
+/// loads its rules for each decision, and compiling them would cost more than the
+/// decision's share of rollouts saves.
 pub fn search_rules() -> muster_ai::search::RulesFactory {
     muster_scripting::loader(muster_scripting::Limits::default())
 }

@@ -10,8 +10,13 @@ use muster_scripting::{Limits, ScriptRules};
 /// Loads a module with its mods (`--mod`, lowest first) and the rule scripts of them
 /// all; errors list every problem, one per line.
 pub fn load(dir: &Path, mods: &[PathBuf]) -> Result<(Module, ScriptRules)> {
+    load_with(dir, mods, Limits::default())
+}
+
+/// [`load`] with these limits ([`Limits::native`] for a command that plays long).
+pub fn load_with(dir: &Path, mods: &[PathBuf], limits: Limits) -> Result<(Module, ScriptRules)> {
     let module = load_stack(dir, mods).map_err(|e| anyhow!("{e}"))?;
-    let rules = ScriptRules::load(&module, Limits::default())
+    let rules = ScriptRules::load(&module, limits)
         .with_context(|| format!("loading the rules of module '{}'", module.id))?;
     Ok((module, rules))
 }

@@ -60,7 +60,8 @@ fn add_wraps(sum: &mut Vec<WrapUse>, rules: &ScriptRules) {
 /// Plays `games` smoke games, each of at most `turns` turns (its scenario's first and
 /// the next ones; `None`: to the scenario's end).
 pub fn run(module: &Module, dir: &str, games: u32, turns: Option<u16>) -> Result<Found, String> {
-    let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
+    let mut rules =
+        ScriptRules::load(module, Limits::default().native()).map_err(|e| e.to_string())?;
     let mut wraps = Vec::new();
     let all: Vec<OptionId> = (0..module.options.len())
         .filter_map(OptionId::from_index)
@@ -111,7 +112,8 @@ pub fn run(module: &Module, dir: &str, games: u32, turns: Option<u16>) -> Result
             }
             // A failed game may leave a script's state odd: start the next afresh.
             add_wraps(&mut wraps, &rules);
-            rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string())?;
+            rules =
+                ScriptRules::load(module, Limits::default().native()).map_err(|e| e.to_string())?;
         }
     }
     add_wraps(&mut wraps, &rules);

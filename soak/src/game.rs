@@ -35,7 +35,7 @@ impl Variant {
         let dirs: Vec<_> = mods.iter().map(|m| root.join(m)).collect();
         let module =
             muster_core::load_stack(root.join(base), &dirs).map_err(|e| anyhow!("{base}: {e}"))?;
-        let rules = ScriptRules::load(&module, Limits::default())
+        let rules = ScriptRules::load(&module, Limits::default().native())
             .with_context(|| format!("loading the rules of {base}"))?;
         let name = std::iter::once(base)
             .chain(mods.iter().copied())

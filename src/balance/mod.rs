@@ -185,7 +185,8 @@ pub fn run_cli(mut o: Args) -> Result<()> {
     let bar = progress_bar(end - first);
     let results = run(
         &module,
-        || ScriptRules::load(&module, Limits::default()).map_err(|e| e.to_string()),
+        // Each thread's rules play many games: compiled to machine code.
+        || ScriptRules::load(&module, Limits::default().native()).map_err(|e| e.to_string()),
         &setup,
         end - first,
         o.seed.wrapping_add(first as u64),

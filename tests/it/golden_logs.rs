@@ -3,6 +3,9 @@
 //! `mods/ahd/`), so AHD plays exactly as it did, bit for bit. A change to AHD's rules or
 //! to the computer players that changes these games must re-record them on purpose
 //! (`muster play ... > tests/golden/NAME.log`) and say why in its commit.
+//!
+//! `muster play` runs the rules compiled to machine code (`Limits::native`), and the logs
+//! were recorded interpreted: these games also check that both play the same.
 
 use std::process::Command;
 

@@ -122,9 +122,11 @@ impl Thinker {
     }
 }
 
-/// The worker: loads the rules once, then answers jobs until the thinker is dropped.
+/// The worker: loads the rules once (compiled to machine code: they answer a whole
+/// game's decisions), then answers jobs until the thinker is dropped.
 fn work(module: &Module, inbox: &Receiver<Job>, outbox: &Sender<Done>) {
-    let mut rules = ScriptRules::load(module, Limits::default()).map_err(|e| e.to_string());
+    let mut rules =
+        ScriptRules::load(module, Limits::default().native()).map_err(|e| e.to_string());
     while let Ok(mut job) = inbox.recv() {
         let choice = match rules.as_mut() {
             Ok(rules) => muster_ai::choose(job.player.as_mut(), module, rules, &job.state)

@@ -433,6 +433,7 @@ fn finish_game_type(wrap: &mut Option<GamePatch>) -> mlua::Result<()> {
 /// reference is checked against them (`scripting/tests/it/api.rs`).
 pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<Vec<String>> {
     let lua = Lua::new();
+    lua.enable_jit(false);
     lua.set_app_data(Lent::new(module));
     let mut views = game_type(&lua, module)?;
     let index = views.patch.as_ref().map(|p| p.index.clone());

@@ -129,6 +129,63 @@ fn error_object_whose_tostring_loops() {
     ));
 }
 
+// --- Native code ----------------------------------------------------------------------------
+
+/// The limits compiled to machine code (`Limits::native`): a game's and a study's rules
+/// run so, and compiled code must be stopped as the interpreter is.
+fn native() -> Limits {
+    limits().native()
+}
+
+#[test]
+fn native_code_is_stopped_by_the_budget() {
+    assert_budget(&attack_with("while true do end", native()));
+    assert_budget(&attack_with(
+        "local n = 0\nfor i = 1, 1e12 do n = n + i % 7 end\nreturn n",
+        native(),
+    ));
+    assert_budget(&attack_with(
+        "local ok = pcall(function() while true do end end)\nreturn ok == false",
+        native(),
+    ));
+}
+
+#[test]
+fn native_code_is_stopped_by_the_memory_limit() {
+    let generous = Limits {
+        budget: 50_000_000,
+        ..native()
+    };
+    assert_memory(&attack_with(
+        "local t = {}\nfor i = 1, 1e8 do t[i] = {i, i, i, i} end\nreturn true",
+        generous,
+    ));
+}
+
+#[test]
+fn native_code_answers_as_the_interpreter_does() {
+    // Arithmetic (float and integer division), strings and sorting, compiled and
+    // interpreted: the same sum.
+    let init = "hooks.on(\"bonus\", function()\n\
+                local t = {}\n\
+                for i = 1, 200 do t[i] = (i * 7919) % 104729 / 3 end\n\
+                table.sort(t, function(a, b) return a > b end)\n\
+                local s = {}\n\
+                for i = 1, #t, 17 do s[#s + 1] = string.format('%.6f', t[i]) end\n\
+                local text = table.concat(s, ',')\n\
+                local n = 0\n\
+                for i = 1, #text do n = (n * 31 + string.byte(text, i)) % 1000003 end\n\
+                return n + math.floor(t[1] * 1000) // 7\n\
+                end)\n";
+    let answer = |limits: Limits| {
+        let mut sb = load_with(init, &[], limits).expect("loads");
+        sb.question("bonus", ()).expect("answers").as_int()
+    };
+    let interpreted = answer(limits());
+    assert!(interpreted.is_some_and(|n| n > 0), "{interpreted:?}");
+    assert_eq!(answer(native()), interpreted);
+}
+
 // --- Memory -------------------------------------------------------------------------------
 
 #[test]

@@ -29,6 +29,7 @@ pub fn limits() -> Limits {
         memory_bytes: 16 << 20,
         budget: 200_000,
         wall_clock: Duration::from_secs(10),
+        native_code: false,
     }
 }
 
