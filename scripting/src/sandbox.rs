@@ -105,7 +105,9 @@ impl Sandbox {
         };
         let lua = Lua::new_with(stdlib::libs(), LuaOptions::default()).map_err(fail)?;
         // Before any chunk loads: mlua compiles each chunk as it loads when this is on.
-        lua.enable_jit(limits.native_code);
+        // A profile is of interpreted rules: its counts are the interpreter's interrupts,
+        // the same on every machine.
+        lua.enable_jit(limits.native_code && !crate::profile::on());
         lua.set_memory_limit(limits.memory_bytes).map_err(fail)?;
         // Collect when the heap reaches four times what was live (Luau's default is
         // twice): the rules' heap is small against the limit, and hooks called millions
