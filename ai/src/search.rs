@@ -224,6 +224,8 @@ pub struct SearchPlayer {
     recall: Arc<Recall>,
     /// Samples drawn so far (each one's seed is the player's seed and its number).
     draws: u64,
+    /// Rollouts the last march decision played (for the time log).
+    played: usize,
 }
 
 /// Different marches the search weighs at most at a decision (the baseline among them).
@@ -252,6 +254,7 @@ impl SearchPlayer {
             shown: None,
             recall,
             draws: 0,
+            played: 0,
         }
     }
 
@@ -483,6 +486,9 @@ impl SearchPlayer {
             };
         }
         let per = per * states.len();
+        self.played = raced
+            .as_ref()
+            .map_or(0, |values| values.iter().map(Vec::len).sum());
         let pick = match raced {
             Ok(values) => {
                 for (c, v) in values.iter().enumerate() {
@@ -593,14 +599,16 @@ impl SearchPlayer {
         if Planner::is_march_decision(module, state) {
             let me = decider(module, state);
             let started = std::time::Instant::now();
+            self.played = 0;
             let mut chosen: VecDeque<Action> = self.choose_march(module, rules, states, me)?.into();
             tracing::debug!(
                 target: "muster_ai::search::time",
-                "turn {} side {} march {:?} in {} us",
+                "turn {} side {} march {:?} in {} us, {} rollouts",
                 state.turn.0,
                 me.index(),
                 chosen.front(),
-                started.elapsed().as_micros()
+                started.elapsed().as_micros(),
+                self.played
             );
             let first = chosen.pop_front().ok_or(AiError::Stuck)?;
             self.queue = chosen;
