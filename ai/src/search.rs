@@ -224,9 +224,14 @@ pub struct SearchPlayer {
     recall: Arc<Recall>,
     /// Samples drawn so far (each one's seed is the player's seed and its number).
     draws: u64,
-    /// Rollouts the last march decision played (for the time log).
+    /// Rollouts the last march decision played (for the time log and the pool).
     played: usize,
+    /// The player turn whose marches share the pool, and the rollouts left in it.
+    pool: Option<(PlayerTurn, usize)>,
 }
+
+/// A player turn: the game turn and the player's place in it.
+type PlayerTurn = (muster_core::ids::TurnId, u8);
 
 /// Different marches the search weighs at most at a decision (the baseline among them).
 const MAX_CANDIDATES: usize = 5;
@@ -255,6 +260,7 @@ impl SearchPlayer {
             recall,
             draws: 0,
             played: 0,
+            pool: None,
         }
     }
 
@@ -468,7 +474,7 @@ impl SearchPlayer {
         for (i, c) in candidates.iter().enumerate() {
             tracing::debug!("candidate {i}: {c:?}");
         }
-        let per = (self.config.budget_at(state) / candidates.len() / states.len()).max(1);
+        let per = (self.allowance(state) / candidates.len() / states.len()).max(1);
         let mut raced: Result<Vec<Vec<f64>>, String> = Ok(vec![Vec::new(); candidates.len()]);
         for sample in states {
             let values = self.race(module, rules, sample, me, &candidates, per);
@@ -489,6 +495,9 @@ impl SearchPlayer {
         self.played = raced
             .as_ref()
             .map_or(0, |values| values.iter().map(Vec::len).sum());
+        if let Some((_, left)) = &mut self.pool {
+            *left = left.saturating_sub(self.played);
+        }
         let pick = match raced {
             Ok(values) => {
                 for (c, v) in values.iter().enumerate() {
@@ -509,6 +518,21 @@ impl SearchPlayer {
             p.avoid(state, &avoid);
         }
         Ok(seq)
+    }
+
+    /// Rollouts for the march decision in `state`: its share of what is left of the
+    /// player turn's pool (see [`share`]), a new pool at a new player turn.
+    fn allowance(&mut self, state: &GameState) -> usize {
+        let budget = self.config.budget_at(state);
+        let at = (state.turn, state.player);
+        let left = match self.pool {
+            Some((turn, left)) if turn == at => left,
+            _ => budget * POOL,
+        };
+        self.pool = Some((at, left));
+        let allowed = share(left, budget);
+        tracing::debug!("{allowed} rollouts of the {left} left this player turn");
+        allowed
     }
 
     /// Rule errors met while searching since last asked (the player then took the
@@ -619,6 +643,29 @@ impl SearchPlayer {
         self.inner.set_shown(None);
         chosen
     }
+}
+
+/// A player turn's pool of rollouts, in march budgets ([`SearchConfig::budget`]): its
+/// marches share it, so a turn of six marches costs little more than one of two or
+/// three (the slow turns, issue 48). Two: measured on seeds 3, 5 and 6 (strong Union
+/// against `ai`, 84 player turns), a turn played 146 rollouts on average and 252 at the
+/// 90th percentile (five or six marches, each up to the full budget); two budgets
+/// shared by halves bring that to about 98 and 131 (docs/strong-player.md, 2026-11-30).
+const POOL: usize = 2;
+/// A march decision may take this fraction (one in `SHARE`) of what is left of the pool,
+/// at most the march budget (so a turn's first march is searched in full, the planner's
+/// best-valued, and each later one on less)...
+const SHARE: usize = 2;
+/// ...and at least this fraction (one in `FLOOR`) of the budget, so a late march is still
+/// weighed: with AHD's five candidates, three rollouts each at the default, where the
+/// confidence bound mostly keeps the planner's march.
+const FLOOR: usize = 4;
+
+/// The rollouts a march decision may play with `left` in the player turn's pool and a
+/// march budget of `budget`. Rollouts the race does not play (a candidate dropped at
+/// half time) stay in the pool for the turn's later marches.
+fn share(left: usize, budget: usize) -> usize {
+    (left / SHARE).clamp(budget.div_ceil(FLOOR), budget)
 }
 
 /// Whether a candidate is out of the race at half time, from its first rollout values
@@ -955,8 +1002,8 @@ fn mix(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{
-        HORIZON, OPENING_BUDGET, OPENING_HORIZON, Root, SearchConfig, SearchPlayer,
-        before_the_dice, choose, hopeless, mix, rollout,
+        HORIZON, OPENING_BUDGET, OPENING_HORIZON, POOL, Root, SearchConfig, SearchPlayer,
+        before_the_dice, choose, hopeless, mix, rollout, share,
     };
     use crate::planner::Planner;
     use muster_core::game::{Dice, GameState, decider, start};
@@ -1050,6 +1097,31 @@ mod tests {
             assert_eq!(plain.budget_at(&state), 10);
             assert_eq!(plain.horizon_at(&state), HORIZON);
         }
+    }
+
+    /// A player turn's marches share its pool (issue 48, the slow turns): the first
+    /// march is searched in full, later ones on half of what is left, never below a
+    /// quarter of the budget; what a race leaves unplayed stays for the later marches.
+    #[test]
+    fn a_player_turns_marches_share_its_pool() {
+        let budget = 72;
+        let mut left = POOL * budget;
+        let mut spent = Vec::new();
+        // Six marches each playing all they may.
+        for _ in 0..6 {
+            let n = share(left, budget);
+            spent.push(n);
+            left -= n.min(left);
+        }
+        assert_eq!(spent, [72, 36, 18, 18, 18, 18]);
+        // The race played only 35 of the first march's 72 (every other candidate out at
+        // half time): the second gets half of the 109 left, not of 72.
+        let left = POOL * budget - 35;
+        assert_eq!(share(left, budget), 54);
+        // An empty pool still searches a little; a budget of one stays one.
+        assert_eq!(share(0, budget), 18);
+        assert_eq!(share(0, 1), 1);
+        assert_eq!(share(1_000, 1), 1);
     }
 
     #[test]
