@@ -495,9 +495,7 @@ impl SearchPlayer {
         self.played = raced
             .as_ref()
             .map_or(0, |values| values.iter().map(Vec::len).sum());
-        if let Some((_, left)) = &mut self.pool {
-            *left = left.saturating_sub(self.played);
-        }
+        self.spend(self.played);
         let pick = match raced {
             Ok(values) => {
                 for (c, v) in values.iter().enumerate() {
@@ -533,6 +531,13 @@ impl SearchPlayer {
         let allowed = share(left, budget);
         tracing::debug!("{allowed} rollouts of the {left} left this player turn");
         allowed
+    }
+
+    /// Takes `played` rollouts out of the player turn's pool.
+    fn spend(&mut self, played: usize) {
+        if let Some((_, left)) = &mut self.pool {
+            *left = left.saturating_sub(played);
+        }
     }
 
     /// Rule errors met while searching since last asked (the player then took the
@@ -1122,6 +1127,42 @@ mod tests {
         assert_eq!(share(0, budget), 18);
         assert_eq!(share(0, 1), 1);
         assert_eq!(share(1_000, 1), 1);
+    }
+
+    /// The pool is the player turn's: a new player turn (the enemy's, or mine the next
+    /// game turn) starts a full one, and in the opening it is three budgets' worth.
+    #[test]
+    fn each_player_turn_has_its_own_pool() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd");
+        let module = muster_core::load_module(root).unwrap();
+        let scenario = module.scenario("1861").unwrap();
+        let mut state = GameState::new(&module, scenario, Vec::new(), Dice::seeded(1)).unwrap();
+        let mut player = SearchPlayer::new(SearchConfig::new(72), 1);
+        assert_eq!(player.allowance(&state), 72);
+        player.spend(72);
+        assert_eq!(player.allowance(&state), 36);
+        player.spend(30);
+        assert_eq!(player.allowance(&state), 21);
+        state.player += 1;
+        assert_eq!(player.allowance(&state), 72);
+        player.spend(72);
+        state.player -= 1;
+        state.turn = TurnId(state.turn.0 + 1);
+        assert_eq!(player.allowance(&state), 72);
+        player.spend(72);
+        assert_eq!(player.allowance(&state), 36);
+        // In the opening each march's budget is three times as large, and so the pool.
+        let mut opening = SearchPlayer::new(
+            SearchConfig {
+                opening: 1,
+                ..SearchConfig::new(72)
+            },
+            1,
+        );
+        state.turn = state.first_turn;
+        assert_eq!(opening.allowance(&state), 72 * OPENING_BUDGET as usize);
+        opening.spend(72 * OPENING_BUDGET as usize);
+        assert_eq!(opening.allowance(&state), 36 * OPENING_BUDGET as usize);
     }
 
     #[test]
