@@ -111,7 +111,8 @@ pub type RulesFactory = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + 
 /// How the strong player searches.
 #[derive(Clone)]
 pub struct SearchConfig {
-    /// Rollouts per march decision, shared among the candidates.
+    /// Rollouts per march decision at most, shared among the candidates; a player
+    /// turn's marches share twice this (`POOL`).
     pub budget: u32,
     /// Threads to play rollouts on; with more than one, `rules` must be given.
     pub threads: usize,
