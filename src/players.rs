@@ -53,8 +53,7 @@ pub fn search_rules() -> muster_ai::search::RulesFactory {
 /// How a strong player searches: `--strong-budget` and `--strong-opening`.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct StrongArgs {
-    /// Rollouts per march decision of a strong player, shared among the marches it weighs;
-    /// a player turn's marches share twice this, the first searched in full (1-2000).
+    /// Rollouts per march decision of a strong player, shared among the marches it weighs (1-2000).
     #[arg(long = "strong-budget", value_name = "N", default_value_t = muster_ai::search::DEFAULT_BUDGET, value_parser = parse_budget)]
     budget: u32,
     /// Turns from the scenario's start a strong player searches wider and deeper (three

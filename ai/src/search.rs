@@ -111,9 +111,14 @@ pub type RulesFactory = Arc<dyn Fn(&Module) -> Result<Box<dyn Rules>, String> + 
 /// How the strong player searches.
 #[derive(Clone)]
 pub struct SearchConfig {
-    /// Rollouts per march decision at most, shared among the candidates; a player
-    /// turn's marches share twice this (`POOL`).
+    /// Rollouts per march decision at most, shared among the candidates.
     pub budget: u32,
+    /// March budgets a player turn's marches share (each march then plays [`share`] of
+    /// what is left), or `None` (the default): each march its whole budget. A pool of two
+    /// cut the slow turns' rollouts by half (issue 48), but as Union against `ai` in 1861
+    /// it won 14 of 30 games (seeds 1-10: 5, where the default wins 9), below the 66 of
+    /// 100 it had: not the default (docs/strong-player.md, 2026-11-30).
+    pub pool: Option<u32>,
     /// Threads to play rollouts on; with more than one, `rules` must be given.
     pub threads: usize,
     /// Rules for the rollouts of threads beyond the first. On one thread, rollouts use
@@ -136,6 +141,7 @@ impl SearchConfig {
             threads: 1,
             rules: None,
             opening: 0,
+            pool: None,
         }
     }
 
@@ -519,14 +525,18 @@ impl SearchPlayer {
         Ok(seq)
     }
 
-    /// Rollouts for the march decision in `state`: its share of what is left of the
-    /// player turn's pool (see [`share`]), a new pool at a new player turn.
+    /// Rollouts for the march decision in `state`: the budget, or with a pool
+    /// ([`SearchConfig::pool`]) its share of what is left of the player turn's, a new
+    /// pool at a new player turn.
     fn allowance(&mut self, state: &GameState) -> usize {
         let budget = self.config.budget_at(state);
+        let Some(pool) = self.config.pool else {
+            return budget;
+        };
         let at = (state.turn, state.player);
         let left = match self.pool {
             Some((turn, left)) if turn == at => left,
-            _ => budget * POOL,
+            _ => budget * pool as usize,
         };
         self.pool = Some((at, left));
         let allowed = share(left, budget);
@@ -651,13 +661,6 @@ impl SearchPlayer {
     }
 }
 
-/// A player turn's pool of rollouts, in march budgets ([`SearchConfig::budget`]): its
-/// marches share it, so a turn of six marches costs little more than one of two or
-/// three (the slow turns, issue 48). Two: measured on seeds 3, 5 and 6 (strong Union
-/// against `ai`, 84 player turns), a turn played 146 rollouts on average and 252 at the
-/// 90th percentile (five or six marches, each up to the full budget); two budgets
-/// shared by halves bring that to about 98 and 131 (docs/strong-player.md, 2026-11-30).
-const POOL: usize = 2;
 /// A march decision may take this fraction (one in `SHARE`) of what is left of the pool,
 /// at most the march budget (so a turn's first march is searched in full, the planner's
 /// best-valued, and each later one on less)...
@@ -1008,7 +1011,7 @@ fn mix(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{
-        HORIZON, OPENING_BUDGET, OPENING_HORIZON, POOL, Root, SearchConfig, SearchPlayer,
+        HORIZON, OPENING_BUDGET, OPENING_HORIZON, Root, SearchConfig, SearchPlayer,
         before_the_dice, choose, hopeless, mix, rollout, share,
     };
     use crate::planner::Planner;
@@ -1111,7 +1114,7 @@ mod tests {
     #[test]
     fn a_player_turns_marches_share_its_pool() {
         let budget = 72;
-        let mut left = POOL * budget;
+        let mut left = 2 * budget;
         let mut spent = Vec::new();
         // Six marches each playing all they may.
         for _ in 0..6 {
@@ -1122,7 +1125,7 @@ mod tests {
         assert_eq!(spent, [72, 36, 18, 18, 18, 18]);
         // The race played only 35 of the first march's 72 (every other candidate out at
         // half time): the second gets half of the 109 left, not of 72.
-        let left = POOL * budget - 35;
+        let left = 2 * budget - 35;
         assert_eq!(share(left, budget), 54);
         // An empty pool still searches a little; a budget of one stays one.
         assert_eq!(share(0, budget), 18);
@@ -1130,15 +1133,26 @@ mod tests {
         assert_eq!(share(1_000, 1), 1);
     }
 
-    /// The pool is the player turn's: a new player turn (the enemy's, or mine the next
-    /// game turn) starts a full one, and in the opening it is three budgets' worth.
+    /// Without a pool every march plays its budget. With one, the pool is the player
+    /// turn's: a new player turn (the enemy's, or mine the next game turn) starts a full
+    /// one, and in the opening each budget in it is three times as large.
     #[test]
     fn each_player_turn_has_its_own_pool() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods/ahd");
         let module = muster_core::load_module(root).unwrap();
         let scenario = module.scenario("1861").unwrap();
         let mut state = GameState::new(&module, scenario, Vec::new(), Dice::seeded(1)).unwrap();
-        let mut player = SearchPlayer::new(SearchConfig::new(72), 1);
+        // By default there is no pool: every march its whole budget.
+        let mut plain = SearchPlayer::new(SearchConfig::new(72), 1);
+        for _ in 0..6 {
+            assert_eq!(plain.allowance(&state), 72);
+            plain.spend(72);
+        }
+        let pooled = SearchConfig {
+            pool: Some(2),
+            ..SearchConfig::new(72)
+        };
+        let mut player = SearchPlayer::new(pooled.clone(), 1);
         assert_eq!(player.allowance(&state), 72);
         player.spend(72);
         assert_eq!(player.allowance(&state), 36);
@@ -1156,7 +1170,7 @@ mod tests {
         let mut opening = SearchPlayer::new(
             SearchConfig {
                 opening: 1,
-                ..SearchConfig::new(72)
+                ..pooled
             },
             1,
         );
