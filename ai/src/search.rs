@@ -116,8 +116,8 @@ pub struct SearchConfig {
     /// March budgets a player turn's marches share (each march then plays [`share`] of
     /// what is left), or `None` (the default): each march its whole budget. A pool of two
     /// cut the slow turns' rollouts by half (issue 48), but as Union against `ai` in 1861
-    /// it won 14 of 30 games (seeds 1-10: 5, where the default wins 9), below the 66 of
-    /// 100 it had: not the default (docs/strong-player.md, 2026-11-30).
+    /// it won 36 of 60 games (seeds 1-20: 9, where the default won 16), likely weaker
+    /// than the default's 66 of 100: not the default (docs/strong-player.md, 2026-11-30).
     pub pool: Option<u32>,
     /// Threads to play rollouts on; with more than one, `rules` must be given.
     pub threads: usize,
