@@ -178,10 +178,10 @@ pub fn player_with(
     match level {
         Level::Strong { budget, opening } => Box::new(SearchPlayer::new(
             SearchConfig {
-                budget,
                 threads: threads.max(1),
                 rules,
                 opening,
+                ..SearchConfig::new(budget)
             },
             seed,
         )),

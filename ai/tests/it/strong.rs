@@ -35,10 +35,10 @@ fn first_actions(n: usize, budget: u32, threads: usize, opening: u32) -> Vec<Act
     .unwrap();
     let mut strong = SearchPlayer::new(
         SearchConfig {
-            budget,
             threads,
             rules: Some(factory()),
             opening,
+            ..SearchConfig::new(budget)
         },
         9,
     );
