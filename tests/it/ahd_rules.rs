@@ -1125,6 +1125,30 @@ fn rule_5_4_retreat_to_a_friendly_box_if_possible() {
     assert_eq!(options, ["Fredericksburg", "Front Royal", "Gordonsville"]);
 }
 
+/// A move by sea taken for a piece the game does not have (a hand-edited action) is
+/// refused as one the rules do not offer, with the moves they do offer: AHD looks for
+/// the piece's port when the engine checks the move taken (`offers.luau`), and a piece
+/// number out of range is no rule error.
+#[test]
+fn a_move_by_sea_of_a_piece_the_game_lacks_is_not_offered() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Baltimore" units="1 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[5]);
+    let ny = t.id("New York");
+    let err = t
+        .try_act(sea_move(UnitId(5000), ny))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "that is not among the decisions the rules offer now ('sea-move' is offered only as: move Militia Infantry"
+        ),
+        "{err}"
+    );
+}
+
 /// 4.6: Union units in a port move by sea to another Union-controlled port, one march
 /// each ("three units conducting Sea Movement count as three Marches, even if they all
 /// started in the same port box"); no other movement for them that segment, but they
