@@ -1125,6 +1125,30 @@ fn rule_5_4_retreat_to_a_friendly_box_if_possible() {
     assert_eq!(options, ["Fredericksburg", "Front Royal", "Gordonsville"]);
 }
 
+/// A move by sea taken for a piece the game does not have (a hand-edited action) is
+/// refused as one the rules do not offer, with the moves they do offer: AHD looks for
+/// the piece's port when the engine checks the move taken (`offers.luau`), and a piece
+/// number out of range is no rule error.
+#[test]
+fn a_move_by_sea_of_a_piece_the_game_lacks_is_not_offered() {
+    let xml = r#"<scenario id="t" name="t" start="08/1861">
+      <side id="union"><place box="Baltimore" units="1 Mi"/></side>
+      <side id="confederate"><place box="Richmond" units="1 Mi"/></side>
+    </scenario>"#;
+    let mut t = Game::at_movement(xml, "union", &[5]);
+    let ny = t.id("New York");
+    let err = t
+        .try_act(sea_move(UnitId(5000), ny))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "that is not among the decisions the rules offer now ('sea-move' is offered only as: move Militia Infantry"
+        ),
+        "{err}"
+    );
+}
+
 /// 4.6: Union units in a port move by sea to another Union-controlled port, one march
 /// each ("three units conducting Sea Movement count as three Marches, even if they all
 /// started in the same port box"); no other movement for them that segment, but they
@@ -2736,4 +2760,49 @@ fn a_module_round_limit_ends_a_battle() {
     );
     assert!(t.g.combat.is_none(), "the Combat segment ended");
     assert_eq!(t.g.units_at(t.id("Harrisburg")).count(), 2);
+}
+
+/// AHD's movement handlers keep what a `game` view answered for the rest of that view's
+/// questions (`rules/movement.luau`), never into another view. So rules that have played
+/// a game up to a position answer there exactly as rules loaded fresh on it (as after a
+/// saved game is reloaded mid-turn), and the two play on alike: the same legal actions
+/// in the same order, the same states and logs. Rules that kept an answer past its view
+/// would list moves of the earlier position.
+#[test]
+fn rules_that_played_answer_each_position_as_fresh_rules_do() {
+    use muster_core::game::dice::Pcg32;
+    let m = muster_test_support::ahd_module();
+    let mut warm = muster_test_support::rules(&m);
+    // The 1861 random game of seed 7, 200 actions in.
+    let mut state = muster_test_support::RandomGame::new(&m, &mut warm, "1861", 7)
+        .nth(200)
+        .expect("the game lasts 200 actions");
+    let mut fresh = muster_test_support::rules(&m);
+    let mut chooser = Pcg32::new(7, muster_test_support::CHOOSER_STREAM);
+    let mut moves_listed = 0;
+    for step in 0..150 {
+        if state.outcome.is_some() {
+            break;
+        }
+        let listed = legal_actions(&m, &mut warm, &state).unwrap();
+        assert_eq!(
+            listed,
+            legal_actions(&m, &mut fresh, &state).unwrap(),
+            "action {step} after the reload"
+        );
+        moves_listed += listed
+            .iter()
+            .filter(|a| matches!(a, Action::Move { .. }))
+            .count();
+        let k = u32::try_from(listed.len()).unwrap();
+        let action = &listed[(chooser.between_one_and(k) - 1) as usize];
+        let (next, log) = apply(&m, &mut warm, &state, action).unwrap();
+        let (again, log_again) = apply(&m, &mut fresh, &state, action).unwrap();
+        assert!(
+            next == again && log == log_again,
+            "action {step} after the reload"
+        );
+        state = next;
+    }
+    assert!(moves_listed > 100, "moves listed: {moves_listed}");
 }

@@ -418,7 +418,7 @@ fn an_error_in_the_base_handler_through_a_wrapper_names_the_wrappers_call() {
     let s = potomac("next(game, path, unit)", POTOMAC_TEST);
     s.fails_with(
         &["--smoke", "1", "--no-typecheck"],
-        "error: rule 'may_enter' failed: ahd/rules/movement.luau:144: game:relocated({...}): argument 1 must be a unit number (1-126), got {...}; reached through hooks.wrap: next(...) at house/rules/init.luau:8 (in hook 'may_enter')",
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:243: game:relocated({...}): argument 1 must be a unit number (1-126), got {...}; reached through hooks.wrap: next(...) at house/rules/init.luau:8 (in hook 'may_enter')",
     );
 }
 
@@ -436,7 +436,7 @@ fn a_removed_item_the_base_still_reads_is_a_warning_at_the_remove() {
     // And when the base's rule reads it, its error names the removal.
     s.fails_with(
         &["--smoke", "1"],
-        "error: rule 'may_enter' failed: ahd/rules/movement.luau:116: game:option(\"kentucky-neutrality\"): no optional rule 'kentucky-neutrality'; it was removed at house/changes.xml:3:5 (<remove>) (in hook 'may_enter')",
+        "error: rule 'may_enter' failed: ahd/rules/movement.luau:210: game:option(\"kentucky-neutrality\"): no optional rule 'kentucky-neutrality'; it was removed at house/changes.xml:3:5 (<remove>) (in hook 'may_enter')",
     );
 }
 
