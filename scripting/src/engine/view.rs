@@ -22,6 +22,8 @@ use crate::defs::lua_index;
 use crate::reading::{Ask, Lent, Said, side_index, spoil};
 use crate::stdlib::refuse_unknown;
 
+mod fast;
+
 /// The state as Lua sees it: a read-only view lent for one call.
 #[derive(RefCast)]
 #[repr(transparent)]
@@ -52,7 +54,7 @@ fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
 /// and the wrapper, which takes the method's place, builds the value. A long list comes
 /// from Rust as a ready table. Errors are the Rust method's own, raised through the wrapper.
 const WRAPPERS: &str = r##"
-local sides, types, classes, qualities, ids = ...
+local sides, types, classes, qualities, ids, fast = ...
 local function list(first, ...)
 	if first == true then
 		return { ... }
@@ -287,6 +289,34 @@ local function patch(index, raws)
 				return id_of(names, raw(...))
 			end
 		end
+		-- A getter with a fast path (`fast.rs`) asks it first: `v, true`, or nothing
+		-- when it leaves the call (a view not live, an argument not plain) to the Rust
+		-- method, which answers or fails as before.
+		local quick = fast[name]
+		if quick then
+			local slow, ids_of = call, names
+			if ids_of then
+				call = function(g, ...)
+					local v, ok = quick(g, ...)
+					if ok then
+						if v == nil then
+							return nil
+						end
+						return ids_of[v]
+					end
+					return slow(g, ...)
+				end
+			else
+				call = function(g, ...)
+					local v, ok = quick(g, ...)
+					if ok then
+						return v
+					end
+					return slow(g, ...)
+				end
+			end
+			names = nil
+		end
 		local arity = kept[name]
 		if arity and lists_kept[name] then
 			local keep = keeping(arity, call, raw, names)
@@ -323,7 +353,8 @@ impl Views {
     ) -> mlua::Result<AnyUserData> {
         let game = scope.create_any_userdata_ref(state)?;
         finish_game_type(&mut self.patch)?;
-        set_live(&self.lua, &self.live, &game)?;
+        let at = set_live(&self.lua, &self.live, &game)?;
+        fast::lend(scope, at, &state.0);
         Ok(game)
     }
 }
@@ -332,8 +363,9 @@ impl Views {
 /// limit (in case it allocates), and a view is opened for every question session and
 /// event: those calls were 3% of a search's instructions. This store cannot allocate:
 /// the wrappers made `live` as `{ false }`, so index 1 is in its array part, which a
-/// store to an index already there never resizes.
-fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
+/// store to an index already there never resizes. Answers the view's address, by which
+/// the fast getters know it ([`fast`]).
+fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<*const std::ffi::c_void> {
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         // SAFETY: two stack slots are made sure of before the two pushes (as mlua does
@@ -346,11 +378,13 @@ fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
             }
             let top = ffi::lua_gettop(state);
             let pushed = raw.push(live).and_then(|()| raw.push(game));
+            let mut at = std::ptr::null();
             if pushed.is_ok() {
+                at = ffi::lua_touserdata(state, -1).cast_const();
                 ffi::lua_rawseti(state, -2, 1);
             }
             ffi::lua_settop(state, top);
-            pushed
+            pushed.map(|()| at)
         }
     })
 }
@@ -391,6 +425,7 @@ pub(super) fn game_type(lua: &Lua, module: &Module) -> mlua::Result<Views> {
         classes,
         qualities,
         2 * module.board.boxes.len(),
+        fast::getters(lua)?,
     ))?;
     let index = lua.create_table()?;
     // A misspelled method is an error with a suggestion, not a call of nil. (mlua adds the
