@@ -172,11 +172,13 @@ local function under(t, k)
 	return u
 end
 -- A key is any argument but nil and NaN (which no table takes); a call with one of
--- them, or from a view not live, goes to Rust, which answers or fails as before.
+-- them, or from a view not live, goes to `call`, which answers or fails as before.
 -- `call` is the method as the script sees it; `raw` and `names` are its Rust method and
--- the ids its answer indexes (or nil), for the first asking in a live view: named there
--- without another function call (each call of a wrapper costs as much as a look-up).
-local function keeping(arity, call, raw, names)
+-- the ids its answer indexes (or nil), and `quick` its fast getter (or nil), for the
+-- first asking in a live view: asked there without another function call (each call of
+-- a wrapper costs as much as a look-up). `quick` answers `v, true`, or nothing when it
+-- leaves the call to the Rust method (`fast.rs`).
+local function keeping(arity, call, raw, names, quick)
 	if arity == 0 then
 		local at, kept_answer = 0, nil
 		return function(g)
@@ -189,8 +191,15 @@ local function keeping(arity, call, raw, names)
 			if at == view then
 				return kept_answer
 			end
-			local v
-			if names then
+			local v, ok
+			if quick then
+				v, ok = quick(g)
+			end
+			if ok then
+				if names and v ~= nil then
+					v = names[v]
+				end
+			elseif names then
 				v = raw(g)
 				if v ~= nil then
 					v = names[v]
@@ -213,8 +222,15 @@ local function keeping(arity, call, raw, names)
 			if at[a] == view then
 				return answer[a]
 			end
-			local v
-			if names then
+			local v, ok
+			if quick then
+				v, ok = quick(g, a)
+			end
+			if ok then
+				if names and v ~= nil then
+					v = names[v]
+				end
+			elseif names then
 				v = raw(g, a)
 				if v ~= nil then
 					v = names[v]
@@ -241,7 +257,13 @@ local function keeping(arity, call, raw, names)
 			elseif at_b[a] == view then
 				return answer[b][a]
 			end
-			local v = call(g, a, b)
+			local v, ok
+			if quick then
+				v, ok = quick(g, a, b)
+			end
+			if not ok then
+				v = call(g, a, b)
+			end
 			at_b[a], answer[b][a] = view, v
 			return v
 		end
@@ -258,9 +280,52 @@ local function keeping(arity, call, raw, names)
 		if at_bc[a] == view then
 			return answer_bc[a]
 		end
-		local v = call(g, a, b, c)
+		local v, ok
+		if quick then
+			v, ok = quick(g, a, b, c)
+		end
+		if not ok then
+			v = call(g, a, b, c)
+		end
 		at_bc[a], answer_bc[a] = view, v
 		return v
+	end
+end
+-- A getter with a fast path, as the script calls it when its answer is not kept (an
+-- argument nil, a view not live): the fast getter, then the Rust method if it gives no
+-- answer. (The arities spelt out: a vararg function costs more than the call it saves.)
+local function first(arity, quick, slow)
+	if arity == 0 then
+		return function(g)
+			local v, ok = quick(g)
+			if ok then
+				return v
+			end
+			return slow(g)
+		end
+	elseif arity == 1 then
+		return function(g, a)
+			local v, ok = quick(g, a)
+			if ok then
+				return v
+			end
+			return slow(g, a)
+		end
+	elseif arity == 2 then
+		return function(g, a, b)
+			local v, ok = quick(g, a, b)
+			if ok then
+				return v
+			end
+			return slow(g, a, b)
+		end
+	end
+	return function(g, a, b, c)
+		local v, ok = quick(g, a, b, c)
+		if ok then
+			return v
+		end
+		return slow(g, a, b, c)
 	end
 end
 -- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
@@ -289,35 +354,11 @@ local function patch(index, raws)
 				return id_of(names, raw(...))
 			end
 		end
-		-- A getter with a fast path (`fast.rs`) asks it first: `v, true`, or nothing
-		-- when it leaves the call (a view not live, an argument not plain) to the Rust
-		-- method, which answers or fails as before.
-		local quick = fast[name]
-		if quick then
-			local slow, ids_of = call, names
-			if ids_of then
-				call = function(g, ...)
-					local v, ok = quick(g, ...)
-					if ok then
-						if v == nil then
-							return nil
-						end
-						return ids_of[v]
-					end
-					return slow(g, ...)
-				end
-			else
-				call = function(g, ...)
-					local v, ok = quick(g, ...)
-					if ok then
-						return v
-					end
-					return slow(g, ...)
-				end
-			end
-			names = nil
+		local arity, quick = kept[name], fast[name]
+		if quick and not names then
+			-- (A named getter's fast answer is an index: `keeping` names it.)
+			call = first(arity, quick, call)
 		end
-		local arity = kept[name]
 		if arity and lists_kept[name] then
 			local keep = keeping(arity, call, raw, names)
 			index[name] = function(g, a)
@@ -325,7 +366,7 @@ local function patch(index, raws)
 				return if type(v) == "table" then table.clone(v) else v
 			end
 		else
-			index[name] = if arity then keeping(arity, call, raw, names) else call
+			index[name] = if arity then keeping(arity, call, raw, names, quick) else call
 		end
 	end
 end
