@@ -291,6 +291,13 @@ local function keeping(arity, call, raw, names, quick)
 		return v
 	end
 end
+-- A list from a fast getter (`true` then its items), or nil when it gave none.
+local function listed(ok, ...)
+	if ok == true then
+		return { ... }
+	end
+	return nil
+end
 -- A getter with a fast path, as the script calls it when its answer is not kept (an
 -- argument nil, a view not live): the fast getter, then the Rust method if it gives no
 -- answer. (The arities spelt out: a vararg function costs more than the call it saves.)
@@ -331,7 +338,7 @@ end
 -- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
 -- (after a run cut short by the memory limit) gives the same result.
 local function patch(index, raws)
-	for _, names in { wrapped, named, kept, paged } do
+	for _, names in { wrapped, named, kept, paged, fast } do
 		for name in names do
 			if raws[name] == nil then
 				raws[name] = index[name]
@@ -355,9 +362,19 @@ local function patch(index, raws)
 			end
 		end
 		local arity, quick = kept[name], fast[name]
-		if quick and not names then
+		if quick and make == list then
+			-- The fast getter answers `true` and the list, or nothing.
+			local slow, ask = call, quick
+			call = function(g, a)
+				local t = listed(ask(g, a))
+				if t then
+					return t
+				end
+				return slow(g, a)
+			end
+		elseif quick and not names then
 			-- (A named getter's fast answer is an index: `keeping` names it.)
-			call = first(arity, quick, call)
+			call = first(arity or 1, quick, call)
 		end
 		if arity and lists_kept[name] then
 			local keep = keeping(arity, call, raw, names)

@@ -95,6 +95,8 @@ const GETTERS: &[(&str, u8)] = &[
     ("turn_year", TURN_YEAR),
     ("turn_month", TURN_MONTH),
     ("repetition", REPETITION),
+    ("units_at", UNITS_AT),
+    ("var", VAR),
 ];
 
 const UNIT_SIDE: u8 = 0;
@@ -124,6 +126,12 @@ const FIRST_TURN: u8 = 23;
 const TURN_YEAR: u8 = 24;
 const TURN_MONTH: u8 = 25;
 const REPETITION: u8 = 26;
+const UNITS_AT: u8 = 27;
+const VAR: u8 = 28;
+
+/// Most pieces `units_at` answers on the fast path: `true` and the ids fit the slots a C
+/// function is given (`LUA_MINSTACK`, 20); growing the stack could raise a memory error.
+const MAX_LISTED: usize = 19;
 
 /// The fast getters by method name, for the wrappers.
 pub(super) fn getters(lua: &Lua) -> mlua::Result<Table> {
@@ -170,31 +178,44 @@ fn c_function(lua: &Lua, g: u8) -> mlua::Result<Function> {
         FIRST_TURN,
         TURN_YEAR,
         TURN_MONTH,
-        REPETITION
+        REPETITION,
+        UNITS_AT,
+        VAR
     );
     // SAFETY: `getter` is sound to call from Lua with any arguments (see it).
     unsafe { lua.create_c_function(f) }
 }
 
-/// A fast getter: `v, true`, or no values when it leaves the call to the mlua method.
+/// A fast getter: `v, true`, or no values when it leaves the call to the mlua method;
+/// `units_at`: `true` then the ids, as its Rust method answers a short list.
 ///
 /// # Safety
 /// Lua calls it with a valid `l`; as a C function it has `LUA_MINSTACK` free slots, of
-/// which it pushes at most two.
+/// which it pushes at most two, or `1 + MAX_LISTED`.
 unsafe extern "C-unwind" fn getter<const G: u8>(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as above; a panic is caught here and never unwinds into Lua's frames.
     let said = catch_unwind(AssertUnwindSafe(|| unsafe { answer::<G>(l) }));
     let Ok(Some(said)) = said else {
         return 0;
     };
-    // SAFETY: two pushes of plain values into the free slots; none allocates.
+    // SAFETY: pushes of plain values into the free slots (a list no longer than
+    // `MAX_LISTED`); none allocates.
+    #[allow(clippy::cast_precision_loss)]
     unsafe {
         match said {
             Said::Nil => ffi::lua_pushnil(l),
             Said::Bool(b) => ffi::lua_pushboolean(l, c_int::from(b)),
-            #[allow(clippy::cast_precision_loss)]
             Said::Int(i) => ffi::lua_pushnumber(l, i as f64),
-            Said::List(_) => return 0,
+            Said::List(ids) => {
+                if ids.len() > MAX_LISTED {
+                    return 0;
+                }
+                ffi::lua_pushboolean(l, 1);
+                for &id in &ids {
+                    ffi::lua_pushnumber(l, id as f64);
+                }
+                return c_int::try_from(ids.len() + 1).unwrap_or(0);
+            }
         }
         ffi::lua_pushboolean(l, 1);
     }
@@ -334,6 +355,15 @@ unsafe fn answer<const G: u8>(l: *mut ffi::lua_State) -> Option<Said> {
             TURN_YEAR => Ask::TurnYear,
             TURN_MONTH => Ask::TurnMonth,
             REPETITION => Ask::Repetition,
+            UNITS_AT => {
+                let at = boxn(l, 2, module)?;
+                // A longer list is left to the Rust method, before it is noted.
+                if state.units_at(at).nth(MAX_LISTED).is_some() {
+                    return None;
+                }
+                Ask::UnitsAt(at)
+            }
+            VAR => Ask::Var(text(l, 2)?.into()),
             _ => return None,
         };
         Some(lent.read(state, ask))
@@ -470,6 +500,22 @@ mod tests {
                     continue;
                 }
                 fast_answers += 1;
+                if name == "units_at" {
+                    // `true` and the list, as the Rust method answers (compared whole
+                    // through the wrapper in `api.rs` and the memo tests).
+                    assert_eq!(got.1, Value::Boolean(true), "{name}{args:?}");
+                    assert_eq!(
+                        got.0,
+                        slow_said.as_ref().map_or(-1, |s| s.0),
+                        "{name}{args:?}"
+                    );
+                    assert_eq!(
+                        got.2,
+                        slow_said.as_ref().map_or(Value::Nil, |s| s.2.clone())
+                    );
+                    assert_eq!((noted, all_noted), (1, 2), "{name}{args:?}");
+                    continue;
+                }
                 assert_eq!(got.0, 2, "{name}{args:?}");
                 assert_eq!(got.2, Value::Boolean(true), "{name}{args:?}");
                 let slow_said = slow_said.unwrap_or_else(|e| {
