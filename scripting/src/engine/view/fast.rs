@@ -3,9 +3,9 @@
 //! scoped userdata's borrow, each argument made a `Value`: ~2,200 instructions a
 //! crossing, 22% of a random game).
 //!
-//! A fast getter answers only what it can take as plain: the view live (the one the
-//! engine lent last, whose scope is not over), every argument a whole number in range or
-//! a string it finds among the module's ids. It answers `v, true`; anything else gets no
+//! A fast getter answers only what it can take as plain: a view whose scope is under way
+//! (one the engine lent and has not taken back), every argument a whole number in range
+//! or a string it finds among the module's ids. It answers `v, true`; anything else gets no
 //! answer, and its Luau wrapper calls the mlua method, which answers or fails with its
 //! own message (see `WRAPPERS`). It never raises a Lua error (Luau's errors are C++
 //! exceptions, which must not unwind through Rust frames) and a Rust panic is caught
@@ -13,7 +13,7 @@
 //! on the Lua heap, so the memory limit has nothing to refuse. Its reads go through
 //! [`Lent::read`], so a read session notes them as it notes the mlua method's.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
@@ -26,27 +26,22 @@ use muster_core::ids::{BoxId, ClassId, SideId, UnitId};
 use crate::defs::{box_id, rust_index};
 use crate::reading::{Ask, Lent, Said};
 
-/// The view lent last on this thread: its userdata's address and the state it reads.
-/// Set by [`lend`] when the engine opens a view, put back as it was when the view's
-/// scope ends; both null when no view is lent.
+/// A view lent on this thread: its userdata's address and the state it reads.
 #[derive(Clone, Copy)]
 struct Loan {
     view: *const c_void,
     state: *const GameState,
 }
 
-const NO_LOAN: Loan = Loan {
-    view: ptr::null(),
-    state: ptr::null(),
-};
-
 thread_local! {
-    static LOAN: Cell<Loan> = const { Cell::new(NO_LOAN) };
+    /// The views whose scopes are under way on this thread, each added by [`lend`] when
+    /// the engine opens it and removed when its scope ends (in whatever order scopes
+    /// end their views: a scope may open several).
+    static LOANS: RefCell<Vec<Loan>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Lends `state` to the fast getters for as long as `scope` lasts, through the view whose
-/// userdata is at `view`. When the scope ends the loan before it is put back (a view
-/// opened inside another's scope ends first), unless another loan replaced this one.
+/// userdata is at `view`.
 pub(super) fn lend<'s, 'env>(
     scope: &'s mlua::Scope<'s, 'env>,
     view: *const c_void,
@@ -56,14 +51,31 @@ pub(super) fn lend<'s, 'env>(
         view,
         state: ptr::from_ref(state),
     };
-    let before = LOAN.replace(loan);
+    if LOANS.try_with(|l| l.borrow_mut().push(loan)).is_err() {
+        return;
+    }
     scope.add_destructor(move || {
-        LOAN.with(|l| {
-            if l.get().view == view {
-                l.set(before);
+        let _ = LOANS.try_with(|l| {
+            let mut loans = l.borrow_mut();
+            if let Some(i) = loans.iter().rposition(|x| x.view == view) {
+                loans.remove(i);
             }
         });
     });
+}
+
+/// The state lent with the view at `view`, if its scope is under way.
+fn lent_state(view: *const c_void) -> Option<*const GameState> {
+    LOANS
+        .try_with(|l| {
+            l.borrow()
+                .iter()
+                .rev()
+                .find(|x| x.view == view)
+                .map(|x| x.state)
+        })
+        .ok()
+        .flatten()
 }
 
 /// The getters with a fast path. Each is its own C function (`getter::<G>`).
@@ -295,21 +307,17 @@ unsafe fn side_or_active(
 /// The getter's answer, noted as the mlua method notes it, or none to leave the call to
 /// the mlua method.
 unsafe fn answer<const G: u8>(l: *mut ffi::lua_State) -> Option<Said> {
-    let loan = LOAN.get();
-    // SAFETY: the stack's slots are read only. The view is checked to be the one lent
-    // last (a kept view is another userdata, alive while kept: never at the same
-    // address); `lend` clears the loan when that view's scope ends, and the state
-    // outlives the scope, so the state is alive and not changed (it is borrowed shared
-    // for the scope). `l` is a thread of an mlua state, which keeps its `Lua` alive
+    // SAFETY: the stack's slots are read only. The view is checked to be one whose scope
+    // is under way: its userdata is alive (the scope holds it), so no other value is at
+    // its address, and a view kept past its scope was removed from the loans when the
+    // scope ended. The state outlives the scope and is borrowed shared for it, so it is
+    // alive and unchanged. `l` is a thread of an mlua state, which keeps its `Lua` alive
     // while any of its code runs.
     unsafe {
-        if loan.state.is_null()
-            || ffi::lua_type(l, 1) != ffi::LUA_TUSERDATA
-            || ffi::lua_touserdata(l, 1).cast_const() != loan.view
-        {
+        if ffi::lua_type(l, 1) != ffi::LUA_TUSERDATA {
             return None;
         }
-        let state = &*loan.state;
+        let state = &*lent_state(ffi::lua_touserdata(l, 1).cast_const())?;
         let lua = Lua::get_or_init_from_ptr(l);
         let lent = lua.app_data_ref::<Lent>()?;
         let module = &*lent.module;
@@ -555,8 +563,8 @@ mod tests {
         );
     }
 
-    /// A view kept past its scope, or one not the last lent, gets no fast answer: the
-    /// Rust method fails it as before. Outside every scope nothing is lent.
+    /// A view kept past its scope gets no fast answer: the Rust method fails it as
+    /// before. Outside every scope nothing is lent, however views and scopes nest.
     #[test]
     fn a_view_not_lent_gets_no_fast_answer() {
         let (m, state) = ahd();
@@ -572,23 +580,35 @@ mod tests {
                 .expect("called")
                 .0
         };
-        let mut kept = None;
+        let (mut kept, mut kept_too) = (None, None);
         lua.scope(|scope| {
             let g = views.open(scope, GameRef::ref_cast(&state))?;
             assert_eq!(count(&g), 2, "the live view");
             kept = Some(g.clone());
-            // A view opened inside this one's scope is the one lent until its scope ends.
+            // A view opened inside this one's scope answers until its scope ends; this
+            // one meanwhile too (its scope is under way).
+            let mut inner_view = None;
             lua.scope(|inner| {
                 let h = views.open(inner, GameRef::ref_cast(&state))?;
                 assert_eq!(count(&h), 2);
-                assert_eq!(count(&g), 0, "not the last lent");
+                assert_eq!(count(&g), 2);
+                inner_view = Some(h);
                 Ok(())
             })?;
-            assert_eq!(count(&g), 2, "lent again once the inner scope ended");
+            assert_eq!(count(&inner_view.expect("inner")), 0, "its scope is over");
+            assert_eq!(count(&g), 2, "still lent");
+            // Two views in one scope: both end with it (in whichever order).
+            let second = views.open(scope, GameRef::ref_cast(&state))?;
+            assert_eq!(count(&second), 2);
+            kept_too = Some(second);
             Ok(())
         })
         .expect("scope");
-        assert!(LOAN.get().state.is_null(), "nothing lent after the scope");
+        assert!(
+            LOANS.with_borrow(Vec::is_empty),
+            "nothing lent after the scope"
+        );
+        assert_eq!(count(&kept_too.expect("second")), 0);
         let kept = kept.expect("kept");
         assert_eq!(count(&kept), 0);
         lua.scope(|scope| {
