@@ -22,6 +22,8 @@ use crate::defs::lua_index;
 use crate::reading::{Ask, Lent, Said, side_index, spoil};
 use crate::stdlib::refuse_unknown;
 
+mod fast;
+
 /// The state as Lua sees it: a read-only view lent for one call.
 #[derive(RefCast)]
 #[repr(transparent)]
@@ -52,7 +54,7 @@ fn ids(units: impl Iterator<Item = UnitId>) -> Vec<i64> {
 /// and the wrapper, which takes the method's place, builds the value. A long list comes
 /// from Rust as a ready table. Errors are the Rust method's own, raised through the wrapper.
 const WRAPPERS: &str = r##"
-local sides, types, classes, qualities, ids = ...
+local sides, types, classes, qualities, ids, fast = ...
 local function list(first, ...)
 	if first == true then
 		return { ... }
@@ -170,11 +172,13 @@ local function under(t, k)
 	return u
 end
 -- A key is any argument but nil and NaN (which no table takes); a call with one of
--- them, or from a view not live, goes to Rust, which answers or fails as before.
+-- them, or from a view not live, goes to `call`, which answers or fails as before.
 -- `call` is the method as the script sees it; `raw` and `names` are its Rust method and
--- the ids its answer indexes (or nil), for the first asking in a live view: named there
--- without another function call (each call of a wrapper costs as much as a look-up).
-local function keeping(arity, call, raw, names)
+-- the ids its answer indexes (or nil), and `quick` its fast getter (or nil), for the
+-- first asking in a live view: asked there without another function call (each call of
+-- a wrapper costs as much as a look-up). `quick` answers `v, true`, or nothing when it
+-- leaves the call to the Rust method (`fast.rs`).
+local function keeping(arity, call, raw, names, quick)
 	if arity == 0 then
 		local at, kept_answer = 0, nil
 		return function(g)
@@ -187,8 +191,15 @@ local function keeping(arity, call, raw, names)
 			if at == view then
 				return kept_answer
 			end
-			local v
-			if names then
+			local v, ok
+			if quick then
+				v, ok = quick(g)
+			end
+			if ok then
+				if names and v ~= nil then
+					v = names[v]
+				end
+			elseif names then
 				v = raw(g)
 				if v ~= nil then
 					v = names[v]
@@ -211,8 +222,15 @@ local function keeping(arity, call, raw, names)
 			if at[a] == view then
 				return answer[a]
 			end
-			local v
-			if names then
+			local v, ok
+			if quick then
+				v, ok = quick(g, a)
+			end
+			if ok then
+				if names and v ~= nil then
+					v = names[v]
+				end
+			elseif names then
 				v = raw(g, a)
 				if v ~= nil then
 					v = names[v]
@@ -239,7 +257,13 @@ local function keeping(arity, call, raw, names)
 			elseif at_b[a] == view then
 				return answer[b][a]
 			end
-			local v = call(g, a, b)
+			local v, ok
+			if quick then
+				v, ok = quick(g, a, b)
+			end
+			if not ok then
+				v = call(g, a, b)
+			end
 			at_b[a], answer[b][a] = view, v
 			return v
 		end
@@ -256,15 +280,65 @@ local function keeping(arity, call, raw, names)
 		if at_bc[a] == view then
 			return answer_bc[a]
 		end
-		local v = call(g, a, b, c)
+		local v, ok
+		if quick then
+			v, ok = quick(g, a, b, c)
+		end
+		if not ok then
+			v = call(g, a, b, c)
+		end
 		at_bc[a], answer_bc[a] = view, v
 		return v
+	end
+end
+-- A list from a fast getter (`true` then its items), or nil when it gave none.
+local function listed(ok, ...)
+	if ok == true then
+		return { ... }
+	end
+	return nil
+end
+-- A getter with a fast path, as the script calls it when its answer is not kept (an
+-- argument nil, a view not live): the fast getter, then the Rust method if it gives no
+-- answer. (The arities spelt out: a vararg function costs more than the call it saves.)
+local function first(arity, quick, slow)
+	if arity == 0 then
+		return function(g)
+			local v, ok = quick(g)
+			if ok then
+				return v
+			end
+			return slow(g)
+		end
+	elseif arity == 1 then
+		return function(g, a)
+			local v, ok = quick(g, a)
+			if ok then
+				return v
+			end
+			return slow(g, a)
+		end
+	elseif arity == 2 then
+		return function(g, a, b)
+			local v, ok = quick(g, a, b)
+			if ok then
+				return v
+			end
+			return slow(g, a, b)
+		end
+	end
+	return function(g, a, b, c)
+		local v, ok = quick(g, a, b, c)
+		if ok then
+			return v
+		end
+		return slow(g, a, b, c)
 	end
 end
 -- Puts the wrappers in `index`, keeping the Rust methods in `raws`. Running it again
 -- (after a run cut short by the memory limit) gives the same result.
 local function patch(index, raws)
-	for _, names in { wrapped, named, kept, paged } do
+	for _, names in { wrapped, named, kept, paged, fast } do
 		for name in names do
 			if raws[name] == nil then
 				raws[name] = index[name]
@@ -287,7 +361,21 @@ local function patch(index, raws)
 				return id_of(names, raw(...))
 			end
 		end
-		local arity = kept[name]
+		local arity, quick = kept[name], fast[name]
+		if quick and make == list then
+			-- The fast getter answers `true` and the list, or nothing.
+			local slow, ask = call, quick
+			call = function(g, a)
+				local t = listed(ask(g, a))
+				if t then
+					return t
+				end
+				return slow(g, a)
+			end
+		elseif quick and not names then
+			-- (A named getter's fast answer is an index: `keeping` names it.)
+			call = first(arity or 1, quick, call)
+		end
 		if arity and lists_kept[name] then
 			local keep = keeping(arity, call, raw, names)
 			index[name] = function(g, a)
@@ -295,7 +383,7 @@ local function patch(index, raws)
 				return if type(v) == "table" then table.clone(v) else v
 			end
 		else
-			index[name] = if arity then keeping(arity, call, raw, names) else call
+			index[name] = if arity then keeping(arity, call, raw, names, quick) else call
 		end
 	end
 end
@@ -323,7 +411,8 @@ impl Views {
     ) -> mlua::Result<AnyUserData> {
         let game = scope.create_any_userdata_ref(state)?;
         finish_game_type(&mut self.patch)?;
-        set_live(&self.lua, &self.live, &game)?;
+        let at = set_live(&self.lua, &self.live, &game)?;
+        fast::lend(scope, at, &state.0);
         Ok(game)
     }
 }
@@ -332,8 +421,9 @@ impl Views {
 /// limit (in case it allocates), and a view is opened for every question session and
 /// event: those calls were 3% of a search's instructions. This store cannot allocate:
 /// the wrappers made `live` as `{ false }`, so index 1 is in its array part, which a
-/// store to an index already there never resizes.
-fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
+/// store to an index already there never resizes. Answers the view's address, by which
+/// the fast getters know it ([`fast`]).
+fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<*const std::ffi::c_void> {
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         // SAFETY: two stack slots are made sure of before the two pushes (as mlua does
@@ -346,11 +436,13 @@ fn set_live(lua: &Lua, live: &Table, game: &AnyUserData) -> mlua::Result<()> {
             }
             let top = ffi::lua_gettop(state);
             let pushed = raw.push(live).and_then(|()| raw.push(game));
+            let mut at = std::ptr::null();
             if pushed.is_ok() {
+                at = ffi::lua_touserdata(state, -1).cast_const();
                 ffi::lua_rawseti(state, -2, 1);
             }
             ffi::lua_settop(state, top);
-            pushed
+            pushed.map(|()| at)
         }
     })
 }
@@ -391,6 +483,7 @@ pub(super) fn game_type(lua: &Lua, module: &Module) -> mlua::Result<Views> {
         classes,
         qualities,
         2 * module.board.boxes.len(),
+        fast::getters(lua)?,
     ))?;
     let index = lua.create_table()?;
     // A misspelled method is an error with a suggestion, not a call of nil. (mlua adds the

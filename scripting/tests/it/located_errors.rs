@@ -594,3 +594,26 @@ end)
         "house/rules/init.luau:2: game:unit_flag(1, \"dug-in\"): no flag 'dug-in'; the flags are entrenched (in hook 'turn_started')"
     );
 }
+
+/// `var` and `units_at` answer through a fast path (`engine/view/fast.rs`); what it does
+/// not take (a number for a name, a fraction for a box) still gets the Rust method's
+/// message at the script's line.
+#[test]
+fn a_fast_getter_s_bad_argument_gets_the_same_message() {
+    for (call, message) in [
+        (
+            "game:var(3)",
+            "house/rules/init.luau:2: game:var(3): argument 1 must be a string, got 3",
+        ),
+        (
+            "#game:units_at(1.5)",
+            "house/rules/init.luau:2: game:units_at(1.5): argument 1 must be a box number (1-6), got 1.5",
+        ),
+    ] {
+        let mut g = game(&format!(
+            "hooks.on(\"may_upgrade\", function(game, unit)\n\treturn {call} == 0\nend)\n"
+        ));
+        let err = g.may_upgrade_fails();
+        assert_starts(&err.message, message);
+    }
+}
