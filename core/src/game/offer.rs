@@ -131,8 +131,7 @@ fn wanted_offer(
     state: &GameState,
     action: &Action,
 ) -> Result<Option<Offer>, RuleError> {
-    let open =
-        |o: &Offer| o.taken_by(action) && o.refused.is_none() && o.affordable(module, state);
+    let open = |o: &Offer| o.taken_by(action) && o.refused.is_none() && o.affordable(module, state);
     if let Some(step) = offering_step(module, state)
         && let Some(kept) = rules.offers_kept(View { module, state }, step)
         && let Some(o) = kept.iter().find(|o| open(o))

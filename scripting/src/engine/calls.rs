@@ -522,7 +522,9 @@ impl Rules for ScriptRules {
             return Ok(kept.to_vec());
         }
         let offers = self.list_offers(view, step, None)?;
-        self.listed = Some(Listed {
+        // An empty listing has nothing to take: not kept, and no copy of the state made
+        // (AHD lists none outside its Movement and Recruitment segments).
+        self.listed = (!offers.is_empty()).then(|| Listed {
             module: view.module.content_hash,
             state: view.state.clone(),
             step: step.to_string(),
