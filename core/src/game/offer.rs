@@ -119,16 +119,28 @@ pub fn offers(
     Ok(all)
 }
 
-/// The offer `action` takes, if the rules offer it now (open) and the side can pay.
+/// The offer `action` takes, if the rules offer it now (open) and the side can pay:
+/// found in the rules' last listing where that was of this position
+/// ([`Rules::offers_kept`]), else asked for. The same offer either way: the offers that
+/// match what a `Take` names are the same whether the rules list them all or only those
+/// (`offers_for`'s contract), and the first open one is taken. Only a `Take` found so
+/// saves the asking: a refusal asks, so its reasons are the rules' own.
 fn wanted_offer(
     module: &Module,
     rules: &mut dyn Rules,
     state: &GameState,
     action: &Action,
 ) -> Result<Option<Offer>, RuleError> {
+    let open = |o: &Offer| o.taken_by(action) && o.refused.is_none() && o.affordable(module, state);
+    if let Some(step) = offering_step(module, state)
+        && let Some(kept) = rules.offers_kept(View { module, state }, step)
+        && let Some(o) = kept.iter().find(|o| open(o))
+    {
+        return Ok(Some(o.clone()));
+    }
     Ok(asked(module, rules, state, action)?
         .into_iter()
-        .find(|o| o.taken_by(action) && o.refused.is_none() && o.affordable(module, state)))
+        .find(|o| open(o)))
 }
 
 /// The rules' reason for closing the offer `action` takes, if they give one (only on a

@@ -469,6 +469,15 @@ pub trait Rules {
         let _ = (view, step);
         Ok(Vec::new())
     }
+    /// What [`Rules::offers`] answered for `step` when last asked, if that was of this
+    /// very position (`view`'s module and a state equal to it) and the rules kept it:
+    /// what asking again would answer, since offers are pure. Taking an offer looks for
+    /// it here first ([`super::offer`]): a player takes one from the list it was just
+    /// given, in the position that list was made of. None by default.
+    fn offers_kept(&self, view: View<'_>, step: &str) -> Option<&[Offer]> {
+        let _ = (view, step);
+        None
+    }
     /// Boxes no line joins to the battle's box that `side` may retreat (or, before round
     /// 1, withdraw) to from the battle under way (AHD's naval evacuation, 5.41): the
     /// `evacuations` hook, asked at each chance to retreat. Boxes joined to the battle's

@@ -41,6 +41,27 @@ pub struct ScriptRules {
     paths: PathTables,
     /// What the game kept while a look ahead runs ([`Rules::look_ahead`]).
     kept: Option<Kept>,
+    /// The last listing of the `offers` hook ([`Rules::offers_kept`]).
+    listed: Option<Listed>,
+}
+
+/// What the `offers` hook answered (`wanted` nil) and the position it was asked of: a
+/// player takes an offer from the list it was just given, in the same position, and the
+/// same listing asked twice of one position answers the same (offers are pure). One
+/// listing is kept, so it costs a copy of the state (a few thousand instructions, where
+/// the hook's call costs tens of thousands).
+struct Listed {
+    /// The module's content hash, with the state: the position.
+    module: u64,
+    state: GameState,
+    step: String,
+    offers: Vec<Offer>,
+}
+
+impl Listed {
+    fn of(&self, view: View<'_>, step: &str) -> bool {
+        self.module == view.module.content_hash && self.step == step && self.state == *view.state
+    }
 }
 
 /// What [`ScriptRules`] had kept for the game when a look ahead began: given back, and
@@ -150,6 +171,7 @@ impl ScriptRules {
             trace: None,
             paths: PathTables::default(),
             kept: None,
+            listed: None,
         })
     }
 
@@ -496,7 +518,26 @@ impl Rules for ScriptRules {
     }
 
     fn offers(&mut self, view: View<'_>, step: &str) -> Result<Vec<Offer>, RuleError> {
-        self.list_offers(view, step, None)
+        if let Some(kept) = self.offers_kept(view, step) {
+            return Ok(kept.to_vec());
+        }
+        let offers = self.list_offers(view, step, None)?;
+        // An empty listing has nothing to take: not kept, and no copy of the state made
+        // (AHD lists none outside its Movement and Recruitment segments).
+        self.listed = (!offers.is_empty()).then(|| Listed {
+            module: view.module.content_hash,
+            state: view.state.clone(),
+            step: step.to_string(),
+            offers: offers.clone(),
+        });
+        Ok(offers)
+    }
+
+    fn offers_kept(&self, view: View<'_>, step: &str) -> Option<&[Offer]> {
+        self.listed
+            .as_ref()
+            .filter(|l| l.of(view, step))
+            .map(|l| l.offers.as_slice())
     }
 
     /// The `evacuations` hook: `evacuations(game, side, withdrawal)` returns nil or a

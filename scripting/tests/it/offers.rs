@@ -220,7 +220,10 @@ end)
 
 /// When an offer is taken the rules hear which one (`wanted`: id, unit, box) and may
 /// list only that; the engine still matches id, piece and box, so an answer that does
-/// not list it refuses the action, and a wrong one changes nothing.
+/// not list it refuses the action, and a wrong one changes nothing. (These rules list
+/// differently when asked for one, which the hook's contract forbids; they are asked in
+/// a position other than the one listed, where the listing is not reused: see
+/// `an_offer_taken_where_it_was_listed_is_not_asked_for_again`.)
 #[test]
 fn a_taken_offer_is_looked_up_with_what_is_wanted() {
     let rules = r#"
@@ -239,8 +242,10 @@ hooks.on("offers", function(game, step, wanted)
 	return { { id = "tax", label = "tax " .. wanted.id .. " " .. tostring(wanted.box), box = WASHINGTON } }
 end)
 "#;
-    let (_dir, m, mut r, g) = with_house_rule(rules);
-    let legal = legal_actions(&m, &mut r, &g).unwrap();
+    let (_dir, m, mut r, listed) = with_house_rule(rules);
+    let legal = legal_actions(&m, &mut r, &listed).unwrap();
+    let mut g = listed.clone();
+    g.vars.insert("read by no rule".into(), 1);
     let take = |id: &str| {
         legal
             .iter()
@@ -256,6 +261,63 @@ end)
         Err(ActionError::Illegal(why)) => assert!(why.contains("not among"), "{why}"),
         other => panic!("the levy must be refused: {:?}", other.map(|x| x.1)),
     }
+}
+
+/// A levy whose label counts the handler's listings (`print`, read back through
+/// `take_output`), open while the var `closed` is 0.
+const COUNTED_LEVY: &str = r#"
+local WASHINGTON = defs.box_by_name["Washington"]
+hooks.on("offers", function(game, step, wanted)
+	print(if wanted then `asked for {wanted.id}` else "listed")
+	if step == "movement" and game:selected_box() == nil and game:var("closed") == 0 then
+		return { { id = "levy", label = "raise a levy", box = WASHINGTON, cost = { marches = 1 } } }
+	end
+	return nil
+end)
+hooks.on("offer_taken", function(game, offer)
+	if offer.id == "levy" then
+		return { { kind = "set_var", name = "levies", value = game:var("levies") + 1 } }
+	end
+	return nil
+end)
+"#;
+
+/// A player takes an offer from the list it was just given: in the position listed the
+/// listing is reused (the rules are not asked again, for the `Take` nor for a second
+/// listing), in any other position they are asked, so a listing is never taken from
+/// where it no longer holds.
+#[test]
+fn an_offer_taken_where_it_was_listed_is_not_asked_for_again() {
+    let (_dir, m, mut r, g) = with_house_rule(COUNTED_LEVY);
+    let take = levy(&legal_actions(&m, &mut r, &g).unwrap()).expect("the levy is offered");
+    assert_eq!(r.take_output(), ["listed"]);
+    let again = legal_actions(&m, &mut r, &g).unwrap();
+    assert_eq!(levy(&again), Some(take.clone()));
+    assert!(
+        r.take_output().is_empty(),
+        "listed again from the last listing"
+    );
+    let (g1, _) = apply(&m, &mut r, &g, &take).unwrap();
+    assert_eq!(g1.var("levies"), 1);
+    let asked = r.take_output();
+    assert!(
+        !asked.iter().any(|l| l.starts_with("asked for")),
+        "taken from the listing: {asked:?}"
+    );
+    // Listed in `g`, taken in a position where the rules close it: asked, and refused.
+    legal_actions(&m, &mut r, &g).unwrap();
+    let mut closed = g.clone();
+    closed.vars.insert("closed".into(), 1);
+    let err = apply(&m, &mut r, &closed, &take).unwrap_err();
+    assert!(err.to_string().contains("not among the decisions"), "{err}");
+    assert!(r.take_output().contains(&"asked for levy".to_string()));
+    // A position the rules read the same but not equal: asked again, and taken.
+    legal_actions(&m, &mut r, &g).unwrap();
+    let mut other = g.clone();
+    other.vars.insert("read by no rule".into(), 1);
+    let (g2, _) = apply(&m, &mut r, &other, &take).unwrap();
+    assert_eq!(g2.var("levies"), 1);
+    assert!(r.take_output().contains(&"asked for levy".to_string()));
 }
 
 /// `victory_progress` (a list hook for players to read): a house rule's items join
