@@ -195,7 +195,7 @@ end)"#,
         r#"hooks.on("offers", function() return { { id = "a", label = "first" }, { id = "b", label = "second" } } end)
 hooks.on("offers", function() return { { id = "c", label = "third", form = { { id = "n", min = 1, max = 2 } } }, { id = "d", label = "fourth" } } end)"#,
     );
-    let labels: Vec<String> = muster_core::game::offers(&m, &mut rules, &g)
+    let labels: Vec<String> = muster_core::game::offer::offers(&m, &mut rules, &g)
         .unwrap()
         .into_iter()
         .map(|o| o.label)
