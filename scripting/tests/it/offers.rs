@@ -476,3 +476,22 @@ fn a_look_ahead_leaves_the_games_log_print_and_trace_as_they_were() {
     );
     assert_eq!(rules.take_output(), ["took levy"]);
 }
+
+/// AHD gives every offer of one cost the same frozen cost table: a wrapper that changes
+/// one offer's cost in place fails, naming the read-only table, rather than change the
+/// cost of every offer sharing it.
+#[test]
+fn a_wrapper_cannot_change_a_shared_cost_in_place() {
+    let msg = offers_error(
+        r#"hooks.wrap("ahd.offers", function(next, game, step, wanted)
+	local list = next(game, step, wanted) or {}
+	for _, o in list do
+		if o.id == "sea-move" then
+			o.cost.marches += 1
+		end
+	end
+	return list
+end)"#,
+    );
+    assert!(msg.contains("readonly"), "{msg}");
+}
