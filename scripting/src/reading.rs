@@ -53,6 +53,7 @@ pub(crate) enum Ask {
     TurnYear,
     TurnMonth,
     Repetition,
+    SelectedBox,
 }
 
 /// A getter's answer, as the script gets it (a list as its 1-based ids).
@@ -157,6 +158,9 @@ impl Ask {
             Ask::TurnYear => int(i64::from(module.calendar.turn(state.turn).year)),
             Ask::TurnMonth => int(i64::from(module.calendar.turn(state.turn).first_month)),
             Ask::Repetition => int(i64::from(state.repeat) + 1),
+            Ask::SelectedBox => some(state.moving.as_ref().and_then(|m| m.active.as_ref()), |a| {
+                index(a.at.index())
+            }),
         }
     }
 

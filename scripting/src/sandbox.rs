@@ -333,6 +333,19 @@ impl Sandbox {
         &mut self,
         hook: &str,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+        item: impl FnMut(&Value) -> Result<T, String>,
+    ) -> Result<Vec<T>, ScriptError> {
+        self.list_bulk_with(hook, build, |_, _, _| 0, item)
+    }
+
+    /// [`Sandbox::list_with`], where `bulk` first reads what it can of each list in one
+    /// pass: given the list, its length and the items so far, it adds the list's leading
+    /// items it reads and answers how many; `item` reads the rest, one by one.
+    pub fn list_bulk_with<'env, T>(
+        &mut self,
+        hook: &str,
+        build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
+        mut bulk: impl FnMut(&Table, usize, &mut Vec<T>) -> usize,
         mut item: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Vec<T>, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
@@ -357,7 +370,8 @@ impl Sandbox {
                         }
                     };
                     let n = list.raw_len();
-                    for i in 1..=n {
+                    let read = bulk(&list, n, &mut out);
+                    for i in read + 1..=n {
                         let entry = match list.raw_get::<Value>(i) {
                             Ok(v) => item(&v).map_err(|m| format!("item #{i}: {m}")),
                             Err(e) => Err(e.to_string()),

@@ -18,7 +18,7 @@ use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
 use ref_cast::RefCast;
 use rustc_hash::FxHashMap;
 
-use super::commands::{command, offer, plain_offer, progress, threat};
+use super::commands::{command, offer, plain_offer, plain_offers, progress, threat};
 use super::view::{GameRef, Views, game_type};
 use crate::defs::{lua_index, rust_index};
 use crate::reading::Lent;
@@ -237,7 +237,7 @@ impl ScriptRules {
         let lua = self.sandbox.lua().clone();
         let offers = self
             .sandbox
-            .list_with(
+            .list_bulk_with(
                 HOOK,
                 |lua, scope| {
                     let game = views.open(scope, state)?;
@@ -257,6 +257,7 @@ impl ScriptRules {
                     };
                     (game, paths.step_id(lua, step)?, wanted).into_lua_multi(lua)
                 },
+                |list, n, out| plain_offers(&lua, module, game_state, list, n, out),
                 |v| match v {
                     Value::Table(t) => match plain_offer(&lua, module, game_state, t) {
                         Some(o) => Ok(o),

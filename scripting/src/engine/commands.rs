@@ -177,107 +177,180 @@ pub(super) fn plain_offer(
     state: &GameState,
     t: &Table,
 ) -> Option<Offer> {
-    let mut id = None;
-    let mut label = None;
-    let mut unit = None;
-    let mut at = None;
-    let mut seat = None;
-    let mut fight = false;
-    let mut cost = Vec::new();
     let read = lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: six stack slots are made sure of before the pushes (the table, a
         // key and value of it, and of its `cost`); the stack is left as found.
-        // `lua_rawiter` and `lua_tolstring` of a string, `lua_tonumberx` and
-        // `lua_toboolean` allocate nothing and raise no error outside a protected call;
-        // string bytes are copied before their value is popped.
         unsafe {
             if ffi::lua_checkstack(l, 6) == 0 {
                 return None;
             }
             let top = ffi::lua_gettop(l);
-            let walked = raw.push(t).ok().and_then(|()| {
-                let mut i = 0;
-                loop {
-                    i = ffi::lua_rawiter(l, -1, i);
-                    if i < 0 {
-                        return Some(());
-                    }
-                    let key = text(l, -2)?;
-                    let ok = match key {
-                        b"id" => text(l, -1).map(|v| id = Some(v.to_vec())),
-                        b"label" => text(l, -1).map(|v| label = Some(v.to_vec())),
-                        b"seat" => text(l, -1).map(|v| seat = Some(v.to_vec())),
-                        b"unit" => whole(l, -1).map(|n| unit = Some(n)),
-                        b"box" => whole(l, -1).map(|n| at = Some(n)),
-                        b"fight" => (ffi::lua_type(l, -1) == ffi::LUA_TBOOLEAN)
-                            .then(|| fight = ffi::lua_toboolean(l, -1) != 0),
-                        b"cost" if ffi::lua_type(l, -1) == ffi::LUA_TTABLE => {
-                            let mut j = 0;
-                            loop {
-                                j = ffi::lua_rawiter(l, -1, j);
-                                if j < 0 {
-                                    break Some(());
-                                }
-                                let pair = text(l, -2).map(<[u8]>::to_vec).zip(whole(l, -1));
-                                ffi::lua_settop(l, -3);
-                                let Some(pair) = pair else { break None };
-                                cost.push(pair);
-                            }
-                        }
-                        _ => None,
-                    };
-                    ffi::lua_settop(l, -3);
-                    ok?;
-                }
-            });
+            let walked = raw.push(t).ok().and_then(|()| raw_offer(l));
             ffi::lua_settop(l, top);
             walked
         }
     });
-    read?;
-    let id = String::from_utf8(id?).ok().filter(|s| !s.is_empty())?;
-    let label = match label {
-        Some(l) => String::from_utf8(l).ok()?,
-        None => id.clone(),
-    };
-    let unit = match unit {
-        Some(n) => Some(
-            rust_index(n)
-                .and_then(UnitId::from_index)
-                .filter(|u| u.index() < state.units.len())?,
-        ),
-        None => None,
-    };
-    let at = match at {
-        Some(n) => Some(box_id(n).filter(|b| b.index() < module.board.boxes.len())?),
-        None => None,
-    };
-    let seat = match seat {
-        Some(s) => Some(module.find_seat(&String::from_utf8_lossy(&s))?),
-        None => None,
-    };
-    let mut cost = cost
-        .into_iter()
-        .map(|(name, n)| {
-            let r = module.find_resource(&String::from_utf8_lossy(&name))?;
-            (n >= 0).then_some((r, n))
+    read?.checked(module, state)
+}
+
+/// The leading plain offers (as [`plain_offer`] reads one) of a handler's list of `n`
+/// items, read in one pass over the list, pushed to `out`; answers how many. The first
+/// item that is not one, and those after it, are left to be read one by one (and
+/// refused by name). Read one by one, each item cost a value made and dropped and an
+/// entry into the Lua state, about a quarter of reading it.
+pub(super) fn plain_offers(
+    lua: &Lua,
+    module: &Module,
+    state: &GameState,
+    list: &Table,
+    n: usize,
+    out: &mut Vec<Offer>,
+) -> usize {
+    let mut raws = Vec::with_capacity(n);
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: seven stack slots are made sure of before the pushes (the list, an
+        // item, and what `raw_offer` pushes); the stack is left as found. `lua_rawgeti`
+        // allocates nothing and raises no error.
+        unsafe {
+            if ffi::lua_checkstack(l, 7) == 0 {
+                return;
+            }
+            let top = ffi::lua_gettop(l);
+            if raw.push(list).is_ok() {
+                for i in 1..=n {
+                    let Ok(i) = ffi::lua_Integer::try_from(i) else {
+                        break;
+                    };
+                    let item = (ffi::lua_rawgeti(l, -1, i) == ffi::LUA_TTABLE)
+                        .then(|| raw_offer(l))
+                        .flatten();
+                    ffi::lua_settop(l, -2);
+                    let Some(item) = item else { break };
+                    raws.push(item);
+                }
+            }
+            ffi::lua_settop(l, top);
+        }
+    });
+    let before = out.len();
+    for raw in raws {
+        let Some(o) = raw.checked(module, state) else {
+            break;
+        };
+        out.push(o);
+    }
+    out.len() - before
+}
+
+/// An offer's fields as copied off the stack, not yet checked against the module.
+#[derive(Default)]
+struct RawOffer {
+    id: Option<Vec<u8>>,
+    label: Option<Vec<u8>>,
+    unit: Option<i64>,
+    at: Option<i64>,
+    seat: Option<Vec<u8>>,
+    fight: bool,
+    cost: Vec<(Vec<u8>, i64)>,
+}
+
+/// The fields of the table at the top of `l`'s stack, if it is a plain offer's; the
+/// stack is left as found.
+///
+/// # Safety
+/// The top of `l`'s stack is a table, with room for four more values. `lua_rawiter` and
+/// `lua_tolstring` of a string, `lua_tonumberx` and `lua_toboolean` allocate nothing and
+/// raise no error outside a protected call; string bytes are copied before their value
+/// is popped.
+unsafe fn raw_offer(l: *mut ffi::lua_State) -> Option<RawOffer> {
+    let mut o = RawOffer::default();
+    // SAFETY: as the caller promises.
+    unsafe {
+        let mut i = 0;
+        loop {
+            i = ffi::lua_rawiter(l, -1, i);
+            if i < 0 {
+                return Some(o);
+            }
+            let key = text(l, -2)?;
+            let ok = match key {
+                b"id" => text(l, -1).map(|v| o.id = Some(v.to_vec())),
+                b"label" => text(l, -1).map(|v| o.label = Some(v.to_vec())),
+                b"seat" => text(l, -1).map(|v| o.seat = Some(v.to_vec())),
+                b"unit" => whole(l, -1).map(|n| o.unit = Some(n)),
+                b"box" => whole(l, -1).map(|n| o.at = Some(n)),
+                b"fight" => (ffi::lua_type(l, -1) == ffi::LUA_TBOOLEAN)
+                    .then(|| o.fight = ffi::lua_toboolean(l, -1) != 0),
+                b"cost" if ffi::lua_type(l, -1) == ffi::LUA_TTABLE => {
+                    let mut j = 0;
+                    loop {
+                        j = ffi::lua_rawiter(l, -1, j);
+                        if j < 0 {
+                            break Some(());
+                        }
+                        let pair = text(l, -2).map(<[u8]>::to_vec).zip(whole(l, -1));
+                        ffi::lua_settop(l, -3);
+                        let Some(pair) = pair else { break None };
+                        o.cost.push(pair);
+                    }
+                }
+                _ => None,
+            };
+            ffi::lua_settop(l, -3);
+            ok?;
+        }
+    }
+}
+
+impl RawOffer {
+    /// The offer, if every field names what the module and the state have.
+    fn checked(self, module: &Module, state: &GameState) -> Option<Offer> {
+        let id = String::from_utf8(self.id?).ok().filter(|s| !s.is_empty())?;
+        let label = match self.label {
+            Some(l) => String::from_utf8(l).ok()?,
+            None => id.clone(),
+        };
+        let unit = match self.unit {
+            Some(n) => Some(
+                rust_index(n)
+                    .and_then(UnitId::from_index)
+                    .filter(|u| u.index() < state.units.len())?,
+            ),
+            None => None,
+        };
+        let at = match self.at {
+            Some(n) => Some(box_id(n).filter(|b| b.index() < module.board.boxes.len())?),
+            None => None,
+        };
+        let seat = match self.seat {
+            Some(s) => Some(module.find_seat(&String::from_utf8_lossy(&s))?),
+            None => None,
+        };
+        let mut cost = self
+            .cost
+            .into_iter()
+            .map(|(name, n)| {
+                let r = module.find_resource(&String::from_utf8_lossy(&name))?;
+                (n >= 0).then_some((r, n))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        cost.sort_unstable();
+        Some(Offer {
+            label,
+            id,
+            unit,
+            at,
+            cost,
+            seat,
+            form: Vec::new(),
+            entry: None,
+            fight: self.fight,
+            fought: None,
+            refused: None,
         })
-        .collect::<Option<Vec<_>>>()?;
-    cost.sort_unstable();
-    Some(Offer {
-        label,
-        id,
-        unit,
-        at,
-        cost,
-        seat,
-        form: Vec::new(),
-        entry: None,
-        fight,
-        fought: None,
-        refused: None,
-    })
+    }
 }
 
 /// The bytes of the string at `idx`, if it is one (a number is not converted).
@@ -892,6 +965,34 @@ mod tests {
         let before = top();
         for src in [plain[0], plain[2], other[6], other[12]] {
             plain_offer(&lua, &m, &state, &table(src));
+            assert_eq!(top(), before, "{src}");
+        }
+
+        // A list is read in one pass up to its first item that is not a plain offer
+        // (not a table, or refused, or read field by field), which is left, with the
+        // rest, to be read one by one; what it read is what `plain_offer` reads.
+        let lists = [
+            (format!("{{ {}, {}, {} }}", plain[0], plain[1], plain[2]), 3),
+            (format!("{{ {}, {}, {} }}", plain[3], other[7], plain[4]), 1),
+            (format!("{{ {}, {} }}", other[14], plain[0]), 0),
+            (format!("{{ {}, 7, {} }}", plain[1], plain[0]), 1),
+            (format!("{{ {}, {} }}", plain[4], past_unit), 1),
+            ("{}".to_string(), 0),
+        ];
+        for (src, leading) in &lists {
+            let list = table(src);
+            let n = list.raw_len();
+            let mut out = vec![offer(&m, &state, &table(plain[4])).expect("x")];
+            assert_eq!(
+                plain_offers(&lua, &m, &state, &list, n, &mut out),
+                *leading,
+                "{src}"
+            );
+            assert_eq!(out.len(), 1 + leading, "{src}");
+            for (i, o) in out[1..].iter().enumerate() {
+                let t: Table = list.raw_get(i + 1).expect("an item");
+                assert_eq!(Some(o), plain_offer(&lua, &m, &state, &t).as_ref(), "{src}");
+            }
             assert_eq!(top(), before, "{src}");
         }
     }

@@ -954,8 +954,9 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             spread_some(lua, found)
         },
     );
-    untraced(m, "selected_box", |_, g, ()| {
-        Ok(selection(&g.0).map(|a| lua_index(a.at.index())))
+    // Noted (an `Ask`): every Movement listing of AHD's offers reads it first.
+    m.add_method("selected_box", |lua, g, ()| {
+        read(lua, &g.0, Ask::SelectedBox)
     });
     untraced(m, "ready_units", |lua, g, ()| {
         let ready = selection(&g.0).map_or_else(Vec::new, |a| ids(a.ready.iter().copied()));

@@ -176,6 +176,34 @@ fn an_unknown_resource_or_field_gets_a_suggestion() {
     assert!(msg.contains("an offer needs an `id` string"), "{msg}");
 }
 
+/// A list read in one pass up to a bad item still names that item, by its place in the
+/// list, and lists every good one of another handler in order.
+#[test]
+fn a_bad_offer_after_good_ones_is_named_by_its_place() {
+    let msg = offers_error(
+        r#"hooks.on("offers", function()
+	return { { id = "a", cost = { marches = 1 } }, { id = "b" }, { id = "c", cost = { marchs = 1 } } }
+end)"#,
+    );
+    assert!(
+        msg.contains("item #3: offer 'c': no resource 'marchs'"),
+        "{msg}"
+    );
+    let msg = offers_error(r#"hooks.on("offers", function() return { { id = "a" }, 5 } end)"#);
+    assert!(msg.contains("item #2: "), "{msg}");
+    let (_dir, m, mut rules, g) = with_house_rule(
+        r#"hooks.on("offers", function() return { { id = "a", label = "first" }, { id = "b", label = "second" } } end)
+hooks.on("offers", function() return { { id = "c", label = "third", form = { { id = "n", min = 1, max = 2 } } }, { id = "d", label = "fourth" } } end)"#,
+    );
+    let labels: Vec<String> = muster_core::game::offer::offers(&m, &mut rules, &g)
+        .unwrap()
+        .into_iter()
+        .map(|o| o.label)
+        .filter(|l| ["first", "second", "third", "fourth"].contains(&l.as_str()))
+        .collect();
+    assert_eq!(labels, ["first", "second", "third", "fourth"]);
+}
+
 /// A command on a piece that is not on the board (a unit in the pool) fails the whole
 /// action: the march is not spent, nothing changes.
 #[test]
@@ -447,4 +475,23 @@ fn a_look_ahead_leaves_the_games_log_print_and_trace_as_they_were() {
         ["levy raised in Washington for 1 march"]
     );
     assert_eq!(rules.take_output(), ["took levy"]);
+}
+
+/// AHD gives every offer of one cost the same frozen cost table: a wrapper that changes
+/// one offer's cost in place fails, naming the read-only table, rather than change the
+/// cost of every offer sharing it.
+#[test]
+fn a_wrapper_cannot_change_a_shared_cost_in_place() {
+    let msg = offers_error(
+        r#"hooks.wrap("ahd.offers", function(next, game, step, wanted)
+	local list = next(game, step, wanted) or {}
+	for _, o in list do
+		if o.id == "sea-move" then
+			o.cost.marches += 1
+		end
+	end
+	return list
+end)"#,
+    );
+    assert!(msg.contains("readonly"), "{msg}");
 }

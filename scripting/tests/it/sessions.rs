@@ -409,3 +409,42 @@ fn a_box_s_pieces_read_hold_only_while_they_stay() {
         .expect("a third box");
     assert!(reads.hold(&m, &moved(away, Place::Board(elsewhere))));
 }
+
+/// `selected_box` is a read the check can ask again: a search whose questions read it
+/// tells what it read (it spoiled the session before), which holds while the selection
+/// stays and fails once another box is selected.
+#[test]
+fn the_selected_box_read_holds_only_while_it_stays() {
+    let (_dir, m, mut rules) = ahd_with(
+        r#"
+hooks.on("may_enter", function(game, unit, path)
+	return game:selected_box() == nil or game:selected_box() ~= path.from
+end, { id = "test.selected" })
+"#,
+    );
+    let (_, mut plain) = ahd();
+    let mut state = positions(&m, &mut plain, 1, 1).remove(0);
+    state.moving.get_or_insert_with(Default::default).active = None;
+    let view = View {
+        module: &m,
+        state: &state,
+    };
+    let u = on_board(&state)
+        .into_iter()
+        .find(|&u| {
+            !destinations(view, &mut rules, u)
+                .expect("search")
+                .is_empty()
+        })
+        .expect("a piece that may move");
+    let (_, reads) = destinations_reading(view, &mut rules, u).expect("search");
+    let reads = reads.expect("the session tells what it read");
+    assert!(reads.hold(&m, &state));
+    let Place::Board(at) = state.unit(u).place else {
+        panic!("on the board")
+    };
+    let mut selected = state.clone();
+    selected.moving.get_or_insert_with(Default::default).active =
+        Some(muster_core::game::moves::SelectedBox { at, ready: vec![u] });
+    assert!(!reads.hold(&m, &selected));
+}

@@ -109,6 +109,7 @@ const GETTERS: &[(&str, u8)] = &[
     ("repetition", REPETITION),
     ("units_at", UNITS_AT),
     ("var", VAR),
+    ("selected_box", SELECTED_BOX),
 ];
 
 const UNIT_SIDE: u8 = 0;
@@ -140,6 +141,7 @@ const TURN_MONTH: u8 = 25;
 const REPETITION: u8 = 26;
 const UNITS_AT: u8 = 27;
 const VAR: u8 = 28;
+const SELECTED_BOX: u8 = 29;
 
 /// Most pieces `units_at` answers on the fast path: `true` and the ids fit the slots a C
 /// function is given (`LUA_MINSTACK`, 20); growing the stack could raise a memory error.
@@ -192,7 +194,8 @@ fn c_function(lua: &Lua, g: u8) -> mlua::Result<Function> {
         TURN_MONTH,
         REPETITION,
         UNITS_AT,
-        VAR
+        VAR,
+        SELECTED_BOX
     );
     // SAFETY: `getter` is sound to call from Lua with any arguments (see it).
     unsafe { lua.create_c_function(f) }
@@ -372,6 +375,7 @@ unsafe fn answer<const G: u8>(l: *mut ffi::lua_State) -> Option<Said> {
                 Ask::UnitsAt(at)
             }
             VAR => Ask::Var(text(l, 2)?.into()),
+            SELECTED_BOX => Ask::SelectedBox,
             _ => return None,
         };
         Some(lent.read(state, ask))
@@ -552,6 +556,7 @@ mod tests {
                 "turn_year",
                 "turn_month",
                 "repetition",
+                "selected_box",
             ]
             .iter()
             .any(|g| l.starts_with(g))
