@@ -105,6 +105,7 @@ mod engine;
 mod error;
 mod hooks;
 pub mod profile;
+mod quick;
 mod reading;
 mod require;
 mod sandbox;

@@ -31,6 +31,9 @@ pub struct Sandbox {
     trace: RefCell<Option<Vec<Traced>>>,
     /// Keeps the roots alive: each root's `require` holds only a weak reference.
     _modules: Rc<Modules>,
+    /// mlua's error handler, for questions' handlers called on the stack
+    /// ([`crate::quick`]); `None` sends them through `Function::call`.
+    quick: Option<mlua::Function>,
     /// Last, so that every reference into it is dropped before the state closes.
     lua: Lua,
 }
@@ -118,6 +121,7 @@ impl Sandbox {
         let output = Rc::new(RefCell::new(Output::default()));
         let defs = defs::build(&lua, module).map_err(fail)?;
         stdlib::lock_down(&lua, rng, Rc::clone(&output), defs).map_err(fail)?;
+        let quick = crate::quick::error_handler(&lua);
 
         let open = Rc::new(Cell::new(true));
         let hooks = Rc::new(RefCell::new(hooks));
@@ -186,6 +190,7 @@ impl Sandbox {
             output,
             trace: RefCell::new(None),
             _modules: modules,
+            quick,
             lua,
         })
     }
@@ -480,7 +485,7 @@ impl Sandbox {
             return Ok(Answer::None);
         };
         let mut answer = Answer::identity(combine);
-        self.each_handler(slot, args, |handler, ret| {
+        let take = |handler: &Handler, ret: Value| {
             if let Some(trace) = self.trace.borrow_mut().as_mut() {
                 trace.push(Traced {
                     hook: hook.spec.name,
@@ -492,8 +497,62 @@ impl Sandbox {
             answer
                 .add(combine, &ret)
                 .map_err(|message| bad_return(hook.spec.name, handler, message))
-        })?;
+        };
+        match &self.quick {
+            Some(errh) => self.each_handler_quick(errh, slot, args, take)?,
+            None => self.each_handler(slot, args, take)?,
+        }
         Ok(answer)
+    }
+
+    /// [`Sandbox::each_handler`] for a question, with the handlers called on the stack
+    /// ([`crate::quick::call_each`]): the same calls, budget, answers and errors.
+    fn each_handler_quick(
+        &self,
+        errh: &mlua::Function,
+        slot: usize,
+        args: impl IntoLuaMulti,
+        mut take: impl FnMut(&Handler, Value) -> Result<bool, ScriptError>,
+    ) -> Result<(), ScriptError> {
+        let hook = &self.hooks.list[slot];
+        let name = hook.spec.name;
+        let handlers = hook.handlers.as_slice();
+        self.meter.reset();
+        if handlers.is_empty() {
+            return Ok(());
+        }
+        let each = |i: usize, result: mlua::Result<Value>| {
+            let handler = &handlers[i];
+            // As `Sandbox::call`: a spent budget fails the call even if the script
+            // caught the error.
+            if let Some(why) = self.meter.spent() {
+                return Err(ScriptError::Budget {
+                    hook: name.to_string(),
+                    handler: handler.origin.clone(),
+                    message: why,
+                });
+            }
+            let ret = result.map_err(|e| self.fail(name, &handler.origin, &e))?;
+            take(handler, ret)
+        };
+        // SAFETY: the state is locked for the closure, and the handlers, the error
+        // handler and the arguments are this sandbox's.
+        let stopped = self.lua.exec_raw_lua(|raw| unsafe {
+            crate::quick::call_each(raw, errh, handlers, args, each)
+        });
+        match stopped {
+            Ok(()) => Ok(()),
+            Err(crate::quick::Stop::Taken(e)) => Err(e),
+            // As `each_handler`: one handler's arguments fail as its call; several
+            // handlers' as their shared conversion.
+            Err(crate::quick::Stop::Args(e)) => {
+                let origin = match handlers {
+                    [one] => one.origin.as_str(),
+                    _ => "",
+                };
+                Err(self.fail(name, origin, &e))
+            }
+        }
     }
 
     /// Starts (`true`) or stops keeping each question handler's answer, for a modder
