@@ -585,7 +585,7 @@ impl Sandbox {
         let mut commands = Vec::new();
         self.each_handler(slot, args, |handler, ret| {
             let mut more = converter
-                .commands(ret)
+                .commands(&self.lua, ret)
                 .map_err(|message| bad_return(name, handler, message))?;
             for c in &mut more {
                 c.handler.clone_from(&handler.origin);

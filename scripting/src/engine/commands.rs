@@ -357,7 +357,7 @@ impl RawOffer {
 ///
 /// # Safety
 /// `idx` is a valid index of `l`'s stack; the bytes live while the value stays there.
-unsafe fn text<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
+pub(crate) unsafe fn text<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
     // SAFETY: as the caller promises; `lua_tolstring` of a string only reads it.
     unsafe {
         if ffi::lua_type(l, idx) != ffi::LUA_TSTRING {
@@ -374,7 +374,7 @@ unsafe fn text<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
 ///
 /// # Safety
 /// `idx` is a valid index of `l`'s stack.
-unsafe fn whole(l: *mut ffi::lua_State, idx: c_int) -> Option<i64> {
+pub(crate) unsafe fn whole(l: *mut ffi::lua_State, idx: c_int) -> Option<i64> {
     // SAFETY: as the caller promises; reading a number allocates nothing.
     unsafe {
         if ffi::lua_type(l, idx) != ffi::LUA_TNUMBER {

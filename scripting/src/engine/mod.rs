@@ -22,5 +22,6 @@ mod entries;
 mod view;
 
 pub use calls::{Loader, RuleTrace, ScriptRules, catalogue, loader};
+pub(crate) use commands::{text as stack_text, whole as stack_whole};
 pub use entries::entry as entry_from_lua;
 pub(crate) use view::view_methods;
