@@ -26,9 +26,11 @@ pub struct Limits {
     /// Compile the rules to machine code (Luau's native code generator) as they load.
     /// Hooks then run about a fifth faster, for ~90 M instructions (some 30 ms) a load:
     /// worth it for a whole game or a study, a loss for a check, a test or a battle's
-    /// odds. The same scripts give the same answers either way; only the interrupts that
-    /// charge [`budget`](Self::budget) may fall at slightly other places. Where the
-    /// machine has no native code generator, scripts are interpreted.
+    /// odds. Such loads also compile at Luau's optimization level 2, which inlines small
+    /// local functions. The same scripts give the same answers either way; only the
+    /// interrupts that charge [`budget`](Self::budget) fall at other places (an inlined
+    /// call is none), and an error's traceback has no frame for an inlined function.
+    /// Where the machine has no native code generator, scripts are interpreted.
     pub native_code: bool,
 }
 
