@@ -673,9 +673,10 @@ impl<'de> Deserialize<'de> for Vars {
 /// The pieces and boxes for [`GameState::fingerprint`]: each piece packed in a 128-bit
 /// word (then the id of the piece it is attached to, if any) and each box in 32 bits,
 /// hashed in one pass by xxh3's 128-bit hash. Hashing them field by field through
-/// SipHash was most of a fingerprint's cost (some 37,000 instructions for AHD's 500
-/// pieces; a search takes thousands). Distinct pieces make distinct words, and a word
-/// says whether an id follows, so distinct boards make distinct bytes.
+/// SipHash was most of a fingerprint's cost (some 37,000 instructions for AHD's 126
+/// pieces and 129 boxes; a search takes thousands). Distinct pieces make distinct
+/// words, and a word says whether an id follows, so distinct boards make distinct
+/// bytes.
 fn board_digest(units: &[Unit], boxes: &[BoxState]) -> u128 {
     let mut bytes = Vec::with_capacity(16 + units.len() * 18 + boxes.len() * 4);
     bytes.extend_from_slice(&(units.len() as u64).to_le_bytes());
