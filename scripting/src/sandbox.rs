@@ -533,17 +533,7 @@ impl Sandbox {
         }
         let each = |i: usize, result: mlua::Result<Value>| {
             let handler = &handlers[i];
-            // As `Sandbox::call`: a spent budget fails the call even if the script
-            // caught the error.
-            if let Some(why) = self.meter.spent() {
-                return Err(ScriptError::Budget {
-                    hook: name.to_string(),
-                    handler: handler.origin.clone(),
-                    message: why,
-                });
-            }
-            let ret = result.map_err(|e| self.fail(name, &handler.origin, &e))?;
-            take(handler, ret)
+            take(handler, self.outcome(name, handler, result)?)
         };
         // SAFETY: the state is locked for the closure, and the handlers, the error
         // handler and the arguments are this sandbox's.
@@ -647,7 +637,17 @@ impl Sandbox {
         handler: &Handler,
         args: impl IntoLuaMulti,
     ) -> Result<Value, ScriptError> {
-        let result = handler.func.call::<Value>(args);
+        self.outcome(hook, handler, handler.func.call::<Value>(args))
+    }
+
+    /// A handler call's result as the engine takes it: a spent budget fails the call even
+    /// if the script caught the error; any other error is located ([`Sandbox::fail`]).
+    fn outcome(
+        &self,
+        hook: &str,
+        handler: &Handler,
+        result: mlua::Result<Value>,
+    ) -> Result<Value, ScriptError> {
         if let Some(why) = self.meter.spent() {
             return Err(ScriptError::Budget {
                 hook: hook.to_string(),
