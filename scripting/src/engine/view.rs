@@ -412,7 +412,7 @@ impl Views {
         let game = scope.create_any_userdata_ref(state)?;
         finish_game_type(&mut self.patch)?;
         let at = set_live(&self.lua, &self.live, &game)?;
-        fast::lend(scope, at, &state.0);
+        fast::lend(scope, &self.lua, at, &state.0);
         Ok(game)
     }
 }

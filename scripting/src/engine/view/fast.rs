@@ -26,11 +26,14 @@ use muster_core::ids::{BoxId, ClassId, SideId, UnitId};
 use crate::defs::{box_id, rust_index};
 use crate::reading::{Ask, Lent, Said};
 
-/// A view lent on this thread: its userdata's address and the state it reads.
+/// A view lent on this thread: its userdata's address, the state it reads, and what its
+/// Lua state lends the methods (found once a view, not once a getter call: mlua's app
+/// data look-up was a tenth of a fast getter's instructions).
 #[derive(Clone, Copy)]
 struct Loan {
     view: *const c_void,
     state: *const GameState,
+    lent: *const Lent,
 }
 
 thread_local! {
@@ -41,15 +44,24 @@ thread_local! {
 }
 
 /// Lends `state` to the fast getters for as long as `scope` lasts, through the view whose
-/// userdata is at `view`.
+/// userdata is at `view`, with the Lua state's [`Lent`] (none: the getters leave every
+/// call to the mlua methods).
 pub(super) fn lend<'s, 'env>(
     scope: &'s mlua::Scope<'s, 'env>,
+    lua: &Lua,
     view: *const c_void,
     state: &'env GameState,
 ) {
+    // The `Lent` is boxed in the Lua state's app data, set when the state is made and
+    // never replaced nor borrowed mutably (nothing asks `app_data_mut::<Lent>`): its
+    // address holds, and a shared borrow of it is sound, while the scope lasts.
+    let Some(lent) = lua.app_data_ref::<Lent>().map(|l| ptr::from_ref(&*l)) else {
+        return;
+    };
     let loan = Loan {
         view,
         state: ptr::from_ref(state),
+        lent,
     };
     if LOANS.try_with(|l| l.borrow_mut().push(loan)).is_err() {
         return;
@@ -64,16 +76,10 @@ pub(super) fn lend<'s, 'env>(
     });
 }
 
-/// The state lent with the view at `view`, if its scope is under way.
-fn lent_state(view: *const c_void) -> Option<*const GameState> {
+/// The loan of the view at `view`, if its scope is under way.
+fn loan_of(view: *const c_void) -> Option<Loan> {
     LOANS
-        .try_with(|l| {
-            l.borrow()
-                .iter()
-                .rev()
-                .find(|x| x.view == view)
-                .map(|x| x.state)
-        })
+        .try_with(|l| l.borrow().iter().rev().find(|x| x.view == view).copied())
         .ok()
         .flatten()
 }
@@ -320,9 +326,8 @@ unsafe fn answer<const G: u8>(l: *mut ffi::lua_State) -> Option<Said> {
         if ffi::lua_type(l, 1) != ffi::LUA_TUSERDATA {
             return None;
         }
-        let state = &*lent_state(ffi::lua_touserdata(l, 1).cast_const())?;
-        let lua = Lua::get_or_init_from_ptr(l);
-        let lent = lua.app_data_ref::<Lent>()?;
+        let loan = loan_of(ffi::lua_touserdata(l, 1).cast_const())?;
+        let (state, lent) = (&*loan.state, &*loan.lent);
         let module = &*lent.module;
         let ask = match G {
             UNIT_SIDE => Ask::UnitSide(unit(l, 2, state)?),
