@@ -293,11 +293,15 @@ fn ready_one(view: View<'_>, ask: &mut dyn Asker, u: UnitId) -> Result<bool, Rul
 
 /// The boxes whose selection would make a piece of `side` ready ([`ready_units`]), in
 /// the board's order: one session of questions for the whole board (a session each
-/// opened the rules' view once per box: a fifth of a random game's instructions).
+/// opened the rules' view once per box: a fifth of a random game's instructions). A box
+/// weighed in an earlier position, with the same pieces as weighed then and the reads
+/// of that session holding, is not asked about again ([`Memo`]): a march changes one
+/// or two boxes, and every Movement listing without a box selected weighs them all.
 fn selectable(
     view: View<'_>,
     rules: &mut dyn Rules,
     side: SideId,
+    memo: &mut Memo,
 ) -> Result<Vec<BoxId>, RuleError> {
     // The side's pieces on the board by box, in the board's order and by id within a
     // box (as `units_at` gives them): one pass over the pieces, where looking into
@@ -311,20 +315,61 @@ fn selectable(
         })
         .collect();
     mine.sort_by_key(|&(at, u)| (at.index(), u.index()));
-    let mut out = Vec::new();
-    rules.ask_each(view, &mut |ask| {
-        for group in mine.chunk_by(|a, b| a.0 == b.0) {
-            for &(at, u) in group {
-                if ready_one(view, ask, u)? {
-                    out.push(at);
-                    break;
+    let groups: Vec<(BoxId, BoxPieces)> = mine
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|group| {
+            let pieces = group
+                .iter()
+                .map(|&(_, u)| (u, state.unit(u).moves, state.in_formation(view.module, u)))
+                .collect();
+            (group[0].0, pieces)
+        })
+        .collect();
+    let mut ready: Vec<Option<bool>> = groups
+        .iter()
+        .map(|(at, pieces)| memo.weighed(view, *at, pieces))
+        .collect();
+    if ready.iter().any(Option::is_none) {
+        let mut asked = Vec::new();
+        let reads = rules.ask_each_reading(view, &mut |ask| {
+            for (i, (_, pieces)) in groups.iter().enumerate() {
+                if ready[i].is_some() {
+                    continue;
                 }
+                let mut any = false;
+                for &(u, _, _) in pieces {
+                    if ready_one(view, ask, u)? {
+                        any = true;
+                        break;
+                    }
+                }
+                ready[i] = Some(any);
+                asked.push(i);
+            }
+            Ok(())
+        })?;
+        if let Some(reads) = reads {
+            for i in asked {
+                let (at, pieces) = &groups[i];
+                memo.keep_weighed(
+                    *at,
+                    pieces.clone(),
+                    Arc::clone(&reads),
+                    ready[i] == Some(true),
+                );
             }
         }
-        Ok(())
-    })?;
-    Ok(out)
+    }
+    Ok(groups
+        .iter()
+        .zip(ready)
+        .filter_map(|((at, _), r)| (r == Some(true)).then_some(*at))
+        .collect())
 }
+
+/// A box's pieces of the side to move as [`selectable`] weighs them: each with the
+/// marches it has made and whether a formation holds it.
+type BoxPieces = Vec<(UnitId, u8, bool)>;
 
 /// Every action the moving side may take now in its Movement segment.
 pub fn legal(
@@ -344,7 +389,7 @@ pub fn legal(
         None => {
             if left > 0 {
                 out.extend(
-                    selectable(view, rules, side)?
+                    selectable(view, rules, side, memo)?
                         .into_iter()
                         .map(|at| Action::Select { at }),
                 );
@@ -379,15 +424,20 @@ pub fn legal(
 }
 
 /// Destinations found in earlier positions, each with what its search read
-/// ([`destinations_reading`]), for a caller that lists the legal actions of one game
+/// ([`destinations_reading`]), and boxes weighed for selection ([`selectable`]) with
+/// what their session read, for a caller that lists the legal actions of one game
 /// position after another (a random player): the pieces of a selected box are searched
 /// again after each move of one of them, and most read nothing the move changed.
 /// Reused only where every read gives the same answer, so the list is the same as
-/// without it. Bounded: emptied when it holds [`Memo::CAP`] pieces.
+/// without it. Bounded: emptied when it holds [`Memo::CAP`] pieces (or boxes).
 #[derive(Default)]
 pub struct Memo {
     found: FxHashMap<Searched, Vec<Found>>,
+    weighed: FxHashMap<BoxId, Vec<Weighed>>,
 }
+
+/// A box's pieces as weighed, what the session read, and whether one was ready.
+type Weighed = (BoxPieces, SharedReads, bool);
 
 /// A piece, the box it searched from and the search's bound ([`max_path`]).
 type Searched = (UnitId, BoxId, usize);
@@ -432,6 +482,28 @@ impl Memo {
             kept.push((reads, Arc::clone(&found)));
         }
         Ok(found)
+    }
+
+    /// Whether a piece in `at` was found ready when the box last held `pieces`, if the
+    /// reads of that session hold.
+    fn weighed(&self, view: View<'_>, at: BoxId, pieces: &BoxPieces) -> Option<bool> {
+        self.weighed
+            .get(&at)?
+            .iter()
+            .rev()
+            .find(|(p, reads, _)| p == pieces && reads.hold(view.module, view.state))
+            .map(|&(_, _, ready)| ready)
+    }
+
+    fn keep_weighed(&mut self, at: BoxId, pieces: BoxPieces, reads: SharedReads, ready: bool) {
+        if self.weighed.len() >= Self::CAP && !self.weighed.contains_key(&at) {
+            self.weighed.clear();
+        }
+        let kept = self.weighed.entry(at).or_default();
+        if kept.len() >= Self::EACH {
+            kept.remove(0);
+        }
+        kept.push((pieces, reads, ready));
     }
 }
 
@@ -841,6 +913,105 @@ mod tests {
             .unwrap();
         assert_eq!(&*got, &open[..]);
         assert_eq!(rules.searches, searched + 1);
+    }
+
+    /// What [`Counted`]'s sessions read: the var `tired`, and the answer it gave.
+    struct TiredRead(i64);
+
+    impl Reads for TiredRead {
+        fn hold(&self, _: &Module, state: &GameState) -> bool {
+            state.var("tired") == self.0
+        }
+    }
+
+    /// [`Simple`] with a march limit of 0 for the piece the var `tired` numbers (its index
+    /// plus one), telling what its sessions read, and counting its questions.
+    struct Counted {
+        asked: usize,
+    }
+
+    impl Rules for Counted {
+        fn ask(&mut self, view: View<'_>, q: Question<'_>) -> Result<Answer, RuleError> {
+            self.asked += 1;
+            match q {
+                Question::MoveLimit { unit }
+                    if view.state.var("tired") == i64::try_from(unit.index()).unwrap() + 1 =>
+                {
+                    Ok(Answer::Int(0))
+                }
+                q => Simple { max: 1, wall: None }.ask(view, q),
+            }
+        }
+        fn ask_each_reading(
+            &mut self,
+            view: View<'_>,
+            each: &mut dyn FnMut(&mut dyn Asker) -> Result<(), RuleError>,
+        ) -> Result<Option<SharedReads>, RuleError> {
+            self.ask_each(view, each)?;
+            Ok(Some(Arc::new(TiredRead(view.state.var("tired")))))
+        }
+        fn notify(
+            &mut self,
+            view: View<'_>,
+            dice: &mut crate::game::Dice,
+            e: Event<'_>,
+        ) -> Result<Vec<Command>, RuleError> {
+            Simple { max: 1, wall: None }.notify(view, dice, e)
+        }
+    }
+
+    #[test]
+    fn the_memo_weighs_a_box_again_only_where_its_pieces_or_what_it_read_changed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mini");
+        let m = load_module(dir).unwrap();
+        let mut g = GameState::new(&m, &m.scenarios[0], Vec::new(), Dice::seeded(1)).unwrap();
+        begin(&m, &mut Simple { max: 1, wall: None }, &mut g).unwrap();
+        let side = g.active_side(&m);
+        let lone = |g: &GameState| {
+            // A piece alone in its box: tired, its box is not listed.
+            g.unit_ids()
+                .find(|&u| {
+                    let Place::Board(at) = g.unit(u).place else {
+                        return false;
+                    };
+                    g.unit(u).side == side
+                        && g.units_at(at).filter(|&o| g.unit(o).side == side).count() == 1
+                })
+                .expect("the fixture's moving side has a piece alone in a box")
+        };
+        let u = lone(&g);
+        let Place::Board(home) = g.unit(u).place else {
+            unreachable!()
+        };
+        let mut rules = Counted { asked: 0 };
+        let mut memo = Memo::default();
+        let without =
+            |rules: &mut Counted, g: &GameState| legal(&m, rules, g, &mut Memo::default()).unwrap();
+        let first = legal(&m, &mut rules, &g, &mut memo).unwrap();
+        assert_eq!(first, without(&mut rules, &g));
+        assert!(first.contains(&Action::Select { at: home }));
+        // The same position, or one changed where nothing was read: nothing asked.
+        let asked = rules.asked;
+        assert_eq!(legal(&m, &mut rules, &g, &mut memo).unwrap(), first);
+        g.vars.insert("other".into(), 1);
+        assert_eq!(legal(&m, &mut rules, &g, &mut memo).unwrap(), first);
+        assert_eq!(rules.asked, asked, "weighed from the memo");
+        // What the sessions read changes: weighed again, as without the memo.
+        g.vars
+            .insert("tired".into(), i64::try_from(u.index()).unwrap() + 1);
+        let tired = legal(&m, &mut rules, &g, &mut memo).unwrap();
+        assert!(rules.asked > asked, "asked again");
+        assert_eq!(tired, without(&mut rules, &g));
+        assert!(!tired.contains(&Action::Select { at: home }));
+        // A piece's marches change: its box is weighed again, the others are not.
+        g.vars.insert("tired".into(), 0);
+        assert_eq!(legal(&m, &mut rules, &g, &mut memo).unwrap(), first);
+        let asked = rules.asked;
+        g.units[u.index()].moves = 2;
+        let spent = legal(&m, &mut rules, &g, &mut memo).unwrap();
+        assert_eq!(rules.asked, asked + 1, "only the changed box asked about");
+        assert_eq!(spent, without(&mut rules, &g));
+        assert!(!spent.contains(&Action::Select { at: home }));
     }
 
     /// A box as the var `wall` names it: its index plus one.
