@@ -154,7 +154,7 @@ local kept = {
 	marker = 1, option = 1, attached_to = 1, unit_moves = 1, moved = 1, relocated = 1,
 	jumps = 1, fought = 1, placed_at = 1, entry_line = 1, entered_by_relocation = 1,
 	unit_flag = 2, enemy_in = 2, tally = 2, resource = 2, attribute = 2, markers = 2,
-	enemy_class_in = 3,
+	enemy_class_in = 3, pieces_in = 3,
 	units_at = 1, attached = 1, members = 1, all_members = 1,
 }
 local live = { false }
@@ -542,6 +542,18 @@ pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<V
     Ok(names)
 }
 
+/// The places off the board by the names `unit_place` answers and the commands take.
+const OFF_BOARD: [(&str, Place); 3] = [
+    ("pool", Place::Pool),
+    ("stock", Place::Stock),
+    ("set_aside", Place::SetAside),
+];
+
+/// A place off the board by its name.
+pub(super) fn off_board_place(name: &str) -> Option<Place> {
+    OFF_BOARD.iter().find(|(n, _)| *n == name).map(|&(_, p)| p)
+}
+
 /// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
 /// longer ones are built as a table in Rust.
 const MAX_SPREAD: usize = 200;
@@ -713,6 +725,36 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             Place::SetAside => "set_aside",
         })
     });
+    // How many pieces of a type a side has off the board: AHD asks whether a side has a
+    // Militia piece in its pool, which `pieces` and `unit_place` answer a piece at a time.
+    m.add_method(
+        "pieces_in",
+        |lua, g, (place, kind, side): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "pieces_in", [place, kind, side]);
+            let name = call.text(0)?;
+            let place = off_board_place(&name).ok_or_else(|| {
+                let hint =
+                    did_you_mean(&name, OFF_BOARD.iter().map(|(p, _)| *p)).unwrap_or_else(|| {
+                        "the places off the board are pool, stock and set_aside".into()
+                    });
+                call.fail(0, format!("no place '{name}' off the board; {hint}"))
+            })?;
+            let name = call.text(1)?;
+            let kind = module.units.find(&name).ok_or_else(|| {
+                let hint = did_you_mean(&name, module.units.types.iter().map(|t| t.id.as_str()))
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                call.fail(1, format!("no unit type '{name}'{hint}"))
+            })?;
+            // The side defaults to the one whose turn it is.
+            let side = match call.opt_text(2)? {
+                None => g.0.active_side(&module),
+                Some(_) => call.side(2, &module)?,
+            };
+            read(lua, &g.0, Ask::PiecesIn(place, kind, side))
+        },
+    );
     m.add_method("units_on_board_of", |lua, g, side: Value| {
         let module = module_of(lua)?;
         let side = Call::new(lua, "units_on_board_of", [side]).side(0, &module)?;
@@ -1126,6 +1168,7 @@ mod tests {
                 vec![i(1), s("entrenched")],
                 vec![s("Mi")],
                 vec![s("crack-infantry")],
+                vec![s("pool"), s("Mi"), s("union")],
             ]
         };
         let names = view_methods(&m, &state).expect("the methods");
