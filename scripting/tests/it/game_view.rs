@@ -426,8 +426,17 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
             .expect(scenario);
         let mut g = GameState::new(&m, s, Vec::new(), Dice::seeded(1)).expect("a state");
         let pieces = on_board(&g);
-        // A reduced piece, to see its hits.
+        // A reduced piece, to see its hits, and a Leader (a type without a class) beside
+        // it, to see `class` absent.
         g.units[pieces[0].index()].hits = 1;
+        let leader = m.units.find("Ldr").expect("Ldr");
+        let ldr = g
+            .unit_ids()
+            .find(|&u| g.unit(u).kind == leader)
+            .expect("a Leader");
+        assert!(m.units.get(leader).class.is_none());
+        g.units[ldr.index()].place = g.unit(pieces[0]).place;
+        let pieces = on_board(&g);
         let side = m.find_side("union").expect("union");
         let at = m.board.find("Washington").expect("Washington");
         let answer = rules
