@@ -75,13 +75,19 @@ end
 -- `board_pieces`: the Rust method answers a page of pieces from a unit number on: the
 -- number to go on from (0: none left), then six numbers a piece (unit, box, side, type,
 -- class or 0, hits), few enough to come as separate values (a table made in Rust costs
--- a protected call a value: ~10,000 instructions a piece). Made records here.
+-- a protected call a value: ~10,000 instructions a piece). Made records here: a record
+-- made by Luau's table constructor costs less than one made through the C API in one
+-- protected call (docs/performance-notes.md, eleventh session). The list is sized by
+-- the first page, which holds every piece of most games.
 local function board_pieces(raw, g)
-	local pieces = {}
+	local pieces = nil
 	local n, from = 0, 1
 	while from > 0 do
 		local flat = { raw(g, from) }
 		from = flat[1]
+		if pieces == nil then
+			pieces = table.create((#flat - 1) // 6)
+		end
 		for i = 2, #flat, 6 do
 			local class = flat[i + 4]
 			n += 1
@@ -561,6 +567,11 @@ const MAX_SPREAD: usize = 200;
 /// The numbers `board_pieces` gives of each piece.
 const PIECE: usize = 6;
 
+/// Most numbers a page of `board_pieces` holds: 128 pieces, all of most games' in one
+/// page (a page is a crossing, and the wrapper sizes its list by the first). Ten in unit
+/// tests, so that AHD's pieces come in several pages there.
+const MAX_PAGE: usize = 1 + if cfg!(test) { 10 } else { 128 } * PIECE;
+
 /// A list of ids for the `list` wrapper: `true` then the ids, or (when long) a table.
 fn spread(lua: &Lua, ids: Vec<i64>) -> mlua::Result<MultiValue> {
     if ids.len() > MAX_SPREAD {
@@ -682,7 +693,7 @@ fn add_methods<M: UserDataMethods<GameRef>>(m: &mut M) {
             let Some(at) = on_board(&g.0, u) else {
                 continue;
             };
-            if flat.len() + PIECE > MAX_SPREAD {
+            if flat.len() + PIECE > MAX_PAGE {
                 flat[0] = lua_index(u.index());
                 break;
             }
@@ -1134,6 +1145,69 @@ mod tests {
     use muster_core::game::Dice;
 
     use super::*;
+
+    /// `board_pieces` over several pages (ten pieces a page in unit tests) gives a record
+    /// per piece on the board, in unit order, each as the piece-by-piece getters read
+    /// it: a reduced piece's hits, and `class` absent for a Leader (a type without one).
+    #[test]
+    fn board_pieces_gives_every_piece_s_record_across_pages() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("1864").expect("1864");
+        let mut state = GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).expect("set up");
+        let on_board = |g: &GameState| {
+            g.unit_ids()
+                .filter(|&u| on_board(g, u).is_some())
+                .collect::<Vec<_>>()
+        };
+        let first = on_board(&state)[0];
+        state.units[first.index()].hits = 1;
+        let leader = m.units.find("Ldr").expect("Ldr");
+        let ldr = state
+            .unit_ids()
+            .find(|&u| state.unit(u).kind == leader)
+            .expect("a Leader");
+        state.units[ldr.index()].place = state.unit(first).place;
+        let count = on_board(&state).len();
+        assert!(
+            count > 3 * (MAX_PAGE / PIECE),
+            "{count} pieces, pages of {MAX_PAGE}"
+        );
+        let lua = Lua::new();
+        lua.set_app_data(Lent::new(&m));
+        let mut views = game_type(&lua, &m).expect("the view's type");
+        let check: Function = lua
+            .load(
+                r#"return function(g)
+                local pieces, ids = g:board_pieces(), g:units_on_board()
+                local bad, classless, reduced = 0, 0, 0
+                for i, p in pieces do
+                    local u = ids[i]
+                    if p.unit ~= u or p.box ~= g:unit_box(u) or p.side ~= g:unit_side(u)
+                        or p.type ~= g:unit_type(u) or p.class ~= g:unit_class(u)
+                        or p.hits ~= g:unit_hits(u) then
+                        bad += 1
+                    end
+                    if p.class == nil then
+                        classless += 1
+                    end
+                    if p.hits > 0 then
+                        reduced += 1
+                    end
+                end
+                return #pieces, #ids, bad, classless, reduced
+            end"#,
+            )
+            .eval()
+            .expect("a check");
+        let got: (usize, usize, usize, usize, usize) = lua
+            .scope(|scope| {
+                let g = views.open(scope, GameRef::ref_cast(&state))?;
+                check.call(g)
+            })
+            .expect("checked");
+        assert_eq!(got, (count, count, 0, 1, 1));
+    }
 
     /// Every method of the `game` view either notes what it read or spoils a read
     /// session: one that did neither would let a computer player reuse answers it cannot

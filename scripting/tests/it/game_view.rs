@@ -416,7 +416,7 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
             .filter(|&u| matches!(g.unit(u).place, muster_core::game::Place::Board(_)))
             .collect::<Vec<_>>()
     };
-    // 1861's few pieces come spread on the stack; 1864's more than fit (33), as a table.
+    // 1861's and 1864's pieces, each one page (pages are tested in `view.rs`).
     let mut counts = Vec::new();
     for scenario in ["1861", "1864"] {
         let s = m
@@ -455,7 +455,7 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
         );
         counts.push(pieces.len());
     }
-    assert!(counts[0] <= 33 && counts[1] > 33, "{counts:?}");
+    assert!(counts[0] > 20 && counts[1] > counts[0], "{counts:?}");
 }
 
 /// `pieces_in` checked against a scan of `pieces` with each piece's side and place:
