@@ -17,7 +17,9 @@ use std::sync::Arc;
 use mlua::{IntoLua, Lua, Value};
 use muster_core::Module;
 use muster_core::game::{GameState, Place, Reads, SharedReads};
-use muster_core::ids::{BoxId, ClassId, FlagId, OptionId, ResourceId, SideId, TallyId, UnitId};
+use muster_core::ids::{
+    BoxId, ClassId, FlagId, OptionId, ResourceId, SideId, TallyId, UnitId, UnitTypeId,
+};
 
 use crate::defs::lua_index;
 
@@ -44,6 +46,9 @@ pub(crate) enum Ask {
     EnemyIn(BoxId, SideId),
     EnemyClassIn(BoxId, SideId, ClassId),
     UnitsOnBoardOf(SideId),
+    /// How many pieces of a type a side has in a place off the board (never
+    /// `Place::Board`: the view's argument names only the pool, stock and set-aside).
+    PiecesIn(Place, UnitTypeId, SideId),
     Tally(TallyId, SideId),
     Resource(ResourceId, SideId),
     Option(OptionId),
@@ -148,6 +153,11 @@ impl Ask {
             Ask::UnitsOnBoardOf(side) => int(state
                 .unit_ids()
                 .filter(|&u| state.unit(u).side == side && on_board(state, u).is_some())
+                .count() as i64),
+            Ask::PiecesIn(place, kind, side) => int(state
+                .units
+                .iter()
+                .filter(|u| u.place == place && u.kind == kind && u.side == side)
                 .count() as i64),
             Ask::Tally(t, side) => int(i64::from(state.tally(module, t, side))),
             Ask::Resource(r, side) => int(state.resource(side, r)),

@@ -109,7 +109,7 @@ pub fn reference() -> String {
             out,
             "| `game:{}({})` | `{}` | {} |",
             m.name,
-            sig(m.params),
+            cell(&sig(m.params)),
             cell(m.returns),
             cell(m.doc)
         );

@@ -55,6 +55,7 @@ pub const METHODS: &[MethodDoc] = &[
     m("board_pieces", NONE, "{ BoardPiece }", "Every piece on the board with its box, side, type, class and hits, in `units_on_board`'s order: one call where a rule reading every piece would make several a piece."),
     m("units_on_board_of", &[SIDE], "number", "How many pieces of a side are on the board."),
     m("pieces", &[p("unit_type", "UnitTypeId", "a unit type id")], "{ Unit }", "Every piece of a type, wherever it is (a general waiting in stock)."),
+    m("pieces_in", &[p("place", "\"pool\" | \"stock\" | \"set_aside\"", "a place off the board, as `unit_place` names it"), p("unit_type", "UnitTypeId", "a unit type id"), p("side", "SideId?", "default: the side to act")], "number", "How many pieces of the type the side has in the place: one call where a scan of `pieces` would ask each piece's side and place."),
     // Boxes.
     m("controller", &[BOX], "SideId?", "Who controls the box; nil: nobody."),
     m("marker", &[BOX], "boolean", "Whether a control marker shows the box's control."),

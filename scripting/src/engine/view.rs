@@ -123,13 +123,19 @@ end
 -- `board_pieces`: the Rust method answers a page of pieces from a unit number on: the
 -- number to go on from (0: none left), then six numbers a piece (unit, box, side, type,
 -- class or 0, hits), few enough to come as separate values (a table made in Rust costs
--- a protected call a value: ~10,000 instructions a piece). Made records here.
+-- a protected call a value: ~10,000 instructions a piece). Made records here: a record
+-- made by Luau's table constructor costs less than one made through the C API in one
+-- protected call (docs/performance-notes.md, eleventh session). The list is sized by
+-- the first page, which holds every piece of most games.
 local function board_pieces(raw, g)
-	local pieces = {}
+	local pieces = nil
 	local n, from = 0, 1
 	while from > 0 do
 		local flat = { raw(g, from) }
 		from = flat[1]
+		if pieces == nil then
+			pieces = table.create((#flat - 1) // 6)
+		end
 		for i = 2, #flat, 6 do
 			local class = flat[i + 4]
 			n += 1
@@ -202,7 +208,7 @@ local kept = {
 	marker = 1, option = 1, attached_to = 1, unit_moves = 1, moved = 1, relocated = 1,
 	jumps = 1, fought = 1, placed_at = 1, entry_line = 1, entered_by_relocation = 1,
 	unit_flag = 2, enemy_in = 2, tally = 2, resource = 2, attribute = 2, markers = 2,
-	enemy_class_in = 3,
+	enemy_class_in = 3, pieces_in = 3,
 	units_at = 1, attached = 1, members = 1, all_members = 1,
 }
 local live = { false }
@@ -602,12 +608,29 @@ pub(crate) fn view_methods(module: &Module, state: &GameState) -> mlua::Result<V
     Ok(names)
 }
 
+/// The places off the board by the names `unit_place` answers and the commands take.
+const OFF_BOARD: [(&str, Place); 3] = [
+    ("pool", Place::Pool),
+    ("stock", Place::Stock),
+    ("set_aside", Place::SetAside),
+];
+
+/// A place off the board by its name.
+pub(super) fn off_board_place(name: &str) -> Option<Place> {
+    OFF_BOARD.iter().find(|(n, _)| *n == name).map(|&(_, p)| p)
+}
+
 /// Longest list a Rust method hands its wrapper as separate values (each a Lua stack slot);
 /// longer ones are built as a table in Rust.
 const MAX_SPREAD: usize = 200;
 
 /// The numbers `board_pieces` gives of each piece.
 const PIECE: usize = 6;
+
+/// Most numbers a page of `board_pieces` holds: 128 pieces, all of most games' in one
+/// page (a page is a crossing, and the wrapper sizes its list by the first). Ten in unit
+/// tests, so that AHD's pieces come in several pages there.
+const MAX_PAGE: usize = 1 + if cfg!(test) { 10 } else { 128 } * PIECE;
 
 /// A list of ids for the `list` wrapper: `true` then the ids, or (when long) a table.
 fn spread(lua: &Lua, ids: Vec<i64>) -> mlua::Result<MultiValue> {
@@ -730,7 +753,7 @@ fn add_methods<M: ViewMethods>(m: &mut M) {
             let Some(at) = on_board(&g.0, u) else {
                 continue;
             };
-            if flat.len() + PIECE > MAX_SPREAD {
+            if flat.len() + PIECE > MAX_PAGE {
                 flat[0] = lua_index(u.index());
                 break;
             }
@@ -773,6 +796,36 @@ fn add_methods<M: ViewMethods>(m: &mut M) {
             Place::SetAside => "set_aside",
         })
     });
+    // How many pieces of a type a side has off the board: AHD asks whether a side has a
+    // Militia piece in its pool, which `pieces` and `unit_place` answer a piece at a time.
+    m.view_method(
+        "pieces_in",
+        |lua, g, (place, kind, side): (Value, Value, Value)| {
+            let module = module_of(lua)?;
+            let call = Call::new(lua, "pieces_in", [place, kind, side]);
+            let name = call.text(0)?;
+            let place = off_board_place(&name).ok_or_else(|| {
+                let hint =
+                    did_you_mean(&name, OFF_BOARD.iter().map(|(p, _)| *p)).unwrap_or_else(|| {
+                        "the places off the board are pool, stock and set_aside".into()
+                    });
+                call.fail(0, format!("no place '{name}' off the board; {hint}"))
+            })?;
+            let name = call.text(1)?;
+            let kind = module.units.find(&name).ok_or_else(|| {
+                let hint = did_you_mean(&name, module.units.types.iter().map(|t| t.id.as_str()))
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                call.fail(1, format!("no unit type '{name}'{hint}"))
+            })?;
+            // The side defaults to the one whose turn it is.
+            let side = match call.opt_text(2)? {
+                None => g.0.active_side(&module),
+                Some(_) => call.side(2, &module)?,
+            };
+            read(lua, &g.0, Ask::PiecesIn(place, kind, side))
+        },
+    );
     m.view_method("units_on_board_of", |lua, g, side: Value| {
         let module = module_of(lua)?;
         let side = Call::new(lua, "units_on_board_of", [side]).side(0, &module)?;
@@ -1153,6 +1206,69 @@ mod tests {
 
     use super::*;
 
+    /// `board_pieces` over several pages (ten pieces a page in unit tests) gives a record
+    /// per piece on the board, in unit order, each as the piece-by-piece getters read
+    /// it: a reduced piece's hits, and `class` absent for a Leader (a type without one).
+    #[test]
+    fn board_pieces_gives_every_piece_s_record_across_pages() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
+        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let sc = m.scenario("1864").expect("1864");
+        let mut state = GameState::new(&m, sc, Vec::new(), Dice::seeded(1)).expect("set up");
+        let on_board = |g: &GameState| {
+            g.unit_ids()
+                .filter(|&u| on_board(g, u).is_some())
+                .collect::<Vec<_>>()
+        };
+        let first = on_board(&state)[0];
+        state.units[first.index()].hits = 1;
+        let leader = m.units.find("Ldr").expect("Ldr");
+        let ldr = state
+            .unit_ids()
+            .find(|&u| state.unit(u).kind == leader)
+            .expect("a Leader");
+        state.units[ldr.index()].place = state.unit(first).place;
+        let count = on_board(&state).len();
+        assert!(
+            count > 3 * (MAX_PAGE / PIECE),
+            "{count} pieces, pages of {MAX_PAGE}"
+        );
+        let lua = Lua::new();
+        lua.set_app_data(Lent::new(&m));
+        let mut views = game_type(&lua, &m).expect("the view's type");
+        let check: Function = lua
+            .load(
+                r#"return function(g)
+                local pieces, ids = g:board_pieces(), g:units_on_board()
+                local bad, classless, reduced = 0, 0, 0
+                for i, p in pieces do
+                    local u = ids[i]
+                    if p.unit ~= u or p.box ~= g:unit_box(u) or p.side ~= g:unit_side(u)
+                        or p.type ~= g:unit_type(u) or p.class ~= g:unit_class(u)
+                        or p.hits ~= g:unit_hits(u) then
+                        bad += 1
+                    end
+                    if p.class == nil then
+                        classless += 1
+                    end
+                    if p.hits > 0 then
+                        reduced += 1
+                    end
+                end
+                return #pieces, #ids, bad, classless, reduced
+            end"#,
+            )
+            .eval()
+            .expect("a check");
+        let got: (usize, usize, usize, usize, usize) = lua
+            .scope(|scope| {
+                let g = views.open(scope, GameRef::ref_cast(&state))?;
+                check.call(g)
+            })
+            .expect("checked");
+        assert_eq!(got, (count, count, 0, 1, 1));
+    }
+
     /// Every method of the `game` view either notes what it read or spoils a read
     /// session: one that did neither would let a computer player reuse answers it cannot
     /// check ([`Rules::ask_each_reading`]).
@@ -1186,6 +1302,7 @@ mod tests {
                 vec![i(1), s("entrenched")],
                 vec![s("Mi")],
                 vec![s("crack-infantry")],
+                vec![s("pool"), s("Mi"), s("union")],
             ]
         };
         let names = view_methods(&m, &state).expect("the methods");

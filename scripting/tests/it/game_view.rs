@@ -416,7 +416,7 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
             .filter(|&u| matches!(g.unit(u).place, muster_core::game::Place::Board(_)))
             .collect::<Vec<_>>()
     };
-    // 1861's few pieces come spread on the stack; 1864's more than fit (33), as a table.
+    // 1861's and 1864's pieces, each one page (pages are tested in `view.rs`).
     let mut counts = Vec::new();
     for scenario in ["1861", "1864"] {
         let s = m
@@ -426,8 +426,17 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
             .expect(scenario);
         let mut g = GameState::new(&m, s, Vec::new(), Dice::seeded(1)).expect("a state");
         let pieces = on_board(&g);
-        // A reduced piece, to see its hits.
+        // A reduced piece, to see its hits, and a Leader (a type without a class) beside
+        // it, to see `class` absent.
         g.units[pieces[0].index()].hits = 1;
+        let leader = m.units.find("Ldr").expect("Ldr");
+        let ldr = g
+            .unit_ids()
+            .find(|&u| g.unit(u).kind == leader)
+            .expect("a Leader");
+        assert!(m.units.get(leader).class.is_none());
+        g.units[ldr.index()].place = g.unit(pieces[0]).place;
+        let pieces = on_board(&g);
         let side = m.find_side("union").expect("union");
         let at = m.board.find("Washington").expect("Washington");
         let answer = rules
@@ -446,5 +455,124 @@ fn board_pieces_reads_every_piece_on_the_board_as_the_getters_do() {
         );
         counts.push(pieces.len());
     }
-    assert!(counts[0] <= 33 && counts[1] > 33, "{counts:?}");
+    assert!(counts[0] > 20 && counts[1] > counts[0], "{counts:?}");
+}
+
+/// `pieces_in` checked against a scan of `pieces` with each piece's side and place:
+/// `box_worth` answers the pieces counted in every place off the board, or -1000 less the
+/// number of counts that differ from the scan's.
+const PIECES_IN: &str = r#"
+hooks.remove("ahd.box-worth")
+hooks.on("box_worth", function(game, side, box)
+	local bad, total = 0, 0
+	for _, t in defs.units do
+		local scanned = {}
+		for _, u in game:pieces(t.id) do
+			local key = `{game:unit_place(u)}/{game:unit_side(u)}`
+			scanned[key] = (scanned[key] or 0) + 1
+		end
+		for _, place in { "pool", "stock", "set_aside" } do
+			for _, s in defs.sides do
+				local n = game:pieces_in(place, t.id, s.id)
+				if n ~= (scanned[`{place}/{s.id}`] or 0) then
+					bad += 1
+				end
+				total += n
+			end
+			-- The side defaults to the side to act.
+			if game:pieces_in(place, t.id) ~= game:pieces_in(place, t.id, game:active_side()) then
+				bad += 1
+			end
+		end
+	end
+	return if bad > 0 then -1000 - bad else total
+end)
+-- Bad arguments, by the unit asked about.
+local BAD = {
+	function(game) return game:pieces_in("pol", "Mi", "union") end,
+	function(game) return game:pieces_in("board", "Mi", "union") end,
+	function(game) return game:pieces_in("pool", "Mj", "union") end,
+	function(game) return game:pieces_in("pool", "Mi", "yankee") end,
+	function(game) return game:pieces_in(1, "Mi") end,
+	function(game) return game:pieces_in("pool", nil) end,
+}
+hooks.on("may_upgrade", function(game, unit)
+	return BAD[unit](game) >= 0
+end)
+"#;
+
+#[test]
+fn pieces_in_counts_a_side_s_pieces_of_a_type_off_the_board_as_a_scan_does() {
+    use muster_core::game::Place;
+    let (_dir, m, mut rules, mut g) = ahd_with(PIECES_IN);
+    let kind = |id: &str| m.units.find(id).expect(id);
+    // Pieces of both sides into each place off the board, each the first of its side and
+    // type found elsewhere ("*": on the board, of any type).
+    let moves = [
+        ("union", "Mi", Place::Pool),
+        ("union", "Mi", Place::Pool),
+        ("confederate", "Mi", Place::Stock),
+        ("union", "Mc", Place::SetAside),
+        ("confederate", "*", Place::Stock),
+        ("confederate", "*", Place::SetAside),
+    ];
+    for (side, t, place) in moves {
+        let side = m.find_side(side).expect("side");
+        let u = g
+            .unit_ids()
+            .find(|&u| {
+                let unit = g.unit(u);
+                let kind_fits = if t == "*" {
+                    matches!(unit.place, Place::Board(_))
+                } else {
+                    unit.kind == kind(t)
+                };
+                unit.side == side && kind_fits && unit.place != place
+            })
+            .unwrap_or_else(|| panic!("no {t} of {side:?} to move to {place:?}"));
+        g.units[u.index()].place = place;
+    }
+    let off_board = g
+        .units
+        .iter()
+        .filter(|u| !matches!(u.place, Place::Board(_)))
+        .count();
+    for place in [Place::Pool, Place::Stock, Place::SetAside] {
+        assert!(g.units.iter().any(|u| u.place == place), "{place:?}");
+    }
+    // Types with no piece in a place count 0 (Crack Infantry in the pool), as do types
+    // with no piece of a side (Foreign Intervention is the Confederacy's).
+    assert!(
+        !g.units
+            .iter()
+            .any(|u| u.kind == kind("Ci") && u.place == Place::Pool)
+    );
+    let side = m.find_side("union").expect("union");
+    let at = m.board.find("Washington").expect("Washington");
+    let answer = rules
+        .ask(
+            View {
+                module: &m,
+                state: &g,
+            },
+            Question::BoxWorth { side, at },
+        )
+        .expect("an answer");
+    assert_eq!(
+        answer,
+        muster_core::game::rules::Answer::Int(off_board as i64)
+    );
+    let expected = [
+        "game:pieces_in(\"pol\", \"Mi\", \"union\"): no place 'pol' off the board; did you mean 'pool'?",
+        "game:pieces_in(\"board\", \"Mi\", \"union\"): no place 'board' off the board; the places off the board are pool, stock and set_aside",
+        "game:pieces_in(\"pool\", \"Mj\", \"union\"): no unit type 'Mj'; did you mean 'Mi'?",
+        "game:pieces_in(\"pool\", \"Mi\", \"yankee\"): argument 3 must be a side id (union, confederate)",
+        "game:pieces_in(1, \"Mi\"): argument 1 must be a string, got 1",
+        "game:pieces_in(\"pool\", nil): argument 2 must be a string, got nil",
+    ];
+    for (i, want) in expected.iter().enumerate() {
+        let unit = UnitId::from_index(i).expect("unit");
+        let err = ask(&mut rules, &m, &g, Question::MayUpgrade { unit }).expect_err(want);
+        assert!(err.message.contains(want), "{want}\n{}", err.message);
+    }
 }

@@ -116,6 +116,7 @@ const GETTERS: &[(&str, u8)] = &[
     ("units_at", UNITS_AT),
     ("var", VAR),
     ("selected_box", SELECTED_BOX),
+    ("pieces_in", PIECES_IN),
 ];
 
 const UNIT_SIDE: u8 = 0;
@@ -148,6 +149,7 @@ const REPETITION: u8 = 26;
 const UNITS_AT: u8 = 27;
 const VAR: u8 = 28;
 const SELECTED_BOX: u8 = 29;
+const PIECES_IN: u8 = 30;
 
 /// Most pieces `units_at` answers on the fast path: `true` and the ids fit the slots a C
 /// function is given (`LUA_MINSTACK`, 20); growing the stack could raise a memory error.
@@ -201,7 +203,8 @@ fn c_function(lua: &Lua, g: u8) -> mlua::Result<Function> {
         REPETITION,
         UNITS_AT,
         VAR,
-        SELECTED_BOX
+        SELECTED_BOX,
+        PIECES_IN
     );
     // SAFETY: `getter` is sound to call from Lua with any arguments (see it).
     unsafe { lua.create_c_function(f) }
@@ -381,6 +384,11 @@ unsafe fn answer<const G: u8>(l: *mut ffi::lua_State) -> Option<Said> {
             }
             VAR => Ask::Var(text(l, 2)?.into()),
             SELECTED_BOX => Ask::SelectedBox,
+            PIECES_IN => {
+                let place = super::off_board_place(text(l, 2)?)?;
+                let kind = module.units.find(text(l, 3)?)?;
+                Ask::PiecesIn(place, kind, side_or_active(l, 4, module, state)?)
+            }
             _ => return None,
         };
         Some(lent.read(state, ask))
@@ -462,6 +470,8 @@ mod tests {
             s("army-maximum"),
             s("kentucky-violated"),
             s("\u{fffd}"),
+            s("pool"),
+            s("stock"),
         ]);
         let seconds = [
             Value::Nil,
@@ -469,9 +479,16 @@ mod tests {
             s("confederate"),
             s("yankee"),
             s("entrenched"),
+            s("Mi"),
             i(1),
         ];
-        let thirds = [s("cavalry"), s("infantry"), s("cavalri"), Value::Nil];
+        let thirds = [
+            s("cavalry"),
+            s("infantry"),
+            s("cavalri"),
+            s("union"),
+            Value::Nil,
+        ];
         let (mut fast_answers, mut left) = (0, 0);
         let mut leaves = Vec::new();
         for &(name, _) in GETTERS {
