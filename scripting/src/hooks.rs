@@ -269,6 +269,7 @@ impl Hooks {
     }
 
     /// The hook called `name`, which must be of the expected kind (`question` or `event`).
+    #[inline]
     pub fn find(&self, name: &str, question: bool) -> Result<usize, ScriptError> {
         let Some(&i) = self.index.get(name) else {
             return Err(self.unknown(name, String::new()));

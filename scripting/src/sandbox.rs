@@ -578,6 +578,7 @@ impl Sandbox {
 
     /// [`Sandbox::each_handler`] for a question, with the handlers called on the stack
     /// ([`crate::quick::call_each`]): the same calls, budget, answers and errors.
+    #[inline(always)]
     fn each_handler_quick(
         &self,
         errh: &mlua::Function,
