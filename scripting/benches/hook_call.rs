@@ -71,7 +71,7 @@ fn hook_call(c: &mut Criterion) {
     };
     c.bench_function("sum question, scoped userdata + 1 method call", |b| {
         b.iter(|| {
-            sb.question_with("scoped", |lua, scope| {
+            sb.question_with("scoped", None, |lua, scope| {
                 let view = scope.create_userdata_ref(&board)?;
                 (view, black_box(17)).into_lua_multi(lua)
             })

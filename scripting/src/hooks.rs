@@ -120,6 +120,7 @@ impl Answer {
 }
 
 /// A registered handler and where it was defined, for error messages.
+#[derive(Clone)]
 pub(crate) struct Handler {
     pub func: Function,
     /// `rules/jump.luau:12`
@@ -138,11 +139,16 @@ pub(crate) struct Handler {
     /// The handler declared its answers fixed for a battle (`fixed = true`): see
     /// `Rules::fixed`. A replacement or a wrap is new code, so it drops the declaration.
     pub fixed: bool,
+    /// The steps it is called in (`during`), by the module's step ids; `None`: every
+    /// step. A replacement is new code and drops it (unless it declares its own); a wrap
+    /// keeps it, so the handler it wraps is never called outside its steps.
+    pub during: Option<Box<[Box<str>]>>,
     /// The `hooks.wrap`s laid on it, innermost first (a replacement drops them).
     pub wraps: Vec<Wrap>,
 }
 
 /// A `hooks.wrap` and its counts: how often the wrapper ran and called its `next`.
+#[derive(Clone)]
 pub(crate) struct Wrap {
     /// `file:line` of the wrapper function.
     pub origin: String,
@@ -166,6 +172,74 @@ pub struct WrapUse {
 pub(crate) struct Hook {
     pub spec: HookSpec,
     pub handlers: Vec<Handler>,
+    /// When a handler is declared `during` some steps: the handlers to call in each step
+    /// a handler names, and in every other (set when the load ends).
+    by_step: Option<ByStep>,
+}
+
+/// A hook's handlers by step, each list in the hook's order: copies of `handlers`, so
+/// a call takes a slice with no filtering and no allocation.
+struct ByStep {
+    steps: Vec<(Box<str>, Vec<Handler>)>,
+    /// In a step no handler names, or with no step: those declared for every step.
+    elsewhere: Vec<Handler>,
+}
+
+impl Hook {
+    /// The handlers to call while the game is at `step` (`None`: no step known, so only
+    /// those not declared `during` some steps).
+    #[inline]
+    pub fn at(&self, step: Option<&str>) -> &[Handler] {
+        let Some(by) = &self.by_step else {
+            return &self.handlers;
+        };
+        step.and_then(|step| by.steps.iter().find(|(s, _)| **s == *step))
+            .map_or(&by.elsewhere, |(_, list)| list)
+    }
+
+    fn sort_by_step(&mut self) {
+        if self.handlers.iter().all(|h| h.during.is_none()) {
+            self.by_step = None;
+            return;
+        }
+        let mut named: Vec<&str> = Vec::new();
+        for h in &self.handlers {
+            for s in h.during.iter().flatten() {
+                if !named.contains(&&**s) {
+                    named.push(s);
+                }
+            }
+        }
+        let called_at = |step: Option<&str>| -> Vec<Handler> {
+            self.handlers
+                .iter()
+                .filter(|h| {
+                    h.during
+                        .as_ref()
+                        .is_none_or(|d| step.is_some_and(|step| d.iter().any(|s| **s == *step)))
+                })
+                .cloned()
+                .collect()
+        };
+        let steps = named
+            .iter()
+            .map(|&s| (Box::from(s), called_at(Some(s))))
+            .collect();
+        self.by_step = Some(ByStep {
+            steps,
+            elsewhere: called_at(None),
+        });
+    }
+}
+
+/// The module's step ids, which `during` names (`ids` is `None` with no module: nothing
+/// is checked). `check`: a step the module lacks is an error, for the files of the
+/// module loaded (a stack's top); a base's handler may name a step an overlay removed,
+/// and is then never called in it.
+#[derive(Default)]
+pub(crate) struct Steps {
+    pub ids: Option<Vec<String>>,
+    pub check: Cell<bool>,
 }
 
 /// Longest hook name looked up for a suggestion.
@@ -188,12 +262,14 @@ impl Hooks {
             hooks.list.push(Hook {
                 spec: *spec,
                 handlers: Vec::new(),
+                by_step: None,
             });
         }
         Ok(hooks)
     }
 
     /// The hook called `name`, which must be of the expected kind (`question` or `event`).
+    #[inline]
     pub fn find(&self, name: &str, question: bool) -> Result<usize, ScriptError> {
         let Some(&i) = self.index.get(name) else {
             return Err(self.unknown(name, String::new()));
@@ -212,6 +288,11 @@ impl Hooks {
             });
         }
         Ok(i)
+    }
+
+    /// The hook called `name`, of either kind.
+    pub fn get(&self, name: &str) -> Option<&Hook> {
+        self.index.get(name).map(|&i| &self.list[i])
     }
 
     /// Every `hooks.wrap` and how it was used so far, in hook and load order.
@@ -310,15 +391,109 @@ fn id_list(lua: &Lua, v: Value, call: &str, key: &str) -> mlua::Result<Vec<Strin
     }
 }
 
-/// The options of `hooks.on(name, fn, { id =, before =, after =, fixed = })`.
+/// The options of `hooks.on(name, fn, { id =, before =, after =, fixed =, during = })`.
 struct Options {
     id: Option<String>,
     before: Vec<String>,
     after: Vec<String>,
     fixed: bool,
+    during: Option<Box<[Box<str>]>>,
 }
 
-fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
+/// `during = { "movement", ... }`: a non-empty list of the module's step ids, each
+/// given as the module spells it (ids are matched without case, as names are).
+fn step_list(
+    lua: &Lua,
+    v: Value,
+    call: &str,
+    steps: &Steps,
+) -> mlua::Result<Option<Box<[Box<str>]>>> {
+    let known = || {
+        steps
+            .ids
+            .as_ref()
+            .map(|ids| format!(" (the module's steps: {})", ids.join(", ")))
+            .unwrap_or_default()
+    };
+    let t = match v {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: the option 'during' must be a list of step ids, like {{ \"movement\" }}, got {}{}",
+                    describe(&other),
+                    known()
+                ),
+            ));
+        }
+    };
+    let n = t.raw_len();
+    let mut out: Vec<Box<str>> = Vec::with_capacity(n);
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let in_list =
+            matches!(k, Value::Integer(i) if i >= 1 && usize::try_from(i).is_ok_and(|i| i <= n));
+        if !in_list {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: the option 'during' must be a list of step ids, like {{ \"movement\" }}, not a table keyed by {}{}",
+                    describe(&k),
+                    known()
+                ),
+            ));
+        }
+    }
+    for i in 1..=n {
+        let name = match t.raw_get::<Value>(i)? {
+            Value::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(at_caller(
+                    lua,
+                    format!(
+                        "{call}: each step of 'during' must be a step id (a string), got {}{}",
+                        describe(&other),
+                        known()
+                    ),
+                ));
+            }
+        };
+        let id = match &steps.ids {
+            None => name,
+            Some(ids) => match ids.iter().find(|id| id.eq_ignore_ascii_case(&name)) {
+                Some(id) => id.clone(),
+                None if steps.check.get() => {
+                    let hint = did_you_mean(&name, ids.iter().map(String::as_str))
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                    return Err(at_caller(
+                        lua,
+                        format!(
+                            "{call}: 'during' names '{name}', a step the module does not have{hint}{}",
+                            known()
+                        ),
+                    ));
+                }
+                None => name,
+            },
+        };
+        out.push(id.into_boxed_str());
+    }
+    if out.is_empty() {
+        return Err(at_caller(
+            lua,
+            format!(
+                "{call}: the option 'during' is an empty list, so the handler would never be called: name the steps it acts in{}, or leave 'during' out to call it in every step",
+                known()
+            ),
+        ));
+    }
+    Ok(Some(out.into_boxed_slice()))
+}
+
+fn handler_options(lua: &Lua, v: Value, call: &str, steps: &Steps) -> mlua::Result<Options> {
     let t = match v {
         Value::Nil => {
             return Ok(Options {
@@ -326,6 +501,7 @@ fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
                 before: Vec::new(),
                 after: Vec::new(),
                 fixed: false,
+                during: None,
             });
         }
         Value::Table(t) => t,
@@ -339,7 +515,7 @@ fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
             ));
         }
     };
-    const KEYS: [&str; 4] = ["id", "before", "after", "fixed"];
+    const KEYS: [&str; 5] = ["id", "before", "after", "fixed", "during"];
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair?;
         let key = match &k {
@@ -352,7 +528,7 @@ fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
                 .unwrap_or_default();
             return Err(at_caller(
                 lua,
-                format!("{call}: unknown option '{key}' (id, before, after, fixed){hint}"),
+                format!("{call}: unknown option '{key}' (id, before, after, fixed, during){hint}"),
             ));
         }
     }
@@ -375,12 +551,55 @@ fn handler_options(lua: &Lua, v: Value, call: &str) -> mlua::Result<Options> {
             ));
         }
     };
+    let during = step_list(lua, t.raw_get("during")?, call, steps)?;
     Ok(Options {
         id,
         before,
         after,
         fixed,
+        during,
     })
+}
+
+/// The options of `hooks.replace(id, fn, { during = })`: the replacement's own steps.
+fn replace_options(
+    lua: &Lua,
+    v: Value,
+    call: &str,
+    steps: &Steps,
+) -> mlua::Result<Option<Box<[Box<str>]>>> {
+    let t = match v {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => {
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: the third argument must be a table like {{ during = {{ \"movement\" }} }}, got {}",
+                    describe(&other)
+                ),
+            ));
+        }
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let key = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            other => describe(other).to_string(),
+        };
+        if key != "during" {
+            let hint = did_you_mean(&key, ["during"])
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            return Err(at_caller(
+                lua,
+                format!(
+                    "{call}: unknown option '{key}' (a replacement takes only during: its id and place are the handler's){hint}"
+                ),
+            ));
+        }
+    }
+    step_list(lua, t.raw_get("during")?, call, steps)
 }
 
 impl Hooks {
@@ -493,6 +712,7 @@ impl Hooks {
                 .map(Some)
                 .collect();
             hook.handlers = order.into_iter().filter_map(|i| slots[i].take()).collect();
+            hook.sort_by_step();
         }
         Ok(())
     }
@@ -548,13 +768,18 @@ fn stable_order(handlers: &[Handler]) -> Result<Vec<usize>, Vec<usize>> {
 }
 
 /// The `hooks` table scripts see while loading:
-/// - `hooks.on(name, fn [, { id =, before =, after =, fixed = }])` registers a handler,
-///   optionally named so that other modules can compose with it, and ordered against
-///   others; `fixed = true` declares its answers fixed for a battle (`Rules::fixed`);
-/// - `hooks.replace(id, fn)`: `fn` takes the named handler's place (same hook, same
-///   position, same id; not its `fixed`, which was a promise about other code);
+/// - `hooks.on(name, fn [, { id =, before =, after =, fixed =, during = }])` registers a
+///   handler, optionally named so that other modules can compose with it, and ordered
+///   against others; `fixed = true` declares its answers fixed for a battle
+///   (`Rules::fixed`); `during = { step ids }` has it called only while the game is at
+///   one of those steps (a hook none of whose handlers is left costs no call at all);
+/// - `hooks.replace(id, fn [, { during = }])`: `fn` takes the named handler's place
+///   (same hook, same position, same id; not its `fixed` nor its `during`, promises
+///   about other code: a replacement declares its own steps or is called in every one);
 /// - `hooks.wrap(id, fn)`: `fn(next, ...)` takes its place, with `next` the handler it
-///   wraps, so a house rule can widen or narrow an answer (its `fixed` goes likewise);
+///   wraps, so a house rule can widen or narrow an answer (its `fixed` goes likewise;
+///   its `during` stays, so `next` is never called outside its steps: a rule for other
+///   steps is a handler of its own);
 /// - `hooks.remove(id)`: the handler is gone.
 ///
 /// A base module's scripts load before its overlays', so an overlay names handlers that
@@ -564,6 +789,7 @@ pub(crate) fn hooks_table(
     lua: &Lua,
     hooks: Rc<RefCell<Hooks>>,
     open: Rc<Cell<bool>>,
+    steps: Rc<Steps>,
 ) -> mlua::Result<Table> {
     let closed = |lua: &Lua, call: &str| {
         at_caller(
@@ -573,7 +799,7 @@ pub(crate) fn hooks_table(
     };
     let table = lua.create_table()?;
 
-    let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
+    let (h, o, st) = (Rc::clone(&hooks), Rc::clone(&open), Rc::clone(&steps));
     let on = lua.create_function(move |lua, (name, func, opts): (Value, Value, Value)| {
         let name = match name {
             Value::String(s) => s.to_string_lossy(),
@@ -604,7 +830,8 @@ pub(crate) fn hooks_table(
             before,
             after,
             fixed,
-        } = handler_options(lua, opts, &format!("hooks.on('{name}')"))?;
+            during,
+        } = handler_options(lua, opts, &format!("hooks.on('{name}')"), &st)?;
         let mut hooks = h.borrow_mut();
         let Some(&i) = hooks.index.get(name.as_str()) else {
             return Err(mlua::Error::external(hooks.unknown(&name, caller(lua))));
@@ -631,20 +858,22 @@ pub(crate) fn hooks_table(
             ordered_at,
             replaced_at: None,
             fixed,
+            during,
             wraps: Vec::new(),
         });
         Ok(())
     })?;
     table.raw_set("on", on)?;
 
-    let (h, o) = (Rc::clone(&hooks), Rc::clone(&open));
-    let replace = lua.create_function(move |lua, (id, func): (Value, Value)| {
+    let (h, o, st) = (Rc::clone(&hooks), Rc::clone(&open), steps);
+    let replace = lua.create_function(move |lua, (id, func, opts): (Value, Value, Value)| {
         let id = string_arg(lua, &id, "hooks.replace", "the first argument (a handler id)")?;
         let call = format!("hooks.replace('{id}')");
         if !o.get() {
             return Err(closed(lua, &call));
         }
         let func = function_arg(lua, func, &call)?;
+        let during = replace_options(lua, opts, &call, &st)?;
         let mut hooks = h.borrow_mut();
         let Some((hook, at)) = hooks.locate(&id) else {
             return Err(hooks.unknown_id(lua, "hooks.replace", &id));
@@ -664,6 +893,7 @@ pub(crate) fn hooks_table(
         handler.func = func;
         handler.replaced_at = Some(here);
         handler.fixed = false;
+        handler.during = during;
         handler.wraps.clear();
         Ok(())
     })?;

@@ -10,7 +10,7 @@ use muster_core::Module;
 use crate::budget::{Limits, Meter};
 use crate::defs;
 use crate::error::{Context, LOADING, ScriptError, classify};
-use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, hooks_table};
+use crate::hooks::{Answer, Handler, HookKind, HookSpec, Hooks, Steps, hooks_table};
 use crate::require::Modules;
 use crate::stdlib::{self, Output, Rng};
 use crate::value::{Converter, ScriptCommand, describe};
@@ -135,7 +135,19 @@ impl Sandbox {
 
         let open = Rc::new(Cell::new(true));
         let hooks = Rc::new(RefCell::new(hooks));
-        let on = hooks_table(&lua, Rc::clone(&hooks), Rc::clone(&open)).map_err(fail)?;
+        let steps = Rc::new(Steps {
+            ids: module.map(|m| {
+                let c = &m.calendar;
+                c.steps
+                    .iter()
+                    .chain(&c.turn_end)
+                    .map(|s| s.id.clone())
+                    .collect()
+            }),
+            check: Cell::new(false),
+        });
+        let on = hooks_table(&lua, Rc::clone(&hooks), Rc::clone(&open), Rc::clone(&steps))
+            .map_err(fail)?;
         let modules = Modules::new();
         for (dir, _, module_id) in entries {
             let env = stdlib::script_env(&lua).map_err(fail)?;
@@ -146,6 +158,9 @@ impl Sandbox {
         meter.install(&lua).map_err(fail)?;
 
         for (root, (_, entry, module_id)) in entries.iter().enumerate() {
+            // `during` names steps of the stack's calendar: checked in the top module's
+            // files, while a base's may name a step its overlay removed.
+            steps.check.set(root + 1 == entries.len());
             meter.reset();
             meter.note_where(true);
             let result = modules.load_entry(&lua, root, entry);
@@ -263,33 +278,40 @@ impl Sandbox {
         out
     }
 
-    /// Asks a question hook. Each handler gets `args`; answers combine by the hook's rule.
+    /// Asks a question hook at no step (a handler declared `during` some steps is not
+    /// called). Each handler gets `args`; answers combine by the hook's rule.
     pub fn question(&mut self, hook: &str, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
-        if let Some(answer) = self.unanswered(slot) {
-            return Ok(answer);
+        match self.to_ask(slot, None) {
+            Ok(handlers) => self.ask(slot, handlers, args),
+            Err(answer) => Ok(answer),
         }
-        self.ask(slot, args)
     }
 
     /// Asks a question whose arguments borrow engine state: `build` makes them inside a
     /// [`Lua::scope`], typically as scoped userdata over `&`-references
     /// (`scope.create_userdata_ref(&view)`). Such values are invalidated when the call
     /// returns; a script that kept one gets an error if it uses it later.
+    ///
+    /// `step` is the step the game is at: a handler declared `during` other steps is not
+    /// called, and with none left no scope is opened and `build` is not called (the
+    /// answer is the combine rule's, as with no handler). The same in every call below.
     pub fn question_with<'env>(
         &mut self,
         hook: &str,
+        step: Option<&str>,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
     ) -> Result<Answer, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
-        if let Some(answer) = self.unanswered(slot) {
-            return Ok(answer);
-        }
+        let handlers = match self.to_ask(slot, step) {
+            Ok(handlers) => handlers,
+            Err(answer) => return Ok(answer),
+        };
         let this = &*self;
         this.lua
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
-                Ok(this.ask(slot, args))
+                Ok(this.ask(slot, handlers, args))
             })
             .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
@@ -300,42 +322,60 @@ impl Sandbox {
     /// A question then costs its handlers' calls, not a scope and a view of its own.
     pub fn session<'env, R>(
         &mut self,
+        step: Option<&str>,
         body: impl for<'s> FnOnce(&Session<'_>, &'s Scope<'s, 'env>) -> mlua::Result<R>,
     ) -> Result<R, ScriptError> {
         let this = &*self;
         this.lua
-            .scope(|scope| body(&Session { sandbox: this }, scope))
+            .scope(|scope| {
+                body(
+                    &Session {
+                        sandbox: this,
+                        step,
+                    },
+                    scope,
+                )
+            })
             .map_err(|e| this.fail("", "", &e))
     }
 
-    /// Fires an event hook; returns the commands of every handler, in order.
+    /// Fires an event hook at no step (as [`Sandbox::question`]); returns the commands
+    /// of every handler, in order.
     pub fn event(
         &mut self,
         hook: &str,
         args: impl IntoLuaMulti,
     ) -> Result<Vec<ScriptCommand>, ScriptError> {
         let slot = self.hooks.find(hook, false)?;
-        if self.hooks.list[slot].handlers.is_empty() {
+        if self.hooks.list[slot].at(None).is_empty() {
             return Ok(Vec::new());
         }
-        self.fire(slot, args)
+        self.fire(slot, None, args)
     }
 
-    /// [`Sandbox::event`] with scoped arguments, as in [`Sandbox::question_with`].
+    /// Whether calling `hook` at `step` would do anything: a handler is there to call,
+    /// or the hook is unknown (the call then says so).
+    pub fn calls(&self, hook: &str, step: Option<&str>) -> bool {
+        self.hooks.get(hook).is_none_or(|h| !h.at(step).is_empty())
+    }
+
+    /// [`Sandbox::event`] with scoped arguments, at `step`, as in
+    /// [`Sandbox::question_with`].
     pub fn event_with<'env>(
         &mut self,
         hook: &str,
+        step: Option<&str>,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
     ) -> Result<Vec<ScriptCommand>, ScriptError> {
         let slot = self.hooks.find(hook, false)?;
-        if self.hooks.list[slot].handlers.is_empty() {
+        if self.hooks.list[slot].at(step).is_empty() {
             return Ok(Vec::new());
         }
         let this = &*self;
         this.lua
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
-                Ok(this.fire(slot, args))
+                Ok(this.fire(slot, step, args))
             })
             .unwrap_or_else(|e| Err(this.fail(hook, "", &e)))
     }
@@ -347,10 +387,11 @@ impl Sandbox {
     pub fn list_with<'env, T>(
         &mut self,
         hook: &str,
+        step: Option<&str>,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
         item: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Vec<T>, ScriptError> {
-        self.list_bulk_with(hook, build, |_, _, _| 0, item)
+        self.list_bulk_with(hook, step, build, |_, _, _| 0, item)
     }
 
     /// [`Sandbox::list_with`], where `bulk` first reads what it can of each list in one
@@ -359,12 +400,14 @@ impl Sandbox {
     pub fn list_bulk_with<'env, T>(
         &mut self,
         hook: &str,
+        step: Option<&str>,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
         mut bulk: impl FnMut(&Table, usize, &mut Vec<T>) -> usize,
         mut item: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Vec<T>, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
-        if self.hooks.list[slot].handlers.is_empty() {
+        let handlers = self.hooks.list[slot].at(step);
+        if handlers.is_empty() {
             return Ok(Vec::new());
         }
         let this = &*self;
@@ -372,7 +415,7 @@ impl Sandbox {
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
                 let mut out = Vec::new();
-                let done = this.each_handler(slot, args, |handler, ret| {
+                let done = this.each_handler(hook, handlers, args, |handler, ret| {
                     let list = match ret {
                         Value::Nil => return Ok(false),
                         Value::Table(t) => t,
@@ -408,11 +451,13 @@ impl Sandbox {
     pub fn first_with<'env, T>(
         &mut self,
         hook: &str,
+        step: Option<&str>,
         build: impl for<'s> FnOnce(&Lua, &'s Scope<'s, 'env>) -> mlua::Result<MultiValue>,
         mut read: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Option<T>, ScriptError> {
         let slot = self.hooks.find(hook, true)?;
-        if self.hooks.list[slot].handlers.is_empty() {
+        let handlers = self.hooks.list[slot].at(step);
+        if handlers.is_empty() {
             return Ok(None);
         }
         let this = &*self;
@@ -420,7 +465,7 @@ impl Sandbox {
             .scope(|scope| {
                 let args = build(&this.lua, scope)?;
                 let mut out = None;
-                let done = this.each_handler(slot, args, |handler, ret| {
+                let done = this.each_handler(hook, handlers, args, |handler, ret| {
                     if ret.is_nil() {
                         return Ok(false);
                     }
@@ -478,55 +523,70 @@ impl Sandbox {
         self.lua.used_memory()
     }
 
-    /// The answer of a question that has no handler.
-    fn unanswered(&self, slot: usize) -> Option<Answer> {
+    /// The handlers of question `slot` to call at `step`, or, with none, its answer.
+    fn to_ask(&self, slot: usize, step: Option<&str>) -> Result<&[Handler], Answer> {
         let hook = &self.hooks.list[slot];
+        let handlers = hook.at(step);
         match hook.spec.kind {
-            HookKind::Question(combine) if hook.handlers.is_empty() => {
-                Some(Answer::identity(combine))
-            }
-            _ => None,
+            HookKind::Question(combine) if handlers.is_empty() => Err(Answer::identity(combine)),
+            _ => Ok(handlers),
         }
     }
 
-    fn ask(&self, slot: usize, args: impl IntoLuaMulti) -> Result<Answer, ScriptError> {
+    /// Keeps a handler's answer while tracing (`set_trace`). Out of line: a question's
+    /// handler call, asked hundreds of thousands of times a game, stays small.
+    #[cold]
+    #[inline(never)]
+    fn traced(&self, hook: &'static str, handler: &Handler, ret: &Value) {
+        if let Some(trace) = self.trace.borrow_mut().as_mut() {
+            trace.push(Traced {
+                hook,
+                handler: handler.origin.clone(),
+                id: handler.id.clone(),
+                answer: traced_value(ret),
+            });
+        }
+    }
+
+    /// Asks question `slot` of `handlers` (those to call at the step).
+    fn ask(
+        &self,
+        slot: usize,
+        handlers: &[Handler],
+        args: impl IntoLuaMulti,
+    ) -> Result<Answer, ScriptError> {
         let hook = &self.hooks.list[slot];
         let HookKind::Question(combine) = hook.spec.kind else {
             return Ok(Answer::None);
         };
         let mut answer = Answer::identity(combine);
+        let name = hook.spec.name;
         let take = |handler: &Handler, ret: Value| {
-            if let Some(trace) = self.trace.borrow_mut().as_mut() {
-                trace.push(Traced {
-                    hook: hook.spec.name,
-                    handler: handler.origin.clone(),
-                    id: handler.id.clone(),
-                    answer: traced_value(&ret),
-                });
+            if self.trace.borrow().is_some() {
+                self.traced(name, handler, &ret);
             }
             answer
                 .add(combine, &ret)
-                .map_err(|message| bad_return(hook.spec.name, handler, message))
+                .map_err(|message| bad_return(name, handler, message))
         };
         match &self.quick {
-            Some(errh) => self.each_handler_quick(errh, slot, args, take)?,
-            None => self.each_handler(slot, args, take)?,
+            Some(errh) => self.each_handler_quick(errh, name, handlers, args, take)?,
+            None => self.each_handler(name, handlers, args, take)?,
         }
         Ok(answer)
     }
 
     /// [`Sandbox::each_handler`] for a question, with the handlers called on the stack
     /// ([`crate::quick::call_each`]): the same calls, budget, answers and errors.
+    #[inline(always)]
     fn each_handler_quick(
         &self,
         errh: &mlua::Function,
-        slot: usize,
+        name: &str,
+        handlers: &[Handler],
         args: impl IntoLuaMulti,
         mut take: impl FnMut(&Handler, Value) -> Result<bool, ScriptError>,
     ) -> Result<(), ScriptError> {
-        let hook = &self.hooks.list[slot];
-        let name = hook.spec.name;
-        let handlers = hook.handlers.as_slice();
         self.meter.reset();
         if handlers.is_empty() {
             return Ok(());
@@ -578,12 +638,14 @@ impl Sandbox {
     fn fire(
         &self,
         slot: usize,
+        step: Option<&str>,
         args: impl IntoLuaMulti,
     ) -> Result<Vec<ScriptCommand>, ScriptError> {
-        let name = self.hooks.list[slot].spec.name;
+        let hook = &self.hooks.list[slot];
+        let name = hook.spec.name;
         let mut converter = Converter::new();
         let mut commands = Vec::new();
-        self.each_handler(slot, args, |handler, ret| {
+        self.each_handler(name, hook.at(step), args, |handler, ret| {
             let mut more = converter
                 .commands(&self.lua, ret)
                 .map_err(|message| bad_return(name, handler, message))?;
@@ -596,19 +658,19 @@ impl Sandbox {
         Ok(commands)
     }
 
-    /// Calls the handlers of a hook in order with a fresh budget, passing each return
-    /// value to `take` until it says the answer is settled. One handler gets `args` as
-    /// they are (the common case, and the cheapest); several share one conversion.
+    /// Calls `handlers` (of hook `name`, those to call at the step) in order with a
+    /// fresh budget, passing each return value to `take` until it says the answer is
+    /// settled. One handler gets `args` as they are (the common case, and the
+    /// cheapest); several share one conversion.
     fn each_handler(
         &self,
-        slot: usize,
+        name: &str,
+        handlers: &[Handler],
         args: impl IntoLuaMulti,
         mut take: impl FnMut(&Handler, Value) -> Result<bool, ScriptError>,
     ) -> Result<(), ScriptError> {
-        let hook = &self.hooks.list[slot];
-        let name = hook.spec.name;
         self.meter.reset();
-        match hook.handlers.as_slice() {
+        match handlers {
             [] => Ok(()),
             [handler] => {
                 let ret = self.call(name, handler, args)?;
@@ -642,6 +704,7 @@ impl Sandbox {
 
     /// A handler call's result as the engine takes it: a spent budget fails the call even
     /// if the script caught the error; any other error is located ([`Sandbox::fail`]).
+    #[inline(always)]
     fn outcome(
         &self,
         hook: &str,
@@ -677,9 +740,10 @@ impl Sandbox {
     }
 }
 
-/// Questions asked inside one scope ([`Sandbox::session`]).
+/// Questions asked inside one scope ([`Sandbox::session`]), at one step.
 pub struct Session<'a> {
     sandbox: &'a Sandbox,
+    step: Option<&'a str>,
 }
 
 impl Session<'_> {
@@ -697,11 +761,12 @@ impl Session<'_> {
     ) -> Result<Answer, ScriptError> {
         let s = self.sandbox;
         let slot = s.hooks.find(hook, true)?;
-        if let Some(answer) = s.unanswered(slot) {
-            return Ok(answer);
-        }
+        let handlers = match s.to_ask(slot, self.step) {
+            Ok(handlers) => handlers,
+            Err(answer) => return Ok(answer),
+        };
         let args = build(&s.lua).map_err(|e| s.fail(hook, "", &e))?;
-        s.ask(slot, args)
+        s.ask(slot, handlers, args)
     }
 
     /// The answers kept since the last call, as [`Sandbox::take_trace`].

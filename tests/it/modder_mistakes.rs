@@ -165,6 +165,17 @@ fn an_unknown_handler_id_gets_the_closest_ids() {
 }
 
 #[test]
+fn a_misspelt_step_in_during_gets_the_step_meant() {
+    let s = Stack::rules(
+        "hooks.on(\"step_ended\", function(game, step) return nil end,\n\t{ id = \"house.end\", during = { \"movement\", \"combt\" } })\n",
+    );
+    s.fails_with(
+        &[],
+        "error: rules: house/rules/init.luau:1: hooks.on('step_ended'): 'during' names 'combt', a step the module does not have; did you mean 'combat'? (the module's steps: movement, combat, promotion, recruitment) (in hook '(load)')",
+    );
+}
+
+#[test]
 fn a_removed_line_of_the_wrong_kind_gets_the_line_there_is() {
     let s = Stack::changes(
         "<changes>\n  <remove>\n    <line a=\"Vandalia\" b=\"Cairo\" kind=\"road\"/>\n  </remove>\n</changes>\n",

@@ -449,6 +449,13 @@ impl GameState {
         if self.outcome.is_some() {
             return None;
         }
+        self.step_at(module)
+    }
+
+    /// The step the game is at: the one under way, or the one it ended in. The step
+    /// hooks name (`step_started`, `step_ended`, `offers`) is this one, even for an
+    /// event that follows the end of the game.
+    pub fn step_at<'m>(&self, module: &'m Module) -> Option<&'m Step> {
         let list = if self.at_turn_end(module) {
             &module.calendar.turn_end
         } else {

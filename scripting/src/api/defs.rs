@@ -142,8 +142,8 @@ pub const RECORDS: &[RecordDoc] = &[
 #[rustfmt::skip]
 pub const HOOKS_TABLE: &[FunctionDoc] = &[
     FunctionDoc { name: "on", params: &[p("name", "HookName", "a hook of the catalogue"), p("handler", "(...any) -> ...any", "called with the game view, then the hook's arguments"), p("options", "HandlerOptions?", "its id, order and promise")], returns: "()", doc: "Registers a handler. Handlers run in load order (a base module's before its overlays'), moved only as far as `before`/`after` require." },
-    FunctionDoc { name: "replace", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "the new handler")], returns: "()", doc: "The handler takes the named one's place (same hook, position and id). A second replacement of one handler is an error: wrap instead." },
-    FunctionDoc { name: "wrap", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "called with the wrapped handler (`next`), then the game view and the hook's arguments")], returns: "()", doc: "The handler takes the named one's place and gets it as `next`, so it may widen or narrow its answer." },
+    FunctionDoc { name: "replace", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "the new handler"), p("options", "ReplaceOptions?", "the steps it is called in")], returns: "()", doc: "The handler takes the named one's place (same hook, position and id), called in every step unless it declares its own `during`: the one it replaces may have been limited to some steps because of what its code did not do. A second replacement of one handler is an error: wrap instead." },
+    FunctionDoc { name: "wrap", params: &[p("id", "string", "a handler's id"), p("handler", "(...any) -> ...any", "called with the wrapped handler (`next`), then the game view and the hook's arguments")], returns: "()", doc: "The handler takes the named one's place and gets it as `next`, so it may widen or narrow its answer. It is called in the steps the wrapped one is (`during`), so `next` is never called outside them: a rule for other steps is a handler of its own." },
     FunctionDoc { name: "remove", params: &[p("id", "string", "a handler's id")], returns: "()", doc: "The named handler is gone." },
 ];
 
@@ -154,4 +154,11 @@ pub const HOOK_OPTIONS: &[Param] = &[
     p("before", "(string | { string })?", "ids of handlers of the same hook this one runs before"),
     p("after", "(string | { string })?", "ids of handlers of the same hook this one runs after"),
     p("fixed", "boolean?", "a promise that its answers are fixed for a battle (`shot_modifier`: the battle-odds calculator asks once a round); `replace` and `wrap` drop it"),
+    p("during", "{ string }?", "the step ids (calendar.xml) it is called in, none other: a question then answers, an event commands and a list lists as if it were not there; with no handler left to call at a step the engine calls no script at all. A step the module lacks is a load error; `replace` drops it, `wrap` keeps it"),
+];
+
+/// The options of `hooks.replace` (its third argument).
+#[rustfmt::skip]
+pub const REPLACE_OPTIONS: &[Param] = &[
+    p("during", "{ string }?", "the step ids the replacement is called in (without it, every step)"),
 ];

@@ -5,7 +5,8 @@
 use std::fmt::Write;
 
 use super::{
-    COMMANDS, DEFS, HOOK_OPTIONS, HOOKS, HOOKS_TABLE, METHODS, Param, RECORDS, kind_of, returns,
+    COMMANDS, DEFS, HOOK_OPTIONS, HOOKS, HOOKS_TABLE, METHODS, Param, RECORDS, REPLACE_OPTIONS,
+    kind_of, returns,
 };
 
 /// `a: T, b: U`.
@@ -135,6 +136,9 @@ pub fn definitions() -> String {
     out.push('\n');
     out.push_str("-- The third argument of hooks.on.\nexport type HandlerOptions = ");
     table(&mut out, HOOK_OPTIONS, "");
+    out.push_str("\n\n");
+    out.push_str("-- The third argument of hooks.replace.\nexport type ReplaceOptions = ");
+    table(&mut out, REPLACE_OPTIONS, "");
     out.push_str("\n\n");
 
     out.push_str("-- The module's definitions, frozen.\nexport type Defs = ");

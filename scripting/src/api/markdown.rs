@@ -4,8 +4,8 @@ use std::fmt::Write;
 
 use super::luau::handler_type;
 use super::{
-    COMMANDS, DEFS, HOOK_OPTIONS, HOOKS, HOOKS_TABLE, METHODS, Param, Phase, RECORDS, combine_text,
-    kind_of, returns,
+    COMMANDS, DEFS, HOOK_OPTIONS, HOOKS, HOOKS_TABLE, METHODS, Param, Phase, RECORDS,
+    REPLACE_OPTIONS, combine_text, kind_of, returns,
 };
 use crate::HookKind;
 
@@ -165,6 +165,8 @@ pub fn reference() -> String {
     }
     out.push_str("\nThe options of `hooks.on` (`HandlerOptions`):\n\n");
     fields_table(&mut out, HOOK_OPTIONS);
+    out.push_str("\nThe options of `hooks.replace` (`ReplaceOptions`):\n\n");
+    fields_table(&mut out, REPLACE_OPTIONS);
     out.push_str(
         "```lua\n\
          hooks.on(\"may_enter\", function(game: Game, unit: Unit, path: Path): boolean\n\

@@ -18,7 +18,7 @@ mod markdown;
 mod view;
 
 pub use commands::COMMANDS;
-pub use defs::{DEFS, HOOK_OPTIONS, HOOKS_TABLE, RECORDS};
+pub use defs::{DEFS, HOOK_OPTIONS, HOOKS_TABLE, RECORDS, REPLACE_OPTIONS};
 pub use hooks::{HOOKS, Phase};
 pub use luau::definitions;
 pub use markdown::reference;

@@ -239,6 +239,7 @@ impl ScriptRules {
             .sandbox
             .list_bulk_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     let wanted = match wanted {
@@ -285,6 +286,12 @@ impl ScriptRules {
             None => Ok(()),
         }
     }
+}
+
+/// The step the game is at, by which handlers declared `during` some steps are
+/// called or not: the one under way, or the one the game ended in.
+fn step_of(view: View<'_>) -> Option<&str> {
+    view.state.step_at(view.module).map(|s| s.id.as_str())
 }
 
 fn rule_error(hook: &str, e: ScriptError) -> RuleError {
@@ -558,6 +565,7 @@ impl Rules for ScriptRules {
             .sandbox
             .list_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     (game, side_name(module, side), withdrawal).into_lua_multi(lua)
@@ -593,6 +601,7 @@ impl Rules for ScriptRules {
             .sandbox
             .first_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
@@ -619,6 +628,7 @@ impl Rules for ScriptRules {
             .sandbox
             .first_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     (game, paths.step_id(lua, step)?).into_lua_multi(lua)
@@ -644,6 +654,7 @@ impl Rules for ScriptRules {
             .sandbox
             .first_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     (game, lua_index(formation.index())).into_lua_multi(lua)
@@ -671,6 +682,7 @@ impl Rules for ScriptRules {
         let views = &mut self.views;
         let result = self.sandbox.first_with(
             HOOK,
+            step_of(view),
             |lua, scope| {
                 let game = views.open(scope, state)?;
                 (game, offer_table(lua, module, offer)?).into_lua_multi(lua)
@@ -701,6 +713,7 @@ impl Rules for ScriptRules {
             .sandbox
             .list_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     game.into_lua_multi(lua)
@@ -735,6 +748,7 @@ impl Rules for ScriptRules {
             .sandbox
             .list_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     game.into_lua_multi(lua)
@@ -760,6 +774,7 @@ impl Rules for ScriptRules {
             .sandbox
             .list_with(
                 HOOK,
+                step_of(view),
                 |lua, scope| {
                     let game = views.open(scope, state)?;
                     game.into_lua_multi(lua)
@@ -782,7 +797,7 @@ impl Rules for ScriptRules {
         let paths = &mut self.paths;
         let answer = self
             .sandbox
-            .question_with(hook, |lua, scope| {
+            .question_with(hook, step_of(view), |lua, scope| {
                 let game = views.open(scope, state)?;
                 question_args(lua, module, paths, game, &q)?.into_lua_multi(lua)
             })
@@ -813,7 +828,7 @@ impl Rules for ScriptRules {
             ..
         } = self;
         sandbox
-            .session(|session, scope| {
+            .session(step_of(view), |session, scope| {
                 let game = views.open(scope, state)?;
                 let mut asker = SessionAsker {
                     session,
@@ -852,12 +867,17 @@ impl Rules for ScriptRules {
         event: Event<'_>,
     ) -> Result<Vec<CoreCommand>, RuleError> {
         let hook = event.hook();
+        let step = step_of(view);
+        if !self.sandbox.calls(hook, step) {
+            // No handler to call at this step: no dice lent, no scope, no view.
+            return Ok(Vec::new());
+        }
         let state = GameRef::ref_cast(view.state);
         let module = view.module;
         self.dice.borrow_mut().dice = Some(dice.clone());
         let views = &mut self.views;
         let paths = &mut self.paths;
-        let result = self.sandbox.event_with(hook, |lua, scope| {
+        let result = self.sandbox.event_with(hook, step, |lua, scope| {
             let game = views.open(scope, state)?;
             let unit = |u: UnitId| lua_index(u.index());
             match event {

@@ -5,6 +5,7 @@ mod api;
 mod common;
 mod compose;
 mod defs;
+mod during;
 mod entries;
 mod game_view;
 mod hooks;

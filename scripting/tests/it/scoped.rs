@@ -42,7 +42,7 @@ fn borrowed_state_is_usable_during_the_call_only() {
         strength: vec![5, 7, 9],
     };
     let answer = sb
-        .question_with("bonus", |lua, scope| {
+        .question_with("bonus", None, |lua, scope| {
             let view = scope.create_userdata_ref(&board)?;
             (view, 2).into_lua_multi(lua)
         })
@@ -64,7 +64,7 @@ fn borrowed_state_is_usable_during_the_call_only() {
         strength: vec![1, 2, 3],
     };
     let commands = sb
-        .event_with("on_turn", |lua, scope| {
+        .event_with("on_turn", None, |lua, scope| {
             scope.create_userdata_ref(&board)?.into_lua_multi(lua)
         })
         .expect("on_turn");
@@ -76,7 +76,9 @@ fn borrowed_state_is_usable_during_the_call_only() {
 fn errors_while_building_arguments_are_reported() {
     let mut sb = load(RULES).expect("load");
     let err = sb
-        .question_with("bonus", |_, _| Err(mlua::Error::runtime("no view today")))
+        .question_with("bonus", None, |_, _| {
+            Err(mlua::Error::runtime("no view today"))
+        })
         .expect_err("build failed");
     assert!(err.to_string().contains("no view today"), "{err}");
     assert_usable(&mut sb);
