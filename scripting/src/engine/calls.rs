@@ -11,14 +11,15 @@ use mlua::{AnyUserData, IntoLua, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use muster_core::Module;
 use muster_core::game::rules::{Answer as CoreAnswer, EVENTS, Loss, Progress, QUESTIONS, Threat};
 use muster_core::game::{
-    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Path, Question, RuleError, Rules,
-    SharedReads, Step, View, Wanted,
+    Asker, Command as CoreCommand, Dice, Event, GameState, Offer, Question, RuleError, Rules,
+    SharedReads, View, Wanted,
 };
-use muster_core::ids::{BoxId, SideId, UnitId, UnitTypeId};
+use muster_core::ids::{BoxId, SideId, UnitId};
 use ref_cast::RefCast;
-use rustc_hash::FxHashMap;
 
 use super::commands::{command, offer, plain_offer, plain_offers, progress, threat};
+use super::offer_table::offer_table;
+use super::paths::PathTables;
 use super::view::{GameRef, Views, game_type};
 use crate::defs::{lua_index, rust_index};
 use crate::reading::Lent;
@@ -299,178 +300,6 @@ fn rule_error(hook: &str, e: ScriptError) -> RuleError {
         hook: hook.into(),
         message: e.to_string(),
     }
-}
-
-/// The path tables lent to hooks (`{ from = box, steps = { { line, to }, ... } }`),
-/// kept between calls: a path search asks up to three questions of each path, the
-/// same paths come up again in every search from a box, and paths share their steps,
-/// so building them anew was a third of a computer player's time. They are read-only,
-/// so no handler changes what the next one sees. And the names of sides and unit types
-/// questions are asked about, made Lua strings once (each made from Rust is a protected
-/// call: 5% of a computer player's time went to `may_place`'s and `dug_in`'s).
-#[derive(Default)]
-struct PathTables {
-    /// Paths met so far, up to [`PathTables::KEPT`] (then forgotten all at once).
-    paths: FxHashMap<Path, Table>,
-    /// The field names, made Lua strings once, and the table of the steps built so far
-    /// (one table per step, a line and the box it leads to, built on first use).
-    keys: Option<([mlua::LuaString; 4], Table)>,
-    /// Side ids, then unit type ids, by index; made on first use.
-    names: Option<Names>,
-    /// The step ids hooks were given (`offers`, `end_step_refusal`, `step_started`...),
-    /// made Lua strings on first use: a random game lists offers and asks whether a step
-    /// may end at nearly every decision.
-    step_ids: FxHashMap<String, mlua::LuaString>,
-}
-
-/// Side ids and unit type ids, by index.
-type Names = (Vec<mlua::LuaString>, Vec<mlua::LuaString>);
-
-impl PathTables {
-    /// The names of `module`'s sides and unit types, as Lua strings.
-    fn names(&mut self, lua: &Lua, module: &Module) -> mlua::Result<&Names> {
-        if self.names.is_none() {
-            let sides = module.sides.iter().map(|s| lua.create_string(&s.id));
-            let types = module.units.types.iter().map(|t| lua.create_string(&t.id));
-            self.names = Some((
-                sides.collect::<mlua::Result<_>>()?,
-                types.collect::<mlua::Result<_>>()?,
-            ));
-        }
-        Ok(self.names.get_or_insert_default())
-    }
-
-    /// `side`'s id as a Lua string (`"?"` for one the module lacks, as [`side_name`]).
-    fn side(&mut self, lua: &Lua, module: &Module, side: SideId) -> mlua::Result<Value> {
-        match self.names(lua, module)?.0.get(side.index()) {
-            Some(s) => Ok(Value::String(s.clone())),
-            None => side_name(module, side).into_lua(lua),
-        }
-    }
-
-    /// A unit type's id as a Lua string.
-    fn unit_type(&mut self, lua: &Lua, module: &Module, kind: UnitTypeId) -> mlua::Result<Value> {
-        match self.names(lua, module)?.1.get(kind.index()) {
-            Some(s) => Ok(Value::String(s.clone())),
-            None => module.units.get(kind).id.as_str().into_lua(lua),
-        }
-    }
-
-    /// `step`, a step id, as a Lua string.
-    fn step_id(&mut self, lua: &Lua, step: &str) -> mlua::Result<mlua::LuaString> {
-        if let Some(s) = self.step_ids.get(step) {
-            return Ok(s.clone());
-        }
-        let s = lua.create_string(step)?;
-        // A module has a few dozen steps; a bound all the same.
-        if self.step_ids.len() >= 1024 {
-            self.step_ids.clear();
-        }
-        self.step_ids.insert(step.to_string(), s.clone());
-        Ok(s)
-    }
-
-    /// Enough for every path of three lines or fewer from the boxes a player searches
-    /// in a turn, at a few hundred bytes of the scripts' heap each.
-    const KEPT: usize = 8192;
-
-    /// The table of `path`, kept or built. A new one is built in one protected call
-    /// ([`build_path`]): built with mlua's `create_table` and `raw_set`, each a protected
-    /// call of its own (~2,000 instructions), a new path of one step cost eight of them,
-    /// 6% of a random game's instructions.
-    fn table(&mut self, lua: &Lua, path: &Path) -> mlua::Result<Value> {
-        self.table_ref(lua, path).map(|t| Value::Table(t.clone()))
-    }
-
-    /// [`PathTables::table`], lent: pushed as it is, with no reference of its own.
-    fn table_ref(&mut self, lua: &Lua, path: &Path) -> mlua::Result<&Table> {
-        if self.paths.contains_key(path) {
-            return Ok(&self.paths[path]);
-        }
-        if self.keys.is_none() {
-            let k = [
-                lua.create_string("from")?,
-                lua.create_string("steps")?,
-                lua.create_string("line")?,
-                lua.create_string("to")?,
-            ];
-            self.keys = Some((k, lua.create_table()?));
-        }
-        let Some(([from, steps, line, to], kept)) = &self.keys else {
-            unreachable!("made above")
-        };
-        // SAFETY: `exec_raw` pushes the five arguments and runs the closure inside a
-        // protected call, so a memory error raised by an allocation (a table made or
-        // grown, the stack grown by `luaL_checkstack`) unwinds to that call and comes
-        // back as an `Err`; the closure owns nothing that needs dropping. It leaves the
-        // path's table alone on the stack, which `exec_raw` takes (see `build_path`).
-        let t: Table = unsafe {
-            lua.exec_raw((from, steps, line, to, kept), |state| {
-                build_path(state, path);
-            })
-        }?;
-        if self.paths.len() >= Self::KEPT {
-            self.paths.clear();
-        }
-        Ok(self.paths.entry(path.clone()).or_insert(t))
-    }
-}
-
-/// Builds `path`'s table on `state`'s stack, which holds the field names `from`, `steps`,
-/// `line` and `to` (indices 1-4) and the table of the steps built so far (5), by
-/// [`step_key`]: a step not there yet is built and added, so that a step is one table in
-/// every path (as when the steps were kept in Rust). Leaves only the path's table, `{
-/// from, steps = { { line, to }, ... } }`, read-only throughout, with the same sizes and
-/// its keys stored in the same order as mlua's calls made them. To run inside a
-/// protected call only (an allocation may raise a memory error).
-unsafe fn build_path(state: *mut mlua::ffi::lua_State, path: &Path) {
-    use mlua::ffi;
-    use std::ffi::c_int;
-    // A path has a handful of steps.
-    let n = c_int::try_from(path.steps.len()).unwrap_or(c_int::MAX);
-    // SAFETY: the caller's contract (see above): a protected call, with the arguments
-    // on the stack as described.
-    unsafe {
-        ffi::luaL_checkstack(state, 6, std::ptr::null());
-        ffi::lua_createtable(state, n, 0);
-        let steps = ffi::lua_gettop(state);
-        for (i, s) in path.steps.iter().enumerate() {
-            ffi::lua_pushinteger(state, step_key(s));
-            ffi::lua_rawget(state, 5);
-            if ffi::lua_isnil(state, -1) != 0 {
-                ffi::lua_settop(state, -2);
-                ffi::lua_createtable(state, 0, 2);
-                ffi::lua_pushvalue(state, 3);
-                ffi::lua_pushinteger(state, lua_index(s.line.index()));
-                ffi::lua_rawset(state, -3);
-                ffi::lua_pushvalue(state, 4);
-                ffi::lua_pushinteger(state, lua_index(s.to.index()));
-                ffi::lua_rawset(state, -3);
-                ffi::lua_setreadonly(state, -1, 1);
-                ffi::lua_pushinteger(state, step_key(s));
-                ffi::lua_pushvalue(state, -2);
-                ffi::lua_rawset(state, 5);
-            }
-            ffi::lua_rawseti_(state, steps, c_int::try_from(i + 1).unwrap_or(c_int::MAX));
-        }
-        ffi::lua_setreadonly(state, steps, 1);
-        ffi::lua_createtable(state, 0, 2);
-        ffi::lua_pushvalue(state, 1);
-        ffi::lua_pushinteger(state, lua_index(path.from.index()));
-        ffi::lua_rawset(state, -3);
-        ffi::lua_pushvalue(state, 2);
-        ffi::lua_pushvalue(state, steps);
-        ffi::lua_rawset(state, -3);
-        ffi::lua_setreadonly(state, -1, 1);
-        ffi::lua_replace(state, 1);
-        ffi::lua_settop(state, 1);
-    }
-}
-
-/// A step's key in the table of steps built: its line and box, each a 16-bit id, in one
-/// whole number (exact as a Luau number).
-fn step_key(s: &Step) -> i64 {
-    ((s.line.index() as i64) << 16) | s.to.index() as i64
 }
 
 impl Rules for ScriptRules {
@@ -1215,93 +1044,7 @@ fn question_text(module: &Module, state: &GameState, q: &Question<'_>) -> String
     format!("{} {about}", q.hook())
 }
 
-/// The table an `offer_taken` handler gets: `{ id, label, unit?, box?, seat?, cost,
-/// form?, entry? }`.
-fn offer_table(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value> {
-    match plain_offer_table(lua, module, offer) {
-        Some(t) => t.map(Value::Table),
-        None => offer_table_by_calls(lua, module, offer),
-    }
-}
-
-/// [`offer_table`] made with mlua's calls, for an offer with a form, an entry, a fight.
-fn offer_table_by_calls(lua: &Lua, module: &Module, offer: &Offer) -> mlua::Result<Value> {
-    let t = lua.create_table_with_capacity(0, 4)?;
-    t.raw_set("id", offer.id.as_str())?;
-    t.raw_set("label", offer.label.as_str())?;
-    if let Some(u) = offer.unit {
-        t.raw_set("unit", lua_index(u.index()))?;
-    }
-    if let Some(b) = offer.at {
-        t.raw_set("box", lua_index(b.index()))?;
-    }
-    if let Some(s) = offer.seat {
-        t.raw_set("seat", module.seat(s).id.as_str())?;
-    }
-    super::entries::add_to_offer(lua, module, offer, &t)?;
-    let cost = lua.create_table()?;
-    for &(r, n) in &offer.cost {
-        cost.raw_set(module.resource(r).id.as_str(), n)?;
-    }
-    t.raw_set("cost", cost)?;
-    t.into_lua(lua)
-}
-
-/// [`offer_table`] of an offer with no form, entry, fight or fought battle (AHD's), built
-/// in one protected call ([`build_offer`]); `None` for any other, which `offer_table`
-/// builds with mlua's calls. Those are a protected call each (a `raw_set`, a string):
-/// ~33,000 instructions an offer taken.
-fn plain_offer_table(lua: &Lua, module: &Module, offer: &Offer) -> Option<mlua::Result<Table>> {
-    let plain =
-        offer.form.is_empty() && offer.entry.is_none() && !offer.fight && offer.fought.is_none();
-    // SAFETY: `exec_raw` runs the closure inside a protected call, so a memory error
-    // raised by an allocation (a table or string made, the stack grown) unwinds to that
-    // call and comes back as an `Err`; the closure owns nothing that needs dropping. It
-    // leaves the offer's table alone on the stack, which `exec_raw` takes.
-    plain.then(|| unsafe { lua.exec_raw((), |state| build_offer(state, module, offer)) })
-}
-
-/// Builds a plain offer's table on `state`'s (empty) stack as [`offer_table`]'s mlua calls
-/// do: the same sizes, its keys stored in the same order, so a handler walking it with
-/// `pairs` meets them in the same order. To run inside a protected call only.
-unsafe fn build_offer(state: *mut mlua::ffi::lua_State, module: &Module, offer: &Offer) {
-    use mlua::ffi;
-    // SAFETY: the caller's contract: a protected call. Strings are copied by Luau.
-    unsafe {
-        let text = |s: &str| ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
-        let field = |key: &str| {
-            text(key);
-            ffi::lua_insert(state, -2);
-            ffi::lua_rawset(state, -3);
-        };
-        ffi::luaL_checkstack(state, 4, std::ptr::null());
-        ffi::lua_createtable(state, 0, 4);
-        text(&offer.id);
-        field("id");
-        text(&offer.label);
-        field("label");
-        if let Some(u) = offer.unit {
-            ffi::lua_pushinteger(state, lua_index(u.index()));
-            field("unit");
-        }
-        if let Some(b) = offer.at {
-            ffi::lua_pushinteger(state, lua_index(b.index()));
-            field("box");
-        }
-        if let Some(seat) = offer.seat {
-            text(&module.seat(seat).id);
-            field("seat");
-        }
-        ffi::lua_createtable(state, 0, 0);
-        for &(r, n) in &offer.cost {
-            ffi::lua_pushinteger(state, n);
-            field(&module.resource(r).id);
-        }
-        field("cost");
-    }
-}
-
-fn side_name(module: &Module, side: SideId) -> &str {
+pub(super) fn side_name(module: &Module, side: SideId) -> &str {
     module
         .sides
         .get(side.index())
@@ -1317,70 +1060,5 @@ fn reason(v: &Value, nil_means: &str) -> Result<String, String> {
             "returned {}; this hook returns nil ({nil_means}) or a reason (a string)",
             crate::value::describe(other)
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use muster_core::ids::{ResourceId, SeatId};
-
-    use super::*;
-
-    /// A plain offer's table, built in one protected call, is the one mlua's calls built:
-    /// the same fields and values, met by `pairs` in the same order.
-    #[test]
-    fn a_plain_offer_s_table_is_the_one_built_field_by_field() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/ahd");
-        let m = muster_core::load_module(&dir).unwrap_or_else(|e| panic!("{e}"));
-        let lua = Lua::new();
-        let walk: mlua::Function = lua
-            .load(
-                "return function(t) local out = {} for k, v in t do \
-                 if type(v) == 'table' then for k2, v2 in v do \
-                 table.insert(out, `{k}.{k2}={v2}:{typeof(v2)}`) end \
-                 else table.insert(out, `{k}={v}:{typeof(v)}`) end end \
-                 return table.concat(out, ',') end",
-            )
-            .eval()
-            .expect("walk");
-        let offer = |id: &str,
-                     unit: Option<usize>,
-                     at: Option<usize>,
-                     seat: Option<SeatId>,
-                     cost: Vec<(ResourceId, i64)>| Offer {
-            label: format!("{id}, said"),
-            id: id.to_string(),
-            unit: unit.and_then(UnitId::from_index),
-            at: at.and_then(BoxId::from_index),
-            cost,
-            seat,
-            form: Vec::new(),
-            entry: None,
-            fight: false,
-            fought: None,
-            refused: None,
-        };
-        let r = |i| ResourceId::from_index(i).expect("a resource");
-        let offers = [
-            offer("sea-move", Some(2), Some(6), None, vec![(r(0), 1)]),
-            offer("entrench", Some(11), None, None, vec![(r(0), 0)]),
-            offer("recover", Some(0), None, None, vec![(r(0), 2), (r(1), 1)]),
-            offer("levy", None, Some(0), SeatId::from_index(1), Vec::new()),
-            offer("x", None, None, None, Vec::new()),
-        ];
-        for o in &offers {
-            let fast = plain_offer_table(&lua, &m, o)
-                .expect("plain")
-                .expect("built");
-            let slow = offer_table_by_calls(&lua, &m, o).expect("built");
-            let fast: String = walk.call(fast).expect("walked");
-            assert!(slow.is_table());
-            let slow: String = walk.call(slow).expect("walked");
-            assert_eq!(fast, slow, "{}", o.id);
-            assert!(fast.contains(&format!("id={}:string", o.id)), "{fast}");
-        }
-        let mut fought = offers[0].clone();
-        fought.fight = true;
-        assert!(plain_offer_table(&lua, &m, &fought).is_none());
     }
 }

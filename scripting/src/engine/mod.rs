@@ -19,6 +19,8 @@
 mod calls;
 mod commands;
 mod entries;
+mod offer_table;
+mod paths;
 mod view;
 
 pub use calls::{Loader, RuleTrace, ScriptRules, catalogue, loader};
